@@ -1,0 +1,40 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuthModule } from '@edu/auth';
+import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
+import { PersistenceModule } from '@edu/persistence';
+import { SigningKeyStore } from '@edu/signing';
+import { IdentityEnv } from './config/identity.env';
+import { KeysModule } from './keys/keys.module';
+import { localKeyGetter } from './keys/local-key-getter';
+import { OAuthModule } from './oauth/oauth.module';
+
+/** The identity service: Identity API, OAuth token endpoint and the global JWKS. */
+@Module({})
+export class IdentityModule {
+  static forRoot(env: IdentityEnv): DynamicModule {
+    return {
+      module: IdentityModule,
+      global: true,
+      imports: [
+        LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'identity' }),
+        PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'identity' }),
+        MetricsModule,
+        HealthModule.forRoot({ inject: [DataSource], useFactory: (ds: DataSource) => [readinessCheck('postgres', () => ds.query('SELECT 1'))] }),
+        KeysModule,
+        AuthModule.forRootAsync({
+          inject: [SigningKeyStore],
+          useFactory: (store: SigningKeyStore) => ({
+            issuer: env.TOKEN_ISSUER,
+            audience: env.TOKEN_AUDIENCE,
+            scopeBases: { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE },
+            keys: { getKey: localKeyGetter(store) },
+          }),
+        }),
+        OAuthModule,
+      ],
+      providers: [{ provide: IdentityEnv, useValue: env }],
+      exports: [IdentityEnv],
+    };
+  }
+}

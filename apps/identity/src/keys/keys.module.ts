@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessTokenSigner, KeyEncryption, SigningKeyStore } from '@edu/signing';
+import { IdentityEnv } from '../config/identity.env';
+import { JwksController } from './jwks.controller';
+
+/** Signing keys, the access-token signer and the global JWKS document. */
+@Global()
+@Module({
+  controllers: [JwksController],
+  providers: [
+    { provide: KeyEncryption, inject: [IdentityEnv], useFactory: (env: IdentityEnv) => new KeyEncryption(env.KEY_ENCRYPTION_KEY) },
+    { provide: SigningKeyStore, inject: [DataSource, KeyEncryption], useFactory: (ds: DataSource, enc: KeyEncryption) => new SigningKeyStore(ds, enc) },
+    {
+      provide: AccessTokenSigner,
+      inject: [SigningKeyStore, IdentityEnv],
+      useFactory: (keys: SigningKeyStore, env: IdentityEnv) => new AccessTokenSigner(keys, env.TOKEN_ISSUER, env.TOKEN_AUDIENCE, env.ACCESS_TOKEN_TTL_SECONDS),
+    },
+  ],
+  exports: [SigningKeyStore, AccessTokenSigner],
+})
+export class KeysModule {}

@@ -1,0 +1,19 @@
+/** RFC 6749 §5.2 error codes. */
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
+
+export class OAuthError extends Error {
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+    /** invalid_client after HTTP Basic: answer 401 with a Basic challenge (RFC 6749 §5.2). */
+    readonly basicChallenge = false,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+
+  get status(): number {
+    if (this.code === 'invalid_client') return 401;
+    return 400;
+  }
+}

@@ -1,0 +1,54 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { ScopeCatalog, type ScopeBases } from '@edu/domain';
+import { AuthGuard, SCOPE_CATALOG, TOKEN_VERIFIER } from './auth.guard';
+import { TokenVerifier } from './token-verifier';
+
+export interface AuthModuleOptions {
+  issuer: string;
+  audience: string;
+  scopeBases: ScopeBases;
+  /** Where verification keys come from: a remote JWKS URL, or a key getter (the issuer itself, tests). */
+  keys: { jwksUrl: string; cacheSeconds: number } | { getKey: JWTVerifyGetKey };
+}
+
+export interface AuthModuleAsyncOptions {
+  imports?: DynamicModule['imports'];
+  inject?: unknown[];
+  useFactory: (...deps: never[]) => AuthModuleOptions | Promise<AuthModuleOptions>;
+}
+
+const OPTIONS = Symbol('AUTH_OPTIONS');
+
+function keyGetter(keys: AuthModuleOptions['keys']): JWTVerifyGetKey {
+  if ('getKey' in keys) return keys.getKey;
+  return createRemoteJWKSet(new URL(keys.jwksUrl), {
+    cacheMaxAge: keys.cacheSeconds * 1000,
+    cooldownDuration: 30_000,
+    timeoutDuration: 5_000,
+  });
+}
+
+/** Registers the global deny-by-default guard and the token verifier. */
+@Global()
+@Module({})
+export class AuthModule {
+  static forRootAsync(options: AuthModuleAsyncOptions): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: options.imports ?? [],
+      providers: [
+        { provide: OPTIONS, inject: (options.inject ?? []) as never[], useFactory: options.useFactory },
+        {
+          provide: TOKEN_VERIFIER,
+          inject: [OPTIONS],
+          useFactory: (o: AuthModuleOptions) => new TokenVerifier({ keys: keyGetter(o.keys), issuer: o.issuer, audience: o.audience }),
+        },
+        { provide: SCOPE_CATALOG, inject: [OPTIONS], useFactory: (o: AuthModuleOptions) => new ScopeCatalog(o.scopeBases) },
+        { provide: APP_GUARD, useClass: AuthGuard },
+      ],
+      exports: [TOKEN_VERIFIER, SCOPE_CATALOG],
+    };
+  }
+}

@@ -1,0 +1,5 @@
+export * from './auth.decorators';
+export * from './auth.errors';
+export * from './auth.guard';
+export * from './auth.module';
+export * from './token-verifier';

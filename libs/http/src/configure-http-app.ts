@@ -1,0 +1,27 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { JsonErrorFilter } from './json-error.filter';
+import { createValidationPipe } from './validation';
+
+export interface HttpAppOptions {
+  bodyLimitBytes: number;
+  /** Error renderer; defaults to the `{error, message}` JSON filter. */
+  errorFilter?: Parameters<INestApplication['useGlobalFilters']>[0];
+}
+
+/**
+ * Everything main.ts and the integration tests must share. The app must be created with
+ * `{ bodyParser: false, bufferLogs: true }` so the limits below are the only body parsers.
+ */
+export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): NestExpressApplication {
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.useBodyParser('json', { limit: options.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
+  app.useBodyParser('urlencoded', { limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(options.errorFilter ?? new JsonErrorFilter());
+  app.enableShutdownHooks();
+  return app;
+}

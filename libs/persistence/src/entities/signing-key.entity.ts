@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+export type SigningKeyUse = 'access-token' | 'webhook';
+export type SigningKeyStatus = 'active' | 'retired';
+
+/** An asymmetric signing key. The private half is stored encrypted with the configured key. */
+@Entity({ name: 'signing_keys' })
+@Index(['use', 'status'])
+export class SigningKeyEntity {
+  @PrimaryColumn({ type: 'text' })
+  kid: string;
+
+  @Column({ type: 'text' })
+  use: SigningKeyUse;
+
+  @Column({ type: 'text' })
+  alg: string;
+
+  @Column({ type: 'jsonb', name: 'public_jwk' })
+  publicJwk: Record<string, unknown>;
+
+  @Column({ type: 'text', name: 'private_jwk_encrypted' })
+  privateJwkEncrypted: string;
+
+  @Column({ type: 'text', default: 'active' })
+  status: SigningKeyStatus;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
+  createdAt: Date;
+
+  /** Retired keys stay in the JWKS until this instant (nothing they signed is still in flight). */
+  @Column({ type: 'timestamptz', name: 'publish_until', nullable: true })
+  publishUntil: Date | null;
+}

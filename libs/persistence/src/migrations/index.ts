@@ -1,0 +1,8 @@
+import type { MigrationInterface } from 'typeorm';
+import { CreateIdentityCore1763769600000 } from './1763769600000-CreateIdentityCore';
+import { SeedRegions1763769600001 } from './1763769600001-SeedRegions';
+
+type MigrationClass = new () => MigrationInterface;
+
+/** Every migration in order, listed explicitly. A shipped migration is never edited. */
+export const MIGRATIONS: MigrationClass[] = [CreateIdentityCore1763769600000, SeedRegions1763769600001];

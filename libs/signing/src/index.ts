@@ -1,0 +1,4 @@
+export * from './access-token.signer';
+export * from './client-secret';
+export * from './key-encryption';
+export * from './signing-key.store';

@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { MIGRATIONS, runMigrations } from '@edu/persistence';
+
+const TEMPLATE_LOCK_ID = 7_310_099;
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+function serverUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: integration tests need the jest global setup (tools/jest/global-setup.js)');
+  return url;
+}
+
+/** Name of the migrated template for the current migration list (changes when a migration changes). */
+function templateName(): string {
+  const fingerprint = createHash('sha256').update(MIGRATIONS.map((m) => m.toString()).join('\n')).digest('hex').slice(0, 16);
+  return `edu_tpl_${fingerprint}`;
+}
+
+async function ensureTemplate(admin: Client, base: string): Promise<string> {
+  const name = templateName();
+  await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_ID]);
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      const building = `${name}_build_${randomBytes(3).toString('hex')}`;
+      await admin.query(`CREATE DATABASE "${building}"`);
+      await runMigrations(withDatabase(base, building));
+      // Renamed only once complete, so a crashed build never leaves a half-migrated template.
+      await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
+    }
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_ID]);
+  }
+  return name;
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, fully migrated database for one spec file, cloned from a shared template. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = serverUrl();
+  const admin = new Client({ connectionString: withDatabase(base, 'postgres') });
+  await admin.connect();
+  try {
+    const template = await ensureTemplate(admin, base);
+    const name = `edu_test_${randomBytes(6).toString('hex')}`;
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}" STRATEGY FILE_COPY`);
+    return {
+      name,
+      url: withDatabase(base, name),
+      drop: async () => {
+        const c = new Client({ connectionString: withDatabase(base, 'postgres') });
+        await c.connect();
+        try {
+          await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        } finally {
+          await c.end();
+        }
+      },
+    };
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A Redis URL and a key prefix no other spec file uses. */
+export function testRedis(): { url: string; prefix: string } {
+  const url = process.env.REDIS_URL;
+  if (!url) throw new Error('REDIS_URL is not set: integration tests need the jest global setup');
+  return { url, prefix: `{t${randomBytes(4).toString('hex')}}` };
+}

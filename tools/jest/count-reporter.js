@@ -1,0 +1,23 @@
+// Appends one line of test totals per jest run to $TEST_COUNTS_FILE, so the root test
+// command can print the overall `N passed, N failed` line that CI reads.
+'use strict';
+const fs = require('node:fs');
+
+class CountReporter {
+  onRunComplete(_contexts, results) {
+    const file = process.env.TEST_COUNTS_FILE;
+    if (!file) return;
+    const failedSuites = results.numFailedTestSuites + results.numRuntimeErrorTestSuites;
+    const line = {
+      project: process.env.NX_TASK_TARGET_PROJECT || process.cwd(),
+      passed: results.numPassedTests,
+      failed: results.numFailedTests,
+      skipped: results.numPendingTests + results.numTodoTests,
+      // A suite that crashes before running its tests counts as one failure.
+      suiteErrors: results.testResults.filter((r) => r.testExecError && r.numFailingTests === 0).length,
+      failedSuites,
+    };
+    fs.appendFileSync(file, JSON.stringify(line) + '\n');
+  }
+}
+module.exports = CountReporter;
