@@ -3,13 +3,28 @@
 'use strict';
 const fs = require('node:fs');
 
+const path = require('node:path');
+
+/** The Nx project name of the jest run (from project.json beside its config). */
+function projectName(rootDir) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(rootDir, 'project.json'), 'utf8')).name;
+  } catch {
+    return rootDir;
+  }
+}
+
 class CountReporter {
+  constructor(globalConfig) {
+    this.project = projectName(globalConfig.rootDir);
+  }
+
   onRunComplete(_contexts, results) {
     const file = process.env.TEST_COUNTS_FILE;
     if (!file) return;
     const failedSuites = results.numFailedTestSuites + results.numRuntimeErrorTestSuites;
     const line = {
-      project: process.env.NX_TASK_TARGET_PROJECT || process.cwd(),
+      project: this.project,
       passed: results.numPassedTests,
       failed: results.numFailedTests,
       skipped: results.numPendingTests + results.numTodoTests,

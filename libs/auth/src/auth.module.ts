@@ -52,3 +52,24 @@ export class AuthModule {
     };
   }
 }
+
+/** Token verification settings of a resource server (oneroster, alerts) from its env. */
+export interface ResourceServerAuthEnv {
+  TOKEN_ISSUER: string;
+  TOKEN_AUDIENCE: string;
+  SCHEMA_BASE: string;
+  ONEROSTER_SCOPE_BASE: string;
+  JWKS_URL: string;
+  JWKS_CACHE_SECONDS: number;
+}
+
+export function resourceServerAuth(env: ResourceServerAuthEnv): DynamicModule {
+  return AuthModule.forRootAsync({
+    useFactory: () => ({
+      issuer: env.TOKEN_ISSUER,
+      audience: env.TOKEN_AUDIENCE,
+      scopeBases: { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE },
+      keys: { jwksUrl: env.JWKS_URL, cacheSeconds: env.JWKS_CACHE_SECONDS },
+    }),
+  });
+}

@@ -1,3 +1,4 @@
 export * from './scopes';
 export * from './tenancy';
 export * from './errors';
+export * from './webhook-target';

@@ -5,3 +5,4 @@ export * from './json-error.filter';
 export * from './logging.module';
 export * from './metrics.module';
 export * from './validation';
+export * from './run-http-service';

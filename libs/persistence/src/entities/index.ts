@@ -4,6 +4,7 @@ import { DeveloperEntity } from './developer.entity';
 import { RegionEntity } from './region.entity';
 import { SigningKeyEntity } from './signing-key.entity';
 import { TenantEntity } from './tenant.entity';
+import { WebhookEntity } from './webhook.entity';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -11,6 +12,7 @@ export * from './developer.entity';
 export * from './region.entity';
 export * from './signing-key.entity';
 export * from './tenant.entity';
+export * from './webhook.entity';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
-export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity];
+export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity];

@@ -1,0 +1,49 @@
+// Lint: TypeScript rules plus Nx module boundaries (who may import whom, by project tags).
+'use strict';
+const nx = require('@nx/eslint-plugin');
+const tseslint = require('typescript-eslint');
+
+
+module.exports = [
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'tmp/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:data-access', 'type:config', 'type:util', 'type:domain', 'type:testing'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:config', 'type:util', 'type:domain'], bannedExternalImports: ['typeorm', 'bullmq'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain'] },
+            { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'bullmq'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'jose', 'pg'] },
+            { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
+            { sourceTag: 'lib:persistence', bannedExternalImports: ['bullmq', 'ioredis', 'express'] },
+            { sourceTag: 'lib:queue', bannedExternalImports: ['typeorm'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+            { sourceTag: 'scope:oneroster', onlyDependOnLibsWithTags: ['scope:oneroster', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+            { sourceTag: 'scope:alerts', onlyDependOnLibsWithTags: ['scope:alerts', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+            { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:webhook-dispatcher', 'scope:shared'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Test helpers stay out of production code.
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', 'libs/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@edu/testing', message: 'Test helpers are for specs only.' }], patterns: ['@nestjs/testing', 'supertest'] }],
+    },
+  },
+];

@@ -1,0 +1,25 @@
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { loadConfigOrExit, type BaseEnv } from '@edu/config';
+import { configureHttpApp, type HttpAppOptions } from './configure-http-app';
+
+export interface HttpServiceDefinition<E extends BaseEnv> {
+  name: string;
+  envClass: new () => E;
+  module: (env: E) => DynamicModule;
+  bodyLimitBytes?: (env: E) => number;
+  errorFilter?: HttpAppOptions['errorFilter'];
+  /** Extra setup before listening (OpenAPI document, ...). */
+  beforeListen?: (app: NestExpressApplication, env: E) => void;
+}
+
+/** main.ts of every HTTP process: validated config, shared HTTP setup, listen. */
+export async function runHttpService<E extends BaseEnv>(def: HttpServiceDefinition<E>): Promise<NestExpressApplication> {
+  const env = loadConfigOrExit(def.envClass, def.name);
+  const app = await NestFactory.create<NestExpressApplication>(def.module(env), { bodyParser: false, bufferLogs: true });
+  configureHttpApp(app, { bodyLimitBytes: def.bodyLimitBytes?.(env) ?? 1_048_576, errorFilter: def.errorFilter });
+  def.beforeListen?.(app, env);
+  await app.listen(env.PORT, env.HOST);
+  return app;
+}

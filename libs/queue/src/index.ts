@@ -1,0 +1,3 @@
+export * from './queue.module';
+export * from './queues';
+export * from './redis-connection';
