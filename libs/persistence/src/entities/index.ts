@@ -5,6 +5,12 @@ import { RegionEntity } from './region.entity';
 import { SigningKeyEntity } from './signing-key.entity';
 import { TenantEntity } from './tenant.entity';
 import { WebhookEntity } from './webhook.entity';
+import { ConstituencyEntity } from './constituency.entity';
+import { CoreIdentityProviderEntity } from './core-identity-provider.entity';
+import { IdentityProviderEntity } from './identity-provider.entity';
+import { TenantUserEntity } from './tenant-user.entity';
+import { UserEntity } from './user.entity';
+import { VanityDomainEntity } from './vanity-domain.entity';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -13,6 +19,12 @@ export * from './region.entity';
 export * from './signing-key.entity';
 export * from './tenant.entity';
 export * from './webhook.entity';
+export * from './constituency.entity';
+export * from './core-identity-provider.entity';
+export * from './identity-provider.entity';
+export * from './tenant-user.entity';
+export * from './user.entity';
+export * from './vanity-domain.entity';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
-export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity];
+export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity];

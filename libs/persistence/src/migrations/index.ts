@@ -2,8 +2,9 @@ import type { MigrationInterface } from 'typeorm';
 import { CreateIdentityCore1763769600000 } from './1763769600000-CreateIdentityCore';
 import { SeedRegions1763769600001 } from './1763769600001-SeedRegions';
 import { CreateWebhooks1763769650000 } from './1763769650000-CreateWebhooks';
+import { CreateIdentityDirectory1763769700000 } from './1763769700000-CreateIdentityDirectory';
 
 type MigrationClass = new () => MigrationInterface;
 
 /** Every migration in order, listed explicitly. A shipped migration is never edited. */
-export const MIGRATIONS: MigrationClass[] = [CreateIdentityCore1763769600000, SeedRegions1763769600001, CreateWebhooks1763769650000];
+export const MIGRATIONS: MigrationClass[] = [CreateIdentityCore1763769600000, SeedRegions1763769600001, CreateWebhooks1763769650000, CreateIdentityDirectory1763769700000];
