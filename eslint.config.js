@@ -3,6 +3,36 @@
 const nx = require('@nx/eslint-plugin');
 const tseslint = require('typescript-eslint');
 
+const SPECS = ['**/*.spec.ts', '**/*.int-spec.ts'];
+
+/** Layering by `type:` tag; specs may also use the shared test harness (`type:testing`). */
+function depConstraints(forSpecs) {
+  const also = forSpecs ? ['type:testing'] : [];
+  return [
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:data-access', 'type:config', 'type:util', 'type:domain', 'type:testing'] },
+    { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:config', 'type:util', 'type:domain', ...also], bannedExternalImports: ['typeorm', 'bullmq'] },
+    { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain', ...also] },
+    { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:domain', ...also], bannedExternalImports: ['typeorm', 'bullmq'] },
+    { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain', ...also], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg'] },
+    { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', ...also], bannedExternalImports: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'jose', 'pg'] },
+    { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
+    { sourceTag: 'lib:persistence', bannedExternalImports: ['bullmq', 'ioredis', 'express'] },
+    { sourceTag: 'lib:queue', bannedExternalImports: ['typeorm'] },
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+    { sourceTag: 'scope:oneroster', onlyDependOnLibsWithTags: ['scope:oneroster', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+    { sourceTag: 'scope:alerts', onlyDependOnLibsWithTags: ['scope:alerts', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+    { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:webhook-dispatcher', 'scope:shared'] },
+  ];
+}
+
+// The harness builds on these libs while their own specs use the harness: test-only cycles.
+const HARNESS_CYCLES = [...['persistence', 'signing', 'http', 'auth', 'config', 'domain', 'queue'].map((lib) => ['testing', lib]), ['http', 'auth']];
+
+const boundaries = (forSpecs) => [
+  'error',
+  { allow: [], banTransitiveDependencies: false, ignoredCircularDependencies: HARNESS_CYCLES, depConstraints: depConstraints(forSpecs) },
+];
 
 module.exports = [
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'tmp/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
@@ -13,35 +43,14 @@ module.exports = [
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          allow: [],
-          banTransitiveDependencies: false,
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:data-access', 'type:config', 'type:util', 'type:domain', 'type:testing'] },
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:config', 'type:util', 'type:domain'], bannedExternalImports: ['typeorm', 'bullmq'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain'] },
-            { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['typeorm', 'bullmq'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain'], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'jose', 'pg'] },
-            { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
-            { sourceTag: 'lib:persistence', bannedExternalImports: ['bullmq', 'ioredis', 'express'] },
-            { sourceTag: 'lib:queue', bannedExternalImports: ['typeorm'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'], bannedExternalImports: ['bullmq'] },
-            { sourceTag: 'scope:oneroster', onlyDependOnLibsWithTags: ['scope:oneroster', 'scope:shared'], bannedExternalImports: ['bullmq'] },
-            { sourceTag: 'scope:alerts', onlyDependOnLibsWithTags: ['scope:alerts', 'scope:shared'], bannedExternalImports: ['bullmq'] },
-            { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:webhook-dispatcher', 'scope:shared'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(false),
     },
   },
+  { files: SPECS, rules: { '@nx/enforce-module-boundaries': boundaries(true) } },
   {
     // Test helpers stay out of production code.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', 'libs/testing/**'],
+    ignores: [...SPECS, 'libs/testing/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: '@edu/testing', message: 'Test helpers are for specs only.' }], patterns: ['@nestjs/testing', 'supertest'] }],
     },

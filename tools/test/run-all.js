@@ -27,9 +27,14 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'edu-test-run-'));
   try {
     if (!process.env.DATABASE_URL) {
-      const pg = await startPostgres({ dataDir: path.join(work, 'pg'), durable: false });
+      // Its own temp dir: startPostgres hands it to the server's OS user.
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edu-test-pg-'));
+      const pg = await startPostgres({ dataDir, durable: false });
       process.env.DATABASE_URL = pg.url;
-      stops.push(pg.stop);
+      stops.push(async () => {
+        await pg.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      });
     }
     if (!process.env.REDIS_URL) {
       const redis = await startRedis();

@@ -6,3 +6,4 @@ export * from './logging.module';
 export * from './metrics.module';
 export * from './validation';
 export * from './run-http-service';
+export * from './require-json-body.guard';

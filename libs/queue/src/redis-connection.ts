@@ -30,8 +30,24 @@ export class RedisPing {
   }
 
   async ping(): Promise<void> {
+    if (this.client.status !== 'ready') await this.connected();
     const answer = await this.client.ping();
     if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);
+  }
+
+  private connected(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (err?: Error) => {
+        this.client.off('ready', onReady);
+        this.client.off('error', onError);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = () => done();
+      const onError = (err: Error) => done(err);
+      this.client.once('ready', onReady);
+      this.client.once('error', onError);
+    });
   }
 
   async close(): Promise<void> {

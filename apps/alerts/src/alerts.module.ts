@@ -1,0 +1,36 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { resourceServerAuth } from '@edu/auth';
+import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
+import { PersistenceModule } from '@edu/persistence';
+import { QueueHealth, QueueModule } from '@edu/queue';
+import { AlertsEnv } from './config/alerts.env';
+import { WebhooksModule } from './webhooks/webhooks.module';
+
+/** The alerts service (`/v2/alerts`): alert messages and webhook management. */
+@Module({})
+export class AlertsModule {
+  static forRoot(env: AlertsEnv): DynamicModule {
+    return {
+      module: AlertsModule,
+      global: true,
+      imports: [
+        LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'alerts' }),
+        PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'alerts' }),
+        QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX }),
+        MetricsModule,
+        HealthModule.forRoot({
+          inject: [DataSource, QueueHealth],
+          useFactory: (ds: DataSource, queue: QueueHealth) => [
+            readinessCheck('postgres', () => ds.query('SELECT 1')),
+            readinessCheck('redis', () => queue.check()),
+          ],
+        }),
+        resourceServerAuth(env),
+        WebhooksModule,
+      ],
+      providers: [{ provide: AlertsEnv, useValue: env }],
+      exports: [AlertsEnv],
+    };
+  }
+}

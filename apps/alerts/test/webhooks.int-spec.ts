@@ -1,0 +1,173 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '@edu/config';
+import { ScopeCatalog } from '@edu/domain';
+import { WebhookEntity } from '@edu/persistence';
+import { baseTestEnv, createTestApp, createTestDatabase, expectError, TestIssuer, World, type TestDatabase } from '@edu/testing';
+import { AlertsModule } from '../src/alerts.module';
+import { AlertsEnv } from '../src/config/alerts.env';
+
+const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const WEBHOOKS = catalog.uri('alerts.webhooks.write');
+const MESSAGES = catalog.uri('alerts.messages.read');
+const UNKNOWN_ID = '6f1c1f0e-4a4b-4c1e-9b7a-3d2f1e0c9b8a';
+
+describe('alerts API: webhook management', () => {
+  let db: TestDatabase;
+  let issuer: TestIssuer;
+  let app: NestExpressApplication;
+  let ds: DataSource;
+  let appA: string;
+  let appB: string;
+  let tenantId: string;
+  let tokenA: string;
+  let tokenB: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    issuer = await new TestIssuer().start();
+    const env = loadConfig(
+      AlertsEnv,
+      baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: '{t-alerts}', JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer }),
+    );
+    app = await createTestApp(AlertsModule.forRoot(env));
+    ds = app.get(DataSource);
+    const world = new World(ds);
+    const dev = await world.developer();
+    appA = (await world.app({ type: 'developer', id: dev.id }, 'App A')).app.id;
+    appB = (await world.app({ type: 'developer', id: dev.id }, 'App B')).app.id;
+    tenantId = (await world.tenant()).id;
+    tokenA = await issuer.mint({ scopes: [WEBHOOKS], tenantId, sub: appA });
+    tokenB = await issuer.mint({ scopes: [WEBHOOKS], tenantId, sub: appB });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await issuer?.stop();
+    await db?.drop();
+  });
+
+  const http = () => request(app.getHttpServer());
+  const count = () => ds.getRepository(WebhookEntity).count();
+
+  it('registers, reads, updates and deletes a webhook with the spec shapes', async () => {
+    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/a', type: 'full-payload' }).expect(200);
+    expect(created.body).toEqual({ webhook_id: expect.stringMatching(/^[0-9a-f-]{36}$/), action: 'newWebhook', success: true });
+    const id = created.body.webhook_id;
+
+    const got = await http().get(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`).expect(200);
+    expect(got.body).toEqual({ webhook_id: id, endpoint: 'https://hooks.partner.example/a', type: 'full-payload' });
+
+    const listed = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).expect(200);
+    expect(listed.body).toEqual([got.body]);
+
+    const updated = await http()
+      .patch(`/v2/alerts/webhook/${id}`)
+      .set('Authorization', `Bearer ${tokenA}`)
+      .send({ endpoint: 'https://hooks.partner.example/b', type: 'full-payload' })
+      .expect(200);
+    expect(updated.body).toEqual({ webhook_id: id, action: 'updateWebhook', success: true, updated_props: { endpoint: 'https://hooks.partner.example/b' } });
+
+    const deleted = await http().delete(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`).expect(200);
+    expect(deleted.body).toEqual({ webhook_id: id, action: 'deleteWebhook', success: true });
+    expectError(await http().delete(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`), 404, 'not_found');
+  });
+
+  it("answers another app's webhook exactly like an unknown one", async () => {
+    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/x', type: 'notification-only' }).expect(200);
+    const id = created.body.webhook_id;
+    for (const target of [id, UNKNOWN_ID]) {
+      expectError(await http().get(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`), 404, 'not_found');
+      expectError(await http().patch(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`).send({ type: 'full-payload' }), 404, 'not_found');
+      expectError(await http().delete(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`), 404, 'not_found');
+    }
+    const listed = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenB}`).expect(200);
+    expect(listed.body).toEqual([]);
+    const still = await http().get(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`).expect(200);
+    expect(still.body.type).toBe('notification-only');
+  });
+
+  it('refuses a malformed id with 400', async () => {
+    const res = await http().get('/v2/alerts/webhook/not-a-uuid').set('Authorization', `Bearer ${tokenA}`);
+    expectError(res, 400, 'validation_failed');
+    expect(res.body.message).toContain('id');
+  });
+
+  it.each([
+    ['missing type', { endpoint: 'https://hooks.partner.example/a' }, 'type'],
+    ['unknown type', { endpoint: 'https://hooks.partner.example/a', type: 'everything' }, 'type'],
+    ['unknown property', { endpoint: 'https://hooks.partner.example/a', type: 'full-payload', secret: 'x' }, 'secret'],
+    ['endpoint not a string', { endpoint: 42, type: 'full-payload' }, 'endpoint'],
+    ['plain http endpoint', { endpoint: 'http://hooks.partner.example/a', type: 'full-payload' }, 'endpoint'],
+    ['loopback endpoint (SSRF)', { endpoint: 'https://127.0.0.1/a', type: 'full-payload' }, 'endpoint'],
+    ['cloud metadata endpoint (SSRF)', { endpoint: 'https://169.254.169.254/latest', type: 'full-payload' }, 'endpoint'],
+  ])('refuses a bad registration (%s) and writes nothing', async (_name, body, field) => {
+    const before = await count();
+    const res = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send(body);
+    expectError(res, 400, 'validation_failed');
+    expect(res.body.message).toContain(field);
+    expect(await count()).toBe(before);
+  });
+
+  it('requires at least one property on update', async () => {
+    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/u', type: 'full-payload' }).expect(200);
+    expectError(await http().patch(`/v2/alerts/webhook/${created.body.webhook_id}`).set('Authorization', `Bearer ${tokenA}`).send({}), 400, 'validation_failed');
+  });
+
+  it('answers bodies that are not JSON, malformed or too large with 415, 400 and 413', async () => {
+    const auth = { Authorization: `Bearer ${tokenA}` };
+    expectError(await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'text/plain').send('endpoint=x'), 415, 'unsupported_media_type');
+    expectError(await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'application/json').send('{"endpoint":'), 400, 'invalid_request');
+    const huge = JSON.stringify({ endpoint: `https://hooks.partner.example/${'a'.repeat(2_000_000)}`, type: 'full-payload' });
+    expectError(await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'application/json').send(huge), 413, 'payload_too_large');
+  });
+
+  describe('authentication and scopes', () => {
+    it('answers a request without a token with 401 and a Bearer challenge', async () => {
+      const res = await http().get('/v2/alerts/webhook');
+      expectError(res, 401, 'invalid_token');
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="edu-platform"');
+    });
+
+    it('refuses every forged, expired or foreign token with 401', async () => {
+      const attacks = await issuer.attackTokens({ scopes: [WEBHOOKS], tenantId, sub: appA });
+      for (const [name, token] of Object.entries(attacks)) {
+        const res = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${token}`);
+        if (res.status !== 401) throw new Error(`${name}: expected 401, got ${res.status}`);
+        expectError(res, 401, 'invalid_token');
+        expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+      }
+    });
+
+    it('refuses a malformed Authorization header with 401', async () => {
+      expectError(await http().get('/v2/alerts/webhook').set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`), 401, 'invalid_token');
+    });
+
+    it('refuses a valid token without the webhooks scope with 403', async () => {
+      const token = await issuer.mint({ scopes: [MESSAGES], tenantId, sub: appA });
+      const res = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${token}`).send({ endpoint: 'https://hooks.partner.example/a', type: 'full-payload' });
+      expectError(res, 403, 'insufficient_scope');
+      expect(res.headers['www-authenticate']).toContain('insufficient_scope');
+    });
+  });
+
+  describe('operations endpoints', () => {
+    it('reports liveness and readiness of PostgreSQL and Redis', async () => {
+      await http().get('/health/live').expect(200);
+      const ready = await http().get('/health/ready').expect(200);
+      expect(ready.body).toMatchObject({ status: 'ok', info: { postgres: { status: 'up' }, redis: { status: 'up' } } });
+    });
+
+    it('exposes Prometheus metrics', async () => {
+      const res = await http().get('/metrics').expect(200);
+      expect(res.headers['content-type']).toContain('text/plain');
+      expect(res.text).toContain('http_request_duration_seconds');
+    });
+
+    it('echoes a request id', async () => {
+      const res = await http().get('/health/live').set('X-Request-Id', 'req-123');
+      expect(res.headers['x-request-id']).toBe('req-123');
+    });
+  });
+});

@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { runHttpService } from '@edu/http';
+import { ImsxErrorFilter } from './common/imsx-error.filter';
+import { OnerosterEnv } from './config/oneroster.env';
+import { OnerosterModule } from './oneroster.module';
+
+void runHttpService({
+  name: 'oneroster',
+  envClass: OnerosterEnv,
+  module: (env) => OnerosterModule.forRoot(env),
+  bodyLimitBytes: (env) => env.BODY_LIMIT_BYTES,
+  errorFilter: new ImsxErrorFilter(),
+});

@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuthModule } from '@edu/auth';
+import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
+import { PersistenceModule } from '@edu/persistence';
+import { QueueHealth, QueueModule } from '@edu/queue';
+import { DispatcherEnv } from './config/dispatcher.env';
+
+/**
+ * The webhook delivery worker. Its HTTP port serves only health and metrics (all routes are
+ * public; the auth module is there so the deny-by-default guard covers anything added later).
+ */
+@Module({})
+export class DispatcherModule {
+  static forRoot(env: DispatcherEnv): DynamicModule {
+    return {
+      module: DispatcherModule,
+      global: true,
+      imports: [
+        LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'webhook-dispatcher' }),
+        PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'webhook-dispatcher' }),
+        QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX }),
+        MetricsModule,
+        HealthModule.forRoot({
+          inject: [DataSource, QueueHealth],
+          useFactory: (ds: DataSource, queue: QueueHealth) => [
+            readinessCheck('postgres', () => ds.query('SELECT 1')),
+            readinessCheck('redis', () => queue.check()),
+          ],
+        }),
+        AuthModule.forRootAsync({
+          useFactory: () => ({
+            issuer: env.TOKEN_ISSUER,
+            audience: env.TOKEN_AUDIENCE,
+            scopeBases: { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE },
+            // No route of this process accepts tokens; an empty key set refuses any that arrive.
+            keys: { getKey: async () => { throw new Error('no keys'); } },
+          }),
+        }),
+      ],
+      providers: [{ provide: DispatcherEnv, useValue: env }],
+      exports: [DispatcherEnv],
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { ConfigValidationError, loadConfig } from '@edu/config';
+import { baseTestEnv, createTestApp, createTestDatabase, type TestDatabase } from '@edu/testing';
+import { DispatcherEnv } from '../src/config/dispatcher.env';
+import { DispatcherModule } from '../src/dispatcher.module';
+
+describe('webhook-dispatcher boot', () => {
+  let db: TestDatabase;
+  let app: NestExpressApplication;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const env = loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL }));
+    app = await createTestApp(DispatcherModule.forRoot(env));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('defaults the delivery schedule to the spec (30 s timeout, 5 s doubling, 10 retries)', () => {
+    const env = loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: 'redis://localhost:6379' }));
+    expect(env).toMatchObject({ PORT: 3003, WEBHOOK_TIMEOUT_MS: 30_000, WEBHOOK_RETRY_BASE_MS: 5_000, WEBHOOK_MAX_RETRIES: 10 });
+  });
+
+  it('refuses to boot on bad configuration, naming each variable', () => {
+    try {
+      loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: 'http://not-redis', WEBHOOK_TIMEOUT_MS: 'soon' }));
+      throw new Error('expected a configuration error');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigValidationError);
+      expect((err as Error).message).toContain('REDIS_URL');
+      expect((err as Error).message).toContain('WEBHOOK_TIMEOUT_MS');
+    }
+  });
+
+  it('serves health (PostgreSQL and Redis) and metrics on its ops port', async () => {
+    await request(app.getHttpServer()).get('/health/live').expect(200);
+    const ready = await request(app.getHttpServer()).get('/health/ready').expect(200);
+    expect(ready.body.info).toEqual({ postgres: { status: 'up' }, redis: { status: 'up' } });
+    const metrics = await request(app.getHttpServer()).get('/metrics').expect(200);
+    expect(metrics.text).toContain('process_cpu_seconds_total');
+  });
+
+  it('has no other routes', async () => {
+    const res = await request(app.getHttpServer()).get('/v2/alerts/webhook');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'not_found', message: 'No such route' });
+  });
+});
