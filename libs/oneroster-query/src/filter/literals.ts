@@ -1,0 +1,64 @@
+/**
+ * Operator checks and typed literal validation for one filter predicate.
+ */
+import { OneRosterQueryError, excerpt } from '../errors';
+import { parseDateLiteral, parseDateTimeLiteral } from '../temporal/parse';
+import { ORDERING_OPERATORS, type ComparisonOperator, type FieldRef, type TypedLiteral } from './ast';
+import type { ResolvedField } from './field-ref';
+
+/** Which operators a field path accepts. */
+export function allowedOperators(ref: FieldRef): readonly ComparisonOperator[] {
+  const ops: ComparisonOperator[] = ['=', '!='];
+  const ordered = !ref.multi && (ref.valueKind === 'string' || ref.valueKind === 'date' || ref.valueKind === 'datetime' || ref.valueKind === 'year');
+  if (ordered) ops.push(...ORDERING_OPERATORS);
+  if (ref.valueKind === 'string') ops.push('~');
+  return ops;
+}
+
+/** Throws `invalid_filter_field` when `op` cannot be used on `ref`. */
+export function checkOperator(ref: FieldRef, op: ComparisonOperator, position?: number): void {
+  const allowed = allowedOperators(ref);
+  if (!allowed.includes(op)) {
+    throw OneRosterQueryError.filter(
+      `Operator '${op}' cannot be used on '${ref.path}' (${ref.multi ? 'list of ' : ''}${ref.valueKind}); allowed: ${allowed.join(' ')}`,
+      position,
+    );
+  }
+}
+
+/**
+ * Validates `raw` (the unescaped text between the quotes) against the field's kind and
+ * returns it normalised. Text values are kept verbatim; typed values are trimmed first.
+ */
+export function parseLiteral(field: ResolvedField, raw: string, position?: number): TypedLiteral {
+  const { ref } = field;
+  const bad = (expected: string): never => {
+    throw OneRosterQueryError.filter(`Invalid value '${excerpt(raw)}' for '${excerpt(ref.path)}': expected ${expected}`, position);
+  };
+  const text = raw.trim();
+  switch (ref.valueKind) {
+    case 'string':
+      return { kind: 'string', value: raw };
+    case 'enum': {
+      const values = field.enumValues ?? [];
+      const lower = text.toLowerCase();
+      const canonical = values.find((v) => v.toLowerCase() === lower) ?? field.enumAliases?.[lower];
+      return canonical === undefined ? bad(`one of ${values.join(', ')}`) : { kind: 'enum', value: canonical };
+    }
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      return lower === 'true' || lower === 'false' ? { kind: 'boolean', value: lower === 'true' } : bad("'true' or 'false'");
+    }
+    case 'year':
+      return /^\d{4}$/.test(text) ? { kind: 'year', value: text } : bad('a four-digit year (YYYY)');
+    case 'date': {
+      const date = parseDateLiteral(text);
+      return date === undefined ? bad('a date, YYYY-MM-DD or YYYYMMDD') : { kind: 'date', value: date };
+    }
+    case 'datetime': {
+      const parsed = parseDateTimeLiteral(text);
+      if (parsed === undefined) return bad('an ISO 8601 datetime (e.g. 2024-01-31T23:59:59.123Z), a compact one (20240131T235959.123Z) or a date');
+      return { kind: 'datetime', value: parsed.instant, iso: parsed.instant.toISOString(), dateOnly: parsed.dateOnly };
+    }
+  }
+}

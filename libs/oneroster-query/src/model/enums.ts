@@ -1,0 +1,43 @@
+/**
+ * OneRoster v1.1 enumerations used by the rostering classes (reference §2), in canonical case.
+ * Filter literals are matched case-insensitively against these and normalised to the value here.
+ */
+
+export const STATUS_TYPES = ['active', 'tobedeleted'] as const;
+export const SESSION_TYPES = ['gradingPeriod', 'semester', 'schoolYear', 'term'] as const;
+export const CLASS_TYPES = ['homeroom', 'scheduled'] as const;
+export const ORG_TYPES = ['department', 'school', 'district', 'local', 'state', 'national'] as const;
+export const ROLE_TYPES = ['administrator', 'aide', 'guardian', 'parent', 'proctor', 'relative', 'student', 'teacher'] as const;
+/**
+ * Enrollment roles emitted by the service. Filters on `enrollment.role` accept every RoleType
+ * (the CSV importer accepts all eight, so any of them can be stored).
+ */
+export const ENROLLMENT_ROLE_TYPES = ['administrator', 'proctor', 'student', 'teacher'] as const;
+export const GENDER_TYPES = ['male', 'female'] as const;
+export const GUID_REF_TYPES = [
+  'academicSession',
+  'category',
+  'class',
+  'course',
+  'demographics',
+  'enrollment',
+  'gradingPeriod',
+  'lineItem',
+  'org',
+  'resource',
+  'result',
+  'student',
+  'teacher',
+  'term',
+  'user',
+] as const;
+
+export type StatusType = (typeof STATUS_TYPES)[number];
+export type SessionType = (typeof SESSION_TYPES)[number];
+export type ClassType = (typeof CLASS_TYPES)[number];
+export type OrgType = (typeof ORG_TYPES)[number];
+export type RoleType = (typeof ROLE_TYPES)[number];
+export type GuidRefType = (typeof GUID_REF_TYPES)[number];
+
+/** v1.0's `inactive` was dropped in v1.1; a filter on it means `tobedeleted`. */
+export const STATUS_ALIASES: Readonly<Record<string, StatusType>> = { inactive: 'tobedeleted' };
