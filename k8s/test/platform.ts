@@ -1,0 +1,59 @@
+/** Facts about the platform that the deployment files must agree with. */
+
+/** Every process and the port it listens on (design/system.md §1). */
+export const APP_PORTS = {
+  identity: 3000,
+  oneroster: 3001,
+  alerts: 3002,
+  'webhook-dispatcher': 3003,
+} as const;
+export type AppName = keyof typeof APP_PORTS;
+export const APPS = Object.keys(APP_PORTS) as AppName[];
+
+/** The HTTP APIs (autoscaled, behind Services); the dispatcher serves health and metrics only. */
+export const API_APPS: AppName[] = ['identity', 'oneroster', 'alerts'];
+
+/** Apps that use the BullMQ queue in Redis. */
+export const REDIS_APPS: AppName[] = ['alerts', 'webhook-dispatcher'];
+
+/** Variables that hold credentials: only ever read from a Secret. */
+export const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY'] as const;
+
+/** Every variable the processes read (all validated at boot); anything else is a typo. */
+export const KNOWN_VARIABLES = new Set<string>([
+  'NODE_ENV',
+  'LOG_LEVEL',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DB_POOL_SIZE',
+  'SCHEMA_BASE',
+  'ONEROSTER_SCOPE_BASE',
+  'TOKEN_ISSUER',
+  'TOKEN_AUDIENCE',
+  'BODY_LIMIT_BYTES',
+  'OPERATOR_CLIENT_ID',
+  'OPERATOR_CLIENT_SECRET',
+  'KEY_ENCRYPTION_KEY',
+  'ACCESS_TOKEN_TTL_SECONDS',
+  'JWKS_URL',
+  'JWKS_CACHE_SECONDS',
+  'SERVICE_REGION',
+  'REDIS_URL',
+  'QUEUE_PREFIX',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_RETRY_BASE_MS',
+  'WEBHOOK_MAX_RETRIES',
+  'WEBHOOK_CONCURRENCY',
+]);
+
+/** The region overlays and the SERVICE_REGION each one serves. */
+export const REGION_OVERLAYS = { 'au-nsw': 'AU-NSW', sg: 'SG' } as const;
+
+/** Entry point of each app and of the migration runner, relative to dist/ without extension. */
+export const appEntry = (app: AppName): string => `apps/${app}/src/main`;
+export const MIGRATE_ENTRY = 'libs/persistence/src/cli/migrate';
+export const RUNNER = 'tools/runtime/run-dist.js';
+
+/** Margin the dispatcher's shutdown grace period keeps above the webhook send timeout. */
+export const SHUTDOWN_MARGIN_SECONDS = 15;
