@@ -8,6 +8,15 @@ import { IdentityEnv } from './config/identity.env';
 import { KeysModule } from './keys/keys.module';
 import { localKeyGetter } from './keys/local-key-getter';
 import { OAuthModule } from './oauth/oauth.module';
+import { AppsModule } from './apps/apps.module';
+import { IdentityCommonModule } from './common/common.module';
+import { ConstituenciesModule } from './constituencies/constituencies.module';
+import { DeploymentsModule } from './deployments/deployments.module';
+import { IdentityRepositoriesModule } from './directory/repositories.module';
+import { IdentityProvidersModule } from './identity-providers/identity-providers.module';
+import { TenantsModule } from './tenants/tenants.module';
+import { UsersModule } from './users/users.module';
+import { VanityDomainsModule } from './vanity-domains/vanity-domains.module';
 
 /** The identity service: Identity API, OAuth token endpoint and the global JWKS. */
 @Module({})
@@ -32,6 +41,15 @@ export class IdentityModule {
           }),
         }),
         OAuthModule,
+        IdentityCommonModule,
+        IdentityRepositoriesModule,
+        AppsModule,
+        IdentityProvidersModule,
+        TenantsModule,
+        DeploymentsModule,
+        ConstituenciesModule,
+        UsersModule,
+        VanityDomainsModule,
       ],
       providers: [{ provide: IdentityEnv, useValue: env }],
       exports: [IdentityEnv],

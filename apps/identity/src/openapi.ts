@@ -1,13 +1,52 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SCOPE_CATALOG } from '@edu/auth';
+import { ALL_SCOPE_KEYS, type ScopeCatalog, type ScopeKey } from '@edu/domain';
+import { SCOPES_EXTENSION } from './common/scopes.decorator';
 
-/** OpenAPI document at /docs-json and the UI at /docs, generated from the controllers and DTOs. */
-export function setupOpenApi(app: INestApplication): void {
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * Names each operation's accepted scopes (any one suffices) with the configured URIs: an OAuth 2.0
+ * client-credentials security scheme lists every scope, and each protected operation accepts
+ * `bearer` or `oauth2` with its scopes.
+ */
+export function addScopeSecurity(doc: OpenAPIObject, catalog: ScopeCatalog): OpenAPIObject {
+  doc.components ??= {};
+  doc.components.securitySchemes ??= {};
+  doc.components.securitySchemes.oauth2 = {
+    type: 'oauth2',
+    description: 'Client credentials (RFC 6749 §4.4). A route accepts a token holding any one of its scopes.',
+    flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(ALL_SCOPE_KEYS.map((k) => [catalog.uri(k), k])) } },
+  };
+  for (const item of Object.values(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method] as (Record<string, unknown> & { security?: Record<string, string[]>[] }) | undefined;
+      const keys = op?.[SCOPES_EXTENSION] as ScopeKey[] | undefined;
+      if (!op || !keys) continue;
+      const uris = catalog.uris(keys);
+      op[SCOPES_EXTENSION] = uris;
+      op.security = [...(op.security ?? []).filter((s) => !('oauth2' in s)), { oauth2: uris }];
+    }
+  }
+  return doc;
+}
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Identity API')
-    .setDescription('Tenants, users, apps, identity providers, deployments, constituencies, tenant-users, vanity domains; OAuth 2.0 token endpoint and global JWKS.')
+    .setDescription(
+      'Tenants, users, apps, identity providers, deployments, constituencies, tenant-users, vanity domains; OAuth 2.0 token endpoint and global JWKS. ' +
+        'Reads answer JSON arrays, also for one id. Errors are {"error", "message"}; validation errors add "fields". ' +
+        'Unknown, malformed and other tenants\u2019 ids all answer 404 not_found.',
+    )
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, config), { jsonDocumentUrl: 'docs-json' });
+  return addScopeSecurity(SwaggerModule.createDocument(app, config), app.get<ScopeCatalog>(SCOPE_CATALOG));
+}
+
+/** OpenAPI document at /docs-json and the UI at /docs. Call before `app.init()` / `listen()`. */
+export function setupOpenApi(app: INestApplication): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
 }

@@ -1,7 +1,19 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Licence, RegionId } from '@edu/domain';
-import { AppEntity, DeploymentEntity, DeveloperEntity, TenantEntity } from '@edu/persistence';
+import {
+  AppEntity,
+  ConstituencyEntity,
+  DeploymentEntity,
+  DeveloperEntity,
+  IdentityProviderEntity,
+  TenantEntity,
+  TenantUserEntity,
+  UserEntity,
+  VanityDomainEntity,
+  type BrandConfiguration,
+  type UserIdpIdentifier,
+} from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 
 export interface CreatedApp {
@@ -63,4 +75,88 @@ export class World {
     });
     return { deployment, clientId, clientSecret };
   }
+
+  /** A tenant-specific OAuth 2.0 identity provider. */
+  identityProvider(tenantId: string, o: { type?: 'oauth2' | 'lti1.3'; jit?: boolean } = {}): Promise<IdentityProviderEntity> {
+    const type = o.type ?? 'oauth2';
+    return this.ds.getRepository(IdentityProviderEntity).save({
+      tenantId,
+      buttonGraphic: TEST_SVG,
+      provisionJustInTime: o.jit ?? false,
+      type,
+      lti:
+        type === 'lti1.3'
+          ? {
+              client_id: 'lti-client',
+              oidc_authentication_url: 'https://lms.example/auth',
+              oauth_access_token_url: 'https://lms.example/token',
+              jwks_url: 'https://lms.example/jwks',
+              issuer: 'https://lms.example',
+              validate_lti_tokens_at_oidc_login: true,
+              deployment_id: 'dep-1',
+            }
+          : null,
+      oauth2:
+        type === 'oauth2'
+          ? {
+              client_id: 'idp-client',
+              authorization_url: 'https://idp.example/authorize',
+              token_url: 'https://idp.example/token',
+              scope: ['openid', 'email'],
+              oidc_discovery: 'https://idp.example/.well-known/openid-configuration',
+              jwks_url: 'https://idp.example/jwks',
+            }
+          : null,
+    });
+  }
+
+  constituency(tenantId: string, id = 'staff', allowed: string[] = ['google']): Promise<ConstituencyEntity> {
+    return this.ds.getRepository(ConstituencyEntity).save({ tenantId, id, name: id[0].toUpperCase() + id.slice(1), enableSelfServiceProvisioning: false, allowedIdentityProviders: allowed });
+  }
+
+  /** A user linked to each of `tenantIds`. */
+  async user(tenantIds: string[], o: { email?: string; constituencies?: string[]; idpIdentifiers?: UserIdpIdentifier[] } = {}): Promise<UserEntity> {
+    const tag = randomUUID().slice(0, 8);
+    const user = await this.ds.getRepository(UserEntity).save({
+      email: o.email ?? `user-${tag}@school.example`,
+      name: `User ${tag}`,
+      nickname: tag,
+      picture: `https://cdn.school.example/${tag}.png`,
+      idpIdentifiers: o.idpIdentifiers ?? [],
+    });
+    for (const tenantId of tenantIds) {
+      await this.ds.getRepository(TenantUserEntity).save({ tenantId, userId: user.id, constituencies: o.constituencies ?? [] });
+    }
+    return user;
+  }
+
+  vanityDomain(tenantId: string, domain = `portal-${randomUUID().slice(0, 6)}.school.example`): Promise<VanityDomainEntity> {
+    return this.ds.getRepository(VanityDomainEntity).save({ domain, tenantId, tenants: [tenantId], status: 'PENDING_DNS' as const, brandConfiguration: testBrand() });
+  }
+}
+
+export const TEST_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#123456"/></svg>';
+
+/** A 1x1 transparent PNG, base64. */
+export const TEST_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** A complete, valid brand configuration (spec 2.8). */
+export function testBrand(): BrandConfiguration {
+  return {
+    portal_name: 'Test Portal',
+    primary_color: '#1d4ed8',
+    secondary_color: '#f59e0b',
+    typefaces: { sans: [{ name: 'Inter', source: 'google' }], serif: [{ name: 'Merriweather', source: 'google' }] },
+    font_styles: { header: ['sans', 'font-semibold'], prose: ['serif'] },
+    layout: 'center',
+    logo: { light: TEST_SVG, dark: TEST_PNG },
+    background: {
+      color: { dark: '#0b1f3a', light: '#f5f7fa' },
+      gradient: { from: '#0b1f3a', via: null, to: '#1d4ed8' },
+      image: TEST_SVG,
+      position: 'center',
+      repeat: 'no-repeat',
+      size: 'cover',
+    },
+  };
 }

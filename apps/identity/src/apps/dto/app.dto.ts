@@ -1,0 +1,103 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsHttpUrl, IsHttpUrlList, IsSamlMetadataXml, IsUniqueList, PresentOnlyWhen } from '../../common/validation/validators';
+
+export const APP_AUTH_TYPES = ['oauth2', 'saml'] as const;
+/** A user-attribute reference such as `user.email` (spec 2.1). */
+export const USER_ATTRIBUTE_REF = /^user\.[A-Za-z_][A-Za-z0-9_.]{0,99}$/;
+
+export class AppOAuth2Dto {
+  @ApiProperty({ type: [String], example: ['https://app.example/callback'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @IsHttpUrlList()
+  @IsUniqueList()
+  redirect_uris: string[];
+}
+
+export class SamlClaimDto {
+  @ApiProperty({ example: 'emailaddress' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @ApiProperty({ example: 'user.email', description: 'A user-attribute reference `user.<attribute>`' })
+  @IsString()
+  @Matches(USER_ATTRIBUTE_REF, { message: 'must be a user-attribute reference such as user.email' })
+  value: string;
+}
+
+export class SamlClaimGroupDto {
+  @ApiProperty({ example: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims' })
+  @IsString()
+  @Length(1, 500)
+  namespace: string;
+
+  @ApiProperty({ type: [SamlClaimDto] })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => SamlClaimDto)
+  claims: SamlClaimDto[];
+}
+
+export class AppSamlDto {
+  @ApiProperty() @IsHttpUrl() metadata_url: string;
+
+  @ApiProperty({ description: 'SAML metadata XML document (well-formed, root EntityDescriptor or EntitiesDescriptor)' })
+  @IsSamlMetadataXml()
+  metadata_xml: string;
+
+  @ApiProperty() @IsString() @Length(1, 1024) entity_id: string;
+  @ApiProperty() @IsHttpUrl() reply_url: string;
+  @ApiProperty() @IsHttpUrl() sign_on_url: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @IsOptional()
+  @IsString()
+  @Length(0, 1024)
+  relay_state?: string | null;
+
+  @ApiProperty() @IsHttpUrl() sign_out_url: string;
+
+  @ApiProperty({ type: [SamlClaimGroupDto] })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => SamlClaimGroupDto)
+  claims: SamlClaimGroupDto[];
+}
+
+/** POST /apps. The owner comes from the token (tenant or developer), never from the body. */
+export class CreateAppDto {
+  @ApiProperty({ example: 'Timetable Sync' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @ApiProperty({ enum: APP_AUTH_TYPES })
+  @IsIn(APP_AUTH_TYPES)
+  auth_type: 'oauth2' | 'saml';
+
+  @ApiPropertyOptional({ type: AppOAuth2Dto, description: 'Required when auth_type is oauth2, refused otherwise' })
+  @PresentOnlyWhen('auth_type', 'oauth2')
+  @ValidateNested()
+  @Type(() => AppOAuth2Dto)
+  oauth2?: AppOAuth2Dto;
+
+  @ApiPropertyOptional({ type: AppSamlDto, description: 'Required when auth_type is saml, refused otherwise' })
+  @PresentOnlyWhen('auth_type', 'saml')
+  @ValidateNested()
+  @Type(() => AppSamlDto)
+  saml?: AppSamlDto;
+}
+
+/** PATCH /apps/:id. Nested objects are replaced whole; the merged app must satisfy CreateAppDto. */
+export class UpdateAppDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional({ enum: APP_AUTH_TYPES }) @IsOptional() @IsIn(APP_AUTH_TYPES) auth_type?: 'oauth2' | 'saml';
+  @ApiPropertyOptional({ type: AppOAuth2Dto }) @IsOptional() @ValidateNested() @Type(() => AppOAuth2Dto) oauth2?: AppOAuth2Dto;
+  @ApiPropertyOptional({ type: AppSamlDto }) @IsOptional() @ValidateNested() @Type(() => AppSamlDto) saml?: AppSamlDto;
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '@edu/auth';
+import type { Principal } from '@edu/domain';
+import { Scopes } from '../common/scopes.decorator';
+import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
+import { UserView } from './user.view';
+import { UsersService } from './users.service';
+
+const EMAIL = { name: 'email', description: 'E-mail address (case-insensitive) of a user linked to the token\u2019s tenant' };
+
+@ApiTags('users')
+@Controller('users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get()
+  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @ApiOperation({ summary: 'Users linked to the token\u2019s tenant' })
+  @ApiOkResponse({ type: [UserView] })
+  list(@CurrentPrincipal() who: Principal): Promise<UserView[]> {
+    return this.users.list(who);
+  }
+
+  @Get(':email')
+  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @ApiOperation({ summary: 'One user, as a one-element array' })
+  @ApiParam(EMAIL)
+  @ApiOkResponse({ type: [UserView] })
+  @ApiNotFoundResponse()
+  get(@CurrentPrincipal() who: Principal, @Param('email') email: string): Promise<UserView[]> {
+    return this.users.list(who, email);
+  }
+
+  @Post()
+  @Scopes('id.tenant-core.write')
+  @ApiOperation({ summary: 'Create a user linked to the token\u2019s tenant (409 when the e-mail address exists)' })
+  @ApiCreatedResponse({ type: UserView })
+  create(@CurrentPrincipal() who: Principal, @Body() dto: CreateUserDto): Promise<UserView> {
+    return this.users.create(who, dto);
+  }
+
+  @Patch(':email')
+  @Scopes('id.tenant-core.write')
+  @ApiOperation({ summary: 'Change a user\u2019s profile or this tenant\u2019s view of their identifiers' })
+  @ApiParam(EMAIL)
+  @ApiOkResponse({ type: UserView })
+  update(@CurrentPrincipal() who: Principal, @Param('email') email: string, @Body() dto: UpdateUserDto): Promise<UserView> {
+    return this.users.update(who, email, dto);
+  }
+
+  @Delete(':email')
+  @HttpCode(204)
+  @Scopes('id.tenant-core.write')
+  @ApiOperation({ summary: 'Remove the user from the token\u2019s tenant (deleted when no tenant is left)' })
+  @ApiParam(EMAIL)
+  @ApiNoContentResponse()
+  remove(@CurrentPrincipal() who: Principal, @Param('email') email: string): Promise<void> {
+    return this.users.remove(who, email);
+  }
+}
