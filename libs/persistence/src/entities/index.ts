@@ -11,6 +11,7 @@ import { IdentityProviderEntity } from './identity-provider.entity';
 import { TenantUserEntity } from './tenant-user.entity';
 import { UserEntity } from './user.entity';
 import { VanityDomainEntity } from './vanity-domain.entity';
+import { ROSTER_ENTITIES } from './roster';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -25,6 +26,7 @@ export * from './identity-provider.entity';
 export * from './tenant-user.entity';
 export * from './user.entity';
 export * from './vanity-domain.entity';
+export * from './roster';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
-export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity];
+export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES];
