@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
-import { IsHttpUrl, IsHttpUrlList, IsSamlMetadataXml, IsUniqueList, PresentOnlyWhen } from '../../common/validation/validators';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { EachObject, IsHttpUrl, IsHttpUrlList, IsSamlMetadataXml, IsUniqueList, PresentOnlyWhen, Optional } from '../../common/validation/validators';
 
 export const APP_AUTH_TYPES = ['oauth2', 'saml'] as const;
 /** A user-attribute reference such as `user.email` (spec 2.1). */
@@ -38,6 +38,7 @@ export class SamlClaimGroupDto {
   @ApiProperty({ type: [SamlClaimDto] })
   @IsArray()
   @ArrayMaxSize(100)
+  @EachObject()
   @ValidateNested({ each: true })
   @Type(() => SamlClaimDto)
   claims: SamlClaimDto[];
@@ -65,6 +66,7 @@ export class AppSamlDto {
   @ApiProperty({ type: [SamlClaimGroupDto] })
   @IsArray()
   @ArrayMaxSize(20)
+  @EachObject()
   @ValidateNested({ each: true })
   @Type(() => SamlClaimGroupDto)
   claims: SamlClaimGroupDto[];
@@ -82,13 +84,13 @@ export class CreateAppDto {
   auth_type: 'oauth2' | 'saml';
 
   @ApiPropertyOptional({ type: AppOAuth2Dto, description: 'Required when auth_type is oauth2, refused otherwise' })
-  @PresentOnlyWhen('auth_type', 'oauth2')
+  @PresentOnlyWhen('auth_type', 'oauth2', { object: true })
   @ValidateNested()
   @Type(() => AppOAuth2Dto)
   oauth2?: AppOAuth2Dto;
 
   @ApiPropertyOptional({ type: AppSamlDto, description: 'Required when auth_type is saml, refused otherwise' })
-  @PresentOnlyWhen('auth_type', 'saml')
+  @PresentOnlyWhen('auth_type', 'saml', { object: true })
   @ValidateNested()
   @Type(() => AppSamlDto)
   saml?: AppSamlDto;
@@ -96,8 +98,8 @@ export class CreateAppDto {
 
 /** PATCH /apps/:id. Nested objects are replaced whole; the merged app must satisfy CreateAppDto. */
 export class UpdateAppDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional({ enum: APP_AUTH_TYPES }) @IsOptional() @IsIn(APP_AUTH_TYPES) auth_type?: 'oauth2' | 'saml';
-  @ApiPropertyOptional({ type: AppOAuth2Dto }) @IsOptional() @ValidateNested() @Type(() => AppOAuth2Dto) oauth2?: AppOAuth2Dto;
-  @ApiPropertyOptional({ type: AppSamlDto }) @IsOptional() @ValidateNested() @Type(() => AppSamlDto) saml?: AppSamlDto;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional({ enum: APP_AUTH_TYPES }) @Optional() @IsIn(APP_AUTH_TYPES) auth_type?: 'oauth2' | 'saml';
+  @ApiPropertyOptional({ type: AppOAuth2Dto }) @Optional() @IsObject() @ValidateNested() @Type(() => AppOAuth2Dto) oauth2?: AppOAuth2Dto;
+  @ApiPropertyOptional({ type: AppSamlDto }) @Optional() @IsObject() @ValidateNested() @Type(() => AppSamlDto) saml?: AppSamlDto;
 }

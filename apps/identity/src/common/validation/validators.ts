@@ -1,4 +1,4 @@
-import { isURL, registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { isURL, registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { fontProblem, imageProblem } from './images';
 import { checkXml, localName } from './xml';
 
@@ -17,13 +17,22 @@ export function isHttpUrl(value: unknown): boolean {
 
 type Check = (value: unknown, args: ValidationArguments) => string | undefined;
 
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Registers a rule whose check returns the problem text (undefined = valid). */
 function rule(name: string, check: Check, options?: ValidationOptions): PropertyDecorator {
+  return ruleWith([], name, check, options);
+}
+
+function ruleWith(constraints: unknown[], name: string, check: Check, options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) => {
     registerDecorator({
       name,
       target: target.constructor,
       propertyName: propertyName as string,
+      constraints,
       options,
       validator: {
         validate: (value: unknown, args: ValidationArguments) => check(value, args) === undefined,
@@ -75,8 +84,9 @@ export const IsSamlMetadataXml = (maxBytes = 256 * 1024, o?: ValidationOptions) 
  * with `type: lti1.3`). Says nothing while the discriminator itself is missing or not a string:
  * its own rule reports that.
  */
-export function PresentOnlyWhen(discriminator: string, expected: string, o?: ValidationOptions): PropertyDecorator {
-  return rule(
+export function PresentOnlyWhen(discriminator: string, expected: string, o?: ValidationOptions & { object?: boolean }): PropertyDecorator {
+  return ruleWith(
+    [o?.object ? 'object' : 'value'],
     'presentOnlyWhen',
     (value, args) => {
       const d = (args.object as Record<string, unknown>)[discriminator];
@@ -84,6 +94,7 @@ export function PresentOnlyWhen(discriminator: string, expected: string, o?: Val
       const present = value !== undefined && value !== null;
       if (d === expected && !present) return `is required when ${discriminator} is ${expected}`;
       if (d !== expected && present) return `is only allowed when ${discriminator} is ${expected}`;
+      if (present && args.constraints?.[0] === 'object' && !isPlainObject(value)) return 'must be an object';
       return undefined;
     },
     o,
@@ -125,3 +136,9 @@ export const IsUniqueList = (o?: ValidationOptions) =>
     },
     o,
   );
+
+/** Every item of a list of nested objects is an object (ValidateNested alone lets arrays and nulls through). */
+export const EachObject = (o?: ValidationOptions) => rule('eachObject', (v) => firstBad(v, (item) => (isPlainObject(item) ? undefined : 'must be an object')), o);
+
+/** The property may be left out, but not set to null (unlike @IsOptional()). */
+export const Optional = (o?: ValidationOptions): PropertyDecorator => ValidateIf((_object, value) => value !== undefined, o);

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { IsUniqueList } from '../../common/validation/validators';
+import { IsUniqueList, Optional } from '../../common/validation/validators';
 
 export const CONSTITUENCY_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -23,11 +23,11 @@ export class CreateConstituencyDto {
 }
 
 export class UpdateConstituencyDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() enable_self_service_provisioning?: boolean;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional() @Optional() @IsBoolean() enable_self_service_provisioning?: boolean;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { BUTTON_GRAPHIC_MAX_BYTES } from '../../common/validation/images';
-import { IsHttpUrl, IsImage, PresentOnlyWhen } from '../../common/validation/validators';
+import { IsHttpUrl, IsImage, PresentOnlyWhen, Optional } from '../../common/validation/validators';
 
 export const IDP_TYPES = ['lti1.3', 'oauth2'] as const;
 
@@ -43,13 +43,13 @@ export class CreateIdentityProviderDto {
   @ApiProperty({ enum: IDP_TYPES }) @IsIn(IDP_TYPES) type: 'lti1.3' | 'oauth2';
 
   @ApiPropertyOptional({ type: IdpLtiDto, description: 'Required when type is lti1.3, refused otherwise' })
-  @PresentOnlyWhen('type', 'lti1.3')
+  @PresentOnlyWhen('type', 'lti1.3', { object: true })
   @ValidateNested()
   @Type(() => IdpLtiDto)
   lti?: IdpLtiDto;
 
   @ApiPropertyOptional({ type: IdpOAuth2Dto, description: 'Required when type is oauth2, refused otherwise' })
-  @PresentOnlyWhen('type', 'oauth2')
+  @PresentOnlyWhen('type', 'oauth2', { object: true })
   @ValidateNested()
   @Type(() => IdpOAuth2Dto)
   oauth2?: IdpOAuth2Dto;
@@ -57,9 +57,9 @@ export class CreateIdentityProviderDto {
 
 /** PATCH /identity-providers/:id; the merged provider must satisfy CreateIdentityProviderDto. */
 export class UpdateIdentityProviderDto {
-  @ApiPropertyOptional() @IsOptional() @IsImage(BUTTON_GRAPHIC_MAX_BYTES, true) button_graphic?: string;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() provision_just_in_time?: boolean;
-  @ApiPropertyOptional({ enum: IDP_TYPES }) @IsOptional() @IsIn(IDP_TYPES) type?: 'lti1.3' | 'oauth2';
-  @ApiPropertyOptional({ type: IdpLtiDto }) @IsOptional() @ValidateNested() @Type(() => IdpLtiDto) lti?: IdpLtiDto;
-  @ApiPropertyOptional({ type: IdpOAuth2Dto }) @IsOptional() @ValidateNested() @Type(() => IdpOAuth2Dto) oauth2?: IdpOAuth2Dto;
+  @ApiPropertyOptional() @Optional() @IsImage(BUTTON_GRAPHIC_MAX_BYTES, true) button_graphic?: string;
+  @ApiPropertyOptional() @Optional() @IsBoolean() provision_just_in_time?: boolean;
+  @ApiPropertyOptional({ enum: IDP_TYPES }) @Optional() @IsIn(IDP_TYPES) type?: 'lti1.3' | 'oauth2';
+  @ApiPropertyOptional({ type: IdpLtiDto }) @Optional() @IsObject() @ValidateNested() @Type(() => IdpLtiDto) lti?: IdpLtiDto;
+  @ApiPropertyOptional({ type: IdpOAuth2Dto }) @Optional() @IsObject() @ValidateNested() @Type(() => IdpOAuth2Dto) oauth2?: IdpOAuth2Dto;
 }

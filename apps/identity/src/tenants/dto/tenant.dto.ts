@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { LICENCES, type Licence } from '@edu/domain';
-import { IsUniqueList } from '../../common/validation/validators';
+import { IsUniqueList, Optional } from '../../common/validation/validators';
 
 /** POST /tenants (platform.admin). Id, status and environment are assigned by the server. */
 export class CreateTenantDto {
@@ -41,13 +41,13 @@ export class CreateTenantDto {
 }
 
 export class UpdateTenantDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(1) @Max(2_147_483_647) customer_id?: number;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) govt_id?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) region?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional() @Optional() @IsInt() @Min(1) @Max(2_147_483_647) customer_id?: number;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 64) govt_id?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 64) region?: string;
 
   @ApiPropertyOptional({ enum: LICENCES, isArray: true })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(LICENCES.length)
   @IsIn(LICENCES, { each: true })

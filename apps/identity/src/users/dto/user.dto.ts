@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
-import { IsHttpUrl, IsUniqueList } from '../../common/validation/validators';
+import { EachObject, IsHttpUrl, IsUniqueList, Optional } from '../../common/validation/validators';
 
 export class IdpIdentifierDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Assigned by the server when absent' })
@@ -26,6 +26,7 @@ export class CreateUserDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
+  @EachObject()
   @ValidateNested({ each: true })
   @Type(() => IdpIdentifierDto)
   idp_identifiers?: IdpIdentifierDto[];
@@ -36,14 +37,15 @@ export class CreateUserDto {
  * `idp_identifiers` replaces only the identifiers this tenant can see.
  */
 export class UpdateUserDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 100) nickname?: string;
-  @ApiPropertyOptional() @IsOptional() @IsHttpUrl() picture?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 100) nickname?: string;
+  @ApiPropertyOptional() @Optional() @IsHttpUrl() picture?: string;
 
   @ApiPropertyOptional({ type: [IdpIdentifierDto] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(20)
+  @EachObject()
   @ValidateNested({ each: true })
   @Type(() => IdpIdentifierDto)
   idp_identifiers?: IdpIdentifierDto[];

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsFQDN, IsIn, IsOptional, IsString, Length, Matches, MaxLength, registerDecorator, ValidateNested, type ValidationOptions } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsFQDN, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, registerDecorator, ValidateNested, type ValidationOptions } from 'class-validator';
 import { FQDN_OPTIONS } from '../../common/ids';
 import { FONT_FILE_TYPES, IMAGE_MAX_BYTES } from '../../common/validation/images';
-import { IsFontFile, IsFontStyle, IsHexColor, IsImage, PresentOnlyWhen } from '../../common/validation/validators';
+import { EachObject, IsFontFile, IsFontStyle, IsHexColor, IsImage, PresentOnlyWhen } from '../../common/validation/validators';
 
 export const LAYOUTS = ['center', 'left', 'right'] as const;
 export const BACKGROUND_POSITIONS = ['center', 'top', 'bottom', 'left', 'right'] as const;
@@ -45,8 +45,8 @@ export class TypefaceDto {
 }
 
 export class TypefacesDto {
-  @ApiProperty({ type: [TypefaceDto] }) @IsArray() @ArrayMaxSize(10) @ValidateNested({ each: true }) @Type(() => TypefaceDto) sans: TypefaceDto[];
-  @ApiProperty({ type: [TypefaceDto] }) @IsArray() @ArrayMaxSize(10) @ValidateNested({ each: true }) @Type(() => TypefaceDto) serif: TypefaceDto[];
+  @ApiProperty({ type: [TypefaceDto] }) @IsArray() @ArrayMaxSize(10) @EachObject() @ValidateNested({ each: true }) @Type(() => TypefaceDto) sans: TypefaceDto[];
+  @ApiProperty({ type: [TypefaceDto] }) @IsArray() @ArrayMaxSize(10) @EachObject() @ValidateNested({ each: true }) @Type(() => TypefaceDto) serif: TypefaceDto[];
 }
 
 export class FontStylesDto {
@@ -73,8 +73,8 @@ export class GradientDto {
 }
 
 export class BackgroundDto {
-  @ApiProperty({ type: ColorPairDto }) @ValidateNested() @Type(() => ColorPairDto) color: ColorPairDto;
-  @ApiProperty({ type: GradientDto }) @ValidateNested() @Type(() => GradientDto) gradient: GradientDto;
+  @ApiProperty({ type: ColorPairDto }) @IsObject() @ValidateNested() @Type(() => ColorPairDto) color: ColorPairDto;
+  @ApiProperty({ type: GradientDto }) @IsObject() @ValidateNested() @Type(() => GradientDto) gradient: GradientDto;
   @ApiProperty({ description: IMAGE }) @IsImage(IMAGE_MAX_BYTES) image: string;
   @ApiProperty({ enum: BACKGROUND_POSITIONS }) @IsIn(BACKGROUND_POSITIONS) position: string;
   @ApiProperty({ enum: BACKGROUND_REPEATS }) @IsIn(BACKGROUND_REPEATS) repeat: string;
@@ -85,11 +85,11 @@ export class BrandConfigurationDto {
   @ApiProperty({ example: 'Lion City Schools Portal' }) @IsString() @Length(1, 100) portal_name: string;
   @ApiProperty({ example: '#1d4ed8' }) @IsHexColor() primary_color: string;
   @ApiProperty({ example: '#f59e0b' }) @IsHexColor() secondary_color: string;
-  @ApiProperty({ type: TypefacesDto }) @ValidateNested() @Type(() => TypefacesDto) typefaces: TypefacesDto;
-  @ApiProperty({ type: FontStylesDto }) @ValidateNested() @Type(() => FontStylesDto) font_styles: FontStylesDto;
+  @ApiProperty({ type: TypefacesDto }) @IsObject() @ValidateNested() @Type(() => TypefacesDto) typefaces: TypefacesDto;
+  @ApiProperty({ type: FontStylesDto }) @IsObject() @ValidateNested() @Type(() => FontStylesDto) font_styles: FontStylesDto;
   @ApiProperty({ enum: LAYOUTS }) @IsIn(LAYOUTS) layout: string;
-  @ApiProperty({ type: LogoDto }) @ValidateNested() @Type(() => LogoDto) logo: LogoDto;
-  @ApiProperty({ type: BackgroundDto }) @ValidateNested() @Type(() => BackgroundDto) background: BackgroundDto;
+  @ApiProperty({ type: LogoDto }) @IsObject() @ValidateNested() @Type(() => LogoDto) logo: LogoDto;
+  @ApiProperty({ type: BackgroundDto }) @IsObject() @ValidateNested() @Type(() => BackgroundDto) background: BackgroundDto;
 }
 
 /** POST /vanity-domains. Owner, tenants and status are assigned by the server. */
@@ -101,6 +101,7 @@ export class CreateVanityDomainDto {
   domain: string;
 
   @ApiProperty({ type: BrandConfigurationDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => BrandConfigurationDto)
   brand_configuration: BrandConfigurationDto;
@@ -109,6 +110,7 @@ export class CreateVanityDomainDto {
 /** PATCH /vanity-domains/:domain: replaces the brand configuration whole. */
 export class UpdateVanityDomainDto {
   @ApiProperty({ type: BrandConfigurationDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => BrandConfigurationDto)
   brand_configuration: BrandConfigurationDto;
