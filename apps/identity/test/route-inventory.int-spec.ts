@@ -1,0 +1,166 @@
+import { RequestMethod } from '@nestjs/common';
+import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer, Reflector } from '@nestjs/core';
+import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '@edu/auth';
+import type { ScopeKey } from '@edu/domain';
+import { IdentityHarness, uri } from './support/harness';
+
+interface RouteEntry {
+  method: string;
+  path: string;
+  access: string;
+}
+
+const join = (...parts: (string | undefined)[]) =>
+  '/' +
+  parts
+    .flatMap((p) => (p ?? '').split('/'))
+    .filter(Boolean)
+    .join('/');
+
+/** Every controller route of the app with who may call it: `public` or the accepted scope keys. */
+function inventory(h: IdentityHarness): RouteEntry[] {
+  const reflector = new Reflector();
+  const routes: RouteEntry[] = [];
+  const seen = new Set<unknown>();
+  for (const mod of h.app.get(ModulesContainer).values()) {
+    for (const wrapper of mod.controllers.values()) {
+      const cls = wrapper.metatype as (new (...args: never[]) => unknown) | null;
+      if (!cls || seen.has(cls)) continue;
+      seen.add(cls);
+      const base = Reflect.getMetadata(PATH_METADATA, cls) as string | undefined;
+      const proto = cls.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const handler = proto[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+        if (methodPath === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+        const isPublic = reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [handler, cls]);
+        const scopes = reflector.getAllAndOverride<ScopeKey[] | undefined>(REQUIRED_SCOPES, [handler, cls]);
+        const access = isPublic ? 'public' : scopes?.length ? scopes.join(' ') : 'NONE';
+        for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(base, p), access });
+      }
+    }
+  }
+  return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+const READ = 'id.tenant-core.readonly id.tenant-core.write';
+const WRITE = 'id.tenant-core.write';
+
+/** The reviewed permission list: a diff here is a permission change. */
+const EXPECTED = `
+GET    /.well-known/jwks.json                           public
+GET    /apps                                            id.tenant-core.readonly id.tenant-core.write id.apps.readonly id.apps.write
+POST   /apps                                            id.tenant-core.write id.apps.write
+DELETE /apps/:id                                        id.tenant-core.write id.apps.write
+GET    /apps/:id                                        id.tenant-core.readonly id.tenant-core.write id.apps.readonly id.apps.write
+PATCH  /apps/:id                                        id.tenant-core.write id.apps.write
+POST   /apps/:id/secret                                 id.tenant-core.write id.apps.write
+GET    /health/live                                     public
+GET    /health/ready                                    public
+GET    /identity-providers                              ${READ}
+POST   /identity-providers                              ${WRITE}
+DELETE /identity-providers/:id                          ${WRITE}
+GET    /identity-providers/:id                          ${READ}
+PATCH  /identity-providers/:id                          ${WRITE}
+GET    /metrics                                         public
+POST   /oauth/token                                     public
+GET    /tenants                                         ${READ} platform.admin
+POST   /tenants                                         platform.admin
+DELETE /tenants/:id                                     platform.admin
+GET    /tenants/:id                                     ${READ} platform.admin
+PATCH  /tenants/:id                                     platform.admin
+GET    /tenants/:id/constituencies                      ${READ}
+POST   /tenants/:id/constituencies                      ${WRITE}
+DELETE /tenants/:id/constituencies/:constituency_id     ${WRITE}
+PATCH  /tenants/:id/constituencies/:constituency_id     ${WRITE}
+GET    /tenants/:id/users                               ${READ}
+POST   /tenants/:id/users                               ${WRITE}
+DELETE /tenants/:id/users/:email                        ${WRITE}
+PATCH  /tenants/:id/users/:email                        ${WRITE}
+GET    /tenants/:tenant_id/apps                         ${READ}
+POST   /tenants/:tenant_id/apps                         ${WRITE}
+DELETE /tenants/:tenant_id/apps/:app_id                 ${WRITE}
+GET    /tenants/:tenant_id/apps/:app_id                 ${READ}
+PATCH  /tenants/:tenant_id/apps/:app_id                 ${WRITE}
+POST   /tenants/:tenant_id/apps/:app_id/secret          ${WRITE}
+GET    /users                                           ${READ}
+POST   /users                                           ${WRITE}
+DELETE /users/:email                                    ${WRITE}
+GET    /users/:email                                    ${READ}
+PATCH  /users/:email                                    ${WRITE}
+GET    /vanity-domains                                  ${READ}
+POST   /vanity-domains                                  ${WRITE}
+DELETE /vanity-domains/:domain                          ${WRITE}
+GET    /vanity-domains/:domain                          ${READ}
+PATCH  /vanity-domains/:domain                          ${WRITE}
+`
+  .trim()
+  .split('\n')
+  .map((line) => {
+    const [method, path, ...access] = line.trim().split(/\s+/);
+    return { method, path, access: access.join(' ') };
+  });
+
+describe('identity route inventory and OpenAPI document', () => {
+  let h: IdentityHarness;
+
+  beforeAll(async () => {
+    h = await IdentityHarness.start();
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('every route declares @Public() or its scopes', () => {
+    const undeclared = inventory(h).filter((r) => r.access === 'NONE');
+    expect(undeclared).toEqual([]);
+  });
+
+  it('matches the reviewed permission list', () => {
+    const sortKey = (r: RouteEntry) => `${r.path} ${r.method}`;
+    expect(inventory(h).map(sortKey)).toEqual(EXPECTED.map(sortKey).sort((a, b) => a.localeCompare(b)));
+    expect(inventory(h)).toEqual([...EXPECTED].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)));
+  });
+
+  it('no express route escapes the inventory (besides the OpenAPI pages)', () => {
+    const express = h.app.getHttpAdapter().getInstance() as { router?: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+    const known = new Set(inventory(h).map((r) => `${r.method} ${r.path}`));
+    const registered = (express.router?.stack ?? [])
+      .filter((l) => l.route)
+      .flatMap((l) => Object.keys(l.route!.methods).map((m) => `${m.toUpperCase()} ${l.route!.path}`))
+      // Catch-all layers are Nest's middleware and not-found handlers, not routes.
+      .filter((r) => !r.includes('/docs') && !r.includes('*splat'));
+    expect(registered.length).toBeGreaterThan(0);
+    expect(registered.filter((r) => !known.has(r))).toEqual([]);
+  });
+
+  it('serves /docs-json with every protected operation\u2019s scopes and the request/response schemas', async () => {
+    const res = await h.http().get('/docs-json').expect(200);
+    const doc = res.body;
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.components.securitySchemes).toMatchObject({ bearer: { type: 'http', scheme: 'bearer' }, oauth2: { type: 'oauth2' } });
+    for (const r of EXPECTED) {
+      const openApiPath = r.path.replace(/:([a-z_]+)/g, '{$1}');
+      const op = doc.paths[openApiPath]?.[r.method.toLowerCase()];
+      if (['/health/live', '/health/ready', '/metrics'].includes(r.path)) {
+        expect(op).toBeUndefined();
+        continue;
+      }
+      expect({ route: `${r.method} ${r.path}`, found: !!op }).toEqual({ route: `${r.method} ${r.path}`, found: true });
+      if (r.access === 'public') continue;
+      const uris = r.access.split(' ').map((k) => uri(k as ScopeKey));
+      expect(op['x-required-scopes']).toEqual(uris);
+      expect(op.security).toEqual(expect.arrayContaining([{ bearer: [] }, { oauth2: uris }]));
+    }
+    for (const schema of ['AppView', 'CreateAppDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView']) {
+      expect(doc.components.schemas).toHaveProperty(schema);
+    }
+    const ui = await h.http().get('/docs/').redirects(1);
+    expect(ui.status).toBe(200);
+    expect(ui.text).toContain('swagger');
+  });
+});
