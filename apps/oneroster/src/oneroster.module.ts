@@ -1,13 +1,15 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { resourceServerAuth } from '@edu/auth';
 import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
 import { PersistenceModule } from '@edu/persistence';
+import { collapseSlashes } from './common/collapse-slashes.middleware';
 import { OnerosterEnv } from './config/oneroster.env';
+import { RosterModule } from './roster/roster.module';
 
 /** The OneRoster v1.1 rostering service (read-only REST under /ims/oneroster/v1p1). */
 @Module({})
-export class OnerosterModule {
+export class OnerosterModule implements NestModule {
   static forRoot(env: OnerosterEnv): DynamicModule {
     return {
       module: OnerosterModule,
@@ -18,9 +20,14 @@ export class OnerosterModule {
         MetricsModule,
         HealthModule.forRoot({ inject: [DataSource], useFactory: (ds: DataSource) => [readinessCheck('postgres', () => ds.query('SELECT 1'))] }),
         resourceServerAuth(env),
+        RosterModule,
       ],
       providers: [{ provide: OnerosterEnv, useValue: env }],
       exports: [OnerosterEnv],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(collapseSlashes).forRoutes({ path: '*path', method: RequestMethod.ALL });
   }
 }

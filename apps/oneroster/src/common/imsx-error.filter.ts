@@ -2,9 +2,18 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiErrorCode } from '@edu/domain';
 import { classifyError } from '@edu/http';
+import {
+  failureStatusInfo,
+  HTTP_STATUS_BY_CODE_MINOR,
+  isOneRosterQueryError,
+  queryErrorStatusInfoSet,
+  statusInfoSet,
+  type ImsxCodeMinorValue,
+  type ImsxStatusInfoSet,
+} from '@edu/oneroster-query';
 
-/** imsx_codeMinorFieldValue per error (OneRoster v1.1 binding, reference §8). */
-const CODE_MINOR: Record<ApiErrorCode, string> = {
+/** imsx_codeMinorFieldValue per error (OneRoster v1.1 binding, reference §8). Exhaustive by type. */
+const CODE_MINOR: Readonly<Record<ApiErrorCode, ImsxCodeMinorValue>> = {
   [ApiErrorCode.InvalidRequest]: 'invaliddata',
   [ApiErrorCode.ValidationFailed]: 'invaliddata',
   [ApiErrorCode.InvalidToken]: 'unauthorisedrequest',
@@ -21,7 +30,15 @@ const CODE_MINOR: Record<ApiErrorCode, string> = {
   [ApiErrorCode.Internal]: 'internal_server_error',
 };
 
-/** Every OneRoster error as the imsx status payload (`statusInfoSet`), never a stack trace. */
+/** Operation name a handler stored on the request (for `imsx_operationRefIdentifier`). */
+export const OPERATION_KEY = 'onerosterOperation';
+
+/**
+ * Every OneRoster error as the imsx status payload in the `statusInfoSet` envelope (reference
+ * §8.2), never a stack trace: query errors (`OneRosterQueryError`) as 400 with their own
+ * codeMinor and parameter, domain/auth errors by code, anything unexpected as 500 with an error
+ * id that is logged with the stack.
+ */
 @Catch()
 export class ImsxErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
@@ -29,25 +46,28 @@ export class ImsxErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
-    const req = http.getRequest<Request & { id?: string }>();
+    const req = http.getRequest<Request & { id?: string | number } & Record<string, unknown>>();
+    if (res.headersSent) return;
+    const context = {
+      messageRefIdentifier: String(req.id ?? ''),
+      ...(typeof req[OPERATION_KEY] === 'string' ? { operationRefIdentifier: req[OPERATION_KEY] as string } : {}),
+    };
+    if (isOneRosterQueryError(exception)) {
+      this.send(res, exception.httpStatus, queryErrorStatusInfoSet(exception, context), {});
+      return;
+    }
     const e = classifyError(exception);
     if (e.errorId) this.logger.error({ err: exception, errorId: e.errorId }, 'Unhandled error');
-    if (res.headersSent) return;
-    const minor = typeof e.details?.imsxCodeMinor === 'string' ? e.details.imsxCodeMinor : CODE_MINOR[e.code];
-    const fieldName = typeof e.details?.parameter === 'string' ? e.details.parameter : 'TargetEndSystem';
-    res
-      .status(e.status)
-      .set(e.headers)
-      .json({
-        statusInfoSet: [
-          {
-            imsx_codeMajor: 'failure',
-            imsx_severity: 'error',
-            imsx_messageRefIdentifier: String(req.id ?? ''),
-            imsx_description: e.errorId ? `${e.message} (error id ${e.errorId})` : e.message,
-            imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: fieldName, imsx_codeMinorFieldValue: minor }] },
-          },
-        ],
-      });
+    const minor = typeof e.details?.imsxCodeMinor === 'string' ? (e.details.imsxCodeMinor as ImsxCodeMinorValue) : CODE_MINOR[e.code];
+    const fieldName = typeof e.details?.parameter === 'string' ? e.details.parameter : undefined;
+    const headers: Record<string, string> = { ...e.headers };
+    if (typeof e.details?.allow === 'string') headers['Allow'] = e.details.allow;
+    const description = e.errorId ? `${e.message} (error id ${e.errorId})` : e.message;
+    const status = e.status ?? HTTP_STATUS_BY_CODE_MINOR[minor];
+    this.send(res, status, statusInfoSet(failureStatusInfo(minor, description, context, fieldName)), headers);
+  }
+
+  private send(res: Response, status: number, body: ImsxStatusInfoSet, headers: Record<string, string>): void {
+    res.status(status).set(headers).json(body);
   }
 }

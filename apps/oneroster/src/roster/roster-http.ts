@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { ScopeKey } from '@edu/domain';
+import { OPERATION_KEY } from '../common/imsx-error.filter';
+import { OnerosterEnv } from '../config/oneroster.env';
+import type { TenantAccess } from '../tenancy/tenant-access.service';
+import type { CollectionOperation, SingleOperation } from './roster-operations';
+import { RosterService, type RequestInfo } from './roster.service';
+
+/** Route prefix of the OneRoster v1.1 service (reference §0). */
+export const ONEROSTER_PREFIX = 'ims/oneroster/v1p1';
+
+/** Every rostering read except demographics (spec 5; design §8). */
+export const ROSTER_READ: ScopeKey[] = ['roster-core.readonly', 'roster.readonly'];
+/** Demographics: only this scope (design §8: roster.readonly does not unlock them). */
+export const DEMOGRAPHICS_READ: ScopeKey[] = ['roster-demographics.readonly'];
+
+type RosterRequest = Request & { id?: string | number } & Record<string, unknown>;
+
+/** The HTTP side shared by the rostering controllers: request info in, headers and body out. */
+@Injectable()
+export class RosterHttp {
+  private readonly publicBase?: string;
+
+  constructor(
+    private readonly roster: RosterService,
+    env: OnerosterEnv,
+  ) {
+    this.publicBase = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');
+  }
+
+  async list(access: TenantAccess, op: CollectionOperation, ids: Record<string, string>, req: Request, res: Response): Promise<Record<string, unknown>> {
+    const info = this.info(req, op.name);
+    const out = await this.roster.list(access, op, ids, req.query as Record<string, unknown>, info);
+    res.set(out.headers);
+    return out.body;
+  }
+
+  async get(access: TenantAccess, op: SingleOperation, id: string, req: Request, res: Response): Promise<Record<string, unknown>> {
+    const info = this.info(req, op.name);
+    const out = await this.roster.get(access, op, id, req.query as Record<string, unknown>, info);
+    res.set(out.headers);
+    return out.body;
+  }
+
+  private info(req: Request, operation: string): RequestInfo {
+    const r = req as RosterRequest;
+    r[OPERATION_KEY] = operation;
+    const origin = this.publicBase ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    return { hrefRoot: `${origin}/${ONEROSTER_PREFIX}`, selfUrl: `${origin}${req.path}`, requestId: String(r.id ?? '') };
+  }
+}

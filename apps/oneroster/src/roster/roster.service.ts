@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, ApiErrorCode } from '@edu/domain';
+import {
+  buildLinkHeader,
+  excerpt,
+  filterPredicates,
+  parseCollectionQuery,
+  parseSingleQuery,
+  pickLinkParams,
+  RESOURCE_KEYS,
+  selectFields,
+  stringifyFilter,
+  warningsStatusInfoSet,
+  type CollectionQuery,
+  type RawQuery,
+} from '@edu/oneroster-query';
+import { LoadingCache } from '../common/lru-cache';
+import { OnerosterEnv } from '../config/oneroster.env';
+import { filterToSql } from '../query/filter-sql';
+import { quoteIdent, ROSTER_TABLES } from '../query/roster-tables';
+import { sortToSql } from '../query/sort-sql';
+import { SqlParams } from '../query/sql-params';
+import type { TenantAccess } from '../tenancy/tenant-access.service';
+import { RosterDb } from './roster-db';
+import type { BaseSet, BaseSetInput, CollectionOperation, SingleOperation } from './roster-operations';
+import { RosterVersionsService } from './roster-versions.service';
+import { selectList, toView, type ViewFormat } from './roster-views';
+
+/** Where the request came from: what links and hrefs are built on, and the request id. */
+export interface RequestInfo {
+  /** Service root for hrefs, e.g. `https://host/ims/oneroster/v1p1`. */
+  readonly hrefRoot: string;
+  /** Absolute URL of the requested path, without query (base of `Link` URLs). */
+  readonly selfUrl: string;
+  readonly requestId: string;
+}
+
+/** A response body plus the headers that go with it. */
+export interface RosterResponse {
+  readonly body: Record<string, unknown>;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+interface PreparedSet {
+  readonly version: string;
+  readonly input: BaseSetInput;
+  readonly base: BaseSet;
+}
+
+/**
+ * Reads for every rostering operation: base set → filter → total → sort → page → serialise →
+ * field selection (reference §5). Totals are cached per tenant, data version, operation, path
+ * ids, org root and canonical filter; an import publishes a new version, so entries are never
+ * stale and no replica needs telling.
+ */
+@Injectable()
+export class RosterService {
+  private readonly totals: LoadingCache<string, number>;
+
+  constructor(
+    private readonly db: RosterDb,
+    private readonly versions: RosterVersionsService,
+    env: OnerosterEnv,
+  ) {
+    this.totals = new LoadingCache<string, number>(env.ONEROSTER_COUNT_CACHE_ENTRIES);
+  }
+
+  async list(access: TenantAccess, op: CollectionOperation, ids: Readonly<Record<string, string>>, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
+    const query = parseCollectionQuery(raw, op.resource);
+    const prepared = await this.prepare(access, op.base, ids);
+    const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, query, prepared, info);
+
+    const format = this.format(access, info);
+    const items = rows.map((row) => selectFields(toView(op.resource, row, format), query.fields));
+    const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
+    return {
+      body: { [RESOURCE_KEYS[op.resource].collection]: items, ...(status ?? {}) },
+      headers: {
+        'X-Total-Count': String(total),
+        'X-Count': String(items.length),
+        Link: buildLinkHeader(info.selfUrl, pickLinkParams(raw), { offset: query.offset, limit: query.limit, total }),
+      },
+    };
+  }
+
+  async get(access: TenantAccess, op: SingleOperation, id: string, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
+    const query = parseSingleQuery(raw, op.resource);
+    const prepared = await this.prepare(access, op.base, { id });
+    const { base } = prepared;
+    const { params } = prepared.input;
+    let row: Record<string, unknown> | undefined;
+    if (!base.empty) {
+      const idParam = params.typed(id, 'text');
+      const table = quoteIdent(ROSTER_TABLES[op.resource].table);
+      const where = ['t.tenant_id = $1::uuid', `t.sourced_id = ${idParam}`, ...base.conditions].join(' AND ');
+      [row] = await this.db.query<Record<string, unknown>>(`SELECT ${selectList(op.resource)} FROM ${table} AS t WHERE ${where}`, params.values);
+    }
+    if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
+    const view = selectFields(toView(op.resource, row, this.format(access, info)), query.fields);
+    const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
+    return { body: { [RESOURCE_KEYS[op.resource].single]: view, ...(status ?? {}) }, headers: { 'X-Total-Count': '1' } };
+  }
+
+  private format(access: TenantAccess, info: RequestInfo): ViewFormat {
+    return { dateMode: access.output.dateMode, booleans: access.output.booleans, hrefRoot: info.hrefRoot };
+  }
+
+  private async prepare(access: TenantAccess, base: (input: BaseSetInput) => BaseSet, ids: Readonly<Record<string, string>>): Promise<PreparedSet> {
+    const version = await this.versions.version(access.tenantId);
+    const visibility = await this.versions.visibility(access.tenantId, version, access.rootOrgSourcedId);
+    const input: BaseSetInput = { params: new SqlParams([access.tenantId]), ids, visibility };
+    return { version, input, base: base(input) };
+  }
+
+  private async page(
+    access: TenantAccess,
+    op: CollectionOperation,
+    query: CollectionQuery,
+    { version, input, base }: PreparedSet,
+    info: RequestInfo,
+  ): Promise<{ total: number; rows: Record<string, unknown>[] }> {
+    const { params } = input;
+    const table = quoteIdent(ROSTER_TABLES[op.resource].table);
+    const conditions = ['t.tenant_id = $1::uuid', ...base.conditions];
+    let filterKey = '';
+    if (query.filter) {
+      conditions.push(filterToSql(query.filter, { resource: op.resource, params, hrefRoot: info.hrefRoot }));
+      const usesHref = filterPredicates(query.filter).some((p) => p.field.subField === 'href' && p.field.fieldKind !== 'metadata');
+      filterKey = `${stringifyFilter(query.filter)}${usesHref ? `|${info.hrefRoot}` : ''}`;
+    }
+    const where = conditions.join(' AND ');
+    const whereValues = params.values;
+    const sort = sortToSql(op.resource, query.sort);
+    const cacheKey = JSON.stringify([access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId, filterKey]);
+    const columns = selectList(op.resource);
+
+    if (op.ordinal && !query.filter && sort.isDefaultOrder) {
+      // Unfiltered default order over a dense ordinal: an index range, never a skip of `offset` rows.
+      const ord = `t.${quoteIdent(op.ordinal)}`;
+      const totalSql = `SELECT COALESCE(max(${ord}) + 1, 0)::bigint AS n FROM ${table} AS t WHERE ${where}`;
+      const total = () => this.totals.get(cacheKey, async () => Number((await this.db.query<{ n: string }>(totalSql, whereValues))[0]?.n ?? 0));
+      const rowsParams = new SqlParams(whereValues);
+      if (query.sort.direction === 'asc') {
+        const from = rowsParams.typed(query.offset, 'bigint');
+        const limit = rowsParams.typed(query.limit, 'bigint');
+        const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} >= ${from} ORDER BY ${ord} LIMIT ${limit}`;
+        const [n, rows] = await Promise.all([total(), this.db.query<Record<string, unknown>>(rowsSql, rowsParams.values)]);
+        return { total: n, rows };
+      }
+      const n = await total();
+      const highest = n - 1 - query.offset;
+      if (highest < 0) return { total: n, rows: [] };
+      const to = rowsParams.typed(highest, 'bigint');
+      const limit = rowsParams.typed(query.limit, 'bigint');
+      const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} <= ${to} ORDER BY ${ord} DESC LIMIT ${limit}`;
+      return { total: n, rows: await this.db.query<Record<string, unknown>>(rowsSql, rowsParams.values) };
+    }
+
+    const countSql = `SELECT count(*)::bigint AS n FROM ${table} AS t WHERE ${where}`;
+    const rowsParams = new SqlParams(whereValues);
+    const limit = rowsParams.typed(query.limit, 'bigint');
+    const offset = rowsParams.typed(query.offset, 'bigint');
+    const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${limit} OFFSET ${offset}`;
+    const cached = this.totals.peek(cacheKey);
+    if (cached !== undefined && query.offset >= cached) return { total: cached, rows: [] };
+    const [total, rows] = await Promise.all([
+      cached ?? this.totals.get(cacheKey, async () => Number((await this.db.query<{ n: string }>(countSql, whereValues))[0]?.n ?? 0)),
+      this.db.query<Record<string, unknown>>(rowsSql, rowsParams.values),
+    ]);
+    return { total, rows };
+  }
+}
+
+/** Path ids in a stable order for cache keys. */
+function ids(input: BaseSetInput): string[] {
+  return Object.keys(input.ids)
+    .sort()
+    .map((k) => `${k}=${input.ids[k]}`);
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, ApiErrorCode, isUuid, type TenantPrincipal } from '@edu/domain';
+import type { DateOutputMode } from '@edu/oneroster-query';
+import { LoadingCache } from '../common/lru-cache';
+import { OnerosterEnv } from '../config/oneroster.env';
+import { RosterDb } from '../roster/roster-db';
+
+/** How a deployment wants OneRoster values printed (design §8, reference §1). */
+export interface OutputSettings {
+  readonly dateMode: DateOutputMode;
+  readonly booleans: 'string' | 'json';
+}
+
+/** What the rostering API needs to know about the caller's tenant, after the access checks. */
+export interface TenantAccess {
+  readonly tenantId: string;
+  readonly regionId: string;
+  /** Root of the tenant's visible org tree; null = no root configured (every imported org is visible). */
+  readonly rootOrgSourcedId: string | null;
+  readonly output: OutputSettings;
+}
+
+interface TenantRow {
+  region_id: string;
+  licences: string[] | null;
+  root_org_sourced_id: string | null;
+  settings: { onerosterDateFormat?: unknown; onerosterBooleans?: unknown } | null;
+}
+
+type Lookup = { found: false } | { found: true; row: TenantRow };
+
+export const REQUIRED_LICENCE = 'data-operations';
+
+/**
+ * Resolves a tenant-context principal to its tenant's licences, region, root org and the
+ * deployment's output settings, with a short per-replica cache, and applies the access rules:
+ * the licence (403), the regional host (403), tenant-context tokens only (403).
+ */
+@Injectable()
+export class TenantAccessService {
+  private readonly cache: LoadingCache<string, Lookup>;
+
+  constructor(
+    private readonly db: RosterDb,
+    private readonly env: OnerosterEnv,
+  ) {
+    this.cache = new LoadingCache<string, Lookup>(10_000, env.ONEROSTER_TENANT_CACHE_TTL_MS);
+  }
+
+  async resolve(who: TenantPrincipal): Promise<TenantAccess> {
+    const tenantId = who.tenantId.toLowerCase();
+    const deploymentId = who.deploymentId && isUuid(who.deploymentId) ? who.deploymentId.toLowerCase() : null;
+    const lookup = isUuid(tenantId) ? await this.lookup(tenantId, deploymentId) : { found: false as const };
+    if (!lookup.found) {
+      throw new ApiError(ApiErrorCode.LicenceRequired, `The rostering API needs the tenant's ${REQUIRED_LICENCE} licence`);
+    }
+    const { row } = lookup;
+    if (this.env.SERVICE_REGION && row.region_id !== this.env.SERVICE_REGION) {
+      throw new ApiError(ApiErrorCode.RegionMismatch, `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`);
+    }
+    if (!(row.licences ?? []).includes(REQUIRED_LICENCE)) {
+      throw new ApiError(ApiErrorCode.LicenceRequired, `The rostering API needs the tenant's ${REQUIRED_LICENCE} licence`);
+    }
+    return {
+      tenantId,
+      regionId: row.region_id,
+      rootOrgSourcedId: row.root_org_sourced_id,
+      output: {
+        dateMode: row.settings?.onerosterDateFormat === 'iso8601' ? 'iso8601' : 'compact',
+        booleans: row.settings?.onerosterBooleans === 'json' ? 'json' : 'string',
+      },
+    };
+  }
+
+  private lookup(tenantId: string, deploymentId: string | null): Promise<Lookup> {
+    return this.cache.get(`${tenantId}|${deploymentId ?? ''}`, async () => {
+      const rows = await this.db.query<TenantRow>(
+        `SELECT t.region_id, t.licences, t.root_org_sourced_id, d.settings
+           FROM tenants t
+           LEFT JOIN tenant_app_deployments d ON d.id = $2::uuid AND d.tenant_id = t.id
+          WHERE t.id = $1::uuid`,
+        [tenantId, deploymentId],
+      );
+      const row = rows[0];
+      return row ? { found: true, row } : { found: false };
+    });
+  }
+}
