@@ -12,10 +12,12 @@ export class ConfigValidationError extends Error {
   }
 }
 
-function describe(errors: ValidationError[]): string[] {
+function describe(errors: ValidationError[], raw: Record<string, unknown>): string[] {
   return errors.map((e) => {
     const messages = Object.values(e.constraints ?? {}).join('; ');
-    const shown = e.value === undefined ? 'not set' : `got ${JSON.stringify(maskIfSecret(e.target, e.property, e.value))}`;
+    // Show what was given (before conversion), masked when secret.
+    const given = raw[e.property];
+    const shown = given === undefined ? 'not set' : `got ${JSON.stringify(maskIfSecret(e.target, e.property, given))}`;
     return `${e.property}: ${messages} (${shown})`;
   });
 }
@@ -33,7 +35,7 @@ export function loadConfig<T extends object>(cls: EnvClass<T>, env: NodeJS.Proce
   }
   const instance = plainToInstance(cls, { ...defaults, ...known });
   const errors = validateSync(instance, { skipMissingProperties: false, forbidUnknownValues: false });
-  if (errors.length > 0) throw new ConfigValidationError(describe(errors));
+  if (errors.length > 0) throw new ConfigValidationError(describe(errors, known));
   return instance;
 }
 
