@@ -16,12 +16,14 @@ function depConstraints(forSpecs) {
     { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain', ...also], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg'] },
     { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', ...also], bannedExternalImports: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'jose', 'pg'] },
     { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
+    { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain', 'type:testing'] },
     { sourceTag: 'lib:persistence', bannedExternalImports: ['bullmq', 'ioredis', 'express'] },
     { sourceTag: 'lib:queue', bannedExternalImports: ['typeorm'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'], bannedExternalImports: ['bullmq'] },
     { sourceTag: 'scope:oneroster', onlyDependOnLibsWithTags: ['scope:oneroster', 'scope:shared'], bannedExternalImports: ['bullmq'] },
     { sourceTag: 'scope:alerts', onlyDependOnLibsWithTags: ['scope:alerts', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+    { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:webhook-dispatcher', 'scope:shared'] },
   ];
 }
