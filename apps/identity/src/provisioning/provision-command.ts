@@ -1,0 +1,64 @@
+/** The provisioning command line (see cli.ts), as a function returning the exit code. */
+import { readFileSync } from 'node:fs';
+import { BaseEnv, ConfigValidationError, loadConfig } from '@edu/config';
+import { ScopeCatalog } from '@edu/domain';
+import { createDataSource } from '@edu/persistence';
+import { Provisioner, ProvisioningError, type ProvisionReport } from './provisioner';
+
+export interface CliOutput {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+const USAGE = 'usage: npm run provision -- <file.json> [--dry-run]';
+
+function describe(report: ProvisionReport, file: string): string[] {
+  const lines = [`${report.dryRun ? 'Checked (dry run, nothing written)' : 'Loaded'} ${file}:`];
+  for (const [section, c] of Object.entries(report.counts)) {
+    if (c.created + c.updated + c.unchanged > 0) lines.push(`  ${section.padEnd(20)} ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`);
+  }
+  for (const s of report.generatedSecrets) lines.push(`  generated client secret for ${s.record}: client_id=${s.client_id} client_secret=${s.client_secret} (shown once)`);
+  return lines;
+}
+
+/** The CLI as a function (exit code), so tests can run it in-process. */
+export async function runProvisionCli(args: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
+  const dryRun = args.includes('--dry-run');
+  const files = args.filter((a) => a !== '--dry-run');
+  if (files.length !== 1 || files[0].startsWith('-')) {
+    out.error(USAGE);
+    return 2;
+  }
+  let config: BaseEnv;
+  try {
+    config = loadConfig(BaseEnv, env);
+    if (!env.DATABASE_URL) throw new ConfigValidationError(['DATABASE_URL: not set']);
+  } catch (err) {
+    out.error(err instanceof Error ? err.message : String(err));
+    return 2;
+  }
+  let input: unknown;
+  try {
+    input = JSON.parse(readFileSync(files[0], 'utf8'));
+  } catch (err) {
+    out.error(`${files[0]}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'edu-provision' });
+  await ds.initialize();
+  try {
+    const catalog = new ScopeCatalog({ schemaBase: config.SCHEMA_BASE, onerosterBase: config.ONEROSTER_SCOPE_BASE });
+    const report = await new Provisioner(ds, catalog).load(input, { dryRun });
+    for (const line of describe(report, files[0])) out.log(line);
+    return 0;
+  } catch (err) {
+    if (err instanceof ProvisioningError) {
+      out.error(`${files[0]}: ${err.message}`);
+      return 1;
+    }
+    out.error(`${files[0]}: provisioning failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    await ds.destroy();
+  }
+}
