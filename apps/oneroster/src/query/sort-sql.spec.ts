@@ -1,0 +1,28 @@
+import type { SortSpec } from '@edu/oneroster-query';
+import { sortToSql } from './sort-sql';
+
+const spec = (field: string, kind: SortSpec['kind'], direction: SortSpec['direction'] = 'asc', requested = true): SortSpec => ({ field, kind, direction, requested });
+
+describe('sortToSql', () => {
+  it('uses the import ordinal for the default order and for sourcedId', () => {
+    expect(sortToSql('user', spec('sourcedId', 'string', 'asc', false))).toEqual({ orderBy: 't.ordinal ASC', isDefaultOrder: true });
+    expect(sortToSql('user', spec('sourcedId', 'string', 'desc'))).toEqual({ orderBy: 't.ordinal DESC', isDefaultOrder: true });
+  });
+
+  it('sorts human text case-insensitively in code-point order with the ordinal tie-breaker', () => {
+    expect(sortToSql('user', spec('familyName', 'string'))).toEqual({ orderBy: 'lower(t."family_name") COLLATE "C" ASC, t.ordinal ASC', isDefaultOrder: false });
+  });
+
+  it('sorts enums and years by their text, dates and flags natively, in the requested direction', () => {
+    expect(sortToSql('user', spec('role', 'enum', 'desc')).orderBy).toBe('t."role" COLLATE "C" DESC, t.ordinal DESC');
+    expect(sortToSql('academicSession', spec('schoolYear', 'year')).orderBy).toBe('t."school_year" COLLATE "C" ASC, t.ordinal ASC');
+    expect(sortToSql('academicSession', spec('startDate', 'date')).orderBy).toBe('t."start_date" ASC, t.ordinal ASC');
+    expect(sortToSql('user', spec('dateLastModified', 'datetime', 'desc')).orderBy).toBe('t."date_last_modified" DESC, t.ordinal DESC');
+    expect(sortToSql('enrollment', spec('primary', 'boolean')).orderBy).toBe('t."primary" ASC, t.ordinal ASC');
+  });
+
+  it('falls back to the default order for fields that are not sortable', () => {
+    expect(sortToSql('user', spec('orgs', 'guidRefList'))).toEqual({ orderBy: 't.ordinal ASC', isDefaultOrder: true });
+    expect(sortToSql('user', spec('nope', 'string'))).toEqual({ orderBy: 't.ordinal ASC', isDefaultOrder: true });
+  });
+});
