@@ -1,0 +1,127 @@
+/**
+ * Reading one CSV cell of the OneRoster binding into its stored value. Pure functions, no I/O;
+ * a bad cell yields a `CellError` (never thrown, so the importer can collect every error).
+ */
+import { parseDateLiteral, parseDateTimeLiteral, STATUS_ALIASES, STATUS_TYPES, type StatusType } from '@edu/oneroster-query';
+import { GRADES } from './csv-layout';
+
+export class CellError {
+  constructor(readonly message: string) {}
+}
+
+export const MAX_SOURCED_ID_LENGTH = 256;
+
+/** Case-insensitive lookup of an enumeration's canonical spelling. */
+export function enumLookup(values: readonly string[], aliases: Readonly<Record<string, string>> = {}): (raw: string) => string | undefined {
+  const map = new Map<string, string>();
+  for (const v of values) map.set(v.toLowerCase(), v);
+  for (const [alias, v] of Object.entries(aliases)) map.set(alias.toLowerCase(), v);
+  return (raw) => map.get(raw.toLowerCase());
+}
+
+const statusOf = enumLookup(STATUS_TYPES, STATUS_ALIASES);
+const gradeOf = enumLookup(GRADES);
+
+function hasControl(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Trims a cell; empty means absent. NUL cannot be stored in PostgreSQL text. */
+export function readText(raw: string | undefined): string | null | CellError {
+  if (raw === undefined) return null;
+  const v = raw.trim();
+  if (v === '') return null;
+  if (v.includes('\u0000')) return new CellError('contains a NUL character');
+  return v;
+}
+
+/** A sourcedId: opaque, but a single line of at most 256 characters without control characters. */
+export function readSourcedId(raw: string): string | CellError {
+  if (raw.length > MAX_SOURCED_ID_LENGTH) return new CellError(`is longer than ${MAX_SOURCED_ID_LENGTH} characters`);
+  if (hasControl(raw)) return new CellError('contains a control character');
+  return raw;
+}
+
+export function readStatus(raw: string): StatusType | CellError {
+  return statusOf(raw) as StatusType | undefined ?? new CellError(`'${raw}' is not a status (active, tobedeleted)`);
+}
+
+export function readEnum(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined): string | CellError {
+  return lookup(raw) ?? new CellError(`'${raw}' is not one of ${values.join(', ')}`);
+}
+
+export function readBoolean(raw: string): boolean | CellError {
+  const v = raw.toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return new CellError(`'${raw}' is not a boolean (true, false)`);
+}
+
+export function readDate(raw: string): string | CellError {
+  return parseDateLiteral(raw) ?? new CellError(`'${raw}' is not a date (YYYY-MM-DD)`);
+}
+
+/** ISO 8601 datetime → ISO string in UTC with milliseconds. */
+export function readDateTime(raw: string): string | CellError {
+  const parsed = parseDateTimeLiteral(raw);
+  return parsed ? parsed.instant.toISOString() : new CellError(`'${raw}' is not an ISO 8601 datetime (e.g. 2024-08-20T14:03:11.000Z)`);
+}
+
+export function readYear(raw: string): string | CellError {
+  return /^\d{4}$/.test(raw) ? raw : new CellError(`'${raw}' is not a four-digit year`);
+}
+
+/** Comma-separated values (the whole cell quoted when there are several); blank items dropped. */
+export function readList(raw: string): string[] {
+  if (!raw.includes(',')) return [raw];
+  const out: string[] = [];
+  for (const item of raw.split(',')) {
+    const v = item.trim();
+    if (v !== '') out.push(v);
+  }
+  return out;
+}
+
+/** CEDS grades in canonical form; a single digit is read as its two-digit code (`9` → `09`). */
+export function readGrades(raw: string): string[] | CellError {
+  const out: string[] = [];
+  for (const item of readList(raw)) {
+    const grade = gradeOf(/^\d$/.test(item) ? `0${item}` : item);
+    if (!grade) return new CellError(`'${item}' is not a CEDS grade (${GRADES.join(', ')})`);
+    out.push(grade);
+  }
+  return out;
+}
+
+/** sourcedIds; each must be a valid sourcedId. */
+export function readRefs(raw: string): string[] | CellError {
+  const out = readList(raw);
+  for (const id of out) {
+    const checked = readSourcedId(id);
+    if (checked instanceof CellError) return new CellError(`'${id}' ${checked.message}`);
+  }
+  return out;
+}
+
+const USER_ID_ITEM = /\s*\{([^{}:]*):([^{}]*)\}\s*(,|$)/y;
+
+/** `{type:identifier}` items, comma-separated: `{LDAP:jdoe},{SIS:100234}`. */
+export function readUserIds(raw: string): { type: string; identifier: string }[] | CellError {
+  const out: { type: string; identifier: string }[] = [];
+  USER_ID_ITEM.lastIndex = 0;
+  while (USER_ID_ITEM.lastIndex < raw.length) {
+    const start = USER_ID_ITEM.lastIndex;
+    const m = USER_ID_ITEM.exec(raw);
+    if (!m) return new CellError(`'${raw.slice(start)}' is not a list of {type:identifier} items`);
+    const type = m[1]!.trim();
+    const identifier = m[2]!.trim();
+    if (type === '' || identifier === '') return new CellError(`'${m[0].trim()}' needs both a type and an identifier`);
+    out.push({ type, identifier });
+    if (m[3] === '') break;
+  }
+  return out;
+}

@@ -1,0 +1,226 @@
+/**
+ * The OneRoster v1.1 CSV binding for the rostering files (reference §11.3): per file, its columns
+ * in the standard order, how each cell is read, and the table column it lands in.
+ */
+import { roleGroupOf, type RosterRole } from '@edu/persistence';
+import { CLASS_TYPES, GENDER_TYPES, ORG_TYPES, ROLE_TYPES, SESSION_TYPES } from '@edu/oneroster-query';
+
+/** Rostering files in referential-integrity import order (reference §11.1). */
+export const ROSTER_FILE_TYPES = ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'enrollments', 'demographics'] as const;
+export type RosterFileType = (typeof ROSTER_FILE_TYPES)[number];
+
+/** Files of the binding this service does not import (gradebook and resources): warned about, skipped. */
+export const SKIPPED_FILE_TYPES = ['categories', 'classResources', 'courseResources', 'lineItems', 'resources', 'results'] as const;
+
+/** CEDS grade levels (reference §2), canonical case. */
+export const GRADES = ['IT', 'PR', 'PK', 'TK', 'KG', '01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', 'PS', 'UG', 'Other'] as const;
+
+export type CellKind =
+  /** Free text; empty = absent. */
+  | 'text'
+  /** One of `values`, matched case-insensitively, stored in canonical case. */
+  | 'enum'
+  | 'boolean'
+  /** `YYYY-MM-DD`. */
+  | 'date'
+  /** Four digits. */
+  | 'year'
+  /** Comma-separated strings. */
+  | 'list'
+  /** Comma-separated CEDS grades. */
+  | 'grades'
+  /** `{type:identifier}` items, comma-separated. */
+  | 'userIds'
+  /** One sourcedId of a `ref` record. */
+  | 'ref'
+  /** Comma-separated sourcedIds of `ref` records. */
+  | 'refs'
+  /** Read and dropped (`password`: never stored). */
+  | 'ignored';
+
+/** PostgreSQL type of the staged value. */
+export type PgType = 'text' | 'text[]' | 'boolean' | 'date' | 'jsonb';
+
+export interface CsvColumn {
+  /** Header name, exactly as the binding spells it. */
+  readonly name: string;
+  readonly kind: CellKind;
+  /** A value is required in every (non-tombstone) row. */
+  readonly required: boolean;
+  readonly values?: readonly string[];
+  readonly ref?: RosterFileType;
+  /** Table column; absent for `ignored`. */
+  readonly db?: string;
+}
+
+export interface FileLayout {
+  readonly type: RosterFileType;
+  readonly fileName: string;
+  readonly table: string;
+  /** Data columns after `sourcedId`, `status`, `dateLastModified`. */
+  readonly columns: readonly CsvColumn[];
+  /** A second dense ordinal per partition (`type_ordinal` by `type`, `group_ordinal` by `role_group`). */
+  readonly partitionOrdinal?: { readonly column: string; readonly by: string };
+  /** A stored column computed from another column's value (`role_group` from `role`). */
+  readonly derived?: { readonly db: string; readonly from: string; readonly compute: (value: string) => string };
+}
+
+const col = (name: string, kind: CellKind, db: string | undefined, o: { required?: boolean; values?: readonly string[]; ref?: RosterFileType } = {}): CsvColumn => ({
+  name,
+  kind,
+  required: o.required ?? false,
+  ...(db ? { db } : {}),
+  ...(o.values ? { values: o.values } : {}),
+  ...(o.ref ? { ref: o.ref } : {}),
+});
+const req = { required: true };
+
+export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
+  orgs: {
+    type: 'orgs',
+    fileName: 'orgs.csv',
+    table: 'roster_orgs',
+    columns: [
+      col('name', 'text', 'name', req),
+      col('type', 'enum', 'type', { required: true, values: ORG_TYPES }),
+      col('identifier', 'text', 'identifier'),
+      col('parentSourcedId', 'ref', 'parent_sourced_id', { ref: 'orgs' }),
+    ],
+  },
+  academicSessions: {
+    type: 'academicSessions',
+    fileName: 'academicSessions.csv',
+    table: 'roster_academic_sessions',
+    columns: [
+      col('title', 'text', 'title', req),
+      col('type', 'enum', 'type', { required: true, values: SESSION_TYPES }),
+      col('startDate', 'date', 'start_date', req),
+      col('endDate', 'date', 'end_date', req),
+      col('parentSourcedId', 'ref', 'parent_sourced_id', { ref: 'academicSessions' }),
+      col('schoolYear', 'year', 'school_year', req),
+    ],
+    partitionOrdinal: { column: 'type_ordinal', by: 'type' },
+  },
+  courses: {
+    type: 'courses',
+    fileName: 'courses.csv',
+    table: 'roster_courses',
+    columns: [
+      col('schoolYearSourcedId', 'ref', 'school_year_sourced_id', { ref: 'academicSessions' }),
+      col('title', 'text', 'title', req),
+      col('courseCode', 'text', 'course_code'),
+      col('grades', 'grades', 'grades'),
+      col('orgSourcedId', 'ref', 'org_sourced_id', { required: true, ref: 'orgs' }),
+      col('subjects', 'list', 'subjects'),
+      col('subjectCodes', 'list', 'subject_codes'),
+    ],
+  },
+  classes: {
+    type: 'classes',
+    fileName: 'classes.csv',
+    table: 'roster_classes',
+    columns: [
+      col('title', 'text', 'title', req),
+      col('grades', 'grades', 'grades'),
+      col('courseSourcedId', 'ref', 'course_sourced_id', { required: true, ref: 'courses' }),
+      col('classCode', 'text', 'class_code'),
+      col('classType', 'enum', 'class_type', { required: true, values: CLASS_TYPES }),
+      col('location', 'text', 'location'),
+      col('schoolSourcedId', 'ref', 'school_sourced_id', { required: true, ref: 'orgs' }),
+      col('termSourcedIds', 'refs', 'term_sourced_ids', { required: true, ref: 'academicSessions' }),
+      col('subjects', 'list', 'subjects'),
+      col('subjectCodes', 'list', 'subject_codes'),
+      col('periods', 'list', 'periods'),
+    ],
+  },
+  users: {
+    type: 'users',
+    fileName: 'users.csv',
+    table: 'roster_users',
+    columns: [
+      col('enabledUser', 'boolean', 'enabled_user', req),
+      col('orgSourcedIds', 'refs', 'org_sourced_ids', { required: true, ref: 'orgs' }),
+      col('role', 'enum', 'role', { required: true, values: ROLE_TYPES }),
+      col('username', 'text', 'username', req),
+      col('userIds', 'userIds', 'user_ids'),
+      col('givenName', 'text', 'given_name', req),
+      col('familyName', 'text', 'family_name', req),
+      col('middleName', 'text', 'middle_name'),
+      col('identifier', 'text', 'identifier'),
+      col('email', 'text', 'email'),
+      col('sms', 'text', 'sms'),
+      col('phone', 'text', 'phone'),
+      col('agentSourcedIds', 'refs', 'agent_sourced_ids', { ref: 'users' }),
+      col('grades', 'grades', 'grades'),
+      col('password', 'ignored', undefined),
+    ],
+    partitionOrdinal: { column: 'group_ordinal', by: 'role_group' },
+    derived: { db: 'role_group', from: 'role', compute: (role) => roleGroupOf(role as RosterRole) },
+  },
+  enrollments: {
+    type: 'enrollments',
+    fileName: 'enrollments.csv',
+    table: 'roster_enrollments',
+    columns: [
+      col('classSourcedId', 'ref', 'class_sourced_id', { required: true, ref: 'classes' }),
+      col('schoolSourcedId', 'ref', 'school_sourced_id', { required: true, ref: 'orgs' }),
+      col('userSourcedId', 'ref', 'user_sourced_id', { required: true, ref: 'users' }),
+      col('role', 'enum', 'role', { required: true, values: ROLE_TYPES }),
+      col('primary', 'boolean', 'primary'),
+      col('beginDate', 'date', 'begin_date'),
+      col('endDate', 'date', 'end_date'),
+    ],
+  },
+  demographics: {
+    type: 'demographics',
+    fileName: 'demographics.csv',
+    table: 'roster_demographics',
+    columns: [
+      col('birthDate', 'date', 'birth_date'),
+      col('sex', 'enum', 'sex', { values: GENDER_TYPES }),
+      col('americanIndianOrAlaskaNative', 'boolean', 'american_indian_or_alaska_native'),
+      col('asian', 'boolean', 'asian'),
+      col('blackOrAfricanAmerican', 'boolean', 'black_or_african_american'),
+      col('nativeHawaiianOrOtherPacificIslander', 'boolean', 'native_hawaiian_or_other_pacific_islander'),
+      col('white', 'boolean', 'white'),
+      col('demographicRaceTwoOrMoreRaces', 'boolean', 'demographic_race_two_or_more_races'),
+      col('hispanicOrLatinoEthnicity', 'boolean', 'hispanic_or_latino_ethnicity'),
+      col('countryOfBirthCode', 'text', 'country_of_birth_code'),
+      col('stateOfBirthAbbreviation', 'text', 'state_of_birth_abbreviation'),
+      col('cityOfBirth', 'text', 'city_of_birth'),
+      col('publicSchoolResidenceStatus', 'text', 'public_school_residence_status'),
+    ],
+  },
+};
+
+/** The staged PostgreSQL type of a column. */
+export function pgTypeOf(c: CsvColumn): PgType {
+  switch (c.kind) {
+    case 'text':
+    case 'enum':
+    case 'year':
+    case 'ref':
+    case 'ignored':
+      return 'text';
+    case 'boolean':
+      return 'boolean';
+    case 'date':
+      return 'date';
+    case 'list':
+    case 'grades':
+    case 'refs':
+      return 'text[]';
+    case 'userIds':
+      return 'jsonb';
+  }
+}
+
+/** Columns that land in the table (everything but `password`). */
+export function storedColumns(layout: FileLayout): readonly CsvColumn[] {
+  return layout.columns.filter((c) => c.db !== undefined);
+}
+
+/** Every standard header of a file, in the binding's order. */
+export function standardHeaders(layout: FileLayout): string[] {
+  return ['sourcedId', 'status', 'dateLastModified', ...layout.columns.map((c) => c.name)];
+}

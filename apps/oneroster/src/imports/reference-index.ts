@@ -1,0 +1,120 @@
+/**
+ * The sourcedIds a reference may resolve to while a package is validated: for a file the package
+ * holds in bulk, exactly the ids of that file (records missing from it are about to be
+ * tombstoned); for a delta or absent file, the tenant's stored ids plus those of the delta file.
+ * Orgs keep their type (a class's school must be a school), classes their school (an
+ * enrollment's school must be its class's), orgs and sessions their parent (cycles).
+ */
+import type { ClientBase } from 'pg';
+import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
+import type { FileMode } from './manifest';
+
+/** For orgs the org type, for classes the school; '' otherwise. */
+type IdMap = Map<string, string>;
+
+const EXTRA_COLUMN: Partial<Record<RosterFileType, string>> = { orgs: 'type', classes: 'school_sourced_id' };
+const PARENT_COLUMN: Partial<Record<RosterFileType, string>> = { orgs: 'parent_sourced_id', academicSessions: 'parent_sourced_id' };
+
+export class ReferenceIndex {
+  private readonly ids = new Map<RosterFileType, IdMap>();
+  private readonly parentMaps = new Map<RosterFileType, Map<string, string>>();
+  private readonly loaded = new Set<RosterFileType>();
+  /** Types whose file could not be read (bad header): references to them are not checked. */
+  private readonly unreliable = new Set<RosterFileType>();
+
+  constructor(
+    private readonly client: ClientBase,
+    private readonly tenantId: string,
+    private readonly modes: Readonly<Record<RosterFileType, FileMode>>,
+  ) {
+    for (const t of ROSTER_FILE_TYPES) this.ids.set(t, new Map());
+  }
+
+  /** Loads the tenant's stored ids of `type` unless the package replaces them (bulk). Idempotent. */
+  async ensure(type: RosterFileType): Promise<void> {
+    if (this.loaded.has(type)) return;
+    this.loaded.add(type);
+    if (this.modes[type] === 'bulk') return;
+    const table = FILE_LAYOUTS[type].table;
+    const extra = EXTRA_COLUMN[type];
+    const parent = PARENT_COLUMN[type];
+    const cols = ['sourced_id', extra ? `${extra} AS extra` : `'' AS extra`, parent ? `${parent} AS parent` : 'NULL AS parent'];
+    const { rows } = await this.client.query<{ sourced_id: string; extra: string; parent: string | null }>(
+      `SELECT ${cols.join(', ')} FROM "${table}" WHERE tenant_id = $1`,
+      [this.tenantId],
+    );
+    const map = this.ids.get(type)!;
+    for (const r of rows) {
+      map.set(r.sourced_id, r.extra);
+      if (r.parent !== null) this.parents(type).set(r.sourced_id, r.parent);
+    }
+  }
+
+  /** Records `id` as present in the package (with its org type / class school). */
+  add(type: RosterFileType, id: string, extra = ''): void {
+    this.ids.get(type)!.set(id, extra);
+  }
+
+  has(type: RosterFileType, id: string): boolean {
+    return this.unreliable.has(type) || this.ids.get(type)!.has(id);
+  }
+
+  /** Org type of an org, class school of a class; undefined when unknown or unchecked. */
+  extra(type: RosterFileType, id: string): string | undefined {
+    if (this.unreliable.has(type)) return undefined;
+    return this.ids.get(type)!.get(id);
+  }
+
+  isChecked(type: RosterFileType): boolean {
+    return !this.unreliable.has(type);
+  }
+
+  markUnreliable(type: RosterFileType): void {
+    this.unreliable.add(type);
+  }
+
+  /** child → parent of orgs / academic sessions (stored, then the package's rows). */
+  parents(type: RosterFileType): Map<string, string> {
+    let map = this.parentMaps.get(type);
+    if (!map) this.parentMaps.set(type, (map = new Map()));
+    return map;
+  }
+
+  /** How a dangling reference is explained. */
+  scope(type: RosterFileType): string {
+    const file = FILE_LAYOUTS[type].fileName;
+    switch (this.modes[type]) {
+      case 'bulk':
+        return `in ${file}`;
+      case 'delta':
+        return `in ${file} or in the tenant's data`;
+      case 'absent':
+        return `in the tenant's data (${file} is absent)`;
+    }
+  }
+}
+
+/** The type whose ids a file's own sourcedIds must also belong to (demographics describe users). */
+export const SOURCED_ID_MUST_BE: Partial<Record<RosterFileType, RosterFileType>> = { demographics: 'users' };
+
+/**
+ * Members of parent cycles among `ids` (each cycle reported once, by its first member in `ids`
+ * order). A parent outside the map ends the walk.
+ */
+export function findCycles(ids: Iterable<string>, parents: ReadonlyMap<string, string>): string[] {
+  const state = new Map<string, 1 | 2>(); // 1 on the current path, 2 done
+  const reported: string[] = [];
+  for (const start of ids) {
+    if (state.has(start)) continue;
+    const path: string[] = [];
+    let node: string | undefined = start;
+    while (node !== undefined && !state.has(node)) {
+      state.set(node, 1);
+      path.push(node);
+      node = parents.get(node);
+    }
+    if (node !== undefined && state.get(node) === 1) reported.push(node);
+    for (const p of path) state.set(p, 2);
+  }
+  return reported;
+}

@@ -1,0 +1,266 @@
+/**
+ * One OneRoster CSV import for one tenant, all-or-nothing in one transaction:
+ *
+ * 1. lock the tenant's imports (advisory lock), read and check the manifest and the file list;
+ * 2. per file, in referential order: validate every row and stream valid rows into a staging table;
+ * 3. any error: roll back, record the failed import with every error (file, line, column);
+ * 4. otherwise merge each file into its table (upsert changed rows, tombstone), renumber
+ *    ordinals, publish a new data version and record the import, then commit.
+ *
+ * Readers see the previous data and version until the commit, then the new ones together.
+ */
+import type { ClientBase } from 'pg';
+import type { RosterImportFileCounts, RosterImportMode } from '@edu/persistence';
+import { FILE_LAYOUTS, ROSTER_FILE_TYPES, SKIPPED_FILE_TYPES, type RosterFileType } from './csv-layout';
+import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
+import { MANIFEST_FILE, manifestMode, readManifest, type Manifest } from './manifest';
+import { ReferenceIndex } from './reference-index';
+import { loadRosterFile, type FileLoadResult } from './roster-file-loader';
+import {
+  BUMP_DATA_VERSION_SQL,
+  bulkTombstoneSql,
+  deltaTombstoneSql,
+  mergeSql,
+  reassignOrdinalsSql,
+  tableHasRowsSql,
+  unknownTombstonesSql,
+} from './roster-merge-sql';
+import { PackageError, type RosterPackage } from './roster-package';
+
+export interface ImportOptions {
+  tenantId: string;
+  /** Where the package came from (file name, upload). */
+  source: string;
+  /** A `running` roster_imports row to complete (operator endpoint); otherwise a row is inserted. */
+  importId?: string;
+  maxErrors?: number;
+  /** Rows per staging insert (default 5000). */
+  batchSize?: number;
+  /** Phase timings, for the CLI and benchmarks. */
+  onProgress?: (message: string) => void;
+}
+
+export interface ImportReport {
+  id: string | null;
+  tenantId: string;
+  status: 'succeeded' | 'failed';
+  mode: RosterImportMode | null;
+  source: string;
+  startedAt: Date;
+  finishedAt: Date;
+  /** Data rows read across files. */
+  rows: number;
+  counts: Record<string, RosterImportFileCounts>;
+  errors: ImportIssue[];
+  /** Errors found, including those beyond the listed cap. */
+  errorCount: number;
+  warnings: ImportIssue[];
+  dataVersion: string | null;
+}
+
+export class UnknownTenantError extends Error {
+  constructor(readonly tenantId: string) {
+    super(`tenant ${tenantId} does not exist`);
+  }
+}
+
+/** Above this many changed rows, planner statistics of the table are refreshed after commit. */
+const ANALYZE_THRESHOLD = 10_000;
+
+/** Checks the package's file list against the manifest. */
+function checkFiles(pkg: RosterPackage, manifest: Manifest, issues: IssueLog): void {
+  const names = new Set(pkg.names);
+  for (const type of ROSTER_FILE_TYPES) {
+    const fileName = FILE_LAYOUTS[type].fileName;
+    const mode = manifest.files[type];
+    if (mode !== 'absent' && !names.has(fileName)) {
+      issues.error(MANIFEST_FILE, manifest.lines[`file.${type}`] ?? 0, 'value', `file.${type} is '${mode}' but ${fileName} is not in the package`);
+    }
+    if (mode === 'absent' && names.has(fileName)) {
+      issues.warn(fileName, 0, '', `${fileName} is in the package but the manifest marks it absent; not imported`);
+    }
+  }
+  for (const type of SKIPPED_FILE_TYPES) {
+    if (names.has(`${type}.csv`)) issues.warn(`${type}.csv`, 0, '', `${type}.csv is gradebook/resources data, which this service does not import; skipped`);
+  }
+  const known = new Set([MANIFEST_FILE, ...ROSTER_FILE_TYPES.map((t) => FILE_LAYOUTS[t].fileName), ...SKIPPED_FILE_TYPES.map((t) => `${t}.csv`)]);
+  for (const name of pkg.names) {
+    if (!known.has(name)) issues.warn(name, 0, '', `${name} is not a file of the OneRoster v1.1 CSV binding; ignored`);
+  }
+}
+
+async function recordFailure(client: ClientBase, report: ImportReport): Promise<string | null> {
+  const values = [report.status, report.mode, report.source, report.startedAt, report.finishedAt, JSON.stringify(report.counts), JSON.stringify(report.errors), JSON.stringify(report.warnings)];
+  if (report.id) {
+    await client.query(
+      'UPDATE roster_imports SET status = $2, mode = $3, source = $4, started_at = $5, finished_at = $6, counts = $7, errors = $8, warnings = $9 WHERE id = $1',
+      [report.id, ...values],
+    );
+    return report.id;
+  }
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO roster_imports (tenant_id, status, mode, source, started_at, finished_at, counts, errors, warnings)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE EXISTS (SELECT 1 FROM tenants WHERE id = $1) RETURNING id`,
+    [report.tenantId, ...values],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Imports a package into the tenant's rostering data. Validation failures come back as a
+ * `failed` report (and are recorded); an unknown tenant throws `UnknownTenantError`; anything
+ * unexpected rolls back, is recorded as failed, and is rethrown.
+ */
+export async function importRosterPackage(client: ClientBase, openPackage: () => Promise<RosterPackage>, o: ImportOptions): Promise<ImportReport> {
+  const issues = new IssueLog(o.maxErrors ?? DEFAULT_MAX_ERRORS);
+  const progress = o.onProgress ?? (() => undefined);
+  const started = Date.now();
+  const lap = (() => {
+    let last = started;
+    return (what: string) => {
+      const now = Date.now();
+      progress(`${what} (${((now - last) / 1000).toFixed(2)} s)`);
+      last = now;
+    };
+  })();
+  const report: ImportReport = {
+    id: o.importId ?? null,
+    tenantId: o.tenantId,
+    status: 'failed',
+    mode: null,
+    source: o.source,
+    startedAt: new Date(started),
+    finishedAt: new Date(started),
+    rows: 0,
+    counts: {},
+    errors: issues.errors,
+    errorCount: 0,
+    warnings: issues.warnings,
+    dataVersion: null,
+  };
+  const finish = () => {
+    report.finishedAt = new Date();
+    report.errorCount = issues.errorCount;
+  };
+
+  let inTransaction = false;
+  let pkg: RosterPackage | undefined;
+  try {
+    await client.query('BEGIN');
+    inTransaction = true;
+    // Bulk statements run longer than a request's statement timeout.
+    await client.query('SET LOCAL statement_timeout = 0');
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('roster-import:' || $1::text, 0))", [o.tenantId]);
+    const tenant = await client.query('SELECT 1 FROM tenants WHERE id = $1 FOR KEY SHARE', [o.tenantId]);
+    if (tenant.rowCount === 0) throw new UnknownTenantError(o.tenantId);
+    pkg = await openPackage();
+
+    const manifest = pkg.names.includes(MANIFEST_FILE) ? await readManifest(await pkg.open(MANIFEST_FILE), issues) : undefined;
+    if (!pkg.names.includes(MANIFEST_FILE)) issues.error(MANIFEST_FILE, 0, '', 'the package has no manifest.csv at its root');
+    if (manifest) {
+      report.mode = manifestMode(manifest);
+      if (manifest.systemName) report.source = `${o.source} (${manifest.systemName})`;
+      checkFiles(pkg, manifest, issues);
+    }
+
+    const loaded: { type: RosterFileType; result: FileLoadResult }[] = [];
+    if (manifest && !issues.failed) {
+      const refs = new ReferenceIndex(client, o.tenantId, manifest.files);
+      const ctx = { client, issues, refs, batchSize: o.batchSize ?? 5000 };
+      for (const type of ROSTER_FILE_TYPES) {
+        const mode = manifest.files[type];
+        if (mode === 'absent') continue;
+        const layout = FILE_LAYOUTS[type];
+        await refs.ensure(type);
+        for (const c of layout.columns) if (c.ref) await refs.ensure(c.ref);
+        if (type === 'demographics') await refs.ensure('users');
+        if (type === 'enrollments') await refs.ensure('classes');
+        const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName));
+        report.rows += result.rows;
+        loaded.push({ type, result });
+        lap(`read ${layout.fileName}: ${result.rows} rows`);
+        if (issues.full) break;
+      }
+    }
+
+    if (issues.failed) {
+      await client.query('ROLLBACK');
+      inTransaction = false;
+      finish();
+      report.id = await recordFailure(client, report);
+      return report;
+    }
+
+    // One timestamp for every change of this import, taken as late as possible before commit.
+    const { rows: clock } = await client.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+    const stamp = clock[0]!.now;
+    const changedTables: string[] = [];
+    for (const { type, result } of loaded) {
+      const layout = FILE_LAYOUTS[type];
+      const mode = manifest!.files[type];
+      const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
+      const firstLoad = !has[0]!.has_rows;
+      const { rows: merged } = await client.query<{ inserted: number; updated: number }>(mergeSql(layout, firstLoad), [o.tenantId, stamp]);
+      const { inserted, updated } = merged[0]!;
+      let tombstoned = 0;
+      if (mode === 'bulk' && !firstLoad) {
+        tombstoned = (await client.query(bulkTombstoneSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
+      }
+      if (mode === 'delta' && result.tombstones > 0) {
+        tombstoned = (await client.query(deltaTombstoneSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
+        const unknown = await client.query<{ line: number; sourced_id: string }>(unknownTombstonesSql(layout), [o.tenantId]);
+        for (const u of unknown.rows) issues.warn(layout.fileName, u.line, 'sourcedId', `'${u.sourced_id}' is marked tobedeleted but the tenant has no such record; skipped`);
+      }
+      // Positions move only when rows are added, or (partition ordinals) when a row changes partition.
+      if (!firstLoad && (inserted > 0 || (layout.partitionOrdinal && updated > 0))) {
+        await client.query(reassignOrdinalsSql(layout), [o.tenantId]);
+      }
+      const unchanged = result.staged - result.tombstones - inserted - updated;
+      report.counts[layout.fileName] = { inserted, updated, unchanged: Math.max(unchanged, 0) + (result.tombstones - (mode === 'delta' ? tombstoned : 0)), tombstoned };
+      if (inserted + updated + tombstoned > ANALYZE_THRESHOLD) changedTables.push(layout.table);
+      lap(`merged ${layout.fileName}: ${inserted} inserted, ${updated} updated, ${tombstoned} tombstoned`);
+    }
+
+    const { rows: version } = await client.query<{ version: string }>(BUMP_DATA_VERSION_SQL, [o.tenantId, stamp]);
+    report.dataVersion = version[0]!.version;
+    report.status = 'succeeded';
+    finish();
+    const values = [report.mode, report.source, report.startedAt, JSON.stringify(report.counts), JSON.stringify(report.warnings), report.dataVersion];
+    if (report.id) {
+      await client.query(
+        "UPDATE roster_imports SET status = 'succeeded', mode = $2, source = $3, started_at = $4, finished_at = clock_timestamp(), counts = $5, errors = '[]', warnings = $6, data_version = $7 WHERE id = $1",
+        [report.id, ...values],
+      );
+    } else {
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO roster_imports (tenant_id, status, mode, source, started_at, finished_at, counts, errors, warnings, data_version)
+         VALUES ($1, 'succeeded', $2, $3, $4, clock_timestamp(), $5, '[]', $6, $7) RETURNING id`,
+        [o.tenantId, ...values],
+      );
+      report.id = rows[0]!.id;
+    }
+    await client.query('COMMIT');
+    inTransaction = false;
+    lap(`committed data version ${report.dataVersion}`);
+    for (const table of changedTables) await client.query(`ANALYZE "${table}"`);
+    if (changedTables.length > 0) lap('refreshed planner statistics');
+    return report;
+  } catch (err) {
+    if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
+    if (err instanceof UnknownTenantError) throw err;
+    if (err instanceof PackageError) {
+      issues.error('(package)', 0, '', err.message);
+      finish();
+      report.status = 'failed';
+      report.id = await recordFailure(client, report);
+      return report;
+    }
+    issues.error('(import)', 0, '', 'the import failed unexpectedly; nothing was written');
+    finish();
+    report.status = 'failed';
+    report.id = await recordFailure(client, report).catch(() => report.id);
+    throw err;
+  } finally {
+    await pkg?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * Synthetic OneRoster v1.1 CSV package (bulk) of one district, for the rostering benchmark:
+ *
+ *   node tools/runtime/run-dist.js bench/oneroster/generate --out <dir> [--scale 0.01] [--seed 42]
+ *        [--users N] [--schools N] [--classes N] [--enrollments N] [--demographics 0.5]
+ *        [--root-org org-district]
+ *
+ * Defaults: 1,000,000 users, 50 schools, 40,000 classes, 2,000,000 enrollments (`--scale`
+ * multiplies all four). Output is deterministic for a seed and streamed to disk. Users: 80 %
+ * students, 5 % teachers, 1 % administrators and aides, the rest parents (each student has one
+ * parent as agent). Every class has one primary teacher; the other enrollments are students'.
+ * Also usable in-process: `generateRosterPackage(options)`.
+ */
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import * as path from 'node:path';
+
+export interface GenerateOptions {
+  out: string;
+  users?: number;
+  schools?: number;
+  classes?: number;
+  enrollments?: number;
+  /** Multiplies the four sizes above (defaults or given). */
+  scale?: number;
+  seed?: number;
+  /** Fraction of students with a demographics row (0 = no demographics.csv). */
+  demographics?: number;
+  /** sourcedId of the district org (the tenant's root org). */
+  rootOrg?: string;
+}
+
+export interface GenerateSummary {
+  out: string;
+  rootOrg: string;
+  counts: Record<string, number>;
+  rows: number;
+  /** Handy values for queries against the generated data. */
+  samples: { schoolId: string; classId: string; studentId: string; teacherId: string; familyName: string; termId: string };
+}
+
+/** Small, fast, seedable PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const GIVEN = ['Olivia', 'Noah', 'Mia', 'Liam', 'Ava', 'Ethan', 'Zoe', 'Lucas', 'Chloe', 'Leo', 'Isla', 'Jack', 'Grace', 'Oscar', 'Ruby', 'Henry', 'Wei', 'Mei', 'Arjun', 'Priya', 'Hiroshi', 'Yuki', 'Nur', 'Aisha', 'Mateo', 'Sofia', 'Kai', 'Lina', 'Omar', 'Hana'];
+const FAMILY_STEMS = ['Tan', 'Lim', 'Lee', 'Ng', 'Wong', 'Smith', 'Nguyen', 'Brown', 'Wilson', 'Taylor', 'Kumar', 'Singh', 'Chen', 'Patel', 'Martin', 'Kelly', 'Walker', 'Young', 'Ryan', 'Hughes'];
+const FAMILY_SUFFIXES = ['', 'ford', 'ley', 'son', 'wood', 'ton', 'field', 'ham', 'more', 'well'];
+/** 2,000 distinct family names: a `familyName='…'` filter matches about users / 2,000 rows. */
+function familyName(i: number): string {
+  const stem = FAMILY_STEMS[i % FAMILY_STEMS.length]!;
+  const suffix = FAMILY_SUFFIXES[Math.floor(i / FAMILY_STEMS.length) % FAMILY_SUFFIXES.length]!;
+  const n = Math.floor(i / (FAMILY_STEMS.length * FAMILY_SUFFIXES.length)) % 10;
+  return `${stem}${suffix}${n === 0 ? '' : ` ${String.fromCharCode(64 + n)}`}`;
+}
+const FAMILY_COUNT = 2000;
+const SUBJECTS = [
+  ['Mathematics', '02052'],
+  ['English', '01051'],
+  ['Science', '03051'],
+  ['History', '04051'],
+  ['Geography', '04001'],
+  ['Art', '05154'],
+  ['Music', '05101'],
+  ['Physical Education', '08051'],
+] as const;
+const GRADES = ['KG', '01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'];
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/** A CSV writer with backpressure: lines are batched into ~1 MB writes. */
+class CsvOut {
+  private stream: WriteStream;
+  private chunk = '';
+  rows = 0;
+
+  constructor(file: string, header: string) {
+    this.stream = createWriteStream(file);
+    this.chunk = `${header}\n`;
+  }
+
+  async line(text: string): Promise<void> {
+    this.chunk += `${text}\n`;
+    this.rows++;
+    if (this.chunk.length > 1 << 20) await this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    const ok = this.stream.write(this.chunk);
+    this.chunk = '';
+    if (!ok) await once(this.stream, 'drain');
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    this.stream.end();
+    await once(this.stream, 'finish');
+  }
+}
+
+export async function generateRosterPackage(o: GenerateOptions): Promise<GenerateSummary> {
+  const scale = o.scale ?? 1;
+  const size = (given: number | undefined, dflt: number, min: number) => Math.max(min, Math.round((given ?? dflt) * scale));
+  const nUsers = size(o.users, 1_000_000, 20);
+  const nSchools = size(o.schools, 50, 1);
+  const nClasses = Math.max(nSchools, size(o.classes, 40_000, 1));
+  const nEnrollments = size(o.enrollments, 2_000_000, 1);
+  const random = prng(o.seed ?? 42);
+  const rootOrg = o.rootOrg ?? 'org-district';
+  const demoFraction = o.demographics ?? 0;
+  mkdirSync(o.out, { recursive: true });
+  const file = (name: string) => path.join(o.out, name);
+
+  const nTeachers = Math.max(nSchools, Math.round(nUsers * 0.05));
+  const nStaff = Math.max(2, Math.round(nUsers * 0.01));
+  const nStudents = Math.max(nSchools, Math.round(nUsers * 0.8));
+  const nParents = Math.max(1, nUsers - nTeachers - nStaff - nStudents);
+  const schoolId = (s: number) => `org-school-${pad(s + 1, 4)}`;
+  const studentId = (i: number) => `stu-${pad(i + 1, 8)}`;
+  const parentId = (i: number) => `par-${pad(i + 1, 8)}`;
+  const teacherId = (i: number) => `tch-${pad(i + 1, 7)}`;
+  const classId = (c: number) => `cls-${pad(c + 1, 7)}`;
+  const courseId = (s: number, k: number) => `crs-${pad(s + 1, 4)}-${pad(k + 1, 3)}`;
+  const schoolOf = (i: number, n: number) => Math.min(nSchools - 1, Math.floor((i * nSchools) / n));
+  /** First index of a school's block among n items. */
+  const blockStart = (s: number, n: number) => Math.ceil((s * n) / nSchools);
+  const counts: Record<string, number> = {};
+
+  // manifest
+  const manifest = new CsvOut(file('manifest.csv'), 'propertyName,value');
+  const entries: [string, string][] = [
+    ['manifest.version', '1.0'],
+    ['oneroster.version', '1.1'],
+    ['file.academicSessions', 'bulk'],
+    ['file.categories', 'absent'],
+    ['file.classes', 'bulk'],
+    ['file.classResources', 'absent'],
+    ['file.courses', 'bulk'],
+    ['file.courseResources', 'absent'],
+    ['file.demographics', demoFraction > 0 ? 'bulk' : 'absent'],
+    ['file.enrollments', 'bulk'],
+    ['file.lineItems', 'absent'],
+    ['file.orgs', 'bulk'],
+    ['file.resources', 'absent'],
+    ['file.results', 'absent'],
+    ['file.users', 'bulk'],
+    ['source.systemName', 'edu-platform synthetic district'],
+    ['source.systemCode', `seed-${o.seed ?? 42}`],
+  ];
+  for (const [k, v] of entries) await manifest.line(`${k},${v}`);
+  await manifest.close();
+
+  // orgs
+  const orgs = new CsvOut(file('orgs.csv'), 'sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId');
+  await orgs.line(`${rootOrg},,,Synthetic District,district,DIST-0001,`);
+  for (let s = 0; s < nSchools; s++) await orgs.line(`${schoolId(s)},,,Synthetic School ${s + 1},school,SCH-${pad(s + 1, 4)},${rootOrg}`);
+  await orgs.close();
+  counts['orgs'] = orgs.rows;
+
+  // academic sessions: one school year, 4 terms, 2 grading periods per term
+  const sessions = new CsvOut(file('academicSessions.csv'), 'sourcedId,status,dateLastModified,title,type,startDate,endDate,parentSourcedId,schoolYear');
+  await sessions.line('as-2026,,,2026 School Year,schoolYear,2026-01-27,2026-12-18,,2026');
+  const terms = [
+    ['2026-01-27', '2026-04-02', '2026-02-27'],
+    ['2026-04-20', '2026-06-26', '2026-05-22'],
+    ['2026-07-13', '2026-09-18', '2026-08-14'],
+    ['2026-10-06', '2026-12-18', '2026-11-13'],
+  ] as const;
+  for (let t = 0; t < terms.length; t++) {
+    const [start, end, mid] = terms[t]!;
+    await sessions.line(`as-2026-t${t + 1},,,Term ${t + 1} 2026,term,${start},${end},as-2026,2026`);
+    await sessions.line(`as-2026-t${t + 1}-gp1,,,Term ${t + 1} Period 1,gradingPeriod,${start},${mid},as-2026-t${t + 1},2026`);
+    await sessions.line(`as-2026-t${t + 1}-gp2,,,Term ${t + 1} Period 2,gradingPeriod,${mid},${end},as-2026-t${t + 1},2026`);
+  }
+  await sessions.close();
+  counts['academicSessions'] = sessions.rows;
+
+  // courses: one per subject and grade band per school
+  const coursesPerSchool = SUBJECTS.length * 4;
+  const courses = new CsvOut(file('courses.csv'), 'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes');
+  for (let s = 0; s < nSchools; s++) {
+    for (let k = 0; k < coursesPerSchool; k++) {
+      const [subject, code] = SUBJECTS[k % SUBJECTS.length]!;
+      const band = Math.floor(k / SUBJECTS.length);
+      const grades = GRADES.slice(band * 3, band * 3 + 3);
+      await courses.line(`${courseId(s, k)},,,as-2026,${subject} ${grades[0]}-${grades[grades.length - 1]},${code}-${band + 1},"${grades.join(',')}",${schoolId(s)},${subject},${code}`);
+    }
+  }
+  await courses.close();
+  counts['courses'] = courses.rows;
+
+  // classes: contiguous blocks per school
+  const classes = new CsvOut(file('classes.csv'), 'sourcedId,status,dateLastModified,title,grades,courseSourcedId,classCode,classType,location,schoolSourcedId,termSourcedIds,subjects,subjectCodes,periods');
+  for (let c = 0; c < nClasses; c++) {
+    const s = schoolOf(c, nClasses);
+    const k = (c - blockStart(s, nClasses)) % coursesPerSchool;
+    const [subject, code] = SUBJECTS[k % SUBJECTS.length]!;
+    const band = Math.floor(k / SUBJECTS.length);
+    const grade = GRADES[band * 3 + (c % 3)]!;
+    const homeroom = c % 10 === 0;
+    const term = (c % 4) + 1;
+    const termsCell = c % 3 === 0 ? '"as-2026-t1,as-2026-t2,as-2026-t3,as-2026-t4"' : `as-2026-t${term}`;
+    await classes.line(
+      `${classId(c)},,,${subject} ${grade} ${String.fromCharCode(65 + (c % 6))},${grade},${courseId(s, k)},${code}-${pad(c + 1, 6)},${homeroom ? 'homeroom' : 'scheduled'},Room ${100 + (c % 60)},${schoolId(s)},${termsCell},${subject},${code},${(c % 8) + 1}`,
+    );
+  }
+  await classes.close();
+  counts['classes'] = classes.rows;
+
+  // users
+  const users = new CsvOut(file('users.csv'), 'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password');
+  const given = (i: number) => GIVEN[i % GIVEN.length]!;
+  for (let i = 0; i < nStaff; i++) {
+    const s = schoolOf(i, nStaff);
+    const role = i % 3 === 0 ? 'administrator' : 'aide';
+    const id = `stf-${pad(i + 1, 6)}`;
+    await users.line(`${id},,,true,${schoolId(s)},${role},${id},{SIS:${id}},${given(i + 7)},${familyName(i * 7)},,${id.toUpperCase()},${id}@district.example,,,,,`);
+  }
+  for (let i = 0; i < nTeachers; i++) {
+    const s = schoolOf(i, nTeachers);
+    const id = teacherId(i);
+    await users.line(`${id},,,true,${schoolId(s)},teacher,${id},"{SIS:${id}},{LDAP:uid=${id}}",${given(i + 3)},${familyName(i * 13)},,T${pad(i + 1, 7)},${id}@district.example,,+65 6${pad(i % 10_000_000, 7)},,,`);
+  }
+  for (let i = 0; i < nParents; i++) {
+    const id = parentId(i);
+    await users.line(`${id},,,false,${schoolId(schoolOf(i, nParents))},parent,${id},,${given(i + 11)},${familyName(i % FAMILY_COUNT)},,,${id}@home.example,+6590${pad(i % 1_000_000, 6)},,,,`);
+  }
+  for (let i = 0; i < nStudents; i++) {
+    const s = schoolOf(i, nStudents);
+    const id = studentId(i);
+    const grade = GRADES[i % GRADES.length]!;
+    const parent = parentId(i % nParents);
+    await users.line(`${id},,,true,${schoolId(s)},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName(i % nParents % FAMILY_COUNT)},${i % 5 === 0 ? given(i + 1) : ''},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`);
+  }
+  await users.close();
+  counts['users'] = users.rows;
+
+  // enrollments: each class's primary teacher, then students spread over their school's classes
+  const enrollments = new CsvOut(file('enrollments.csv'), 'sourcedId,status,dateLastModified,classSourcedId,schoolSourcedId,userSourcedId,role,primary,beginDate,endDate');
+  let e = 0;
+  const enrollmentId = () => `enr-${pad(++e, 9)}`;
+  for (let c = 0; c < nClasses && e < nEnrollments; c++) {
+    const s = schoolOf(c, nClasses);
+    const first = blockStart(s, nTeachers);
+    const span = Math.max(1, blockStart(s + 1, nTeachers) - first);
+    await enrollments.line(`${enrollmentId()},,,${classId(c)},${schoolId(s)},${teacherId(first + (c % span))},teacher,true,2026-01-27,`);
+  }
+  const studentEnrollments = nEnrollments - e;
+  for (let k = 0; k < studentEnrollments; k++) {
+    const i = k % nStudents;
+    const round = Math.floor(k / nStudents);
+    const s = schoolOf(i, nStudents);
+    const first = blockStart(s, nClasses);
+    const span = Math.max(1, blockStart(s + 1, nClasses) - first);
+    // A distinct class per round for the same student (rounds < span keep enrollments unique).
+    const c = first + ((Math.floor(random() * span) + round * 7919) % span);
+    const ended = random() < 0.05;
+    await enrollments.line(`${enrollmentId()},,,${classId(c)},${schoolId(s)},${studentId(i)},student,,2026-01-27,${ended ? '2026-06-26' : ''}`);
+  }
+  await enrollments.close();
+  counts['enrollments'] = enrollments.rows;
+
+  if (demoFraction > 0) {
+    const demo = new CsvOut(
+      file('demographics.csv'),
+      'sourcedId,status,dateLastModified,birthDate,sex,americanIndianOrAlaskaNative,asian,blackOrAfricanAmerican,nativeHawaiianOrOtherPacificIslander,white,demographicRaceTwoOrMoreRaces,hispanicOrLatinoEthnicity,countryOfBirthCode,stateOfBirthAbbreviation,cityOfBirth,publicSchoolResidenceStatus',
+    );
+    const every = Math.max(1, Math.round(1 / demoFraction));
+    for (let i = 0; i < nStudents; i += every) {
+      const year = 2008 + (i % 13);
+      const asian = random() < 0.6;
+      await demo.line(`${studentId(i)},,,${year}-${pad((i % 12) + 1, 2)}-${pad((i % 28) + 1, 2)},${i % 2 === 0 ? 'female' : 'male'},false,${asian},false,false,${!asian},false,false,SG,,Singapore,`);
+    }
+    await demo.close();
+    counts['demographics'] = demo.rows;
+  }
+
+  const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    out: o.out,
+    rootOrg,
+    counts,
+    rows,
+    samples: { schoolId: schoolId(0), classId: classId(0), studentId: studentId(0), teacherId: teacherId(0), familyName: familyName(0), termId: 'as-2026-t1' },
+  };
+}
+
+function parseCli(argv: string[]): GenerateOptions {
+  const o: GenerateOptions = { out: '' };
+  const num = (name: string, v: string | undefined): number => {
+    const n = Number(v);
+    if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`--${name} needs a non-negative number`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--out':
+        o.out = value() ?? '';
+        break;
+      case '--scale':
+        o.scale = num('scale', value());
+        break;
+      case '--seed':
+        o.seed = num('seed', value());
+        break;
+      case '--users':
+        o.users = num('users', value());
+        break;
+      case '--schools':
+        o.schools = num('schools', value());
+        break;
+      case '--classes':
+        o.classes = num('classes', value());
+        break;
+      case '--enrollments':
+        o.enrollments = num('enrollments', value());
+        break;
+      case '--demographics':
+        o.demographics = num('demographics', value());
+        break;
+      case '--root-org':
+        o.rootOrg = value();
+        break;
+      default:
+        throw new Error(`unknown option ${flag}`);
+    }
+  }
+  if (!o.out) throw new Error('--out <directory> is required');
+  return o;
+}
+
+if (require.main === module || process.argv[1]?.endsWith(path.join('bench', 'oneroster', 'generate.js'))) {
+  let options: GenerateOptions;
+  try {
+    options = parseCli(process.argv.slice(2));
+  } catch (err) {
+    console.error(`${(err as Error).message}\nusage: generate --out <dir> [--scale 0.01] [--seed 42] [--users N] [--schools N] [--classes N] [--enrollments N] [--demographics F] [--root-org ID]`);
+    process.exit(2);
+  }
+  const started = Date.now();
+  generateRosterPackage(options).then(
+    (summary) => {
+      console.log(JSON.stringify({ ...summary, seconds: (Date.now() - started) / 1000 }, null, 2));
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
