@@ -1,0 +1,116 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer, Reflector } from '@nestjs/core';
+import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '@edu/auth';
+import type { ScopeKey } from '@edu/domain';
+import { RosterHarness } from './support/harness';
+
+interface RouteEntry {
+  method: string;
+  path: string;
+  access: string;
+}
+
+const join = (...parts: Array<string | undefined>): string =>
+  `/${parts
+    .flatMap((p) => (p ?? '').split('/'))
+    .filter(Boolean)
+    .join('/')}`;
+
+/** Every controller route of the app with who may call it: `public`, the accepted scope keys, or NONE. */
+function inventory(h: RosterHarness): RouteEntry[] {
+  const reflector = new Reflector();
+  const routes: RouteEntry[] = [];
+  const seen = new Set<unknown>();
+  for (const mod of h.app.get(ModulesContainer).values()) {
+    for (const wrapper of mod.controllers.values()) {
+      const cls = wrapper.metatype as (new (...args: never[]) => unknown) | null;
+      if (!cls || seen.has(cls)) continue;
+      seen.add(cls);
+      const base = Reflect.getMetadata(PATH_METADATA, cls) as string | undefined;
+      const proto = cls.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const handler = proto[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+        if (methodPath === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number] as string;
+        const isPublic = reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [handler, cls]);
+        const scopes = reflector.getAllAndOverride<ScopeKey[] | undefined>(REQUIRED_SCOPES, [handler, cls]);
+        const access = isPublic ? 'public' : scopes?.length ? scopes.join(' ') : 'NONE';
+        for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(base, p), access });
+      }
+    }
+  }
+  return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+const R = 'roster-core.readonly roster.readonly';
+const P = '/ims/oneroster/v1p1';
+
+/** The reviewed permission list of the rostering API: a diff here is a permission change. */
+const EXPECTED = `
+ALL ${P} public
+ALL ${P}/*path public
+GET ${P}/academicSessions ${R}
+GET ${P}/academicSessions/:id ${R}
+GET ${P}/classes ${R}
+GET ${P}/classes/:id ${R}
+GET ${P}/classes/:id/students ${R}
+GET ${P}/classes/:id/teachers ${R}
+GET ${P}/courses ${R}
+GET ${P}/courses/:id ${R}
+GET ${P}/courses/:id/classes ${R}
+GET ${P}/demographics roster-demographics.readonly
+GET ${P}/demographics/:id roster-demographics.readonly
+GET ${P}/enrollments ${R}
+GET ${P}/enrollments/:id ${R}
+GET ${P}/gradingPeriods ${R}
+GET ${P}/gradingPeriods/:id ${R}
+GET ${P}/orgs ${R}
+GET ${P}/orgs/:id ${R}
+GET ${P}/schools ${R}
+GET ${P}/schools/:id ${R}
+GET ${P}/schools/:school_id/classes ${R}
+GET ${P}/schools/:school_id/classes/:class_id/enrollments ${R}
+GET ${P}/schools/:school_id/classes/:class_id/students ${R}
+GET ${P}/schools/:school_id/classes/:class_id/teachers ${R}
+GET ${P}/schools/:school_id/courses ${R}
+GET ${P}/schools/:school_id/enrollments ${R}
+GET ${P}/schools/:school_id/students ${R}
+GET ${P}/schools/:school_id/teachers ${R}
+GET ${P}/schools/:school_id/terms ${R}
+GET ${P}/students ${R}
+GET ${P}/students/:id ${R}
+GET ${P}/students/:id/classes ${R}
+GET ${P}/teachers ${R}
+GET ${P}/teachers/:id ${R}
+GET ${P}/teachers/:id/classes ${R}
+GET ${P}/terms ${R}
+GET ${P}/terms/:id ${R}
+GET ${P}/terms/:id/classes ${R}
+GET ${P}/terms/:id/gradingPeriods ${R}
+GET ${P}/users ${R}
+GET ${P}/users/:id ${R}
+GET ${P}/users/:id/classes ${R}
+`
+  .trim()
+  .split('\n')
+  .map((l) => l.trim());
+
+describe('oneroster route inventory', () => {
+  const h = new RosterHarness();
+  beforeAll(() => h.start());
+  afterAll(() => h.stop());
+
+  it('lists every rostering route with its scopes (reviewed)', () => {
+    const rows = inventory(h)
+      .filter((r) => r.path === P || r.path.startsWith(`${P}/`))
+      .map((r) => `${r.method} ${r.path} ${r.access}`);
+    expect(rows).toEqual([...EXPECTED].sort((a, b) => a.split(' ')[1]!.localeCompare(b.split(' ')[1]!) || a.localeCompare(b)));
+  });
+
+  it('has no route that declares neither @Public nor scopes', () => {
+    expect(inventory(h).filter((r) => r.access === 'NONE')).toEqual([]);
+  });
+});
