@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsString, Length, Matches } from 'class-validator';
 import { IsUniqueList, Optional } from '../../common/validation/validators';
 
 export const CONSTITUENCY_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

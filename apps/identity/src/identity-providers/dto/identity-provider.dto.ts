@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { BUTTON_GRAPHIC_MAX_BYTES } from '../../common/validation/images';
 import { IsHttpUrl, IsImage, PresentOnlyWhen, Optional } from '../../common/validation/validators';
 
