@@ -520,7 +520,7 @@ describe('Identity API provisioning writes', () => {
         }
       }
       expect(failures).toEqual([]);
-    });
+    }, 120_000);
 
     it('PATCH bodies too', async () => {
       const app = (await send('post', '/apps', t.dev, { name: 'P', auth_type: 'oauth2', oauth2: { redirect_uris: ['https://p.example/cb'] } }).expect(201)).body;
@@ -550,6 +550,6 @@ describe('Identity API provisioning writes', () => {
         }
       }
       expect(failures).toEqual([]);
-    });
+    }, 120_000);
   });
 });
