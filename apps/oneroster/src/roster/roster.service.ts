@@ -25,6 +25,7 @@ import { RosterDb } from './roster-db';
 import type { BaseSet, BaseSetInput, CollectionOperation, SingleOperation } from './roster-operations';
 import { RosterVersionsService } from './roster-versions.service';
 import { selectList, toView, type ViewFormat } from './roster-views';
+import { countFromHistogram, histogramCanAnswer, MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
 
 /** Where the request came from: what links and hrefs are built on, and the request id. */
 export interface RequestInfo {
@@ -56,6 +57,7 @@ interface PreparedSet {
 @Injectable()
 export class RosterService {
   private readonly totals: LoadingCache<string, number>;
+  private readonly histograms = new LoadingCache<string, readonly StampBucket[] | null>(2_000);
 
   constructor(
     private readonly db: RosterDb,
@@ -122,6 +124,9 @@ export class RosterService {
     const { params } = input;
     const table = quoteIdent(ROSTER_TABLES[op.resource].table);
     const conditions = ['t.tenant_id = $1::uuid', ...base.conditions];
+    const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId];
+    const baseWhere = conditions.join(' AND ');
+    const baseValues = params.values;
     let filterKey = '';
     if (query.filter) {
       conditions.push(filterToSql(query.filter, { resource: op.resource, params, hrefRoot: info.hrefRoot }));
@@ -131,7 +136,7 @@ export class RosterService {
     const where = conditions.join(' AND ');
     const whereValues = params.values;
     const sort = sortToSql(op.resource, query.sort);
-    const cacheKey = JSON.stringify([access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId, filterKey]);
+    const cacheKey = JSON.stringify([...baseKey, filterKey]);
     const columns = selectList(op.resource);
 
     if (op.ordinal && !query.filter && sort.isDefaultOrder) {
@@ -161,13 +166,35 @@ export class RosterService {
     const limit = rowsParams.typed(query.limit, 'bigint');
     const offset = rowsParams.typed(query.offset, 'bigint');
     const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${limit} OFFSET ${offset}`;
+    const count = async (): Promise<number> => {
+      const filter = query.filter;
+      if (filter && histogramCanAnswer(filter)) {
+        const buckets = await this.histogram(JSON.stringify(baseKey), table, baseWhere, baseValues);
+        if (buckets) return countFromHistogram(filter, buckets);
+      }
+      return Number((await this.db.query<{ n: string }>(countSql, whereValues))[0]?.n ?? 0);
+    };
     const cached = this.totals.peek(cacheKey);
     if (cached !== undefined && query.offset >= cached) return { total: cached, rows: [] };
     const [total, rows] = await Promise.all([
-      cached ?? this.totals.get(cacheKey, async () => Number((await this.db.query<{ n: string }>(countSql, whereValues))[0]?.n ?? 0)),
+      cached ?? this.totals.get(cacheKey, count),
       this.db.query<Record<string, unknown>>(rowsSql, rowsParams.values),
     ]);
     return { total, rows };
+  }
+
+  /** (status, dateLastModified) counts of a base set, or null when it has too many distinct pairs. */
+  private histogram(key: string, table: string, where: string, values: unknown[]): Promise<readonly StampBucket[] | null> {
+    return this.histograms.get(key, async () => {
+      const p = new SqlParams(values);
+      const limit = p.typed(MAX_HISTOGRAM_BUCKETS + 1, 'integer');
+      const rows = await this.db.query<{ status: string; micros: string; n: string }>(
+        `SELECT t.status, (extract(epoch FROM t.date_last_modified) * 1000000)::bigint AS micros, count(*)::bigint AS n FROM ${table} AS t WHERE ${where} GROUP BY 1, 2 LIMIT ${limit}`,
+        p.values,
+      );
+      if (rows.length > MAX_HISTOGRAM_BUCKETS) return null;
+      return rows.map((r) => ({ status: r.status, micros: BigInt(r.micros), count: Number(r.n) }));
+    });
   }
 }
 

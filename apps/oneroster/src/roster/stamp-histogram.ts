@@ -1,0 +1,68 @@
+/**
+ * Totals for the filters sync clients send most — `dateLastModified>'last run'` and
+ * `status='active'`, alone or combined — without a count over the matching rows.
+ *
+ * Rostering data changes only through imports, and an import stamps every record it changes
+ * with one timestamp, so a table holds few distinct (status, dateLastModified) pairs. Their
+ * counts (one GROUP BY per tenant, data version and base set, cached) answer any filter built
+ * only from those two fields exactly: the filter is evaluated on each pair in memory. Should a
+ * table hold too many distinct pairs (stamps taken from delta files), the caller falls back to
+ * a COUNT.
+ */
+import type { FilterNode, PredicateNode } from '@edu/oneroster-query';
+
+/** Distinct pairs beyond which the histogram is not kept (the caller counts instead). */
+export const MAX_HISTOGRAM_BUCKETS = 2_000;
+
+export interface StampBucket {
+  readonly status: string;
+  /** dateLastModified in microseconds since the epoch (the database's precision). */
+  readonly micros: bigint;
+  readonly count: number;
+}
+
+const HISTOGRAM_FIELDS = new Set(['status', 'dateLastModified']);
+
+/** True when every predicate of the filter is on `status` or `dateLastModified`. */
+export function histogramCanAnswer(filter: FilterNode): boolean {
+  if (filter.kind === 'predicate') return HISTOGRAM_FIELDS.has(filter.field.field) && filter.field.subField === undefined;
+  return histogramCanAnswer(filter.left) && histogramCanAnswer(filter.right);
+}
+
+function compare<T extends bigint | string>(a: T, op: PredicateNode['op'], b: T): boolean {
+  switch (op) {
+    case '=':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '~':
+      return typeof a === 'string' && typeof b === 'string' && a.includes(b);
+  }
+}
+
+function matches(filter: FilterNode, bucket: StampBucket): boolean {
+  if (filter.kind !== 'predicate') {
+    return filter.kind === 'and' ? matches(filter.left, bucket) && matches(filter.right, bucket) : matches(filter.left, bucket) || matches(filter.right, bucket);
+  }
+  const { value } = filter;
+  if (filter.field.field === 'dateLastModified' && value.kind === 'datetime') {
+    return compare(bucket.micros, filter.op, BigInt(value.value.getTime()) * 1000n);
+  }
+  if (filter.field.field === 'status' && value.kind === 'enum') return compare(bucket.status, filter.op, value.value);
+  throw new TypeError(`histogram cannot evaluate ${filter.field.path}`);
+}
+
+/** The number of records the filter keeps. */
+export function countFromHistogram(filter: FilterNode, buckets: readonly StampBucket[]): number {
+  let total = 0;
+  for (const bucket of buckets) if (matches(filter, bucket)) total += bucket.count;
+  return total;
+}
