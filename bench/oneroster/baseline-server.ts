@@ -1,0 +1,44 @@
+/**
+ * The benchmark's baseline: the smallest server that answers the users page-1 query — node:http
+ * and a pg pool, no framework, no authentication, no formatting — so the rostering service's
+ * page-1 throughput can be compared with what the same machine and database allow.
+ *
+ *   BASELINE_PORT=0 DATABASE_URL=... BASELINE_TENANT=<uuid> node dist/bench/oneroster/baseline-server.js
+ *
+ * Answers `GET /users?offset=N&limit=M` with `{"users":[rows]}`; prints `listening <port>`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { selectList } from '../../apps/oneroster/src/roster/roster-views';
+
+const pool = new Pool({ connectionString: process.env['DATABASE_URL'], max: Number(process.env['BASELINE_POOL_SIZE'] ?? 10) });
+const tenant = process.env['BASELINE_TENANT'] ?? '';
+const sql = `SELECT ${selectList('user')} FROM roster_users AS t WHERE t.tenant_id = $1::uuid AND t.ordinal >= $2 ORDER BY t.ordinal LIMIT $3`;
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname !== '/users') {
+    res.writeHead(404).end();
+    return;
+  }
+  const offset = Number(url.searchParams.get('offset') ?? 0);
+  const limit = Number(url.searchParams.get('limit') ?? 100);
+  pool.query(sql, [tenant, offset, limit]).then(
+    ({ rows }) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ users: rows }));
+    },
+    (err: Error) => {
+      res.writeHead(500).end(err.message);
+    },
+  );
+});
+
+server.listen(Number(process.env['BASELINE_PORT'] ?? 0), '127.0.0.1', () => {
+  console.log(`listening ${(server.address() as AddressInfo).port}`);
+});
+
+process.on('SIGTERM', () => {
+  server.close();
+  void pool.end().then(() => process.exit(0));
+});

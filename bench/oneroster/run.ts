@@ -1,0 +1,496 @@
+/**
+ * `npm run bench:oneroster -- [--scale 0.1] [--duration 10] [--connections 8,32]`
+ *
+ * The rostering API under load, end to end on one machine:
+ *  1. PostgreSQL: `DATABASE_URL` (a new database is created in that server) or an embedded
+ *     server started for the run (non-durable: fsync off — fine for a throwaway benchmark);
+ *  2. migrations, one tenant (data-operations licence) with an app deployed at it;
+ *  3. a synthetic district from `generate.ts` (1,000,000 users, 50 schools, 40,000 classes,
+ *     2,000,000 enrollments at scale 1), imported through the CSV importer (rows/s reported);
+ *  4. the oneroster service (compiled, as a child process, LOG_LEVEL=warn) verifying real
+ *     ES256 tokens against a JWKS served over HTTP, and a bare node:http + pg baseline server;
+ *  5. autocannon at each connection count against: users page 1, users at offset ~90 %
+ *     (distinct offsets), a familyName filter (distinct names), a dateLastModified filter
+ *     (distinct instants and pages), /classes/{id}/students (distinct classes); the baseline
+ *     answers page 1 before and after the service runs (its spread is the run-to-run noise).
+ * Prints a table with the issue's targets and writes JSON to bench/results/.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { createDataSource, runMigrations, AppEntity, DeploymentEntity, TenantEntity } from '@edu/persistence';
+import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-importer';
+import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-package';
+import { generateRosterPackage } from './generate';
+import { BenchIssuer } from './issuer';
+
+const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
+const PREFIX = '/ims/oneroster/v1p1';
+
+interface Args {
+  scale: number;
+  duration: number;
+  warmup: number;
+  connections: number[];
+  logLevel: string;
+  keep: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { scale: 1, duration: 10, warmup: 2, connections: [8, 32], logLevel: 'warn', keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    const num = (): number => {
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
+      i++;
+      return n;
+    };
+    switch (flag) {
+      case '--scale':
+        args.scale = num();
+        break;
+      case '--duration':
+        args.duration = num();
+        break;
+      case '--warmup':
+        args.warmup = num();
+        break;
+      case '--connections':
+        args.connections = (value ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+        if (args.connections.length === 0) throw new Error('--connections needs e.g. 8,32');
+        i++;
+        break;
+      case '--log-level':
+        args.logLevel = value ?? 'warn';
+        i++;
+        break;
+      case '--keep':
+        args.keep = true;
+        break;
+      default:
+        throw new Error(`unknown option ${flag} (see bench/oneroster/run.ts)`);
+    }
+  }
+  return args;
+}
+
+/** The checkout's root: the nearest ancestor holding `tools/runtime` (run from dist/ or from source). */
+function projectRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'tools', 'runtime', 'run-dist.js'))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('cannot find the project root (tools/runtime/run-dist.js)');
+    dir = up;
+  }
+  return dir;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const log = (message: string): void => {
+  process.stderr.write(`[bench] ${message}\n`);
+};
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+interface Database {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+async function startDatabase(root: string): Promise<Database> {
+  let serverUrl = process.env['DATABASE_URL'];
+  let stopServer = async (): Promise<void> => undefined;
+  let dataDir: string | undefined;
+  if (!serverUrl) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startPostgres } = require(path.join(root, 'tools', 'infra', 'postgres.js')) as {
+      startPostgres(o: { dataDir: string; durable: boolean }): Promise<{ url: string; stop(): Promise<void> }>;
+    };
+    dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-pg-'));
+    log('starting an embedded PostgreSQL (non-durable: fsync off)');
+    const pg = await startPostgres({ dataDir, durable: false });
+    serverUrl = pg.url;
+    stopServer = () => pg.stop();
+  }
+  const name = `edu_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = withDatabase(serverUrl, name);
+  return {
+    url,
+    embedded: dataDir !== undefined,
+    stop: async () => {
+      const c = new Client({ connectionString: withDatabase(serverUrl as string, 'postgres') });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+      await stopServer();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: string; deploymentId: string }> {
+  const ds = createDataSource({ url, poolSize: 1, applicationName: 'bench-setup' });
+  await ds.initialize();
+  try {
+    const tenant = await ds.getRepository(TenantEntity).save({
+      name: 'Synthetic District',
+      customerId: Math.floor(Math.random() * 1e9),
+      govtId: 'BENCH-1',
+      regionId: 'AU-NSW',
+      licences: ['data-operations'],
+      rootOrgSourcedId: rootOrg,
+    });
+    const app = await ds.getRepository(AppEntity).save({
+      name: 'Bench Consumer',
+      ownerType: 'tenant',
+      ownerId: tenant.id,
+      authType: 'oauth2',
+      oauth2: { redirect_uris: ['https://bench.example/callback'] },
+      saml: null,
+      clientId: generateClientId('app'),
+      clientSecretHash: hashClientSecret(generateClientSecret()),
+    } as Partial<AppEntity>);
+    const deployment = await ds.getRepository(DeploymentEntity).save({
+      appId: app.id,
+      tenantId: tenant.id,
+      scope: [`${SCOPE_BASE}/roster.readonly`, `${SCOPE_BASE}/roster-core.readonly`],
+      clientId: null,
+      clientSecretHash: null,
+      settings: {},
+    });
+    return { tenantId: tenant.id, deploymentId: deployment.id };
+  } finally {
+    await ds.destroy();
+  }
+}
+
+function startChild(root: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [path.join(root, 'tools', 'runtime', 'run-dist.js'), entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const keep = (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.on('exit', (code) => {
+    if (code !== 0 && code !== null) log(`${entry} exited with ${code}: ${tail}`);
+  });
+  return child;
+}
+
+async function waitFor(url: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+interface Scenario {
+  name: string;
+  target: 'service' | 'baseline';
+  /** Path of the n-th request. */
+  path: (n: number) => string;
+}
+
+interface RunResult {
+  scenario: string;
+  connections: number;
+  requestsPerSecond: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function run(baseUrl: string, scenario: Scenario, connections: number, duration: number, headers: Record<string, string>): Promise<RunResult> {
+  let n = 0;
+  const result = await autocannon({
+    url: baseUrl,
+    connections,
+    duration,
+    headers,
+    requests: [
+      {
+        setupRequest: (req) => {
+          req.path = scenario.path(n++);
+          return req;
+        },
+      },
+    ],
+  });
+  return {
+    scenario: scenario.name,
+    connections,
+    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    requests: result['2xx'] + result.non2xx,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/** A sequence 0..n-1 in a scrambled but deterministic order (stride coprime with n). */
+function scrambled(n: number): (i: number) => number {
+  let stride = Math.max(1, Math.floor(n * 0.618));
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  while (gcd(stride, n) !== 1) stride++;
+  return (i) => (i * stride) % n;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const root = projectRoot();
+  const started = Date.now();
+  const db = await startDatabase(root);
+  const children: ChildProcess[] = [];
+  const issuer = await new BenchIssuer().start();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-roster-'));
+  try {
+    log('migrating');
+    await runMigrations(db.url);
+    const rootOrg = 'org-district';
+    const { tenantId, deploymentId } = await createTenant(db.url, rootOrg);
+
+    log(`generating the synthetic district (scale ${args.scale})`);
+    const genStart = Date.now();
+    const summary = await generateRosterPackage({ out: dataDir, scale: args.scale, rootOrg });
+    const generateSeconds = (Date.now() - genStart) / 1000;
+    log(`generated ${summary.rows} rows in ${generateSeconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
+
+    log('importing through the CSV importer');
+    const importClient = new Client({ connectionString: db.url, application_name: 'bench-import' });
+    await importClient.connect();
+    const importStart = Date.now();
+    const report = await importRosterPackage(importClient, () => openRosterPackage(dataDir), { tenantId, source: 'bench', onProgress: (m) => log(`  ${m}`) });
+    const importSeconds = (Date.now() - importStart) / 1000;
+    await importClient.end();
+    if (report.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
+    const importRowsPerSecond = Math.round(report.rows / importSeconds);
+    log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
+    if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+
+    const probe = new Client({ connectionString: db.url });
+    await probe.connect();
+    const nUsers = Number((await probe.query('SELECT count(*) AS n FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].n);
+    const nClasses = Number((await probe.query('SELECT count(*) AS n FROM roster_classes WHERE tenant_id = $1', [tenantId])).rows[0].n);
+    const names: string[] = (await probe.query('SELECT DISTINCT family_name AS f FROM roster_users WHERE tenant_id = $1 ORDER BY 1', [tenantId])).rows.map((r: { f: string }) => r.f);
+    const stamp: Date = (await probe.query('SELECT max(date_last_modified) AS d FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].d;
+    await probe.end();
+
+    const servicePort = await freePort();
+    const baselinePort = await freePort();
+    children.push(
+      startChild(root, 'apps/oneroster/src/main', {
+        NODE_ENV: 'production',
+        LOG_LEVEL: args.logLevel,
+        PORT: String(servicePort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: db.url,
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+        TOKEN_AUDIENCE: issuer.audience,
+      }),
+      startChild(root, 'bench/oneroster/baseline-server', { DATABASE_URL: db.url, BASELINE_PORT: String(baselinePort), BASELINE_TENANT: tenantId }),
+    );
+    const serviceUrl = `http://127.0.0.1:${servicePort}`;
+    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    await waitFor(`${serviceUrl}/health/ready`, 60_000);
+    await waitFor(`${baselineUrl}/users`, 60_000);
+    const token = await issuer.mint({ scopes: [`${SCOPE_BASE}/roster.readonly`], tenantId, deploymentId });
+    const auth = { authorization: `Bearer ${token}` };
+
+    const deepBase = Math.floor((nUsers * 0.9) / 100) * 100;
+    const deepPages = Math.max(1, Math.min(1000, Math.floor((nUsers - deepBase) / 100)));
+    const deepPage = scrambled(deepPages);
+    const nameAt = scrambled(names.length);
+    const classAt = scrambled(nClasses);
+    const since = (n: number) => new Date(stamp.getTime() - 1000 * (1 + (n % 3600))).toISOString();
+    const q = (filter: string) => encodeURIComponent(filter);
+    const baselinePage1: Scenario = { name: 'baseline node:http+pg users page 1', target: 'baseline', path: () => '/users?offset=0&limit=100' };
+    const scenarios: Scenario[] = [
+      { name: 'users page 1 (limit 100)', target: 'service', path: () => `${PREFIX}/users?limit=100` },
+      { name: `users offset ${deepBase}+ (distinct)`, target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${deepBase + deepPage(n % deepPages) * 100}` },
+      {
+        name: "familyName='…' (distinct names)",
+        target: 'service',
+        path: (n) => {
+          const name = names[nameAt(n % names.length)] as string;
+          return `${PREFIX}/users?limit=100&filter=${q(`familyName='${n % 2 ? name.toLowerCase() : name}'`)}`;
+        },
+      },
+      { name: "dateLastModified>'…' (distinct, pages 1-20)", target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${(n % 20) * 100}&filter=${q(`dateLastModified>'${since(n)}'`)}` },
+      { name: '/classes/{id}/students (distinct)', target: 'service', path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % nClasses) + 1, 7)}/students` },
+    ];
+
+    // Sanity: every scenario answers 200 before it is measured.
+    for (const s of [baselinePage1, ...scenarios]) {
+      const res = await fetch(`${s.target === 'service' ? serviceUrl : baselineUrl}${s.path(1)}`, { headers: s.target === 'service' ? auth : {} });
+      if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${await res.text()}`);
+    }
+
+    const results: RunResult[] = [];
+    for (const connections of args.connections) {
+      const measure = async (s: Scenario, label = s.name) => {
+        const url = s.target === 'service' ? serviceUrl : baselineUrl;
+        const headers = s.target === 'service' ? auth : {};
+        await run(url, s, connections, args.warmup, headers);
+        const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
+        results.push(r);
+        log(`${label} @${connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+      };
+      await measure(baselinePage1, `${baselinePage1.name} (before)`);
+      for (const s of scenarios) await measure(s);
+      await measure(baselinePage1, `${baselinePage1.name} (after)`);
+    }
+
+    const report8 = evaluate(results, importRowsPerSecond);
+    const output = {
+      when: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+      database: db.embedded ? 'embedded PostgreSQL (non-durable: fsync off)' : 'DATABASE_URL',
+      scale: args.scale,
+      counts: summary.counts,
+      generateSeconds,
+      import: { rows: report.rows, seconds: importSeconds, rowsPerSecond: importRowsPerSecond },
+      durationSeconds: args.duration,
+      serviceLogLevel: args.logLevel,
+      results,
+      targets: report8,
+      totalSeconds: (Date.now() - started) / 1000,
+    };
+    printTable(output.results, output.import, report8, summary.counts);
+    const outDir = path.join(root, 'bench', 'results');
+    mkdirSync(outDir, { recursive: true });
+    const file = path.join(outDir, `oneroster-${output.when.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
+    log(`results written to ${path.relative(root, file)}`);
+  } finally {
+    for (const child of children) await stopChild(child);
+    await issuer.stop();
+    if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+    await db.stop();
+  }
+}
+
+interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+function evaluate(results: RunResult[], importRowsPerSecond: number): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const byConn = new Map<number, RunResult[]>();
+  for (const r of results) byConn.set(r.connections, [...(byConn.get(r.connections) ?? []), r]);
+  for (const [connections, list] of byConn) {
+    const baseline = list.filter((r) => r.scenario.startsWith('baseline'));
+    const baselineRps = baseline.reduce((a, r) => a + r.requestsPerSecond, 0) / Math.max(1, baseline.length);
+    const page1 = list.find((r) => r.scenario.startsWith('users page 1'));
+    const deep = list.find((r) => r.scenario.startsWith('users offset'));
+    if (page1) {
+      const ratio = page1.requestsPerSecond / baselineRps;
+      checks.push({ target: `page-1 req/s >= 0.7 x baseline @${connections}`, measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`, met: ratio >= 0.7 });
+    }
+    if (page1 && deep) {
+      const ratio = deep.p50 / Math.max(page1.p50, 1e-9);
+      checks.push({ target: `deep-offset p50 <= 2 x page-1 p50 @${connections}`, measured: `${ratio.toFixed(2)} x (${deep.p50} vs ${page1.p50} ms)`, met: ratio <= 2 });
+    }
+    if (connections === 8) {
+      for (const r of list.filter((x) => !x.scenario.startsWith('baseline'))) {
+        checks.push({ target: `p99 < 50 ms @8: ${r.scenario}`, measured: `${r.p99} ms`, met: r.p99 < 50 });
+      }
+    }
+    if (baseline.length === 2) {
+      const [a, b] = baseline as [RunResult, RunResult];
+      const spread = Math.abs(a.requestsPerSecond - b.requestsPerSecond) / Math.max(a.requestsPerSecond, b.requestsPerSecond);
+      checks.push({ target: `(noise) baseline before/after spread @${connections}`, measured: `${(spread * 100).toFixed(1)} %`, met: true });
+    }
+  }
+  checks.push({ target: 'import >= 50,000 rows/s', measured: `${importRowsPerSecond} rows/s`, met: importRowsPerSecond >= 50_000 });
+  return checks;
+}
+
+function printTable(results: RunResult[], imp: { rows: number; seconds: number; rowsPerSecond: number }, checks: TargetCheck[], counts: Record<string, number>): void {
+  const lines: string[] = [];
+  lines.push('');
+  lines.push(`data: ${Object.entries(counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}`);
+  lines.push(`import: ${imp.rows.toLocaleString('en')} rows in ${imp.seconds.toFixed(1)} s = ${imp.rowsPerSecond.toLocaleString('en')} rows/s`);
+  lines.push('');
+  const head = ['run', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx'];
+  const rows = results.map((r) => [r.scenario, String(r.connections), r.requestsPerSecond.toFixed(1), String(r.p50), String(r.p90), String(r.p99), String(r.max), String(r.non2xx + r.errors)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  lines.push(fmt(head));
+  lines.push(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) lines.push(fmt(r));
+  lines.push('');
+  lines.push('targets:');
+  for (const c of checks) lines.push(`  ${c.met ? 'met ' : 'MISS'}  ${c.target}: ${c.measured}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error('[bench] failed:', err);
+    process.exit(1);
+  },
+);
