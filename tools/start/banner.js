@@ -48,9 +48,11 @@ function demoExamples(urls) {
   const examples = [];
   const file = path.join(__dirname, 'demo-examples.json');
   if (!fs.existsSync(file)) return examples;
+  const expand = (url) => url.replace('{identity}', urls.identity).replace('{oneroster}', urls.oneroster).replace('{alerts}', urls.alerts);
   for (const ex of JSON.parse(fs.readFileSync(file, 'utf8'))) {
-    const call = ex.call.replace('{identity}', urls.identity).replace('{oneroster}', urls.oneroster).replace('{alerts}', urls.alerts);
-    examples.push([`# ${ex.title}`, tokenToVar(urls.identity, ex.client_id, ex.client_secret, ex.tenant_id ? ` -d tenant_id=${ex.tenant_id}` : ''), `curl -s -H "Authorization: Bearer $TOKEN" '${call}'`]);
+    const lines = [`# ${ex.title}`, tokenToVar(urls.identity, ex.client_id, ex.client_secret, ex.tenant_id ? ` -d tenant_id=${ex.tenant_id}` : '')];
+    for (const call of [ex.call, ex.then].filter(Boolean)) lines.push(`curl -s -H "Authorization: Bearer $TOKEN" '${expand(call)}'`);
+    examples.push(lines);
   }
   return examples;
 }
