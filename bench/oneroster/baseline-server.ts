@@ -1,6 +1,6 @@
 /**
  * The benchmark's baseline: the smallest server that answers the users page-1 query — node:http
- * and a pg pool, no framework, no authentication, no formatting — so the rostering service's
+ * and a pg pool, no framework, no authentication, no OneRoster formatting — so the rostering service's
  * page-1 throughput can be compared with what the same machine and database allow.
  *
  *   BASELINE_PORT=0 DATABASE_URL=... BASELINE_TENANT=<uuid> node dist/bench/oneroster/baseline-server.js
@@ -10,11 +10,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
-import { selectList } from '../../apps/oneroster/src/roster/roster-views';
 
 const pool = new Pool({ connectionString: process.env['DATABASE_URL'], max: Number(process.env['BASELINE_POOL_SIZE'] ?? 10) });
 const tenant = process.env['BASELINE_TENANT'] ?? '';
-const sql = `SELECT ${selectList('user')} FROM roster_users AS t WHERE t.tenant_id = $1::uuid AND t.ordinal >= $2 ORDER BY t.ordinal LIMIT $3`;
+// The same page of the same index as the service's default-order page: rows as stored, as JSON.
+const sql = 'SELECT * FROM roster_users AS t WHERE t.tenant_id = $1::uuid AND t.ordinal >= $2 ORDER BY t.ordinal LIMIT $3';
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');

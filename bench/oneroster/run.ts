@@ -40,6 +40,8 @@ interface Args {
   connections: number[];
   logLevel: string;
   keep: boolean;
+  /** Run only the scenarios whose name contains this text (the baseline always runs). */
+  only?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -74,6 +76,10 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--keep':
         args.keep = true;
+        break;
+      case '--only':
+        args.only = value;
+        i++;
         break;
       default:
         throw new Error(`unknown option ${flag} (see bench/oneroster/run.ts)`);
@@ -192,8 +198,8 @@ async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: s
   }
 }
 
-function startChild(root: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [path.join(root, 'tools', 'runtime', 'run-dist.js'), entry], {
+function startChild(root: string, entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'tools', 'runtime', 'run-dist.js'), entry], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -347,7 +353,10 @@ async function main(): Promise<void> {
         JWKS_URL: issuer.jwksUrl,
         TOKEN_ISSUER: issuer.issuer,
         TOKEN_AUDIENCE: issuer.audience,
-      }),
+      },
+        // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
+        (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+      ),
       startChild(root, 'bench/oneroster/baseline-server', { DATABASE_URL: db.url, BASELINE_PORT: String(baselinePort), BASELINE_TENANT: tenantId }),
     );
     const serviceUrl = `http://127.0.0.1:${servicePort}`;
@@ -397,7 +406,7 @@ async function main(): Promise<void> {
         log(`${label} @${connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
       };
       await measure(baselinePage1, `${baselinePage1.name} (before)`);
-      for (const s of scenarios) await measure(s);
+      for (const s of scenarios) if (!args.only || s.name.includes(args.only)) await measure(s);
       await measure(baselinePage1, `${baselinePage1.name} (after)`);
     }
 

@@ -132,6 +132,10 @@ describe('OneRoster rostering reads', () => {
         ['usr-s-02', 'user'],
       ]);
       expect(parent.enabledUser).toBe('false');
+      expect(parent).not.toHaveProperty('metadata');
+      const flagged = (await h.get('users/usr-s-10', token).expect(200)).body.user;
+      expect(flagged.metadata).toEqual({ 'microsoft.userFlags': 'freeLunch,ELL' });
+      expect(Object.keys(flagged).pop()).toBe('metadata');
     });
 
     it('derives children of orgs and sessions, and renders parents', async () => {
@@ -159,6 +163,17 @@ describe('OneRoster rostering reads', () => {
       const demo = (await h.get('demographics/usr-s-03', token).expect(200)).body.demographics;
       expect(demo).toMatchObject({ birthDate: '20080313', sex: 'male', blackOrAfricanAmerican: 'true', white: 'false', countryOfBirthCode: 'US' });
       expect(demo).not.toHaveProperty('nativeHawaiianOrOtherPacificIslander');
+    });
+
+    it('escapes ids in hrefs so that every href leads back to its object', async () => {
+      const cls = (await h.get('classes/cls-art-7', token).expect(200)).body.class;
+      expect(cls.course).toEqual({ href: `${HREF_ROOT}/courses/crs-art%201%2F2`, sourcedId: 'crs-art 1/2', type: 'course' });
+      const course = (await h.get(new URL(cls.course.href).pathname, token).expect(200)).body.course;
+      expect(course).toMatchObject({ sourcedId: 'crs-art 1/2', title: 'Art "Studio" 1/2' });
+      const byHref = await h.get(`classes?filter=${encodeURIComponent(`course.href='${cls.course.href}'`)}`, token).expect(200);
+      expect(byHref.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7']);
+      const forCourse = await h.get(`courses/${encodeURIComponent('crs-art 1/2')}/classes`, token).expect(200);
+      expect(forCourse.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7']);
     });
 
     it('keeps tombstoned records visible with status tobedeleted', async () => {
@@ -248,6 +263,8 @@ describe('OneRoster rostering reads', () => {
       ["sourcedId<'usr-s-05'", (u) => byteOrder(u.sourcedId as string, 'usr-s-05') < 0],
       ["orgs.type='org'", () => true],
       ["status='tobedeleted'", (u) => u.status === 'tobedeleted'],
+      ["metadata.microsoft.userFlags~'iep'", (u) => lower((u.metadata as Record<string, string> | undefined)?.['microsoft.userFlags']).includes('iep')],
+      ["metadata.microsoft.userFlags!='IEP'", (u) => (u.metadata as Record<string, string> | undefined)?.['microsoft.userFlags'] !== 'IEP'],
     ])('%s', async (filter, keep) => {
       expect(await filtered(filter)).toEqual(ids(everyone.filter(keep)));
     });
@@ -305,12 +322,12 @@ describe('OneRoster rostering reads', () => {
 
     it('filters on GUIDRef sub-fields and derived children', async () => {
       const classes = await h.get(`classes?filter=${encodeURIComponent("school.sourcedId='org-s2' AND terms.sourcedId='as-t2'")}`, token).expect(200);
-      expect(classes.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-hr-7']);
+      expect(classes.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7', 'cls-hr-7']);
       const parents = await h.get(`academicSessions?filter=${encodeURIComponent("children.sourcedId='as-gp3'")}`, token).expect(200);
       expect(parents.body.academicSessions.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['as-t2']);
       const href = `${HREF_ROOT}/orgs/org-s2`;
       const byHref = await h.get(`classes?filter=${encodeURIComponent(`school.href='${href}'`)}`, token).expect(200);
-      expect(byHref.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-eng-7a', 'cls-hr-7']);
+      expect(byHref.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7', 'cls-eng-7a', 'cls-hr-7']);
       const dates = await h.get(`academicSessions?filter=${encodeURIComponent("startDate>='20240101' AND type='term'")}`, token).expect(200);
       expect(dates.body.academicSessions.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['as-t2', 'as-t3']);
     });
@@ -373,7 +390,7 @@ describe('OneRoster rostering reads', () => {
     it('gives an enterprise tenant every school of its tree, and only that school\u2019s data per school', async () => {
       expect((await h.get('schools', token).expect(200)).body.orgs.map((o: { sourcedId: string }) => o.sourcedId)).toEqual(['org-s1', 'org-s2', 'org-s9']);
       const s2 = (await h.get('schools/org-s2/classes', token).expect(200)).body.classes.map((c: { sourcedId: string }) => c.sourcedId);
-      expect(s2).toEqual(['cls-eng-7a', 'cls-hr-7']);
+      expect(s2).toEqual(['cls-art-7', 'cls-eng-7a', 'cls-hr-7']);
       const all = (await h.get('classes', token).expect(200)).body.classes;
       expect(all.length).toBeGreaterThan(s2.length);
     });
@@ -386,7 +403,7 @@ describe('OneRoster rostering reads', () => {
       expectImsxError(await h.get('orgs/org-s1', t), 404, 'unknownobject');
       expectImsxError(await h.get('schools/org-s1', t), 404, 'unknownobject');
       expect((await h.get('schools/org-s1/classes', t).expect(200)).body.classes).toEqual([]);
-      expect((await h.get('schools/org-s2/classes', t).expect(200)).body.classes).toHaveLength(2);
+      expect((await h.get('schools/org-s2/classes', t).expect(200)).body.classes).toHaveLength(3);
     });
   });
 

@@ -78,7 +78,7 @@ describe('filterToSql', () => {
 
   it('builds hrefs from the service root for href filters', () => {
     expect(sql('class', `course.href='${ROOT}/courses/c-1'`)).toEqual({
-      text: '($2::text || t."course_sourced_id") = $3::text',
+      text: `($2::text || replace(replace(replace(replace(replace(t."course_sourced_id", '%', '%25'), '/', '%2F'), '?', '%3F'), '#', '%23'), ' ', '%20')) = $3::text`,
       values: [`${ROOT}/courses/`, `${ROOT}/courses/c-1`],
     });
   });

@@ -14,7 +14,7 @@
  * Column names come only from `ROSTER_TABLES`; every value is a `$n` parameter.
  */
 import type { ComparisonOperator, FilterNode, OneRosterResource, PredicateNode, TypedLiteral } from '@edu/oneroster-query';
-import { columnOf, quoteIdent, ROSTER_TABLES, type ColumnSource, type RefTarget } from './roster-tables';
+import { columnOf, quoteIdent, ROSTER_TABLES, urlSegmentSql, type ColumnSource, type RefTarget } from './roster-tables';
 import { escapeLike, type SqlParams } from './sql-params';
 
 export interface FilterSqlContext {
@@ -111,19 +111,19 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
     case 'ref': {
       const c = col(ctx, source.column);
       if (subField === 'type') return { source: { multi: false, expr: c }, type: 'text', refTypeOf: { target: source.ref, present: `${c} IS NOT NULL` } };
-      if (subField === 'href') return { source: { multi: false, expr: `(${hrefPrefix(ctx, source.ref)} || ${c})` }, type: 'text' };
+      if (subField === 'href') return { source: { multi: false, expr: `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql(c)})` }, type: 'text' };
       return { source: { multi: false, expr: c }, type: 'text' };
     }
     case 'refArray': {
       const c = col(ctx, source.column);
       if (subField === 'type') return { source: { multi: false, expr: c }, type: 'text', refTypeOf: { target: source.ref, present: `COALESCE(cardinality(${c}), 0) > 0` } };
-      if (subField === 'href') return { source: { multi: true, from: `unnest(${c}) AS x(v)`, elem: `(${hrefPrefix(ctx, source.ref)} || x.v)` }, type: 'text' };
+      if (subField === 'href') return { source: { multi: true, from: `unnest(${c}) AS x(v)`, elem: `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql('x.v')})` }, type: 'text' };
       return { source: { multi: true, from: `unnest(${c}) AS x(v)`, elem: 'x.v', arrayColumn: c }, type: 'text' };
     }
     case 'children': {
       const { from, where } = childrenFrom(ctx);
       if (subField === 'type') return { source: { multi: false, expr: 'NULL' }, type: 'text', refTypeOf: { target: source.ref, present: `EXISTS (SELECT 1 FROM ${from} WHERE ${where})` } };
-      const elem = subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || c.sourced_id)` : 'c.sourced_id';
+      const elem = subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql('c.sourced_id')})` : 'c.sourced_id';
       return { source: { multi: true, from, where, elem }, type: 'text' };
     }
     case 'absent':

@@ -194,3 +194,12 @@ export function quoteIdent(name: string): string {
   if (!SQL_IDENTIFIER.test(name)) throw new TypeError(`Refusing SQL identifier '${name}'`);
   return `"${name}"`;
 }
+
+/**
+ * A sourcedId made safe as one URL path segment of a GUIDRef `href`: `%`, `/`, `?`, `#` and
+ * space are percent-encoded (ids are opaque but meant to be URL-safe; this keeps odd ones from
+ * breaking the href). The JSON output and filters on `href` use this same expression.
+ */
+export function urlSegmentSql(expr: string): string {
+  return `replace(replace(replace(replace(replace(${expr}, '%', '%25'), '/', '%2F'), '?', '%3F'), '#', '%23'), ' ', '%20')`;
+}

@@ -8,7 +8,6 @@ import {
   parseSingleQuery,
   pickLinkParams,
   RESOURCE_KEYS,
-  selectFields,
   stringifyFilter,
   warningsStatusInfoSet,
   type CollectionQuery,
@@ -24,7 +23,7 @@ import type { TenantAccess } from '../tenancy/tenant-access.service';
 import { RosterDb } from './roster-db';
 import type { BaseSet, BaseSetInput, CollectionOperation, SingleOperation } from './roster-operations';
 import { RosterVersionsService } from './roster-versions.service';
-import { selectList, toView, type ViewFormat } from './roster-views';
+import { rowJsonSql, type JsonFormat } from './roster-json';
 import { countFromHistogram, histogramCanAnswer, MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
 
 /** Where the request came from: what links and hrefs are built on, and the request id. */
@@ -36,10 +35,20 @@ export interface RequestInfo {
   readonly requestId: string;
 }
 
-/** A response body plus the headers that go with it. */
+/** A response: the JSON body as text, plus the headers that go with it. */
 export interface RosterResponse {
-  readonly body: Record<string, unknown>;
+  readonly body: string;
   readonly headers: Readonly<Record<string, string>>;
+}
+
+/** `{"<key>":<value>[,"statusInfoSet":[…]]}` from a JSON text already built by the database. */
+function envelope(key: string, value: string, status: { statusInfoSet: unknown } | undefined): string {
+  return `{${JSON.stringify(key)}:${value}${status ? `,"statusInfoSet":${JSON.stringify(status.statusInfoSet)}` : ''}}`;
+}
+
+/** One serialised object per row, built by the database (see roster-json.ts). */
+interface JsonRow {
+  readonly j: string;
 }
 
 interface PreparedSet {
@@ -71,15 +80,12 @@ export class RosterService {
     const query = parseCollectionQuery(raw, op.resource);
     const prepared = await this.prepare(access, op.base, ids);
     const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, query, prepared, info);
-
-    const format = this.format(access, info);
-    const items = rows.map((row) => selectFields(toView(op.resource, row, format), query.fields));
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
     return {
-      body: { [RESOURCE_KEYS[op.resource].collection]: items, ...(status ?? {}) },
+      body: envelope(RESOURCE_KEYS[op.resource].collection, `[${rows.map((r) => r.j).join(',')}]`, status),
       headers: {
         'X-Total-Count': String(total),
-        'X-Count': String(items.length),
+        'X-Count': String(rows.length),
         Link: buildLinkHeader(info.selfUrl, pickLinkParams(raw), { offset: query.offset, limit: query.limit, total }),
       },
     };
@@ -90,20 +96,20 @@ export class RosterService {
     const prepared = await this.prepare(access, op.base, { id });
     const { base } = prepared;
     const { params } = prepared.input;
-    let row: Record<string, unknown> | undefined;
+    let row: JsonRow | undefined;
     if (!base.empty) {
       const idParam = params.typed(id, 'text');
       const table = quoteIdent(ROSTER_TABLES[op.resource].table);
       const where = ['t.tenant_id = $1::uuid', `t.sourced_id = ${idParam}`, ...base.conditions].join(' AND ');
-      [row] = await this.db.query<Record<string, unknown>>(`SELECT ${selectList(op.resource)} FROM ${table} AS t WHERE ${where}`, params.values);
+      const json = rowJsonSql(op.resource, query.fields, params, this.format(access, info));
+      [row] = await this.db.query<JsonRow>(`SELECT ${json} FROM ${table} AS t WHERE ${where}`, params.values);
     }
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
-    const view = selectFields(toView(op.resource, row, this.format(access, info)), query.fields);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
-    return { body: { [RESOURCE_KEYS[op.resource].single]: view, ...(status ?? {}) }, headers: { 'X-Total-Count': '1' } };
+    return { body: envelope(RESOURCE_KEYS[op.resource].single, row.j, status), headers: { 'X-Total-Count': '1' } };
   }
 
-  private format(access: TenantAccess, info: RequestInfo): ViewFormat {
+  private format(access: TenantAccess, info: RequestInfo): JsonFormat {
     return { dateMode: access.output.dateMode, booleans: access.output.booleans, hrefRoot: info.hrefRoot };
   }
 
@@ -120,7 +126,7 @@ export class RosterService {
     query: CollectionQuery,
     { version, input, base }: PreparedSet,
     info: RequestInfo,
-  ): Promise<{ total: number; rows: Record<string, unknown>[] }> {
+  ): Promise<{ total: number; rows: JsonRow[] }> {
     const { params } = input;
     const table = quoteIdent(ROSTER_TABLES[op.resource].table);
     const conditions = ['t.tenant_id = $1::uuid', ...base.conditions];
@@ -137,7 +143,7 @@ export class RosterService {
     const whereValues = params.values;
     const sort = sortToSql(op.resource, query.sort);
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
-    const columns = selectList(op.resource);
+    const format = this.format(access, info);
 
     if (op.ordinal && !query.filter && sort.isDefaultOrder) {
       // Unfiltered default order over a dense ordinal: an index range, never a skip of `offset` rows.
@@ -145,11 +151,12 @@ export class RosterService {
       const totalSql = `SELECT COALESCE(max(${ord}) + 1, 0)::bigint AS n FROM ${table} AS t WHERE ${where}`;
       const total = () => this.totals.get(cacheKey, async () => Number((await this.db.query<{ n: string }>(totalSql, whereValues))[0]?.n ?? 0));
       const rowsParams = new SqlParams(whereValues);
+      const columns = rowJsonSql(op.resource, query.fields, rowsParams, format);
       if (query.sort.direction === 'asc') {
         const from = rowsParams.typed(query.offset, 'bigint');
         const limit = rowsParams.typed(query.limit, 'bigint');
         const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} >= ${from} ORDER BY ${ord} LIMIT ${limit}`;
-        const [n, rows] = await Promise.all([total(), this.db.query<Record<string, unknown>>(rowsSql, rowsParams.values)]);
+        const [n, rows] = await Promise.all([total(), this.db.query<JsonRow>(rowsSql, rowsParams.values)]);
         return { total: n, rows };
       }
       const n = await total();
@@ -158,11 +165,12 @@ export class RosterService {
       const to = rowsParams.typed(highest, 'bigint');
       const limit = rowsParams.typed(query.limit, 'bigint');
       const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} <= ${to} ORDER BY ${ord} DESC LIMIT ${limit}`;
-      return { total: n, rows: await this.db.query<Record<string, unknown>>(rowsSql, rowsParams.values) };
+      return { total: n, rows: await this.db.query<JsonRow>(rowsSql, rowsParams.values) };
     }
 
     const countSql = `SELECT count(*)::bigint AS n FROM ${table} AS t WHERE ${where}`;
     const rowsParams = new SqlParams(whereValues);
+    const columns = rowJsonSql(op.resource, query.fields, rowsParams, format);
     const limit = rowsParams.typed(query.limit, 'bigint');
     const offset = rowsParams.typed(query.offset, 'bigint');
     const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${limit} OFFSET ${offset}`;
@@ -178,7 +186,7 @@ export class RosterService {
     if (cached !== undefined && query.offset >= cached) return { total: cached, rows: [] };
     const [total, rows] = await Promise.all([
       cached ?? this.totals.get(cacheKey, count),
-      this.db.query<Record<string, unknown>>(rowsSql, rowsParams.values),
+      this.db.query<JsonRow>(rowsSql, rowsParams.values),
     ]);
     return { total, rows };
   }

@@ -23,7 +23,7 @@ export const HEADERS: Readonly<Record<FixtureFile, readonly string[]>> = {
   academicSessions: ['sourcedId', 'status', 'dateLastModified', 'title', 'type', 'startDate', 'endDate', 'parentSourcedId', 'schoolYear'],
   courses: ['sourcedId', 'status', 'dateLastModified', 'schoolYearSourcedId', 'title', 'courseCode', 'grades', 'orgSourcedId', 'subjects', 'subjectCodes'],
   classes: ['sourcedId', 'status', 'dateLastModified', 'title', 'grades', 'courseSourcedId', 'classCode', 'classType', 'location', 'schoolSourcedId', 'termSourcedIds', 'subjects', 'subjectCodes', 'periods'],
-  users: ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'userIds', 'givenName', 'familyName', 'middleName', 'identifier', 'email', 'sms', 'phone', 'agentSourcedIds', 'grades', 'password'],
+  users: ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'userIds', 'givenName', 'familyName', 'middleName', 'identifier', 'email', 'sms', 'phone', 'agentSourcedIds', 'grades', 'password', 'metadata.microsoft.userFlags'],
   enrollments: ['sourcedId', 'status', 'dateLastModified', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role', 'primary', 'beginDate', 'endDate'],
   demographics: [
     'sourcedId', 'status', 'dateLastModified', 'birthDate', 'sex', 'americanIndianOrAlaskaNative', 'asian', 'blackOrAfricanAmerican',
@@ -81,12 +81,15 @@ export function districtFixture(): RosterFixture {
     { sourcedId: 'crs-bio', schoolYearSourcedId: 'as-y2024', title: 'Biology', courseCode: 'BIO', grades: '09,10', orgSourcedId: 'org-s1', subjects: 'Science,Life Science', subjectCodes: '03051' },
     { sourcedId: 'crs-eng7', schoolYearSourcedId: '', title: 'English 7', courseCode: '', grades: '07', orgSourcedId: 'org-s2', subjects: 'English', subjectCodes: '' },
     { sourcedId: 'crs-hist', schoolYearSourcedId: 'as-y2024', title: 'World History', courseCode: 'WH', grades: '', orgSourcedId: 'org-d1', subjects: '', subjectCodes: '' },
+    // An id that is not URL-safe as is: hrefs must escape it.
+    { sourcedId: 'crs-art 1/2', schoolYearSourcedId: '', title: 'Art "Studio" 1/2', courseCode: '', grades: '07', orgSourcedId: 'org-s2', subjects: 'Art', subjectCodes: '' },
   ]);
   const classes = rows('classes', [
     { sourcedId: 'cls-alg-1', title: 'Algebra I - P1', grades: '09', courseSourcedId: 'crs-alg', classCode: 'ALG1-01', classType: 'scheduled', location: 'B-104', schoolSourcedId: 'org-s1', termSourcedIds: 'as-t1', subjects: 'Mathematics', subjectCodes: '02052', periods: '1' },
     { sourcedId: 'cls-alg-2', title: 'Algebra I - P2', grades: '09', courseSourcedId: 'crs-alg', classCode: 'ALG1-02', classType: 'scheduled', location: 'B-104', schoolSourcedId: 'org-s1', termSourcedIds: 'as-t1,as-t2', subjects: 'Mathematics', subjectCodes: '02052', periods: '2,3' },
     { sourcedId: 'cls-bio-1', title: 'Biology', grades: '09,10', courseSourcedId: 'crs-bio', classCode: 'BIO-01', classType: 'scheduled', location: 'Lab 2', schoolSourcedId: 'org-s1', termSourcedIds: 'as-t2', subjects: 'Science', subjectCodes: '', periods: '4' },
     { sourcedId: 'cls-eng-7a', title: 'English 7A', grades: '07', courseSourcedId: 'crs-eng7', classCode: '', classType: 'scheduled', location: '', schoolSourcedId: 'org-s2', termSourcedIds: 'as-t1', subjects: '', subjectCodes: '', periods: '' },
+    { sourcedId: 'cls-art-7', title: 'Art 7', grades: '07', courseSourcedId: 'crs-art 1/2', classCode: '', classType: 'scheduled', location: '', schoolSourcedId: 'org-s2', termSourcedIds: 'as-t2', subjects: '', subjectCodes: '', periods: '' },
     { sourcedId: 'cls-hr-7', title: 'Homeroom 7', grades: '07', courseSourcedId: 'crs-eng7', classCode: 'HR7', classType: 'homeroom', location: 'Room 12', schoolSourcedId: 'org-s2', termSourcedIds: 'as-t1,as-t2', subjects: '', subjectCodes: '', periods: '' },
     { sourcedId: 'cls-old', title: 'Summer Bridge', grades: '', courseSourcedId: 'crs-alg', classCode: '', classType: 'scheduled', location: '', schoolSourcedId: 'org-s1', termSourcedIds: 'as-t3', subjects: '', subjectCodes: '', periods: '', tombstone: true },
   ]);
@@ -135,6 +138,7 @@ export function districtFixture(): RosterFixture {
       agentSourcedIds: n <= 2 ? 'usr-p-01' : '',
       grades: inS1 ? (n % 2 === 0 ? '10' : '09') : '07',
       password: '',
+      'metadata.microsoft.userFlags': n % 3 === 0 ? 'IEP' : n % 5 === 0 ? 'freeLunch,ELL' : '',
       ...(n === 24 ? { tombstone: true } : {}),
     });
   }

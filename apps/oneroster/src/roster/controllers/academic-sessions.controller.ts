@@ -14,42 +14,42 @@ export class AcademicSessionsController {
   constructor(private readonly http: RosterHttp) {}
 
   @Get('academicSessions')
-  getAllAcademicSessions(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllAcademicSessions(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllAcademicSessions, {}, req, res);
   }
 
   @Get('academicSessions/:id')
-  getAcademicSession(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAcademicSession(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getAcademicSession, id, req, res);
   }
 
   @Get('terms')
-  getAllTerms(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllTerms(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllTerms, {}, req, res);
   }
 
   @Get('terms/:id')
-  getTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getTerm, id, req, res);
   }
 
   @Get('terms/:id/classes')
-  getClassesForTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getClassesForTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getClassesForTerm, { id }, req, res);
   }
 
   @Get('terms/:id/gradingPeriods')
-  getGradingPeriodsForTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getGradingPeriodsForTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getGradingPeriodsForTerm, { id }, req, res);
   }
 
   @Get('gradingPeriods')
-  getAllGradingPeriods(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllGradingPeriods(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllGradingPeriods, {}, req, res);
   }
 
   @Get('gradingPeriods/:id')
-  getGradingPeriod(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getGradingPeriod(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getGradingPeriod, id, req, res);
   }
 }

@@ -13,22 +13,22 @@ export class ClassesController {
   constructor(private readonly http: RosterHttp) {}
 
   @Get('classes')
-  getAllClasses(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllClasses(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllClasses, {}, req, res);
   }
 
   @Get('classes/:id')
-  getClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getClass, id, req, res);
   }
 
   @Get('classes/:id/students')
-  getStudentsForClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getStudentsForClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getStudentsForClass, { id }, req, res);
   }
 
   @Get('classes/:id/teachers')
-  getTeachersForClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getTeachersForClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getTeachersForClass, { id }, req, res);
   }
 }

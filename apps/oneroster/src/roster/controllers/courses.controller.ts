@@ -13,17 +13,17 @@ export class CoursesController {
   constructor(private readonly http: RosterHttp) {}
 
   @Get('courses')
-  getAllCourses(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllCourses(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllCourses, {}, req, res);
   }
 
   @Get('courses/:id')
-  getCourse(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getCourse(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getCourse, id, req, res);
   }
 
   @Get('courses/:id/classes')
-  getClassesForCourse(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getClassesForCourse(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getClassesForCourse, { id }, req, res);
   }
 }

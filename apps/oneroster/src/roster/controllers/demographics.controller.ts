@@ -14,12 +14,12 @@ export class DemographicsController {
   constructor(private readonly http: RosterHttp) {}
 
   @Get('demographics')
-  getAllDemographics(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllDemographics(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllDemographics, {}, req, res);
   }
 
   @Get('demographics/:id')
-  getDemographics(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getDemographics(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getDemographics, id, req, res);
   }
 }

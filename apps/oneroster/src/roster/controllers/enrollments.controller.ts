@@ -13,12 +13,12 @@ export class EnrollmentsController {
   constructor(private readonly http: RosterHttp) {}
 
   @Get('enrollments')
-  getAllEnrollments(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllEnrollments(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllEnrollments, {}, req, res);
   }
 
   @Get('enrollments/:id')
-  getEnrollment(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getEnrollment(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getEnrollment, id, req, res);
   }
 }

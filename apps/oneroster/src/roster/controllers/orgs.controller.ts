@@ -14,37 +14,37 @@ export class OrgsController {
   constructor(private readonly http: RosterHttp) {}
 
   @Get('orgs')
-  getAllOrgs(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllOrgs(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllOrgs, {}, req, res);
   }
 
   @Get('orgs/:id')
-  getOrg(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getOrg(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getOrg, id, req, res);
   }
 
   @Get('schools')
-  getAllSchools(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllSchools(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllSchools, {}, req, res);
   }
 
   @Get('schools/:id')
-  getSchool(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getSchool(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getSchool, id, req, res);
   }
 
   @Get('schools/:school_id/courses')
-  getCoursesForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getCoursesForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getCoursesForSchool, { school_id: school }, req, res);
   }
 
   @Get('schools/:school_id/classes')
-  getClassesForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getClassesForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getClassesForSchool, { school_id: school }, req, res);
   }
 
   @Get('schools/:school_id/enrollments')
-  getEnrollmentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getEnrollmentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getEnrollmentsForSchool, { school_id: school }, req, res);
   }
 
@@ -54,7 +54,7 @@ export class OrgsController {
     @Param('school_id') school: string,
     @Param('class_id') cls: string,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Res() res: Response,
   ) {
     return this.http.list(t, C.getEnrollmentsForClassInSchool, { school_id: school, class_id: cls }, req, res);
   }
@@ -65,7 +65,7 @@ export class OrgsController {
     @Param('school_id') school: string,
     @Param('class_id') cls: string,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Res() res: Response,
   ) {
     return this.http.list(t, C.getStudentsForClassInSchool, { school_id: school, class_id: cls }, req, res);
   }
@@ -76,23 +76,23 @@ export class OrgsController {
     @Param('school_id') school: string,
     @Param('class_id') cls: string,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Res() res: Response,
   ) {
     return this.http.list(t, C.getTeachersForClassInSchool, { school_id: school, class_id: cls }, req, res);
   }
 
   @Get('schools/:school_id/students')
-  getStudentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getStudentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getStudentsForSchool, { school_id: school }, req, res);
   }
 
   @Get('schools/:school_id/teachers')
-  getTeachersForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getTeachersForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getTeachersForSchool, { school_id: school }, req, res);
   }
 
   @Get('schools/:school_id/terms')
-  getTermsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getTermsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getTermsForSchool, { school_id: school }, req, res);
   }
 }

@@ -14,47 +14,47 @@ export class UsersController {
   constructor(private readonly http: RosterHttp) {}
 
   @Get('users')
-  getAllUsers(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllUsers(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllUsers, {}, req, res);
   }
 
   @Get('users/:id')
-  getUser(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getUser(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getUser, id, req, res);
   }
 
   @Get('users/:id/classes')
-  getClassesForUser(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getClassesForUser(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getClassesForUser, { id }, req, res);
   }
 
   @Get('students')
-  getAllStudents(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllStudents(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllStudents, {}, req, res);
   }
 
   @Get('students/:id')
-  getStudent(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getStudent(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getStudent, id, req, res);
   }
 
   @Get('students/:id/classes')
-  getClassesForStudent(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getClassesForStudent(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getClassesForStudent, { id }, req, res);
   }
 
   @Get('teachers')
-  getAllTeachers(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getAllTeachers(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getAllTeachers, {}, req, res);
   }
 
   @Get('teachers/:id')
-  getTeacher(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getTeacher(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.get(t, S.getTeacher, id, req, res);
   }
 
   @Get('teachers/:id/classes')
-  getClassesForTeacher(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  getClassesForTeacher(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     return this.http.list(t, C.getClassesForTeacher, { id }, req, res);
   }
 }
