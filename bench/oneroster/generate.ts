@@ -218,20 +218,16 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
   // users
   const users = new CsvOut(file('users.csv'), 'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password');
   const given = (i: number) => GIVEN[i % GIVEN.length]!;
+  // In sourcedId order (par < stf < stu < tch), as SIS exports usually are.
+  for (let i = 0; i < nParents; i++) {
+    const id = parentId(i);
+    await users.line(`${id},,,false,${schoolId(schoolOf(i, nParents))},parent,${id},,${given(i + 11)},${familyName(i % FAMILY_COUNT)},,,${id}@home.example,+6590${pad(i % 1_000_000, 6)},,,,`);
+  }
   for (let i = 0; i < nStaff; i++) {
     const s = schoolOf(i, nStaff);
     const role = i % 3 === 0 ? 'administrator' : 'aide';
     const id = `stf-${pad(i + 1, 6)}`;
     await users.line(`${id},,,true,${schoolId(s)},${role},${id},{SIS:${id}},${given(i + 7)},${familyName(i * 7)},,${id.toUpperCase()},${id}@district.example,,,,,`);
-  }
-  for (let i = 0; i < nTeachers; i++) {
-    const s = schoolOf(i, nTeachers);
-    const id = teacherId(i);
-    await users.line(`${id},,,true,${schoolId(s)},teacher,${id},"{SIS:${id}},{LDAP:uid=${id}}",${given(i + 3)},${familyName(i * 13)},,T${pad(i + 1, 7)},${id}@district.example,,+65 6${pad(i % 10_000_000, 7)},,,`);
-  }
-  for (let i = 0; i < nParents; i++) {
-    const id = parentId(i);
-    await users.line(`${id},,,false,${schoolId(schoolOf(i, nParents))},parent,${id},,${given(i + 11)},${familyName(i % FAMILY_COUNT)},,,${id}@home.example,+6590${pad(i % 1_000_000, 6)},,,,`);
   }
   for (let i = 0; i < nStudents; i++) {
     const s = schoolOf(i, nStudents);
@@ -239,6 +235,11 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     const grade = GRADES[i % GRADES.length]!;
     const parent = parentId(i % nParents);
     await users.line(`${id},,,true,${schoolId(s)},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName(i % nParents % FAMILY_COUNT)},${i % 5 === 0 ? given(i + 1) : ''},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`);
+  }
+  for (let i = 0; i < nTeachers; i++) {
+    const s = schoolOf(i, nTeachers);
+    const id = teacherId(i);
+    await users.line(`${id},,,true,${schoolId(s)},teacher,${id},"{SIS:${id}},{LDAP:uid=${id}}",${given(i + 3)},${familyName(i * 13)},,T${pad(i + 1, 7)},${id}@district.example,,+65 6${pad(i % 10_000_000, 7)},,,`);
   }
   await users.close();
   counts['users'] = users.rows;

@@ -2,7 +2,8 @@
  * One OneRoster CSV import for one tenant, all-or-nothing in one transaction:
  *
  * 1. lock the tenant's imports (advisory lock), read and check the manifest and the file list;
- * 2. per file, in referential order: validate every row and stream valid rows into a staging table;
+ * 2. per file, in referential order: validate every row and stream valid rows into a staging
+ *    table (or, for a first bulk load in sourcedId order, straight into the roster table);
  * 3. any error: roll back, record the failed import with every error (file, line, column);
  * 4. otherwise merge each file into its table (upsert changed rows, tombstone), renumber
  *    ordinals, publish a new data version and record the import, then commit.
@@ -150,9 +151,17 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
     inTransaction = true;
     // Bulk statements run longer than a request's statement timeout.
     await client.query('SET LOCAL statement_timeout = 0');
+    // Every statement here is set-based over up to millions of rows, while the planner's
+    // statistics still describe the tables before this transaction's inserts: a nested loop
+    // chosen on a one-row estimate would be quadratic. Hash/merge joins and in-memory sorts.
+    await client.query('SET LOCAL enable_nestloop = off');
+    await client.query("SET LOCAL work_mem = '128MB'");
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('roster-import:' || $1::text, 0))", [o.tenantId]);
     const tenant = await client.query('SELECT 1 FROM tenants WHERE id = $1 FOR KEY SHARE', [o.tenantId]);
     if (tenant.rowCount === 0) throw new UnknownTenantError(o.tenantId);
+    // Every change of this import carries this one timestamp (see the module notes).
+    const { rows: clock } = await client.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+    const stamp = clock[0]!.now;
     pkg = await openPackage();
 
     const manifest = pkg.names.includes(MANIFEST_FILE) ? await readManifest(await pkg.open(MANIFEST_FILE), issues) : undefined;
@@ -163,7 +172,7 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
       checkFiles(pkg, manifest, issues);
     }
 
-    const loaded: { type: RosterFileType; result: FileLoadResult }[] = [];
+    const loaded: { type: RosterFileType; result: FileLoadResult; hadRows: boolean }[] = [];
     if (manifest && !issues.failed) {
       const refs = new ReferenceIndex(client, o.tenantId, manifest.files);
       const ctx = { client, issues, refs, batchSize: o.batchSize ?? 5000 };
@@ -175,10 +184,13 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
         for (const c of layout.columns) if (c.ref) await refs.ensure(c.ref);
         if (type === 'demographics') await refs.ensure('users');
         if (type === 'enrollments') await refs.ensure('classes');
-        const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName));
+        const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
+        const hadRows = has[0]!.has_rows;
+        const direct = mode === 'bulk' && !hadRows ? { tenantId: o.tenantId, stamp } : undefined;
+        const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName), direct);
         report.rows += result.rows;
-        loaded.push({ type, result });
-        lap(`read ${layout.fileName}: ${result.rows} rows`);
+        loaded.push({ type, result, hadRows });
+        lap(`read ${layout.fileName}: ${result.rows} rows, ${(result.waitedMs / 1000).toFixed(2)} s of it waiting for the database`);
         if (issues.full) break;
       }
     }
@@ -191,19 +203,19 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
       return report;
     }
 
-    // One timestamp for every change of this import, taken as late as possible before commit.
-    const { rows: clock } = await client.query<{ now: Date }>('SELECT clock_timestamp() AS now');
-    const stamp = clock[0]!.now;
     const changedTables: string[] = [];
-    for (const { type, result } of loaded) {
+    for (const { type, result, hadRows } of loaded) {
       const layout = FILE_LAYOUTS[type];
       const mode = manifest!.files[type];
-      const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
-      const firstLoad = !has[0]!.has_rows;
-      const { rows: merged } = await client.query<{ inserted: number; updated: number }>(mergeSql(layout, firstLoad), [o.tenantId, stamp]);
-      const { inserted, updated } = merged[0]!;
+      let inserted = result.directRows;
+      let updated = 0;
       let tombstoned = 0;
-      if (mode === 'bulk' && !firstLoad) {
+      if (result.staged > 0) {
+        const { rows: merged } = await client.query<{ inserted: number; updated: number }>(mergeSql(layout, hadRows), [o.tenantId, stamp]);
+        inserted += merged[0]!.inserted;
+        updated = merged[0]!.updated;
+      }
+      if (mode === 'bulk' && hadRows) {
         tombstoned = (await client.query(bulkTombstoneSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
       }
       if (mode === 'delta' && result.tombstones > 0) {
@@ -211,20 +223,20 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
         const unknown = await client.query<{ line: number; sourced_id: string }>(unknownTombstonesSql(layout), [o.tenantId]);
         for (const u of unknown.rows) issues.warn(layout.fileName, u.line, 'sourcedId', `'${u.sourced_id}' is marked tobedeleted but the tenant has no such record; skipped`);
       }
-      // Positions move only when rows are added, or (partition ordinals) when a row changes partition.
-      if (!firstLoad && (inserted > 0 || (layout.partitionOrdinal && updated > 0))) {
-        await client.query(reassignOrdinalsSql(layout), [o.tenantId]);
-      }
-      const unchanged = result.staged - result.tombstones - inserted - updated;
-      report.counts[layout.fileName] = { inserted, updated, unchanged: Math.max(unchanged, 0) + (result.tombstones - (mode === 'delta' ? tombstoned : 0)), tombstoned };
+      // New rows got their final positions; rows already there move when rows are added before
+      // them, and partition ordinals move when a row changes partition (role, session type).
+      const shifted = (hadRows && inserted > 0) || (layout.partitionOrdinal !== undefined && updated > 0) || (result.directRows > 0 && result.staged > 0);
+      if (shifted) await client.query(reassignOrdinalsSql(layout), [o.tenantId]);
+      const upserted = result.staged - result.tombstones;
+      const unchanged = upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
+      report.counts[layout.fileName] = { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned };
       if (inserted + updated + tombstoned > ANALYZE_THRESHOLD) changedTables.push(layout.table);
-      lap(`merged ${layout.fileName}: ${inserted} inserted, ${updated} updated, ${tombstoned} tombstoned`);
+      lap(`merged ${layout.fileName}: ${inserted} inserted (${result.directRows} while reading), ${updated} updated, ${tombstoned} tombstoned${shifted ? ', ordinals renumbered' : ''}`);
     }
 
     const { rows: version } = await client.query<{ version: string }>(BUMP_DATA_VERSION_SQL, [o.tenantId, stamp]);
     report.dataVersion = version[0]!.version;
     report.status = 'succeeded';
-    finish();
     const values = [report.mode, report.source, report.startedAt, JSON.stringify(report.counts), JSON.stringify(report.warnings), report.dataVersion];
     if (report.id) {
       await client.query(
@@ -241,6 +253,7 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
     }
     await client.query('COMMIT');
     inTransaction = false;
+    finish();
     lap(`committed data version ${report.dataVersion}`);
     for (const table of changedTables) await client.query(`ANALYZE "${table}"`);
     if (changedTables.length > 0) lap('refreshed planner statistics');

@@ -8,9 +8,10 @@
  *   `date_last_modified`; identical rows are not written at all.
  * - bulk files: active rows missing from the file become `tobedeleted` (with a bumped timestamp).
  * - delta files: `tobedeleted` rows tombstone the records they name.
- * - ordinals: dense per tenant in `sourced_id` byte order. A first load computes them while
- *   inserting; later loads insert new rows with temporary negative ordinals and renumber every
- *   row whose position moved. The ordinal unique constraints are DEFERRABLE INITIALLY DEFERRED,
+ * - ordinals: dense per tenant in `sourced_id` byte order. New rows are inserted (in that
+ *   order, for index locality) with their final positions; existing rows whose position moved
+ *   are renumbered after the merge. A first bulk load of a file already in sourcedId order
+ *   skips staging: its rows go straight into the table, numbered as they are read. The ordinal unique constraints are DEFERRABLE INITIALLY DEFERRED,
  *   so the renumbering may pass through duplicates and is checked at commit.
  */
 import { pgTypeOf, storedColumns, type FileLayout, type PgType } from './csv-layout';
@@ -72,9 +73,31 @@ export function stagingInsertSql(layout: FileLayout): string {
   );
 }
 
-/** Sourced ids staged twice in one file: (sourced_id, lines). Only a safety net: the loader checks first. */
-export function stagingDuplicatesSql(layout: FileLayout): string {
-  return `SELECT sourced_id, array_agg(_line ORDER BY _line) AS lines FROM ${q(stagingTable(layout))} GROUP BY sourced_id HAVING count(*) > 1 LIMIT 100`;
+/**
+ * First bulk load of a table for the tenant, while the file is in sourcedId order: rows go
+ * straight into the roster table as the file is read (no staging, no merge), numbered by the
+ * loader. Parameters: the staging arrays, then `ordinal` (and the partition ordinal) arrays,
+ * then tenant and timestamp.
+ */
+export function directInsertSql(layout: FileLayout): string {
+  const data = stagedDataColumns(layout);
+  const part = layout.partitionOrdinal;
+  const names = [...STAGING_PREFIX.map((c) => c.name), ...data.map((c) => c.name), '_ord', ...(part ? ['_pord'] : [])];
+  const params = [
+    ...STAGING_PREFIX.map((c) => c.param),
+    ...data.map((c) => (c.pg === 'text[]' || c.pg === 'jsonb' ? 'text[]' : `${c.pg}[]`)),
+    'int[]',
+    ...(part ? ['int[]'] : []),
+  ];
+  const tenant = `$${params.length + 1}`;
+  const stamp = `$${params.length + 2}`;
+  const convert = (c: StagedColumn) => (c.pg === 'text[]' ? `string_to_array(u.${q(c.name)}, ',')` : c.pg === 'jsonb' ? `u.${q(c.name)}::jsonb` : `u.${q(c.name)}`);
+  const targetCols = ['tenant_id', 'sourced_id', 'status', 'date_last_modified', 'metadata', 'ordinal', ...(part ? [part.column] : []), ...data.map((c) => c.name)];
+  const values = [tenant, 'u.sourced_id', 'u.status', `coalesce(u.date_last_modified, ${stamp})`, 'u.metadata::jsonb', 'u._ord', ...(part ? ['u._pord'] : []), ...data.map(convert)];
+  return (
+    `INSERT INTO ${q(layout.table)} (${targetCols.map(q).join(', ')}) ` +
+    `SELECT ${values.join(', ')} FROM unnest(${params.map((p, i) => `$${i + 1}::${p}`).join(', ')}) AS u(${names.map(q).join(', ')})`
+  );
 }
 
 /** $1 tenant. */
@@ -83,27 +106,36 @@ export function tableHasRowsSql(layout: FileLayout): string {
 }
 
 /**
- * Upsert of the staged (non-tombstone) rows. $1 tenant, $2 the import's timestamp (used when a
- * row carries no dateLastModified of its own). Returns one row {inserted, updated}.
- * `firstLoad`: the tenant has no row in the table yet, so a plain insert with final ordinals.
+ * Insert/update of the staged (non-tombstone) rows. $1 tenant, $2 the import's timestamp (used
+ * when a row carries no dateLastModified of its own). Returns one row {inserted, updated}.
+ *
+ * New rows get their final ordinals: positions are computed over the tenant's existing rows plus
+ * the staged ones, so only existing rows that shift need renumbering afterwards.
+ * `upsert`: the tenant had rows in the table before this file (else no conflict is possible
+ * and a plain insert is enough).
  */
-export function mergeSql(layout: FileLayout, firstLoad: boolean): string {
+export function mergeSql(layout: FileLayout, upsert: boolean): string {
   const data = stagedDataColumns(layout).map((c) => c.name);
   const part = layout.partitionOrdinal;
-  const windows = [`(row_number() OVER (ORDER BY s.sourced_id COLLATE "C") - 1)::int AS _ord`];
-  if (part) windows.push(`(row_number() OVER (PARTITION BY s.${q(part.by)} ORDER BY s.sourced_id COLLATE "C") - 1)::int AS _pord`);
-  const ordinal = (col: string) => (firstLoad ? col : `-1 - ${col}`);
+  const by = part ? `, ${q(part.by)} AS _by` : '';
+  const windows = [`(row_number() OVER (ORDER BY sourced_id COLLATE "C") - 1)::int AS _ord`];
+  if (part) windows.push(`(row_number() OVER (PARTITION BY _by ORDER BY sourced_id COLLATE "C") - 1)::int AS _pord`);
   const targetCols = ['tenant_id', 'sourced_id', 'status', 'date_last_modified', 'metadata', 'ordinal', ...(part ? [part.column] : []), ...data];
-  const values = ['$1', 'sourced_id', 'status', 'coalesce(date_last_modified, $2)', 'metadata', ordinal('_ord'), ...(part ? [ordinal('_pord')] : []), ...data.map(q)];
+  const values = ['$1', 's.sourced_id', 's.status', 'coalesce(s.date_last_modified, $2)', 's.metadata', 'n._ord', ...(part ? ['n._pord'] : []), ...data.map((c) => `s.${q(c)}`)];
   const compared = ['status', 'metadata', ...data];
-  const conflict = firstLoad
-    ? ''
-    : ` ON CONFLICT (tenant_id, sourced_id) DO UPDATE SET ` +
+  const conflict = upsert
+    ? ` ON CONFLICT (tenant_id, sourced_id) DO UPDATE SET ` +
       ['date_last_modified', ...compared].map((c) => `${q(c)} = EXCLUDED.${q(c)}`).join(', ') +
-      ` WHERE (${compared.map((c) => `t.${q(c)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `EXCLUDED.${q(c)}`).join(', ')})`;
+      ` WHERE (${compared.map((c) => `t.${q(c)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `EXCLUDED.${q(c)}`).join(', ')})`
+    : '';
+  const stg = q(stagingTable(layout));
   return (
-    `WITH src AS (SELECT s.*, ${windows.join(', ')} FROM ${q(stagingTable(layout))} s WHERE NOT s._tombstone), ` +
-    `up AS (INSERT INTO ${q(layout.table)} AS t (${targetCols.map(q).join(', ')}) SELECT ${values.join(', ')} FROM src${conflict} RETURNING (xmax = 0) AS inserted) ` +
+    `WITH src AS (SELECT * FROM ${stg} WHERE NOT _tombstone), ` +
+    `ids AS (SELECT sourced_id${by} FROM src UNION ALL ` +
+    `SELECT t.sourced_id${part ? `, t.${q(part.by)}` : ''} FROM ${q(layout.table)} t WHERE t.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM src WHERE src.sourced_id = t.sourced_id)), ` +
+    `numbered AS (SELECT sourced_id, ${windows.join(', ')} FROM ids), ` +
+    `up AS (INSERT INTO ${q(layout.table)} AS t (${targetCols.map(q).join(', ')}) ` +
+    `SELECT ${values.join(', ')} FROM src s JOIN numbered n ON n.sourced_id = s.sourced_id ORDER BY n._ord${conflict} RETURNING (xmax = 0) AS inserted) ` +
     `SELECT (count(*) FILTER (WHERE inserted))::int AS inserted, (count(*) FILTER (WHERE NOT inserted))::int AS updated FROM up`
   );
 }
