@@ -23,7 +23,7 @@ import type { TenantAccess } from '../tenancy/tenant-access.service';
 import { RosterDb } from './roster-db';
 import type { BaseSet, BaseSetInput, CollectionOperation, SingleOperation } from './roster-operations';
 import { RosterVersionsService } from './roster-versions.service';
-import { rowJsonSql, type JsonFormat } from './roster-json';
+import { rowSerializer, type JsonFormat, type RowSerializer } from './roster-serializer';
 import { countFromHistogram, histogramCanAnswer, MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
 
 /** Where the request came from: what links and hrefs are built on, and the request id. */
@@ -46,10 +46,7 @@ function envelope(key: string, value: string, status: { statusInfoSet: unknown }
   return `{${JSON.stringify(key)}:${value}${status ? `,"statusInfoSet":${JSON.stringify(status.statusInfoSet)}` : ''}}`;
 }
 
-/** One serialised object per row, built by the database (see roster-json.ts). */
-interface JsonRow {
-  readonly j: string;
-}
+type Row = Record<string, unknown>;
 
 interface PreparedSet {
   readonly version: string;
@@ -79,10 +76,11 @@ export class RosterService {
   async list(access: TenantAccess, op: CollectionOperation, ids: Readonly<Record<string, string>>, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
     const query = parseCollectionQuery(raw, op.resource);
     const prepared = await this.prepare(access, op.base, ids);
-    const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, query, prepared, info);
+    const serializer = rowSerializer(op.resource, query.fields, this.format(access, info));
+    const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, query, prepared, serializer, info.hrefRoot);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
     return {
-      body: envelope(RESOURCE_KEYS[op.resource].collection, `[${rows.map((r) => r.j).join(',')}]`, status),
+      body: envelope(RESOURCE_KEYS[op.resource].collection, `[${rows.map((r) => serializer.write(r)).join(',')}]`, status),
       headers: {
         'X-Total-Count': String(total),
         'X-Count': String(rows.length),
@@ -94,19 +92,19 @@ export class RosterService {
   async get(access: TenantAccess, op: SingleOperation, id: string, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
     const query = parseSingleQuery(raw, op.resource);
     const prepared = await this.prepare(access, op.base, { id });
+    const serializer = rowSerializer(op.resource, query.fields, this.format(access, info));
     const { base } = prepared;
     const { params } = prepared.input;
-    let row: JsonRow | undefined;
+    let row: Row | undefined;
     if (!base.empty) {
       const idParam = params.typed(id, 'text');
       const table = quoteIdent(ROSTER_TABLES[op.resource].table);
       const where = ['t.tenant_id = $1::uuid', `t.sourced_id = ${idParam}`, ...base.conditions].join(' AND ');
-      const json = rowJsonSql(op.resource, query.fields, params, this.format(access, info));
-      [row] = await this.db.query<JsonRow>(`SELECT ${json} FROM ${table} AS t WHERE ${where}`, params.values);
+      [row] = await this.db.query<Row>(`SELECT ${serializer.columns} FROM ${table} AS t WHERE ${where}`, params.values);
     }
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
-    return { body: envelope(RESOURCE_KEYS[op.resource].single, row.j, status), headers: { 'X-Total-Count': '1' } };
+    return { body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status), headers: { 'X-Total-Count': '1' } };
   }
 
   private format(access: TenantAccess, info: RequestInfo): JsonFormat {
@@ -125,8 +123,9 @@ export class RosterService {
     op: CollectionOperation,
     query: CollectionQuery,
     { version, input, base }: PreparedSet,
-    info: RequestInfo,
-  ): Promise<{ total: number; rows: JsonRow[] }> {
+    serializer: RowSerializer,
+    hrefRoot: string,
+  ): Promise<{ total: number; rows: Row[] }> {
     const { params } = input;
     const table = quoteIdent(ROSTER_TABLES[op.resource].table);
     const conditions = ['t.tenant_id = $1::uuid', ...base.conditions];
@@ -135,15 +134,15 @@ export class RosterService {
     const baseValues = params.values;
     let filterKey = '';
     if (query.filter) {
-      conditions.push(filterToSql(query.filter, { resource: op.resource, params, hrefRoot: info.hrefRoot }));
+      conditions.push(filterToSql(query.filter, { resource: op.resource, params, hrefRoot }));
       const usesHref = filterPredicates(query.filter).some((p) => p.field.subField === 'href' && p.field.fieldKind !== 'metadata');
-      filterKey = `${stringifyFilter(query.filter)}${usesHref ? `|${info.hrefRoot}` : ''}`;
+      filterKey = `${stringifyFilter(query.filter)}${usesHref ? `|${hrefRoot}` : ''}`;
     }
     const where = conditions.join(' AND ');
     const whereValues = params.values;
     const sort = sortToSql(op.resource, query.sort);
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
-    const format = this.format(access, info);
+    const columns = serializer.columns;
 
     if (op.ordinal && !query.filter && sort.isDefaultOrder) {
       // Unfiltered default order over a dense ordinal: an index range, never a skip of `offset` rows.
@@ -151,12 +150,11 @@ export class RosterService {
       const totalSql = `SELECT COALESCE(max(${ord}) + 1, 0)::bigint AS n FROM ${table} AS t WHERE ${where}`;
       const total = () => this.totals.get(cacheKey, async () => Number((await this.db.query<{ n: string }>(totalSql, whereValues))[0]?.n ?? 0));
       const rowsParams = new SqlParams(whereValues);
-      const columns = rowJsonSql(op.resource, query.fields, rowsParams, format);
       if (query.sort.direction === 'asc') {
         const from = rowsParams.typed(query.offset, 'bigint');
         const limit = rowsParams.typed(query.limit, 'bigint');
         const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} >= ${from} ORDER BY ${ord} LIMIT ${limit}`;
-        const [n, rows] = await Promise.all([total(), this.db.query<JsonRow>(rowsSql, rowsParams.values)]);
+        const [n, rows] = await Promise.all([total(), this.db.query<Row>(rowsSql, rowsParams.values)]);
         return { total: n, rows };
       }
       const n = await total();
@@ -165,12 +163,11 @@ export class RosterService {
       const to = rowsParams.typed(highest, 'bigint');
       const limit = rowsParams.typed(query.limit, 'bigint');
       const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} <= ${to} ORDER BY ${ord} DESC LIMIT ${limit}`;
-      return { total: n, rows: await this.db.query<JsonRow>(rowsSql, rowsParams.values) };
+      return { total: n, rows: await this.db.query<Row>(rowsSql, rowsParams.values) };
     }
 
     const countSql = `SELECT count(*)::bigint AS n FROM ${table} AS t WHERE ${where}`;
     const rowsParams = new SqlParams(whereValues);
-    const columns = rowJsonSql(op.resource, query.fields, rowsParams, format);
     const limit = rowsParams.typed(query.limit, 'bigint');
     const offset = rowsParams.typed(query.offset, 'bigint');
     const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${limit} OFFSET ${offset}`;
@@ -186,7 +183,7 @@ export class RosterService {
     if (cached !== undefined && query.offset >= cached) return { total: cached, rows: [] };
     const [total, rows] = await Promise.all([
       cached ?? this.totals.get(cacheKey, count),
-      this.db.query<JsonRow>(rowsSql, rowsParams.values),
+      this.db.query<Row>(rowsSql, rowsParams.values),
     ]);
     return { total, rows };
   }

@@ -1,0 +1,164 @@
+/**
+ * Rows of the roster tables → OneRoster JSON text (reference §3, §4), for every class, from the
+ * storage map in `query/roster-tables.ts`. The query selects slim columns (dates and datetimes
+ * already formatted by PostgreSQL, jsonb as text) and each row is written straight to JSON text:
+ * no intermediate objects, no second serialisation pass.
+ *
+ * - Absent values are omitted: never `null`, `""` or `[]` for optional lists.
+ * - GUIDRefs get an absolute `href` (`{root}/{collection}/{id}`, the id escaped as by
+ *   `urlSegment`, which mirrors the SQL used by `href` filters) and the generic `type` of
+ *   reference §3.2; `children` of orgs and sessions are derived, in default order.
+ * - Booleans as `"true"`/`"false"` or JSON booleans; dates and datetimes compact (spec 2.9) or
+ *   ISO 8601 (millisecond precision, UTC), per deployment.
+ * - Field selection (`fields`) writes only the selected properties, in the requested order;
+ *   without it, the model's order with `metadata` last.
+ * - `password` and `resources` are never stored, so never emitted.
+ */
+import { getCatalog, type DateOutputMode, type OneRosterResource } from '@edu/oneroster-query';
+import { LruCache } from '../common/lru-cache';
+import { quoteIdent, ROSTER_TABLES, type ColumnSource, type RefTarget } from '../query/roster-tables';
+
+export interface JsonFormat {
+  readonly dateMode: DateOutputMode;
+  readonly booleans: 'string' | 'json';
+  /** Service root, e.g. `https://host/ims/oneroster/v1p1`. */
+  readonly hrefRoot: string;
+}
+
+export interface RowSerializer {
+  /** The SELECT list (columns `c0`, `c1`, … over alias `t`). */
+  readonly columns: string;
+  /** One row as a JSON object text. */
+  write(row: Record<string, unknown>): string;
+}
+
+/** Same escaping as `urlSegmentSql`: `%`, `/`, `?`, `#` and space percent-encoded. */
+const SEGMENT_UNSAFE = /[%/?# ]/g;
+const SEGMENT_ESCAPES: Readonly<Record<string, string>> = { '%': '%25', '/': '%2F', '?': '%3F', '#': '%23', ' ': '%20' };
+export function urlSegment(id: string): string {
+  SEGMENT_UNSAFE.lastIndex = 0;
+  return SEGMENT_UNSAFE.test(id) ? id.replace(SEGMENT_UNSAFE, (c) => SEGMENT_ESCAPES[c] as string) : id;
+}
+
+const DATE_PATTERN: Readonly<Record<DateOutputMode, string>> = { compact: 'YYYYMMDD', iso8601: 'YYYY-MM-DD' };
+const DATETIME_PATTERN: Readonly<Record<DateOutputMode, string>> = {
+  compact: 'YYYYMMDD"T"HH24MISS.MS"Z"',
+  iso8601: 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"',
+};
+
+/** Output order of a class's fields: the model's order, with `metadata` last. */
+const OUTPUT_FIELDS: Readonly<Record<OneRosterResource, readonly string[]>> = Object.fromEntries(
+  (Object.keys(ROSTER_TABLES) as OneRosterResource[]).map((r) => {
+    const names = getCatalog(r).fields.map((f) => f.name);
+    return [r, [...names.filter((n) => n !== 'metadata'), 'metadata']];
+  }),
+) as Record<OneRosterResource, string[]>;
+
+type Emit = (value: unknown) => string;
+const q = JSON.stringify;
+
+function refWriter(target: RefTarget, fmt: JsonFormat): (id: string) => string {
+  const prefix = `${fmt.hrefRoot}/${target.collection}/`;
+  const tail = `,"type":${q(target.type)}}`;
+  return (id) => `{"href":${q(prefix + urlSegment(id))},"sourcedId":${q(id)}${tail}`;
+}
+
+function refList(ids: unknown, ref: (id: string) => string): string | undefined {
+  if (!Array.isArray(ids) || ids.length === 0) return undefined;
+  let out = '';
+  for (const id of ids) if (typeof id === 'string' && id !== '') out += (out ? ',' : '') + ref(id);
+  return out ? `[${out}]` : undefined;
+}
+
+/** The SQL column and the writer of one field. */
+function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonFormat, alias: string): { sql: string; emit: Emit } | undefined {
+  const col = (column: string) => `${alias}.${quoteIdent(column)}`;
+  const text: Emit = (v) => (typeof v === 'string' && v !== '' ? q(v) : '');
+  switch (source.kind) {
+    case 'text':
+      return { sql: col(source.column), emit: text };
+    case 'date':
+      return { sql: `to_char(${col(source.column)}, '${DATE_PATTERN[fmt.dateMode]}')`, emit: text };
+    case 'timestamptz':
+      return { sql: `to_char(${col(source.column)} AT TIME ZONE 'UTC', '${DATETIME_PATTERN[fmt.dateMode]}')`, emit: text };
+    case 'boolean': {
+      const [yes, no] = fmt.booleans === 'json' ? ['true', 'false'] : ['"true"', '"false"'];
+      return { sql: col(source.column), emit: (v) => (v === true ? yes : v === false ? no : '') };
+    }
+    case 'textArray':
+      return {
+        sql: col(source.column),
+        emit: (v) => {
+          if (!Array.isArray(v)) return '';
+          const items = v.filter((x) => typeof x === 'string' && x !== '');
+          return items.length > 0 ? q(items) : '';
+        },
+      };
+    case 'ref': {
+      const ref = refWriter(source.ref, fmt);
+      return { sql: col(source.column), emit: (v) => (typeof v === 'string' && v !== '' ? ref(v) : '') };
+    }
+    case 'refArray': {
+      const ref = refWriter(source.ref, fmt);
+      return { sql: col(source.column), emit: (v) => refList(v, ref) ?? '' };
+    }
+    case 'children': {
+      const ref = refWriter(source.ref, fmt);
+      const table = quoteIdent(ROSTER_TABLES[resource].table);
+      return {
+        sql: `ARRAY(SELECT c.sourced_id FROM ${table} AS c WHERE c.tenant_id = ${alias}.tenant_id AND c.parent_sourced_id = ${alias}.sourced_id ORDER BY c.ordinal)`,
+        emit: (v) => refList(v, ref) ?? '',
+      };
+    }
+    case 'userIds':
+      // jsonb text of the stored [{type, identifier}] list (the importer writes only complete entries).
+      return { sql: `CASE WHEN jsonb_typeof(${col(source.column)}) = 'array' AND jsonb_array_length(${col(source.column)}) > 0 THEN ${col(source.column)}::text END`, emit: (v) => (typeof v === 'string' ? v : '') };
+    case 'metadata':
+      return {
+        sql: `CASE WHEN jsonb_typeof(${col(source.column)}) = 'object' AND ${col(source.column)} <> '{}'::jsonb THEN jsonb_strip_nulls(${col(source.column)})::text END`,
+        emit: (v) => (typeof v === 'string' ? v : ''),
+      };
+    case 'absent':
+      return undefined;
+  }
+}
+
+function build(resource: OneRosterResource, fields: readonly string[] | undefined, fmt: JsonFormat, alias: string): RowSerializer {
+  const columns = ROSTER_TABLES[resource].columns;
+  const sql: string[] = [];
+  const writers: Array<{ key: string; column: string; emit: Emit }> = [];
+  for (const name of fields ?? OUTPUT_FIELDS[resource]) {
+    const source = columns[name];
+    if (!source) continue;
+    const plan = fieldPlan(resource, source, fmt, alias);
+    if (!plan) continue;
+    const column = `c${sql.length}`;
+    sql.push(`${plan.sql} AS "${column}"`);
+    writers.push({ key: `${q(name)}:`, column, emit: plan.emit });
+  }
+  if (sql.length === 0) sql.push(`${alias}.sourced_id AS "c0"`);
+  return {
+    columns: sql.join(', '),
+    write: (row) => {
+      let out = '';
+      for (const w of writers) {
+        const value = w.emit(row[w.column]);
+        if (value !== '') out += `${out ? ',' : ''}${w.key}${value}`;
+      }
+      return `{${out}}`;
+    },
+  };
+}
+
+const CACHE = new LruCache<string, RowSerializer>(1_000);
+
+/** The serializer for a class, field selection and output format (built once, then cached). */
+export function rowSerializer(resource: OneRosterResource, fields: readonly string[] | undefined, fmt: JsonFormat, alias = 't'): RowSerializer {
+  const key = `${resource}|${fields?.join(',') ?? '*'}|${fmt.dateMode}|${fmt.booleans}|${fmt.hrefRoot}|${alias}`;
+  let serializer = CACHE.get(key);
+  if (!serializer) {
+    serializer = build(resource, fields, fmt, alias);
+    CACHE.set(key, serializer);
+  }
+  return serializer;
+}
