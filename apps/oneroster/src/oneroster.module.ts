@@ -5,6 +5,7 @@ import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu
 import { PersistenceModule } from '@edu/persistence';
 import { collapseSlashes } from './common/collapse-slashes.middleware';
 import { OnerosterEnv } from './config/oneroster.env';
+import { RosterImportsModule } from './imports/roster-imports.module';
 import { RosterModule } from './roster/roster.module';
 
 /** The OneRoster v1.1 rostering service (read-only REST under /ims/oneroster/v1p1). */
@@ -21,6 +22,7 @@ export class OnerosterModule implements NestModule {
         HealthModule.forRoot({ inject: [DataSource], useFactory: (ds: DataSource) => [readinessCheck('postgres', () => ds.query('SELECT 1'))] }),
         resourceServerAuth(env),
         RosterModule,
+        RosterImportsModule,
       ],
       providers: [{ provide: OnerosterEnv, useValue: env }],
       exports: [OnerosterEnv],

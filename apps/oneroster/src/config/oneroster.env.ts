@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsUrl, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { ResourceServerEnv, ToInt, URL_OPTS } from '@edu/config';
 
 /** Configuration of the OneRoster rostering service (validated at boot). */
@@ -27,4 +27,23 @@ export class OnerosterEnv extends ResourceServerEnv {
   /** Entries kept in the per-replica total-count cache (keyed by tenant, data version, request). */
   @ToInt() @IsInt() @Min(0) @Max(10_000_000)
   ONEROSTER_COUNT_CACHE_ENTRIES = 50_000;
+
+  /** Largest roster CSV package (zip) the operator import endpoint accepts, in bytes. */
+  @ToInt() @IsInt() @Min(1024) @Max(64 * 1024 ** 3)
+  ONEROSTER_IMPORT_MAX_BYTES = 1024 ** 3;
+
+  /**
+   * How long the import endpoint waits for an import to finish before answering 202 (ms):
+   * small packages get their final report at once, large ones are polled. 0 = always 202.
+   */
+  @ToInt() @IsInt() @Min(0) @Max(60_000)
+  ONEROSTER_IMPORT_WAIT_MS = 5_000;
+
+  /** Imports this process runs at a time; later uploads wait their turn (status `running`). */
+  @ToInt() @IsInt() @Min(1) @Max(16)
+  ONEROSTER_IMPORT_CONCURRENCY = 1;
+
+  /** Where uploaded packages are stored until imported. Unset: the OS temp directory. */
+  @IsOptional() @IsString()
+  ONEROSTER_IMPORT_DIR?: string;
 }

@@ -401,7 +401,7 @@ export async function loadRosterFile(
           const list = readRefs(text);
           if (list instanceof CellError) value = list;
           else {
-            if (list.length === 0 && spec.required) value = new CellError(`${spec.name} needs at least one sourcedId`);
+            if (list.length === 0 && spec.required) value = new CellError('needs at least one sourcedId');
             else value = list.join(',');
             for (const ref of list) checkRef(spec.ref!, ref, line, spec.name);
           }
@@ -433,7 +433,7 @@ export async function loadRosterFile(
       case 'classes': {
         const school = row[idx.school];
         const type = typeof school === 'string' ? refs.extra('orgs', school) : undefined;
-        if (type !== undefined && type !== 'school') issues.error(file, line, 'schoolSourcedId', `'${school}' is an org of type ${type}, not a school`);
+        if (type !== undefined && type !== '' && type !== 'school') issues.error(file, line, 'schoolSourcedId', `'${school}' is an org of type ${type}, not a school`);
         break;
       }
       case 'enrollments': {

@@ -1,0 +1,160 @@
+/**
+ * Roster CSV packages for importer tests: a small valid package as editable rows, written to a
+ * folder or to a zip (stored entries, written here so tests need no archiver).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { FILE_LAYOUTS, standardHeaders, type RosterFileType } from '../../src/imports/csv-layout';
+
+export type Rows = Record<string, string>[];
+
+/** A package: manifest entries and, per file name, its header and rows (cells by column name). */
+export interface CsvPackage {
+  manifest: [string, string][];
+  files: Record<string, { header: string[]; rows: Rows }>;
+}
+
+const MANIFEST_DEFAULTS: [string, string][] = [
+  ['manifest.version', '1.0'],
+  ['oneroster.version', '1.1'],
+  ['file.academicSessions', 'bulk'],
+  ['file.categories', 'absent'],
+  ['file.classes', 'bulk'],
+  ['file.classResources', 'absent'],
+  ['file.courses', 'bulk'],
+  ['file.courseResources', 'absent'],
+  ['file.demographics', 'bulk'],
+  ['file.enrollments', 'bulk'],
+  ['file.lineItems', 'absent'],
+  ['file.orgs', 'bulk'],
+  ['file.resources', 'absent'],
+  ['file.results', 'absent'],
+  ['file.users', 'bulk'],
+  ['source.systemName', 'Test SIS'],
+];
+
+const file = (type: RosterFileType, rows: Rows) => ({ header: standardHeaders(FILE_LAYOUTS[type]), rows });
+
+/**
+ * District `org-d` with schools `org-s1`, `org-s2`; a school year, two terms, a grading period;
+ * two courses, two classes; a teacher, two students, a parent; three enrollments; demographics
+ * for one student.
+ */
+export function schoolPackage(): CsvPackage {
+  return {
+    manifest: MANIFEST_DEFAULTS.map(([k, v]) => [k, v]),
+    files: {
+      'orgs.csv': file('orgs', [
+        { sourcedId: 'org-d', name: 'North District', type: 'district', identifier: 'D-1' },
+        { sourcedId: 'org-s1', name: 'Hill School', type: 'school', identifier: 'S-1', parentSourcedId: 'org-d' },
+        { sourcedId: 'org-s2', name: 'Vale School', type: 'School', identifier: 'S-2', parentSourcedId: 'org-d' },
+      ]),
+      'academicSessions.csv': file('academicSessions', [
+        { sourcedId: 'as-y', title: '2025', type: 'schoolYear', startDate: '2025-01-28', endDate: '2025-12-19', schoolYear: '2025' },
+        { sourcedId: 'as-t1', title: 'Term 1', type: 'term', startDate: '2025-01-28', endDate: '2025-04-11', parentSourcedId: 'as-y', schoolYear: '2025' },
+        { sourcedId: 'as-t2', title: 'Term 2', type: 'term', startDate: '2025-04-28', endDate: '2025-07-04', parentSourcedId: 'as-y', schoolYear: '2025' },
+        { sourcedId: 'as-gp1', title: 'Term 1 Weeks 1-5', type: 'gradingPeriod', startDate: '2025-01-28', endDate: '2025-02-28', parentSourcedId: 'as-t1', schoolYear: '2025' },
+      ]),
+      'courses.csv': file('courses', [
+        { sourcedId: 'crs-1', schoolYearSourcedId: 'as-y', title: 'Mathematics 7', courseCode: 'MAT7', grades: '07', orgSourcedId: 'org-s1', subjects: 'Mathematics', subjectCodes: '02052' },
+        { sourcedId: 'crs-2', title: 'English 8', orgSourcedId: 'org-s2' },
+      ]),
+      'classes.csv': file('classes', [
+        { sourcedId: 'cls-1', title: 'Maths 7A', grades: '07', courseSourcedId: 'crs-1', classCode: '7A', classType: 'Scheduled', location: 'B12', schoolSourcedId: 'org-s1', termSourcedIds: 'as-t1,as-t2', periods: '1,3' },
+        { sourcedId: 'cls-2', title: 'English 8B', courseSourcedId: 'crs-2', classType: 'homeroom', schoolSourcedId: 'org-s2', termSourcedIds: 'as-t1' },
+      ]),
+      'users.csv': file('users', [
+        { sourcedId: 'usr-p1', enabledUser: 'false', orgSourcedIds: 'org-s1', role: 'parent', username: 'pat.parent', givenName: 'Pat', familyName: 'Nguyen', agentSourcedIds: 'usr-s1', password: 'never-stored' },
+        { sourcedId: 'usr-s1', enabledUser: 'TRUE', orgSourcedIds: 'org-s1', role: 'Student', username: 'sam.student', userIds: '{SIS:1001},{LDAP:uid=sam}', givenName: 'Sam', familyName: 'Nguyen', identifier: '1001', email: 'sam@school.example', agentSourcedIds: 'usr-p1', grades: '7' },
+        { sourcedId: 'usr-s2', enabledUser: 'true', orgSourcedIds: 'org-s2', role: 'student', username: 'ali.student', givenName: 'Ali', familyName: 'Rahman', grades: '08' },
+        { sourcedId: 'usr-t1', enabledUser: 'true', orgSourcedIds: 'org-s1,org-s2', role: 'teacher', username: 'tess.teacher', givenName: 'Tess', familyName: 'Ong', email: 'tess@school.example' },
+      ]),
+      'enrollments.csv': file('enrollments', [
+        { sourcedId: 'enr-1', classSourcedId: 'cls-1', schoolSourcedId: 'org-s1', userSourcedId: 'usr-t1', role: 'teacher', primary: 'true', beginDate: '2025-01-28' },
+        { sourcedId: 'enr-2', classSourcedId: 'cls-1', schoolSourcedId: 'org-s1', userSourcedId: 'usr-s1', role: 'student' },
+        { sourcedId: 'enr-3', classSourcedId: 'cls-2', schoolSourcedId: 'org-s2', userSourcedId: 'usr-s2', role: 'student', endDate: '2025-06-30' },
+      ]),
+      'demographics.csv': file('demographics', [{ sourcedId: 'usr-s1', birthDate: '2012-03-04', sex: 'Female', asian: 'true', white: 'false', cityOfBirth: 'Sydney' }]),
+    },
+  };
+}
+
+export function clonePackage(p: CsvPackage): CsvPackage {
+  return JSON.parse(JSON.stringify(p)) as CsvPackage;
+}
+
+/** Sets the mode of a file in the manifest (`absent` also removes the file). */
+export function setMode(p: CsvPackage, type: RosterFileType, mode: 'bulk' | 'delta' | 'absent'): void {
+  const entry = p.manifest.find(([k]) => k === `file.${type}`)!;
+  entry[1] = mode;
+  if (mode === 'absent') delete p.files[FILE_LAYOUTS[type].fileName];
+}
+
+function cell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+export function csvText(header: string[], rows: Rows, eol = '\n'): string {
+  return [header.map(cell).join(','), ...rows.map((r) => header.map((h) => cell(r[h] ?? '')).join(','))].join(eol) + eol;
+}
+
+export function packageFiles(p: CsvPackage): Record<string, string> {
+  const out: Record<string, string> = { 'manifest.csv': csvText(['propertyName', 'value'], p.manifest.map(([propertyName, value]) => ({ propertyName, value }))) };
+  for (const [name, f] of Object.entries(p.files)) out[name] = csvText(f.header, f.rows);
+  return out;
+}
+
+/** Writes the package as a folder; `raw` replaces whole files by exact text. */
+export function writeFolder(p: CsvPackage, raw: Record<string, string | Buffer> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'roster-pkg-'));
+  for (const [name, text] of Object.entries({ ...packageFiles(p), ...raw })) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+/** A zip (stored entries) of named files. */
+export function zipBuffer(files: Record<string, string | Buffer>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
+    const nameBytes = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += local.length + nameBytes.length + data.length;
+  }
+  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+export function packageZip(p: CsvPackage, raw: Record<string, string | Buffer> = {}): Buffer {
+  return zipBuffer({ ...packageFiles(p), ...raw });
+}
