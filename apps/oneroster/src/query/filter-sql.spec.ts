@@ -25,7 +25,7 @@ describe('storage map', () => {
 
 describe('filterToSql', () => {
   it('compares human text case-insensitively and binds the value', () => {
-    expect(sql('user', "familyName='Smith'")).toEqual({ text: 'lower(t."family_name") = lower($2::text)', values: ['Smith'] });
+    expect(sql('user', "familyName='Smith'")).toEqual({ text: 'lower(t."family_name") COLLATE "C" = lower($2::text)', values: ['Smith'] });
   });
 
   it('compares sourcedIds exactly', () => {
@@ -33,7 +33,7 @@ describe('filterToSql', () => {
   });
 
   it('makes != the NULL-safe negation of =', () => {
-    expect(sql('user', "middleName!='Lee'")).toEqual({ text: '(lower(t."middle_name") = lower($2::text)) IS NOT TRUE', values: ['Lee'] });
+    expect(sql('user', "middleName!='Lee'")).toEqual({ text: '(lower(t."middle_name") COLLATE "C" = lower($2::text)) IS NOT TRUE', values: ['Lee'] });
   });
 
   it('turns ~ into ILIKE with escaped wildcards (and LIKE for exact fields)', () => {
@@ -42,7 +42,7 @@ describe('filterToSql', () => {
   });
 
   it('keeps quotes inside values as data', () => {
-    expect(sql('user', "familyName='O''Brien; DROP TABLE x'")).toEqual({ text: 'lower(t."family_name") = lower($2::text)', values: ["O'Brien; DROP TABLE x"] });
+    expect(sql('user', "familyName='O''Brien; DROP TABLE x'")).toEqual({ text: 'lower(t."family_name") COLLATE "C" = lower($2::text)', values: ["O'Brien; DROP TABLE x"] });
   });
 
   it('compares datetimes as instants, in either literal form', () => {
@@ -96,14 +96,14 @@ describe('filterToSql', () => {
   });
 
   it('matches any element of human-text lists case-insensitively', () => {
-    expect(sql('class', "subjects='math'")).toEqual({ text: 'EXISTS (SELECT 1 FROM unnest(t."subjects") AS x(v) WHERE lower(x.v) = lower($2::text))', values: ['math'] });
+    expect(sql('class', "subjects='math'")).toEqual({ text: 'EXISTS (SELECT 1 FROM unnest(t."subjects") AS x(v) WHERE lower(x.v) COLLATE "C" = lower($2::text))', values: ['math'] });
     expect(sql('class', "grades~'0'").text).toBe('EXISTS (SELECT 1 FROM unnest(t."grades") AS x(v) WHERE x.v ILIKE $2::text)');
-    expect(sql('class', "grades!='09'").text).toBe('(EXISTS (SELECT 1 FROM unnest(t."grades") AS x(v) WHERE lower(x.v) = lower($2::text))) IS NOT TRUE');
+    expect(sql('class', "grades!='09'").text).toBe('(EXISTS (SELECT 1 FROM unnest(t."grades") AS x(v) WHERE lower(x.v) COLLATE "C" = lower($2::text))) IS NOT TRUE');
   });
 
   it('reads userIds elements from jsonb', () => {
     expect(sql('user', "userIds.identifier='ABC'")).toEqual({
-      text: 'EXISTS (SELECT 1 FROM jsonb_array_elements(t."user_ids") AS u(e) WHERE lower((u.e ->> $2::text)) = lower($3::text))',
+      text: 'EXISTS (SELECT 1 FROM jsonb_array_elements(t."user_ids") AS u(e) WHERE lower((u.e ->> $2::text)) COLLATE "C" = lower($3::text))',
       values: ['identifier', 'ABC'],
     });
   });
@@ -132,10 +132,10 @@ describe('filterToSql', () => {
 
   it('combines two clauses with AND / OR', () => {
     expect(sql('user', "role='student' AND familyName='x'")).toEqual({
-      text: '(t."role" = $2::text AND lower(t."family_name") = lower($3::text))',
+      text: '(t."role" = $2::text AND lower(t."family_name") COLLATE "C" = lower($3::text))',
       values: ['student', 'x'],
     });
-    expect(sql('user', "username='a' or email~'b'").text).toBe('(lower(t."username") = lower($2::text) OR t."email" ILIKE $3::text)');
+    expect(sql('user', "username='a' or email~'b'").text).toBe('(lower(t."username") COLLATE "C" = lower($2::text) OR t."email" ILIKE $3::text)');
   });
 
   it('never puts a literal into the SQL text', () => {

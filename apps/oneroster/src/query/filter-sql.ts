@@ -172,7 +172,8 @@ function compare(expr: string, op: ComparisonOperator, literal: TypedLiteral, ty
       return `${expr} ${sqlOp === '=' ? '=' : `COLLATE "C" ${sqlOp}`} ${p.typed(literal.value, 'text')}`;
     case 'string': {
       const value = p.typed(literal.value, 'text');
-      if (op === '=') return caseInsensitive ? `lower(${expr}) = lower(${value})` : `${expr} = ${value}`;
+      // COLLATE "C" leaves equality unchanged and lets the (lower(col) COLLATE "C") indexes serve it.
+      if (op === '=') return caseInsensitive ? `lower(${expr}) COLLATE "C" = lower(${value})` : `${expr} = ${value}`;
       // Ordering on text: code-point order (COLLATE "C"), lower-cased for human text, like the sort.
       return caseInsensitive ? `lower(${expr}) COLLATE "C" ${sqlOp} lower(${value})` : `${expr} COLLATE "C" ${sqlOp} ${value}`;
     }

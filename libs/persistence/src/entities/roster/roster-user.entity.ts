@@ -31,7 +31,8 @@ export interface RosterUserId {
 @Entity({ name: 'roster_users' })
 @Unique('UQ_roster_users_ordinal', ['tenantId', 'ordinal'], { deferrable: 'INITIALLY DEFERRED' })
 @Unique('UQ_roster_users_group_ordinal', ['tenantId', 'roleGroup', 'groupOrdinal'], { deferrable: 'INITIALLY DEFERRED' })
-@Index('IDX_roster_users_family_name', ['tenantId', 'familyName'])
+// (tenant_id, lower(family_name) COLLATE "C"): an expression index, created by migration 1763769900000.
+@Index('IDX_roster_users_family_name_ci', { synchronize: false })
 @Index('IDX_roster_users_date_last_modified', ['tenantId', 'dateLastModified'])
 @Index('IDX_roster_users_orgs', ['orgSourcedIds'], { type: 'gin' })
 export class RosterUserEntity extends RosterRecord {
