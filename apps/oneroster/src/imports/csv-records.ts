@@ -36,7 +36,8 @@ function countNewlines(record: string[]): number {
  * `CsvSyntaxError` naming the line where the syntax broke.
  */
 export async function* csvBatches(input: Readable, size: number): AsyncGenerator<CsvBatch> {
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false });
+  // Both line endings, even mixed in one file (hand-edited exports).
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n'] });
   input.on('error', (err) => parser.destroy(err));
   input.pipe(parser);
   let line = 1;
@@ -57,10 +58,9 @@ export async function* csvBatches(input: Readable, size: number): AsyncGenerator
     }
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw err;
-    const e = err as { code?: string; lines?: number; message?: string };
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-      throw new CsvSyntaxError(e.message ?? 'malformed CSV', typeof e.lines === 'number' ? e.lines : line);
-    }
+    // csv-parse's CsvError: a code (INVALID_OPENING_QUOTE, CSV_QUOTE_NOT_CLOSED, ...) and the line.
+    const e = err as { code?: unknown; lines?: unknown; message?: string };
+    if (typeof e.code === 'string' && typeof e.lines === 'number') throw new CsvSyntaxError(e.message ?? 'malformed CSV', e.lines);
     throw err;
   } finally {
     input.unpipe(parser);
