@@ -45,15 +45,34 @@ async function waitReady(url, timeoutMs, isAlive) {
   return false;
 }
 
-/** Prefixes each output line of a child with its name. */
-function pipeWithPrefix(stream, name, out) {
+/** Prefixes each output line of a child with its name; keeps the last lines for error reports. */
+function pipeWithPrefix(stream, name, out, recent) {
   let buffer = '';
+  const emit = (line) => {
+    out.write(`[${name}] ${line}\n`);
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+  };
   stream.on('data', (chunk) => {
     buffer += chunk;
     const lines = buffer.split('\n');
     buffer = lines.pop();
-    for (const line of lines) out.write(`[${name}] ${line}\n`);
+    lines.forEach(emit);
   });
+  stream.on('end', () => buffer && emit(buffer));
+}
+
+/** Refuses to start when a port is taken, naming the variable that moves it. */
+async function assertPortsFree(ports) {
+  const net = require('node:net');
+  for (const [name, { port, variable }] of Object.entries(ports)) {
+    const free = await new Promise((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '0.0.0.0', () => srv.close(() => resolve(true)));
+    });
+    if (!free) throw new Error(`port ${port} (${name}) is already in use: stop what holds it or set ${variable}`);
+  }
 }
 
 async function startPlatform({ root, dataDir, log }) {
@@ -98,6 +117,12 @@ async function startPlatform({ root, dataDir, log }) {
     log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 
     const ports = { identity: port('IDENTITY_PORT', 3000), oneroster: port('ONEROSTER_PORT', 3001), alerts: port('ALERTS_PORT', 3002), dispatcher: port('DISPATCHER_PORT', 3003) };
+    await assertPortsFree({
+      identity: { port: ports.identity, variable: 'IDENTITY_PORT' },
+      oneroster: { port: ports.oneroster, variable: 'ONEROSTER_PORT' },
+      alerts: { port: ports.alerts, variable: 'ALERTS_PORT' },
+      'webhook-dispatcher': { port: ports.dispatcher, variable: 'DISPATCHER_PORT' },
+    });
     const identityUrl = `http://localhost:${ports.identity}`;
     const common = {
       ...process.env,
@@ -120,14 +145,17 @@ async function startPlatform({ root, dataDir, log }) {
       ['alerts', 'apps/alerts/src/main', ports.alerts],
       ['webhook-dispatcher', 'apps/webhook-dispatcher/src/main', ports.dispatcher],
     ];
+    const recentOutput = new Map();
     for (const [name, entry, p] of services) {
       const child = spawn(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry], {
         cwd: root,
         env: { ...common, PORT: String(p) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      pipeWithPrefix(child.stdout, name, process.stdout);
-      pipeWithPrefix(child.stderr, name, process.stderr);
+      const recent = [];
+      recentOutput.set(name, recent);
+      pipeWithPrefix(child.stdout, name, process.stdout, recent);
+      pipeWithPrefix(child.stderr, name, process.stderr, recent);
       child.on('exit', (code) => exitListeners.forEach((l) => l(name, code)));
       children.push(child);
     }
@@ -135,7 +163,14 @@ async function startPlatform({ root, dataDir, log }) {
       services.map(([name, , p], i) => waitReady(`http://localhost:${p}/health/ready`, 60_000, () => children[i].exitCode === null).then((ok) => [name, ok])),
     );
     const notReady = readiness.filter(([, ok]) => !ok).map(([n]) => n);
-    if (notReady.length) throw new Error(`not ready after 60 s: ${notReady.join(', ')}`);
+    if (notReady.length) {
+      const details = notReady.map((n) => {
+        const child = children[services.findIndex(([s]) => s === n)];
+        const state = child.exitCode !== null ? `exited with ${child.exitCode}` : child.signalCode ? `killed by ${child.signalCode}` : 'still not ready after 60 s';
+        return `${n} ${state}; its last output:\n${(recentOutput.get(n) ?? []).slice(-10).join('\n') || '(none)'}`;
+      });
+      throw new Error(`not ready: ${details.join('\n')}`);
+    }
     printBanner({ ports });
   } catch (err) {
     await stop();

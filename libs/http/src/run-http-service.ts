@@ -20,6 +20,14 @@ export async function runHttpService<E extends BaseEnv>(def: HttpServiceDefiniti
   const app = await NestFactory.create<NestExpressApplication>(def.module(env), { bodyParser: false, bufferLogs: true });
   configureHttpApp(app, { bodyLimitBytes: def.bodyLimitBytes?.(env) ?? 1_048_576, errorFilter: def.errorFilter });
   def.beforeListen?.(app, env);
-  await app.listen(env.PORT, env.HOST);
+  try {
+    await app.listen(env.PORT, env.HOST);
+  } catch (err) {
+    // Typically EADDRINUSE: say which port, then stop (a half-started service helps nobody).
+    const reason = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`${JSON.stringify({ level: 'fatal', service: def.name, msg: `Cannot listen on ${env.HOST}:${env.PORT}: ${reason}` })}\n`);
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  }
   return app;
 }
