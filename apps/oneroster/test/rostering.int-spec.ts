@@ -458,6 +458,20 @@ describe('OneRoster rostering reads', () => {
       await h.get('users?limit=1000&continuationToken=x&limit%20=3', token).expect(200);
     });
 
+    it('never answers 500 to junk in paths or parameters', async () => {
+      for (const path of ['users/%00', 'users/a%00b/classes', 'users/%FF', 'schools/%E0%A4%A/classes', 'classes/%C3%28/students', `users/${'x'.repeat(5000)}`]) {
+        const res = await h.get(path, token);
+        // Unknown single object → 404, unknown parent → empty collection, undecodable path → 400.
+        if (![200, 400, 404].includes(res.status)) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status === 200) expect(Object.values(res.body)).toEqual([[]]);
+        else expect(res.body.statusInfoSet).toBeDefined();
+      }
+      for (const query of ['offset=9007199254740991', 'offset=99999999999999999999', 'filter=%00', `filter=${encodeURIComponent("familyName='\u0000'")}`, 'fields=%00', 'data_field=%00', 'limit=1&limit=1', 'filter[a]=b']) {
+        const res = await h.get(`users?${query}`, token);
+        if (![200, 400].includes(res.status)) throw new Error(`${query}: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    });
+
     it('ignores collection parameters on single GETs', async () => {
       await h.get('users/usr-t-01?limit=abc&filter=garbage', token).expect(200);
     });

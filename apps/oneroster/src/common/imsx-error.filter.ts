@@ -56,6 +56,11 @@ export class ImsxErrorFilter implements ExceptionFilter {
       this.send(res, exception.httpStatus, queryErrorStatusInfoSet(exception, context), {});
       return;
     }
+    if (exception instanceof URIError) {
+      // The router could not percent-decode a path segment (e.g. `%FF`): a malformed request.
+      this.send(res, 400, statusInfoSet(failureStatusInfo('invaliddata', 'The request path is not valid percent-encoded UTF-8', context)), {});
+      return;
+    }
     const e = classifyError(exception);
     if (e.errorId) this.logger.error({ err: exception, errorId: e.errorId }, 'Unhandled error');
     const minor = typeof e.details?.imsxCodeMinor === 'string' ? (e.details.imsxCodeMinor as ImsxCodeMinorValue) : CODE_MINOR[e.code];

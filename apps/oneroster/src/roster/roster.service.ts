@@ -115,6 +115,8 @@ export class RosterService {
     const version = await this.versions.version(access.tenantId);
     const visibility = await this.versions.visibility(access.tenantId, version, access.rootOrgSourcedId);
     const input: BaseSetInput = { params: new SqlParams([access.tenantId]), ids, visibility };
+    // PostgreSQL text cannot hold NUL: such an id names nothing (404 / empty), it is not an error.
+    if (Object.values(ids).some((id) => id.includes('\u0000'))) return { version, input, base: { conditions: [], empty: true } };
     return { version, input, base: base(input) };
   }
 
