@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '@edu/config';
 import { ScopeCatalog } from '@edu/domain';
 import { WebhookEntity } from '@edu/persistence';
-import { baseTestEnv, createTestApp, createTestDatabase, expectError, TestIssuer, World, type TestDatabase } from '@edu/testing';
+import { baseTestEnv, createTestApp, createTestDatabase, expectError, routeInventory, TestIssuer, World, type TestDatabase } from '@edu/testing';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
@@ -150,6 +150,19 @@ describe('alerts API: webhook management', () => {
       expectError(res, 403, 'insufficient_scope');
       expect(res.headers['www-authenticate']).toContain('insufficient_scope');
     });
+  });
+
+  it('declares who may call every route (reviewed list: a diff is a permission change)', () => {
+    expect(routeInventory(app).map((r) => `${r.method} ${r.path} ${r.access}`)).toEqual([
+      'GET /health/live public',
+      'GET /health/ready public',
+      'GET /metrics public',
+      'GET /v2/alerts/webhook alerts.webhooks.write',
+      'POST /v2/alerts/webhook alerts.webhooks.write',
+      'DELETE /v2/alerts/webhook/:id alerts.webhooks.write',
+      'GET /v2/alerts/webhook/:id alerts.webhooks.write',
+      'PATCH /v2/alerts/webhook/:id alerts.webhooks.write',
+    ]);
   });
 
   describe('operations endpoints', () => {

@@ -1,50 +1,8 @@
-import { RequestMethod } from '@nestjs/common';
-import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer, Reflector } from '@nestjs/core';
-import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '@edu/auth';
+import { routeInventory, type RouteEntry } from '@edu/testing';
 import type { ScopeKey } from '@edu/domain';
 import { IdentityHarness, uri } from './support/harness';
 
-interface RouteEntry {
-  method: string;
-  path: string;
-  access: string;
-}
-
-const join = (...parts: (string | undefined)[]) =>
-  '/' +
-  parts
-    .flatMap((p) => (p ?? '').split('/'))
-    .filter(Boolean)
-    .join('/');
-
-/** Every controller route of the app with who may call it: `public` or the accepted scope keys. */
-function inventory(h: IdentityHarness): RouteEntry[] {
-  const reflector = new Reflector();
-  const routes: RouteEntry[] = [];
-  const seen = new Set<unknown>();
-  for (const mod of h.app.get(ModulesContainer).values()) {
-    for (const wrapper of mod.controllers.values()) {
-      const cls = wrapper.metatype as (new (...args: never[]) => unknown) | null;
-      if (!cls || seen.has(cls)) continue;
-      seen.add(cls);
-      const base = Reflect.getMetadata(PATH_METADATA, cls) as string | undefined;
-      const proto = cls.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(proto)) {
-        const handler = proto[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-        if (methodPath === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-        const isPublic = reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [handler, cls]);
-        const scopes = reflector.getAllAndOverride<ScopeKey[] | undefined>(REQUIRED_SCOPES, [handler, cls]);
-        const access = isPublic ? 'public' : scopes?.length ? scopes.join(' ') : 'NONE';
-        for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(base, p), access });
-      }
-    }
-  }
-  return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
-}
+const inventory = (h: IdentityHarness): RouteEntry[] => routeInventory(h.app);
 
 const READ = 'id.tenant-core.readonly id.tenant-core.write';
 const WRITE = 'id.tenant-core.write';

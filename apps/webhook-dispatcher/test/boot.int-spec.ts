@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ConfigValidationError, loadConfig } from '@edu/config';
-import { baseTestEnv, createTestApp, createTestDatabase, type TestDatabase } from '@edu/testing';
+import { baseTestEnv, createTestApp, createTestDatabase, routeInventory, type TestDatabase } from '@edu/testing';
 import { DispatcherEnv } from '../src/config/dispatcher.env';
 import { DispatcherModule } from '../src/dispatcher.module';
 
@@ -42,6 +42,10 @@ describe('webhook-dispatcher boot', () => {
     expect(ready.body.info).toEqual({ postgres: { status: 'up' }, redis: { status: 'up' } });
     const metrics = await request(app.getHttpServer()).get('/metrics').expect(200);
     expect(metrics.text).toContain('process_cpu_seconds_total');
+  });
+
+  it('exposes only public operations routes', () => {
+    expect(routeInventory(app).map((r) => `${r.method} ${r.path} ${r.access}`)).toEqual(['GET /health/live public', 'GET /health/ready public', 'GET /metrics public']);
   });
 
   it('has no other routes', async () => {

@@ -4,3 +4,4 @@ export * from './test-database';
 export * from './test-env';
 export * from './test-issuer';
 export * from './world';
+export * from './route-inventory';
