@@ -4,10 +4,9 @@
  * with 1 when the package is refused (nothing is written then). Exit 2: usage or setup problem.
  */
 import * as path from 'node:path';
-import { Client } from 'pg';
 import { formatReport, parseArgs } from './cli-support';
-import { importRosterPackage, UnknownTenantError } from './roster-importer';
-import { openRosterPackage } from './roster-package';
+import { runImport } from './import-runner';
+import { UnknownTenantError } from './roster-importer';
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
@@ -20,10 +19,10 @@ async function main(): Promise<number> {
     console.error('DATABASE_URL is not set');
     return 2;
   }
-  const client = new Client({ connectionString: url, application_name: 'roster-import' });
-  await client.connect();
   try {
-    const report = await importRosterPackage(client, () => openRosterPackage(args.location), {
+    const report = await runImport({
+      databaseUrl: url,
+      location: args.location,
       tenantId: args.tenantId,
       source: path.basename(path.resolve(args.location)),
       maxErrors: args.maxErrors,
@@ -38,8 +37,6 @@ async function main(): Promise<number> {
       return 2;
     }
     throw err;
-  } finally {
-    await client.end();
   }
 }
 

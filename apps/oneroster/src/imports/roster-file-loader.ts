@@ -27,7 +27,8 @@ import { standardHeaders, type CsvColumn, type FileLayout, type RosterFileType }
 import { didYouMean, type IssueLog } from './import-issues';
 import type { FileMode } from './manifest';
 import { findCycles, SOURCED_ID_MUST_BE, type ReferenceIndex } from './reference-index';
-import { createStagingSql, directInsertSql, stagedDataColumns, stagingInsertSql, stagingTable, STAGING_PREFIX } from './roster-merge-sql';
+import { copyFrom, copyValue, textArrayLiteral } from './copy-in';
+import { copyDirectSql, copyStagingSql, createStagingSql, stagedDataColumns, stagingTable, STAGING_PREFIX } from './roster-merge-sql';
 
 export interface FileLoadResult {
   /** Data rows read (blank lines excluded). */
@@ -62,50 +63,26 @@ const RECORD_NAME: Readonly<Record<RosterFileType, string>> = {
   demographics: 'demographics',
 };
 
-const NEEDS_ESCAPE = /["\\]/;
-
 /**
- * A PostgreSQL array literal of strings, booleans, numbers and nulls: what `pg` would build, minus
- * its per-element type dispatch and double regex (the largest cost of a batch on this side).
+ * Rows waiting to be sent, as COPY text lines; one COPY in flight while the next batch is read
+ * (the database ingests one batch while the file's next rows are parsed and checked).
  */
-export function pgArrayLiteral(values: readonly unknown[]): string {
-  const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) parts[i] = 'NULL';
-    else if (typeof v === 'string') parts[i] = NEEDS_ESCAPE.test(v) ? `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${v}"`;
-    else if (v instanceof Date) parts[i] = `"${v.toISOString()}"`;
-    else parts[i] = String(v);
-  }
-  return `{${parts.join(',')}}`;
-}
-
-/** Column-wise buffer of staged rows, flushed as one multi-row insert, one flush in flight. */
-class StagingBuffer {
-  private columns: unknown[][];
+class CopyBuffer {
+  private lines: string[] = [];
   private inflight: Promise<unknown> | undefined;
-  private readonly sql: string;
   count = 0;
   staged = 0;
   waitedMs = 0;
 
   constructor(
     private readonly client: ClientBase,
-    sql: string,
-    private readonly width: number,
+    private readonly sql: string,
+    private readonly toLine: (row: readonly unknown[]) => string,
     private readonly batchSize: number,
-    private readonly extraParams: readonly unknown[] = [],
-  ) {
-    this.sql = sql;
-    this.columns = this.fresh();
-  }
-
-  private fresh(): unknown[][] {
-    return Array.from({ length: this.width }, () => []);
-  }
+  ) {}
 
   push(row: readonly unknown[]): void {
-    for (let i = 0; i < this.width; i++) this.columns[i]!.push(row[i]);
+    this.lines.push(this.toLine(row));
     this.count++;
   }
 
@@ -114,38 +91,47 @@ class StagingBuffer {
     if (this.count >= this.batchSize) await this.flush();
   }
 
-  private async flush(): Promise<void> {
-    if (this.inflight) {
-      const t = Date.now();
+  private async wait(): Promise<void> {
+    if (!this.inflight) return;
+    const t = Date.now();
+    try {
       await this.inflight;
+    } finally {
       this.waitedMs += Date.now() - t;
+      this.inflight = undefined;
     }
-    this.inflight = undefined;
+  }
+
+  private async flush(): Promise<void> {
+    await this.wait();
     if (this.count === 0) return;
-    const params = this.columns;
+    const data = Buffer.from(this.lines.join(''), 'utf8');
     this.staged += this.count;
-    this.columns = this.fresh();
+    this.lines = [];
     this.count = 0;
-    const pending = this.client.query(this.sql, [...params.map(pgArrayLiteral), ...this.extraParams]);
+    const pending = copyFrom(this.client, this.sql, data);
     pending.catch(() => undefined); // observed when awaited
     this.inflight = pending;
   }
 
   async finish(): Promise<void> {
     await this.flush();
-    const t = Date.now();
-    if (this.inflight) await this.inflight;
-    this.waitedMs += Date.now() - t;
-    this.inflight = undefined;
+    await this.wait();
   }
 
   /** Drops what is buffered (the import failed). */
   async discard(): Promise<void> {
-    this.columns = this.fresh();
+    this.lines = [];
     this.count = 0;
-    if (this.inflight) await this.inflight.catch(() => undefined);
-    this.inflight = undefined;
+    await this.wait().catch(() => undefined);
   }
+}
+
+/** A COPY text line of `row[from..to)`, then `suffix` (already escaped), then a newline. */
+function copyLine(row: readonly unknown[], from: number, to: number, suffix = ''): string {
+  let line = copyValue(row[from]);
+  for (let i = from + 1; i < to; i++) line += `\t${copyValue(row[i])}`;
+  return `${line}${suffix}\n`;
 }
 
 interface ColumnReader {
@@ -185,8 +171,19 @@ export async function loadRosterFile(
   const part = layout.partitionOrdinal;
   const width = direct ? baseWidth + (part ? 2 : 1) : baseWidth;
   await ctx.client.query(createStagingSql(layout));
-  const staging = new StagingBuffer(ctx.client, stagingInsertSql(layout), baseWidth, ctx.batchSize);
-  let buffer = direct ? new StagingBuffer(ctx.client, directInsertSql(layout), width, ctx.batchSize, [direct.tenantId, direct.stamp]) : staging;
+  const staging = new CopyBuffer(ctx.client, copyStagingSql(layout), (r) => copyLine(r, 0, baseWidth), ctx.batchSize);
+  let buffer = staging;
+  if (direct) {
+    // sourced_id .. data columns, ordinal(s), then the tenant; bulk rows carry the import's time.
+    const stamp = direct.stamp.toISOString();
+    const tail = `\t${direct.tenantId}`;
+    buffer = new CopyBuffer(
+      ctx.client,
+      copyDirectSql(layout),
+      (r) => `${copyValue(r[2])}\t${copyValue(r[3])}\t${copyValue(r[4] ?? stamp)}\t${copyLine(r, 5, width, tail)}`,
+      ctx.batchSize,
+    );
+  }
   // Direct load: rows numbered as read, overall and per partition, while ids keep increasing;
   // the first id out of order sends the rest of the file to staging.
   let directOn = direct !== undefined;
@@ -358,7 +355,7 @@ export async function loadRosterFile(
       }
       if (text === null) {
         if (spec.required) bad(spec.name, `${spec.name} is required`);
-        if (spec.db) row[at++] = spec.kind === 'list' || spec.kind === 'grades' || spec.kind === 'refs' || spec.kind === 'userIds' ? (spec.kind === 'userIds' ? '[]' : '') : null;
+        if (spec.db) row[at++] = spec.kind === 'list' || spec.kind === 'grades' || spec.kind === 'refs' ? '{}' : spec.kind === 'userIds' ? '[]' : null;
         continue;
       }
       let value: unknown;
@@ -379,11 +376,11 @@ export async function loadRosterFile(
           value = readYear(text);
           break;
         case 'list':
-          value = readList(text).join(',');
+          value = textArrayLiteral(readList(text));
           break;
         case 'grades': {
           const grades = readGrades(text);
-          value = grades instanceof CellError ? grades : grades.join(',');
+          value = grades instanceof CellError ? grades : textArrayLiteral(grades);
           break;
         }
         case 'userIds': {
@@ -402,7 +399,7 @@ export async function loadRosterFile(
           if (list instanceof CellError) value = list;
           else {
             if (list.length === 0 && spec.required) value = new CellError('needs at least one sourcedId');
-            else value = list.join(',');
+            else value = textArrayLiteral(list);
             for (const ref of list) checkRef(spec.ref!, ref, line, spec.name);
           }
           break;

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Client } from 'pg';
 import { ApiError, ApiErrorCode, isUuid, type Principal } from '@edu/domain';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { RosterImportRepository } from './roster-import.repository';
 import { reportView, toImportView, type RosterImportView } from './roster-import.views';
-import { importRosterPackage, type ImportReport } from './roster-importer';
+import { runImport } from './import-runner';
+import type { ImportReport } from './roster-importer';
 import { openRosterPackage, PackageError } from './roster-package';
 import { storeUpload, UploadTooLargeError } from './upload-store';
 
@@ -52,8 +52,8 @@ class Slots {
 
 /**
  * Operator imports of roster CSV packages (design: imports are jobs). An upload is stored to a
- * file and accepted as a `running` import; the import runs in this process, one transaction on
- * its own connection. The request waits up to ONEROSTER_IMPORT_WAIT_MS for the outcome, so small
+ * file and accepted as a `running` import; the import runs in this process (a worker thread),
+ * one transaction on its own connection. The request waits up to ONEROSTER_IMPORT_WAIT_MS for the outcome, so small
  * packages are answered with their final report and large ones with 202 to be polled.
  */
 @Injectable()
@@ -119,10 +119,8 @@ export class RosterImportsService implements OnApplicationShutdown {
 
   private async run(id: string, tenantId: string, file: string, source: string): Promise<ImportReport> {
     await this.slots.acquire();
-    const client = new Client({ connectionString: this.env.DATABASE_URL, application_name: 'oneroster-import' });
     try {
-      await client.connect();
-      const report = await importRosterPackage(client, () => openRosterPackage(file), { tenantId, source, importId: id });
+      const report = await runImport({ databaseUrl: this.env.DATABASE_URL, location: file, tenantId, source, importId: id });
       this.logger.log({ importId: id, tenantId, status: report.status, rows: report.rows, errors: report.errorCount }, 'Roster import finished');
       return report;
     } catch (err) {
@@ -131,7 +129,6 @@ export class RosterImportsService implements OnApplicationShutdown {
       await this.repo.failIfRunning(id, `the import failed unexpectedly (error id ${errorId}); nothing was written`).catch(() => undefined);
       throw new ApiError(ApiErrorCode.Internal, `The import failed unexpectedly (error id ${errorId})`);
     } finally {
-      await client.end().catch(() => undefined);
       await fs.rm(file, { force: true }).catch(() => undefined);
       this.slots.release();
     }

@@ -1,18 +1,20 @@
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES } from './csv-layout';
-import { pgArrayLiteral } from './roster-file-loader';
-import { bulkTombstoneSql, createStagingSql, directInsertSql, mergeSql, reassignOrdinalsSql, stagingInsertSql } from './roster-merge-sql';
+import { copyValue, textArrayLiteral } from './copy-in';
+import { bulkTombstoneSql, copyDirectSql, copyStagingSql, createStagingSql, mergeSql, reassignOrdinalsSql } from './roster-merge-sql';
 
-const maxParam = (sql: string) => Math.max(...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+const columns = (sql: string) => /\((.*)\)/.exec(sql)![1]!.split(', ');
 
 describe('import SQL', () => {
   it.each(ROSTER_FILE_TYPES)('for %s stays parameterised and quotes identifiers', (type) => {
     const layout = FILE_LAYOUTS[type];
-    for (const sql of [createStagingSql(layout), stagingInsertSql(layout), directInsertSql(layout), mergeSql(layout, true), mergeSql(layout, false), bulkTombstoneSql(layout), reassignOrdinalsSql(layout)]) {
+    for (const sql of [createStagingSql(layout), copyStagingSql(layout), copyDirectSql(layout), mergeSql(layout, true), mergeSql(layout, false), bulkTombstoneSql(layout), reassignOrdinalsSql(layout)]) {
       expect(sql).not.toMatch(/'[^']*(usr|org|cls)-/); // no data inlined
     }
-    const stagedColumns = (createStagingSql(layout).match(/, "/g) ?? []).length + 1;
-    expect(maxParam(stagingInsertSql(layout))).toBe(stagedColumns);
-    expect(maxParam(directInsertSql(layout))).toBe(stagedColumns + (layout.partitionOrdinal ? 2 : 1) + 2);
+    const staged = columns(createStagingSql(layout)).map((c) => c.split(' ')[0]);
+    expect(columns(copyStagingSql(layout))).toEqual(staged);
+    const direct = columns(copyDirectSql(layout));
+    expect(direct.slice(0, staged.length - 2)).toEqual(staged.slice(2));
+    expect(direct.slice(staged.length - 2)).toEqual(['"ordinal"', ...(layout.partitionOrdinal ? [`"${layout.partitionOrdinal.column}"`] : []), '"tenant_id"']);
   });
 
   it('compares every stored field, references included, before bumping dateLastModified', () => {
@@ -32,9 +34,13 @@ describe('import SQL', () => {
     expect(reassignOrdinalsSql(FILE_LAYOUTS.orgs)).toContain('ORDER BY sourced_id COLLATE "C"');
   });
 
-  it('build array literals PostgreSQL reads back exactly', () => {
-    expect(pgArrayLiteral(['a', null, 'say "hi"', 'back\\slash', 'x,y', true, 3])).toBe('{"a",NULL,"say \\"hi\\"","back\\\\slash","x,y",true,3}');
-    expect(pgArrayLiteral([])).toBe('{}');
-    expect(pgArrayLiteral([new Date('2024-01-02T03:04:05.006Z')])).toBe('{"2024-01-02T03:04:05.006Z"}');
+  it('write COPY text values and array literals PostgreSQL reads back exactly', () => {
+    expect(copyValue(null)).toBe('\\N');
+    expect(copyValue(true)).toBe('t');
+    expect(copyValue(7)).toBe('7');
+    expect(copyValue('plain')).toBe('plain');
+    expect(copyValue('a\tb\nc\\d\r')).toBe('a\\tb\\nc\\\\d\\r');
+    expect(textArrayLiteral([])).toBe('{}');
+    expect(textArrayLiteral(['a b', 'say "hi"', 'back\\slash', 'NULL'])).toBe('{"a b","say \\"hi\\"","back\\\\slash","NULL"}');
   });
 });

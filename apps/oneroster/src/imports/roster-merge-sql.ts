@@ -1,7 +1,7 @@
 /**
  * SQL of an import, generated from the file layouts (identifiers come only from constants; every
- * value is a parameter). Rows are staged in a temporary table per file, then merged into the
- * roster table in set-based statements:
+ * value is a parameter or COPY data, never SQL text). Rows are COPYed into a temporary table per
+ * file, then merged into the roster table in set-based statements:
  *
  * - upsert: new rows are inserted; existing rows are updated only when some stored field differs
  *   (`IS DISTINCT FROM` over every field, references included), which is also what bumps
@@ -17,14 +17,7 @@
 import { pgTypeOf, storedColumns, type FileLayout, type PgType } from './csv-layout';
 
 /** Columns every staging table starts with, in this order. */
-export const STAGING_PREFIX: readonly { name: string; param: string }[] = [
-  { name: '_line', param: 'int[]' },
-  { name: '_tombstone', param: 'boolean[]' },
-  { name: 'sourced_id', param: 'text[]' },
-  { name: 'status', param: 'text[]' },
-  { name: 'date_last_modified', param: 'timestamptz[]' },
-  { name: 'metadata', param: 'text[]' },
-];
+export const STAGING_PREFIX: readonly { name: string }[] = [{ name: '_line' }, { name: '_tombstone' }, { name: 'sourced_id' }, { name: 'status' }, { name: 'date_last_modified' }, { name: 'metadata' }];
 
 const q = (identifier: string) => `"${identifier}"`;
 
@@ -53,51 +46,21 @@ export function createStagingSql(layout: FileLayout): string {
   );
 }
 
-/**
- * One multi-row insert into the staging table: one array parameter per column. Lists travel as
- * comma-joined text (list items never contain commas in the CSV binding), JSON as text.
- */
-export function stagingInsertSql(layout: FileLayout): string {
-  const data = stagedDataColumns(layout);
-  const params = [...STAGING_PREFIX.map((c) => c.param), ...data.map((c) => (c.pg === 'text[]' || c.pg === 'jsonb' ? 'text[]' : `${c.pg}[]`))];
-  const names = [...STAGING_PREFIX.map((c) => c.name), ...data.map((c) => c.name)];
-  const select = names.map((name, i) => {
-    const pg = i < STAGING_PREFIX.length ? (name === 'metadata' ? 'jsonb' : '') : data[i - STAGING_PREFIX.length]!.pg;
-    if (pg === 'text[]') return `string_to_array(u.${q(name)}, ',')`;
-    if (pg === 'jsonb') return `u.${q(name)}::jsonb`;
-    return `u.${q(name)}`;
-  });
-  return (
-    `INSERT INTO ${q(stagingTable(layout))} (${names.map(q).join(', ')}) ` +
-    `SELECT ${select.join(', ')} FROM unnest(${params.map((p, i) => `$${i + 1}::${p}`).join(', ')}) AS u(${names.map(q).join(', ')})`
-  );
+/** COPY of staged rows: the staging columns in table order. */
+export function copyStagingSql(layout: FileLayout): string {
+  const names = [...STAGING_PREFIX.map((c) => c.name), ...stagedDataColumns(layout).map((c) => c.name)];
+  return `COPY ${q(stagingTable(layout))} (${names.map(q).join(', ')}) FROM STDIN`;
 }
 
 /**
- * First bulk load of a table for the tenant, while the file is in sourcedId order: rows go
- * straight into the roster table as the file is read (no staging, no merge), numbered by the
- * loader. Parameters: the staging arrays, then `ordinal` (and the partition ordinal) arrays,
- * then tenant and timestamp.
+ * COPY straight into the roster table: a first bulk load of a file that is in sourcedId order,
+ * numbered by the loader. Columns: sourced_id, status, date_last_modified, metadata, the data
+ * columns, ordinal (and the partition ordinal), tenant_id.
  */
-export function directInsertSql(layout: FileLayout): string {
-  const data = stagedDataColumns(layout);
+export function copyDirectSql(layout: FileLayout): string {
   const part = layout.partitionOrdinal;
-  const names = [...STAGING_PREFIX.map((c) => c.name), ...data.map((c) => c.name), '_ord', ...(part ? ['_pord'] : [])];
-  const params = [
-    ...STAGING_PREFIX.map((c) => c.param),
-    ...data.map((c) => (c.pg === 'text[]' || c.pg === 'jsonb' ? 'text[]' : `${c.pg}[]`)),
-    'int[]',
-    ...(part ? ['int[]'] : []),
-  ];
-  const tenant = `$${params.length + 1}`;
-  const stamp = `$${params.length + 2}`;
-  const convert = (c: StagedColumn) => (c.pg === 'text[]' ? `string_to_array(u.${q(c.name)}, ',')` : c.pg === 'jsonb' ? `u.${q(c.name)}::jsonb` : `u.${q(c.name)}`);
-  const targetCols = ['tenant_id', 'sourced_id', 'status', 'date_last_modified', 'metadata', 'ordinal', ...(part ? [part.column] : []), ...data.map((c) => c.name)];
-  const values = [tenant, 'u.sourced_id', 'u.status', `coalesce(u.date_last_modified, ${stamp})`, 'u.metadata::jsonb', 'u._ord', ...(part ? ['u._pord'] : []), ...data.map(convert)];
-  return (
-    `INSERT INTO ${q(layout.table)} (${targetCols.map(q).join(', ')}) ` +
-    `SELECT ${values.join(', ')} FROM unnest(${params.map((p, i) => `$${i + 1}::${p}`).join(', ')}) AS u(${names.map(q).join(', ')})`
-  );
+  const names = ['sourced_id', 'status', 'date_last_modified', 'metadata', ...stagedDataColumns(layout).map((c) => c.name), 'ordinal', ...(part ? [part.column] : []), 'tenant_id'];
+  return `COPY ${q(layout.table)} (${names.map(q).join(', ')}) FROM STDIN`;
 }
 
 /** $1 tenant. */
