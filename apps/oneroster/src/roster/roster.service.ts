@@ -182,12 +182,18 @@ export class RosterService {
       return Number((await this.db.query<{ n: string }>(countSql, whereValues))[0]?.n ?? 0);
     };
     const cached = this.totals.peek(cacheKey);
-    if (cached !== undefined && query.offset >= cached) return { total: cached, rows: [] };
-    const [total, rows] = await Promise.all([
-      cached ?? this.totals.get(cacheKey, count),
-      this.db.query<Row>(rowsSql, rowsParams.values),
-    ]);
-    return { total, rows };
+    if (cached !== undefined) {
+      if (query.offset >= cached) return { total: cached, rows: [] };
+      return { total: cached, rows: await this.db.query<Row>(rowsSql, rowsParams.values) };
+    }
+    const rows = await this.db.query<Row>(rowsSql, rowsParams.values);
+    // A page that is not full ends the set: its end is the total, no count needed (most
+    // relationship reads, e.g. the students of a class, fit in one page).
+    if (rows.length > 0 ? rows.length < query.limit : query.offset === 0) {
+      const total = query.offset + rows.length;
+      return { total: await this.totals.get(cacheKey, async () => total), rows };
+    }
+    return { total: await this.totals.get(cacheKey, count), rows };
   }
 
   /** (status, dateLastModified) counts of a base set, or null when it has too many distinct pairs. */
