@@ -9,8 +9,8 @@ import type { ClientBase } from 'pg';
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
 import type { FileMode } from './manifest';
 
-/** For orgs the org type, for classes the school; '' otherwise. */
-type IdMap = Map<string, string>;
+/** For orgs the org type, for classes the school; for other types '' or the line of the id. */
+type IdMap = Map<string, string | number>;
 
 const EXTRA_COLUMN: Partial<Record<RosterFileType, string>> = { orgs: 'type', classes: 'school_sourced_id' };
 const PARENT_COLUMN: Partial<Record<RosterFileType, string>> = { orgs: 'parent_sourced_id', academicSessions: 'parent_sourced_id' };
@@ -50,9 +50,15 @@ export class ReferenceIndex {
     }
   }
 
-  /** Records `id` as present in the package (with its org type / class school). */
-  add(type: RosterFileType, id: string, extra = ''): void {
+  /** Records `id` as present in the package (with its org type / class school, or its line). */
+  add(type: RosterFileType, id: string, extra: string | number = ''): void {
     this.ids.get(type)!.set(id, extra);
+  }
+
+  /** The line recorded with `id` by `add`, if any. */
+  line(type: RosterFileType, id: string): number | undefined {
+    const v = this.ids.get(type)!.get(id);
+    return typeof v === 'number' ? v : undefined;
   }
 
   has(type: RosterFileType, id: string): boolean {
@@ -62,7 +68,8 @@ export class ReferenceIndex {
   /** Org type of an org, class school of a class; undefined when unknown or unchecked. */
   extra(type: RosterFileType, id: string): string | undefined {
     if (this.unreliable.has(type)) return undefined;
-    return this.ids.get(type)!.get(id);
+    const v = this.ids.get(type)!.get(id);
+    return typeof v === 'string' ? v : undefined;
   }
 
   isChecked(type: RosterFileType): boolean {

@@ -223,6 +223,11 @@ export async function loadRosterFile(
   const pos = (db: string | undefined): number => (db === undefined ? -1 : STAGING_PREFIX.length + dataColumns.findIndex((c) => c.name === db));
   const derivedFrom = pos(derived?.from);
   const extraAt = layout.type === 'orgs' ? pos('type') : layout.type === 'classes' ? pos('school_sourced_id') : -1;
+  // Bulk files without parents or extras (users, enrollments, ...: the big ones) keep each id's
+  // line in the reference index, one map rather than two for millions of ids; the others, and
+  // delta files (whose index also holds stored ids), in `seen`.
+  const linesInIndex = !delta && extraAt < 0 && !parentColumn;
+  const firstLine = (id: string): number | undefined => (linesInIndex ? (refs.has(layout.type, id) ? (refs.line(layout.type, id) ?? 0) : undefined) : seen.get(id));
   const parentAt = pos(parentColumn?.db);
   const idx = {
     start: pos('start_date'),
@@ -302,12 +307,12 @@ export async function loadRosterFile(
       bad('sourcedId', `sourcedId ${id.message}`);
       return false;
     }
-    const first = seen.get(id);
+    const first = firstLine(id);
     if (first !== undefined) {
       bad('sourcedId', `duplicate sourcedId '${id}' (first on line ${first})`);
       return false;
     }
-    seen.set(id, line);
+    if (!linesInIndex) seen.set(id, line);
 
     const rawStatus = statusAt >= 0 ? cells[statusAt]!.trim() : '';
     let status: string | CellError = 'active';
@@ -456,7 +461,7 @@ export async function loadRosterFile(
   const register = (): void => {
     const id = row[2] as string;
     if (row[1] === true) return; // a tombstone leaves the record (and references to it) in place
-    const extra = extraAt >= 0 ? ((row[extraAt] as string | null) ?? '') : '';
+    const extra = extraAt >= 0 ? ((row[extraAt] as string | null) ?? '') : linesInIndex ? (row[0] as number) : '';
     refs.add(layout.type, id, extra);
     if (parents) {
       const parent = row[parentAt];
