@@ -31,7 +31,7 @@ export interface RosterUserId {
 @Entity({ name: 'roster_users' })
 @Unique('UQ_roster_users_ordinal', ['tenantId', 'ordinal'], { deferrable: 'INITIALLY DEFERRED' })
 @Unique('UQ_roster_users_group_ordinal', ['tenantId', 'roleGroup', 'groupOrdinal'], { deferrable: 'INITIALLY DEFERRED' })
-// (tenant_id, lower(family_name) COLLATE "C"): an expression index, created by migration 1763769900000.
+// (tenant_id, lower(family_name) COLLATE "C", ordinal): an expression index, created by migration 1763769900000.
 @Index('IDX_roster_users_family_name_ci', { synchronize: false })
 @Index('IDX_roster_users_date_last_modified', ['tenantId', 'dateLastModified'])
 @Index('IDX_roster_users_orgs', ['orgSourcedIds'], { type: 'gin' })
