@@ -21,7 +21,9 @@ import {
   BUMP_DATA_VERSION_SQL,
   bulkTombstoneSql,
   deltaTombstoneSql,
-  mergeSql,
+  countNewSql,
+  insertNewSql,
+  updateChangedSql,
   reassignOrdinalsSql,
   tableHasRowsSql,
   unknownTombstonesSql,
@@ -210,10 +212,10 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
       let inserted = result.directRows;
       let updated = 0;
       let tombstoned = 0;
-      if (result.staged > 0) {
-        const { rows: merged } = await client.query<{ inserted: number; updated: number }>(mergeSql(layout, hadRows), [o.tenantId, stamp]);
-        inserted += merged[0]!.inserted;
-        updated = merged[0]!.updated;
+      if (result.staged > result.tombstones) {
+        if (hadRows) updated = (await client.query(updateChangedSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
+        const { rows: fresh } = await client.query<{ n: number }>(countNewSql(layout), [o.tenantId]);
+        if (fresh[0]!.n > 0) inserted += (await client.query(insertNewSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
       }
       if (mode === 'bulk' && hadRows) {
         tombstoned = (await client.query(bulkTombstoneSql(layout), [o.tenantId, stamp])).rowCount ?? 0;

@@ -1,13 +1,13 @@
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES } from './csv-layout';
 import { copyValue, textArrayLiteral } from './copy-in';
-import { bulkTombstoneSql, copyDirectSql, copyStagingSql, createStagingSql, mergeSql, reassignOrdinalsSql } from './roster-merge-sql';
+import { bulkTombstoneSql, copyDirectSql, copyStagingSql, countNewSql, createStagingSql, insertNewSql, reassignOrdinalsSql, updateChangedSql } from './roster-merge-sql';
 
 const columns = (sql: string) => /\((.*)\)/.exec(sql)![1]!.split(', ');
 
 describe('import SQL', () => {
   it.each(ROSTER_FILE_TYPES)('for %s stays parameterised and quotes identifiers', (type) => {
     const layout = FILE_LAYOUTS[type];
-    for (const sql of [createStagingSql(layout), copyStagingSql(layout), copyDirectSql(layout), mergeSql(layout, true), mergeSql(layout, false), bulkTombstoneSql(layout), reassignOrdinalsSql(layout)]) {
+    for (const sql of [createStagingSql(layout), copyStagingSql(layout), copyDirectSql(layout), updateChangedSql(layout), insertNewSql(layout), countNewSql(layout), bulkTombstoneSql(layout), reassignOrdinalsSql(layout)]) {
       expect(sql).not.toMatch(/'[^']*(usr|org|cls)-/); // no data inlined
     }
     const staged = columns(createStagingSql(layout)).map((c) => c.split(' ')[0]);
@@ -18,13 +18,14 @@ describe('import SQL', () => {
   });
 
   it('compares every stored field, references included, before bumping dateLastModified', () => {
-    const sql = mergeSql(FILE_LAYOUTS.users, true);
-    const compared = /WHERE \((.*)\) IS DISTINCT FROM/.exec(sql)![1]!;
+    const sql = updateChangedSql(FILE_LAYOUTS.users);
+    const compared = /AND \((.*)\) IS DISTINCT FROM/.exec(sql)![1]!;
     for (const col of ['status', 'metadata', 'org_sourced_ids', 'agent_sourced_ids', 'user_ids', 'role', 'role_group', 'grades']) expect(compared).toContain(`t."${col}"`);
     expect(compared).not.toContain('date_last_modified');
-    expect(sql).toContain('ON CONFLICT (tenant_id, sourced_id) DO UPDATE SET "date_last_modified" = EXCLUDED."date_last_modified"');
-    expect(mergeSql(FILE_LAYOUTS.users, false)).not.toContain('ON CONFLICT');
-    expect(mergeSql(FILE_LAYOUTS.enrollments, true)).toContain('"primary"');
+    expect(sql).toContain('SET date_last_modified = coalesce(s.date_last_modified, $2)');
+    expect(updateChangedSql(FILE_LAYOUTS.enrollments)).toContain('"primary" = s."primary"');
+    expect(insertNewSql(FILE_LAYOUTS.users)).toContain('PARTITION BY _by');
+    expect(insertNewSql(FILE_LAYOUTS.users)).toMatch(/ORDER BY n\._ord$/);
   });
 
   it('number partitions where the contract asks for them', () => {

@@ -3,9 +3,9 @@
  * value is a parameter or COPY data, never SQL text). Rows are COPYed into a temporary table per
  * file, then merged into the roster table in set-based statements:
  *
- * - upsert: new rows are inserted; existing rows are updated only when some stored field differs
- *   (`IS DISTINCT FROM` over every field, references included), which is also what bumps
- *   `date_last_modified`; identical rows are not written at all.
+ * - existing rows are updated only when some stored field differs (`IS DISTINCT FROM` over every
+ *   field, references included), which is also what bumps `date_last_modified`; identical rows
+ *   are not written at all. New rows are inserted.
  * - bulk files: active rows missing from the file become `tobedeleted` (with a bumped timestamp).
  * - delta files: `tobedeleted` rows tombstone the records they name.
  * - ordinals: dense per tenant in `sourced_id` byte order. New rows are inserted (in that
@@ -68,16 +68,38 @@ export function tableHasRowsSql(layout: FileLayout): string {
   return `SELECT EXISTS (SELECT 1 FROM ${q(layout.table)} WHERE tenant_id = $1) AS has_rows`;
 }
 
+/** Staged (non-tombstone) rows the tenant does not have yet. $1 tenant. Returns {n}. */
+export function countNewSql(layout: FileLayout): string {
+  return (
+    `SELECT count(*)::int AS n FROM ${q(stagingTable(layout))} s WHERE NOT s._tombstone ` +
+    `AND NOT EXISTS (SELECT 1 FROM ${q(layout.table)} t WHERE t.tenant_id = $1 AND t.sourced_id = s.sourced_id)`
+  );
+}
+
 /**
- * Insert/update of the staged (non-tombstone) rows. $1 tenant, $2 the import's timestamp (used
- * when a row carries no dateLastModified of its own). Returns one row {inserted, updated}.
- *
- * New rows get their final ordinals: positions are computed over the tenant's existing rows plus
- * the staged ones, so only existing rows that shift need renumbering afterwards.
- * `upsert`: the tenant had rows in the table before this file (else no conflict is possible
- * and a plain insert is enough).
+ * Updates the tenant's rows whose staged version differs in any stored field (`IS DISTINCT FROM`
+ * over every field, references included), which is also what bumps `date_last_modified`;
+ * identical rows are not written. $1 tenant, $2 the import's timestamp (for rows without their
+ * own dateLastModified). Row count = records updated.
  */
-export function mergeSql(layout: FileLayout, upsert: boolean): string {
+export function updateChangedSql(layout: FileLayout): string {
+  const data = stagedDataColumns(layout).map((c) => c.name);
+  const compared = ['status', 'metadata', ...data];
+  return (
+    `UPDATE ${q(layout.table)} t SET date_last_modified = coalesce(s.date_last_modified, $2), ` +
+    compared.map((c) => `${q(c)} = s.${q(c)}`).join(', ') +
+    ` FROM ${q(stagingTable(layout))} s WHERE NOT s._tombstone AND t.tenant_id = $1 AND t.sourced_id = s.sourced_id ` +
+    `AND (${compared.map((c) => `t.${q(c)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `s.${q(c)}`).join(', ')})`
+  );
+}
+
+/**
+ * Inserts the staged rows the tenant does not have, in sourcedId order (index locality), with
+ * their final positions: computed over the tenant's existing rows plus the staged ones, so only
+ * existing rows that shift need renumbering afterwards. $1 tenant, $2 timestamp. Row count =
+ * records inserted. (The tenant's import lock rules out concurrent inserts.)
+ */
+export function insertNewSql(layout: FileLayout): string {
   const data = stagedDataColumns(layout).map((c) => c.name);
   const part = layout.partitionOrdinal;
   const by = part ? `, ${q(part.by)} AS _by` : '';
@@ -85,21 +107,15 @@ export function mergeSql(layout: FileLayout, upsert: boolean): string {
   if (part) windows.push(`(row_number() OVER (PARTITION BY _by ORDER BY sourced_id COLLATE "C") - 1)::int AS _pord`);
   const targetCols = ['tenant_id', 'sourced_id', 'status', 'date_last_modified', 'metadata', 'ordinal', ...(part ? [part.column] : []), ...data];
   const values = ['$1', 's.sourced_id', 's.status', 'coalesce(s.date_last_modified, $2)', 's.metadata', 'n._ord', ...(part ? ['n._pord'] : []), ...data.map((c) => `s.${q(c)}`)];
-  const compared = ['status', 'metadata', ...data];
-  const conflict = upsert
-    ? ` ON CONFLICT (tenant_id, sourced_id) DO UPDATE SET ` +
-      ['date_last_modified', ...compared].map((c) => `${q(c)} = EXCLUDED.${q(c)}`).join(', ') +
-      ` WHERE (${compared.map((c) => `t.${q(c)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `EXCLUDED.${q(c)}`).join(', ')})`
-    : '';
   const stg = q(stagingTable(layout));
+  const missing = (alias: string) => `NOT EXISTS (SELECT 1 FROM ${q(layout.table)} e WHERE e.tenant_id = $1 AND e.sourced_id = ${alias}.sourced_id)`;
   return (
     `WITH src AS (SELECT * FROM ${stg} WHERE NOT _tombstone), ` +
     `ids AS (SELECT sourced_id${by} FROM src UNION ALL ` +
     `SELECT t.sourced_id${part ? `, t.${q(part.by)}` : ''} FROM ${q(layout.table)} t WHERE t.tenant_id = $1 AND NOT EXISTS (SELECT 1 FROM src WHERE src.sourced_id = t.sourced_id)), ` +
-    `numbered AS (SELECT sourced_id, ${windows.join(', ')} FROM ids), ` +
-    `up AS (INSERT INTO ${q(layout.table)} AS t (${targetCols.map(q).join(', ')}) ` +
-    `SELECT ${values.join(', ')} FROM src s JOIN numbered n ON n.sourced_id = s.sourced_id ORDER BY n._ord${conflict} RETURNING (xmax = 0) AS inserted) ` +
-    `SELECT (count(*) FILTER (WHERE inserted))::int AS inserted, (count(*) FILTER (WHERE NOT inserted))::int AS updated FROM up`
+    `numbered AS (SELECT sourced_id, ${windows.join(', ')} FROM ids) ` +
+    `INSERT INTO ${q(layout.table)} (${targetCols.map(q).join(', ')}) ` +
+    `SELECT ${values.join(', ')} FROM src s JOIN numbered n ON n.sourced_id = s.sourced_id WHERE ${missing('s')} ORDER BY n._ord`
   );
 }
 
