@@ -3,7 +3,7 @@
  *
  *   node tools/runtime/run-dist.js bench/oneroster/generate --out <dir> [--scale 0.01] [--seed 42]
  *        [--users N] [--schools N] [--classes N] [--enrollments N] [--demographics 0.5]
- *        [--root-org org-district]
+ *        [--root-org org-district] [--delta-out <dir> --delta-fraction 0.01]
  *
  * Defaults: 1,000,000 users, 50 schools, 40,000 classes, 2,000,000 enrollments (`--scale`
  * multiplies all four). Output is deterministic for a seed and streamed to disk. Users: 80 %
@@ -28,13 +28,23 @@ export interface GenerateOptions {
   demographics?: number;
   /** sourcedId of the district org (the tenant's root org). */
   rootOrg?: string;
+  /** Also write a delta package (users.csv only) changing this fraction of the students... */
+  deltaFraction?: number;
+  /** ...into this directory; their dateLastModified values are one minute apart from DELTA_BASE. */
+  deltaOut?: string;
 }
+
+/** First dateLastModified of the delta package's rows. */
+export const DELTA_BASE = '2026-03-01T00:00:00.000Z';
 
 export interface GenerateSummary {
   out: string;
   rootOrg: string;
+  /** Rows per file of the bulk package. */
   counts: Record<string, number>;
   rows: number;
+  /** The delta package, when asked for. */
+  delta?: { out: string; rows: number; firstModified: string };
   /** Handy values for queries against the generated data. */
   samples: { schoolId: string; classId: string; studentId: string; teacherId: string; familyName: string; termId: string };
 }
@@ -229,13 +239,14 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     const id = `stf-${pad(i + 1, 6)}`;
     await users.line(`${id},,,true,${schoolId(s)},${role},${id},{SIS:${id}},${given(i + 7)},${familyName(i * 7)},,${id.toUpperCase()},${id}@district.example,,,,,`);
   }
-  for (let i = 0; i < nStudents; i++) {
-    const s = schoolOf(i, nStudents);
+  /** A student's users.csv row from `sourcedId` on; `lead` = status and dateLastModified cells. */
+  const studentRow = (i: number, lead = ',', middle = i % 5 === 0 ? given(i + 1) : '') => {
     const id = studentId(i);
     const grade = GRADES[i % GRADES.length]!;
     const parent = parentId(i % nParents);
-    await users.line(`${id},,,true,${schoolId(s)},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName(i % nParents % FAMILY_COUNT)},${i % 5 === 0 ? given(i + 1) : ''},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`);
-  }
+    return `${id},${lead},true,${schoolId(schoolOf(i, nStudents))},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName(i % nParents % FAMILY_COUNT)},${middle},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`;
+  };
+  for (let i = 0; i < nStudents; i++) await users.line(studentRow(i));
   for (let i = 0; i < nTeachers; i++) {
     const s = schoolOf(i, nTeachers);
     const id = teacherId(i);
@@ -284,12 +295,33 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     counts['demographics'] = demo.rows;
   }
 
+  let delta: GenerateSummary['delta'];
+  // Optional delta package: a fraction of students changed at spread-out times, so that after
+  // the bulk and then this delta, dateLastModified filters select part of the users.
+  if (o.deltaOut && (o.deltaFraction ?? 0) > 0) {
+    mkdirSync(o.deltaOut, { recursive: true });
+    const dm = new CsvOut(path.join(o.deltaOut, 'manifest.csv'), 'propertyName,value');
+    for (const [k, v] of entries) await dm.line(`${k},${k.startsWith('file.') ? (k === 'file.users' ? 'delta' : 'absent') : v}`);
+    await dm.close();
+    const du = new CsvOut(path.join(o.deltaOut, 'users.csv'), 'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password');
+    const every = Math.max(1, Math.round(1 / o.deltaFraction!));
+    const base = Date.parse(DELTA_BASE);
+    let k = 0;
+    for (let i = 0; i < nStudents; i += every) {
+      // One change a minute from DELTA_BASE on.
+      await du.line(studentRow(i, `active,${new Date(base + k++ * 60_000).toISOString()}`, 'Changed'));
+    }
+    await du.close();
+    delta = { out: o.deltaOut, rows: du.rows, firstModified: DELTA_BASE };
+  }
+
   const rows = Object.values(counts).reduce((a, b) => a + b, 0);
   return {
     out: o.out,
     rootOrg,
     counts,
     rows,
+    ...(delta ? { delta } : {}),
     samples: { schoolId: schoolId(0), classId: classId(0), studentId: studentId(0), teacherId: teacherId(0), familyName: familyName(0), termId: 'as-2026-t1' },
   };
 }
@@ -332,6 +364,12 @@ function parseCli(argv: string[]): GenerateOptions {
       case '--root-org':
         o.rootOrg = value();
         break;
+      case '--delta-fraction':
+        o.deltaFraction = num('delta-fraction', value());
+        break;
+      case '--delta-out':
+        o.deltaOut = value();
+        break;
       default:
         throw new Error(`unknown option ${flag}`);
     }
@@ -345,7 +383,7 @@ if (require.main === module || process.argv[1]?.endsWith(path.join('bench', 'one
   try {
     options = parseCli(process.argv.slice(2));
   } catch (err) {
-    console.error(`${(err as Error).message}\nusage: generate --out <dir> [--scale 0.01] [--seed 42] [--users N] [--schools N] [--classes N] [--enrollments N] [--demographics F] [--root-org ID]`);
+    console.error(`${(err as Error).message}\nusage: generate --out <dir> [--scale 0.01] [--seed 42] [--users N] [--schools N] [--classes N] [--enrollments N] [--demographics F] [--root-org ID] [--delta-out <dir> --delta-fraction F]`);
     process.exit(2);
   }
   const started = Date.now();
