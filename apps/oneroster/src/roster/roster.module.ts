@@ -12,6 +12,7 @@ import { UsersController } from './controllers/users.controller';
 import { RosterDb } from './roster-db';
 import { RosterHttp } from './roster-http';
 import { RosterVersionsService } from './roster-versions.service';
+import { RosterRepository } from './roster.repository';
 import { RosterService } from './roster.service';
 
 /** Every OneRoster v1.1 rostering read. `UnsupportedController` must stay last (catch-all). */
@@ -26,6 +27,6 @@ import { RosterService } from './roster.service';
     UsersController,
     UnsupportedController,
   ],
-  providers: [RosterDb, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard],
+  providers: [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard],
 })
 export class RosterModule {}

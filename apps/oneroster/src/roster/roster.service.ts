@@ -16,15 +16,14 @@ import {
 import { LoadingCache } from '../common/lru-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { filterToSql } from '../query/filter-sql';
-import { quoteIdent, ROSTER_TABLES } from '../query/roster-tables';
 import { sortToSql } from '../query/sort-sql';
 import { SqlParams } from '../query/sql-params';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
-import { RosterDb } from './roster-db';
 import type { BaseSet, BaseSetInput, CollectionOperation, SingleOperation } from './roster-operations';
 import { RosterVersionsService } from './roster-versions.service';
 import { rowSerializer, type JsonFormat, type RowSerializer } from './roster-serializer';
-import { countFromHistogram, histogramCanAnswer, MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
+import { RosterRepository, rowSet, type Row } from './roster.repository';
+import { countFromHistogram, histogramCanAnswer, type StampBucket } from './stamp-histogram';
 
 /** Where the request came from: what links and hrefs are built on, and the request id. */
 export interface RequestInfo {
@@ -46,7 +45,6 @@ function envelope(key: string, value: string, status: { statusInfoSet: unknown }
   return `{${JSON.stringify(key)}:${value}${status ? `,"statusInfoSet":${JSON.stringify(status.statusInfoSet)}` : ''}}`;
 }
 
-type Row = Record<string, unknown>;
 
 interface PreparedSet {
   readonly version: string;
@@ -66,7 +64,7 @@ export class RosterService {
   private readonly histograms = new LoadingCache<string, readonly StampBucket[] | null>(2_000);
 
   constructor(
-    private readonly db: RosterDb,
+    private readonly repo: RosterRepository,
     private readonly versions: RosterVersionsService,
     env: OnerosterEnv,
   ) {
@@ -91,17 +89,9 @@ export class RosterService {
 
   async get(access: TenantAccess, op: SingleOperation, id: string, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
     const query = parseSingleQuery(raw, op.resource);
-    const prepared = await this.prepare(access, op.base, { id });
+    const { input, base } = await this.prepare(access, op.base, { id });
     const serializer = rowSerializer(op.resource, query.fields, this.format(access, info));
-    const { base } = prepared;
-    const { params } = prepared.input;
-    let row: Row | undefined;
-    if (!base.empty) {
-      const idParam = params.typed(id, 'text');
-      const table = quoteIdent(ROSTER_TABLES[op.resource].table);
-      const where = ['t.tenant_id = $1::uuid', `t.sourced_id = ${idParam}`, ...base.conditions].join(' AND ');
-      [row] = await this.db.query<Row>(`SELECT ${serializer.columns} FROM ${table} AS t WHERE ${where}`, params.values);
-    }
+    const row = base.empty ? undefined : await this.repo.findOne(rowSet(op.resource, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params), serializer);
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
     return { body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status), headers: { 'X-Total-Count': '1' } };
@@ -128,86 +118,51 @@ export class RosterService {
     serializer: RowSerializer,
     hrefRoot: string,
   ): Promise<{ total: number; rows: Row[] }> {
-    const { params } = input;
-    const table = quoteIdent(ROSTER_TABLES[op.resource].table);
-    const conditions = ['t.tenant_id = $1::uuid', ...base.conditions];
     const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId];
-    const baseWhere = conditions.join(' AND ');
-    const baseValues = params.values;
+    const baseSet = rowSet(op.resource, base.conditions, input.params);
+    let set = baseSet;
     let filterKey = '';
     if (query.filter) {
-      conditions.push(filterToSql(query.filter, { resource: op.resource, params, hrefRoot }));
+      set = rowSet(op.resource, [...base.conditions, filterToSql(query.filter, { resource: op.resource, params: input.params, hrefRoot })], input.params);
       const usesHref = filterPredicates(query.filter).some((p) => p.field.subField === 'href' && p.field.fieldKind !== 'metadata');
       filterKey = `${stringifyFilter(query.filter)}${usesHref ? `|${hrefRoot}` : ''}`;
     }
-    const where = conditions.join(' AND ');
-    const whereValues = params.values;
-    const sort = sortToSql(op.resource, query.sort);
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
-    const columns = serializer.columns;
+    const sort = sortToSql(op.resource, query.sort);
+    const { offset, limit } = query;
 
-    if (op.ordinal && !query.filter && sort.isDefaultOrder) {
+    const ordinal = op.ordinal;
+    if (ordinal && !query.filter && sort.isDefaultOrder) {
       // Unfiltered default order over a dense ordinal: an index range, never a skip of `offset` rows.
-      const ord = `t.${quoteIdent(op.ordinal)}`;
-      const totalSql = `SELECT COALESCE(max(${ord}) + 1, 0)::bigint AS n FROM ${table} AS t WHERE ${where}`;
-      const total = () => this.totals.get(cacheKey, async () => Number((await this.db.query<{ n: string }>(totalSql, whereValues))[0]?.n ?? 0));
-      const rowsParams = new SqlParams(whereValues);
+      const total = () => this.totals.get(cacheKey, () => this.repo.ordinalTotal(set, ordinal));
       if (query.sort.direction === 'asc') {
-        const from = rowsParams.typed(query.offset, 'bigint');
-        const limit = rowsParams.typed(query.limit, 'bigint');
-        const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} >= ${from} ORDER BY ${ord} LIMIT ${limit}`;
-        const [n, rows] = await Promise.all([total(), this.db.query<Row>(rowsSql, rowsParams.values)]);
+        const [n, rows] = await Promise.all([total(), this.repo.ordinalPage(set, ordinal, serializer, offset, limit, 'asc')]);
         return { total: n, rows };
       }
       const n = await total();
-      const highest = n - 1 - query.offset;
-      if (highest < 0) return { total: n, rows: [] };
-      const to = rowsParams.typed(highest, 'bigint');
-      const limit = rowsParams.typed(query.limit, 'bigint');
-      const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} AND ${ord} <= ${to} ORDER BY ${ord} DESC LIMIT ${limit}`;
-      return { total: n, rows: await this.db.query<Row>(rowsSql, rowsParams.values) };
+      const highest = n - 1 - offset;
+      return { total: n, rows: highest < 0 ? [] : await this.repo.ordinalPage(set, ordinal, serializer, highest, limit, 'desc') };
     }
 
-    const countSql = `SELECT count(*)::bigint AS n FROM ${table} AS t WHERE ${where}`;
-    const rowsParams = new SqlParams(whereValues);
-    const limit = rowsParams.typed(query.limit, 'bigint');
-    const offset = rowsParams.typed(query.offset, 'bigint');
-    const rowsSql = `SELECT ${columns} FROM ${table} AS t WHERE ${where} ORDER BY ${sort.orderBy} LIMIT ${limit} OFFSET ${offset}`;
     const count = async (): Promise<number> => {
-      const filter = query.filter;
-      if (filter && histogramCanAnswer(filter)) {
-        const buckets = await this.histogram(JSON.stringify(baseKey), table, baseWhere, baseValues);
-        if (buckets) return countFromHistogram(filter, buckets);
+      if (query.filter && histogramCanAnswer(query.filter)) {
+        const buckets = await this.histograms.get(JSON.stringify(baseKey), () => this.repo.stampHistogram(baseSet));
+        if (buckets) return countFromHistogram(query.filter, buckets);
       }
-      return Number((await this.db.query<{ n: string }>(countSql, whereValues))[0]?.n ?? 0);
+      return this.repo.count(set);
     };
     const cached = this.totals.peek(cacheKey);
     if (cached !== undefined) {
-      if (query.offset >= cached) return { total: cached, rows: [] };
-      return { total: cached, rows: await this.db.query<Row>(rowsSql, rowsParams.values) };
+      return { total: cached, rows: offset >= cached ? [] : await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit) };
     }
-    const rows = await this.db.query<Row>(rowsSql, rowsParams.values);
+    const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
     // A page that is not full ends the set: its end is the total, no count needed (most
     // relationship reads, e.g. the students of a class, fit in one page).
-    if (rows.length > 0 ? rows.length < query.limit : query.offset === 0) {
-      const total = query.offset + rows.length;
+    if (rows.length > 0 ? rows.length < limit : offset === 0) {
+      const total = offset + rows.length;
       return { total: await this.totals.get(cacheKey, async () => total), rows };
     }
     return { total: await this.totals.get(cacheKey, count), rows };
-  }
-
-  /** (status, dateLastModified) counts of a base set, or null when it has too many distinct pairs. */
-  private histogram(key: string, table: string, where: string, values: unknown[]): Promise<readonly StampBucket[] | null> {
-    return this.histograms.get(key, async () => {
-      const p = new SqlParams(values);
-      const limit = p.typed(MAX_HISTOGRAM_BUCKETS + 1, 'integer');
-      const rows = await this.db.query<{ status: string; micros: string; n: string }>(
-        `SELECT t.status, (extract(epoch FROM t.date_last_modified) * 1000000)::bigint AS micros, count(*)::bigint AS n FROM ${table} AS t WHERE ${where} GROUP BY 1, 2 LIMIT ${limit}`,
-        p.values,
-      );
-      if (rows.length > MAX_HISTOGRAM_BUCKETS) return null;
-      return rows.map((r) => ({ status: r.status, micros: BigInt(r.micros), count: Number(r.n) }));
-    });
   }
 }
 

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import type { OneRosterResource } from '@edu/oneroster-query';
+import { quoteIdent, ROSTER_TABLES } from '../query/roster-tables';
+import { SqlParams } from '../query/sql-params';
+import type { OrdinalColumn } from './roster-operations';
+import { RosterDb } from './roster-db';
+import type { RowSerializer } from './roster-serializer';
+import { MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
+
+export type Row = Record<string, unknown>;
+
+/**
+ * A set of rows of one roster table aliased `t`: `where` holds the tenant condition (`$1`), the
+ * operation's base set and the filter, with their values bound in `values`.
+ */
+export interface RowSet {
+  readonly resource: OneRosterResource;
+  readonly where: string;
+  readonly values: readonly unknown[];
+}
+
+/** Builds a row set: the tenant (`$1`) plus conditions whose placeholders are bound in `params`. */
+export function rowSet(resource: OneRosterResource, conditions: readonly string[], params: SqlParams): RowSet {
+  return { resource, where: ['t.tenant_id = $1::uuid', ...conditions].join(' AND '), values: params.values };
+}
+
+/** The SQL of the rostering reads. Every statement is parameterised; identifiers come from the storage map. */
+@Injectable()
+export class RosterRepository {
+  constructor(private readonly db: RosterDb) {}
+
+  private table(set: RowSet): string {
+    return quoteIdent(ROSTER_TABLES[set.resource].table);
+  }
+
+  /** The one row of the set (the caller's conditions pin the sourcedId). */
+  async findOne(set: RowSet, serializer: RowSerializer): Promise<Row | undefined> {
+    const [row] = await this.db.query<Row>(`SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where}`, [...set.values]);
+    return row;
+  }
+
+  /**
+   * A page in default order over a dense ordinal: an index range from the first position
+   * (ascending: `>= from`; descending: `<= from`), never a skip over earlier rows.
+   */
+  ordinalPage(set: RowSet, ordinal: OrdinalColumn, serializer: RowSerializer, from: number, limit: number, direction: 'asc' | 'desc'): Promise<Row[]> {
+    const p = new SqlParams(set.values);
+    const ord = `t.${quoteIdent(ordinal)}`;
+    const bound = direction === 'asc' ? `${ord} >= ${p.typed(from, 'bigint')}` : `${ord} <= ${p.typed(from, 'bigint')}`;
+    const sql = `SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where} AND ${bound} ORDER BY ${ord} ${direction === 'asc' ? 'ASC' : 'DESC'} LIMIT ${p.typed(limit, 'bigint')}`;
+    return this.db.query<Row>(sql, p.values);
+  }
+
+  /** Size of a set whose ordinals are dense: max + 1 (an index lookup). */
+  async ordinalTotal(set: RowSet, ordinal: OrdinalColumn): Promise<number> {
+    const ord = `t.${quoteIdent(ordinal)}`;
+    const [row] = await this.db.query<{ n: string }>(`SELECT COALESCE(max(${ord}) + 1, 0)::bigint AS n FROM ${this.table(set)} AS t WHERE ${set.where}`, [...set.values]);
+    return Number(row?.n ?? 0);
+  }
+
+  /** A page in any order (`orderBy` from `sortToSql`), by LIMIT/OFFSET. */
+  sortedPage(set: RowSet, orderBy: string, serializer: RowSerializer, offset: number, limit: number): Promise<Row[]> {
+    const p = new SqlParams(set.values);
+    const sql = `SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where} ORDER BY ${orderBy} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
+    return this.db.query<Row>(sql, p.values);
+  }
+
+  async count(set: RowSet): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>(`SELECT count(*)::bigint AS n FROM ${this.table(set)} AS t WHERE ${set.where}`, [...set.values]);
+    return Number(row?.n ?? 0);
+  }
+
+  /** (status, dateLastModified) pairs of the set with their counts; null beyond MAX_HISTOGRAM_BUCKETS pairs. */
+  async stampHistogram(set: RowSet): Promise<StampBucket[] | null> {
+    const p = new SqlParams(set.values);
+    const rows = await this.db.query<{ status: string; micros: string; n: string }>(
+      `SELECT t.status, (extract(epoch FROM t.date_last_modified) * 1000000)::bigint AS micros, count(*)::bigint AS n FROM ${this.table(set)} AS t WHERE ${set.where} GROUP BY 1, 2 LIMIT ${p.typed(MAX_HISTOGRAM_BUCKETS + 1, 'integer')}`,
+      p.values,
+    );
+    if (rows.length > MAX_HISTOGRAM_BUCKETS) return null;
+    return rows.map((r) => ({ status: r.status, micros: BigInt(r.micros), count: Number(r.n) }));
+  }
+}
