@@ -78,6 +78,6 @@ export class RosterRepository {
       p.values,
     );
     if (rows.length > MAX_HISTOGRAM_BUCKETS) return null;
-    return rows.map((r) => ({ status: r.status, micros: BigInt(r.micros), count: Number(r.n) }));
+    return rows.map((r) => ({ status: r.status, micros: Number(r.micros), count: Number(r.n) }));
   }
 }

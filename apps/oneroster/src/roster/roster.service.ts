@@ -61,7 +61,7 @@ interface PreparedSet {
 @Injectable()
 export class RosterService {
   private readonly totals: LoadingCache<string, number>;
-  private readonly histograms = new LoadingCache<string, readonly StampBucket[] | null>(2_000);
+  private readonly histograms = new LoadingCache<string, readonly StampBucket[] | null>(200);
 
   constructor(
     private readonly repo: RosterRepository,

@@ -1,11 +1,11 @@
 import { parseFilter } from '@edu/oneroster-query';
 import { countFromHistogram, histogramCanAnswer, type StampBucket } from './stamp-histogram';
 
-const us = (iso: string, extraMicros = 0n) => BigInt(Date.parse(iso)) * 1000n + extraMicros;
+const us = (iso: string, extraMicros = 0) => Date.parse(iso) * 1000 + extraMicros;
 const BUCKETS: StampBucket[] = [
   { status: 'active', micros: us('2024-01-01T00:00:00.000Z'), count: 1000 },
-  { status: 'active', micros: us('2024-03-01T12:00:00.000Z', 500n), count: 20 },
-  { status: 'tobedeleted', micros: us('2024-03-01T12:00:00.000Z', 500n), count: 3 },
+  { status: 'active', micros: us('2024-03-01T12:00:00.000Z', 500), count: 20 },
+  { status: 'tobedeleted', micros: us('2024-03-01T12:00:00.000Z', 500), count: 3 },
 ];
 const count = (filter: string) => countFromHistogram(parseFilter(filter, 'user'), BUCKETS);
 

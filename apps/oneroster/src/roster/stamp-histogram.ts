@@ -11,13 +11,17 @@
  */
 import type { FilterNode, PredicateNode } from '@edu/oneroster-query';
 
-/** Distinct pairs beyond which the histogram is not kept (the caller counts instead). */
-export const MAX_HISTOGRAM_BUCKETS = 2_000;
+/**
+ * Distinct pairs beyond which the histogram is not kept (the caller counts instead). Bulk
+ * imports stamp every change with one instant; delta files may carry their own stamps, so a
+ * tenant can hold thousands.
+ */
+export const MAX_HISTOGRAM_BUCKETS = 10_000;
 
 export interface StampBucket {
   readonly status: string;
-  /** dateLastModified in microseconds since the epoch (the database's precision). */
-  readonly micros: bigint;
+  /** dateLastModified in microseconds since the epoch (the database's precision; exact in a double until year 2255). */
+  readonly micros: number;
   readonly count: number;
 }
 
@@ -29,7 +33,7 @@ export function histogramCanAnswer(filter: FilterNode): boolean {
   return histogramCanAnswer(filter.left) && histogramCanAnswer(filter.right);
 }
 
-function compare<T extends bigint | string>(a: T, op: PredicateNode['op'], b: T): boolean {
+function compare<T extends number | string>(a: T, op: PredicateNode['op'], b: T): boolean {
   switch (op) {
     case '=':
       return a === b;
@@ -54,7 +58,7 @@ function matches(filter: FilterNode, bucket: StampBucket): boolean {
   }
   const { value } = filter;
   if (filter.field.field === 'dateLastModified' && value.kind === 'datetime') {
-    return compare(bucket.micros, filter.op, BigInt(value.value.getTime()) * 1000n);
+    return compare(bucket.micros, filter.op, value.value.getTime() * 1000);
   }
   if (filter.field.field === 'status' && value.kind === 'enum') return compare(bucket.status, filter.op, value.value);
   throw new TypeError(`histogram cannot evaluate ${filter.field.path}`);
