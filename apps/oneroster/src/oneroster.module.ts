@@ -1,9 +1,9 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { resourceServerAuth } from '@edu/auth';
 import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
 import { PersistenceModule } from '@edu/persistence';
 import { collapseSlashes } from './common/collapse-slashes.middleware';
-import { RosterAuthModule } from './common/roster-auth.module';
 import { OnerosterEnv } from './config/oneroster.env';
 import { RosterImportsModule } from './imports/roster-imports.module';
 import { RosterModule } from './roster/roster.module';
@@ -20,7 +20,7 @@ export class OnerosterModule implements NestModule {
         PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'oneroster' }),
         MetricsModule,
         HealthModule.forRoot({ inject: [DataSource], useFactory: (ds: DataSource) => [readinessCheck('postgres', () => ds.query('SELECT 1'))] }),
-        RosterAuthModule.forRoot(env),
+        resourceServerAuth(env),
         RosterModule,
         RosterImportsModule,
       ],

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { ScopeCatalog, type ScopeBases } from '@edu/domain';
 import { AuthGuard, SCOPE_CATALOG, TOKEN_VERIFIER } from './auth.guard';
+import { CachingTokenVerifier } from './caching-token-verifier';
 import { TokenVerifier } from './token-verifier';
 
 export interface AuthModuleOptions {
@@ -11,6 +12,8 @@ export interface AuthModuleOptions {
   scopeBases: ScopeBases;
   /** Where verification keys come from: a remote JWKS URL, or a key getter (the issuer itself, tests). */
   keys: { jwksUrl: string; cacheSeconds: number } | { getKey: JWTVerifyGetKey };
+  /** Remember up to this many accepted tokens until their `exp` (0 = verify every request). */
+  verifiedTokenCacheEntries?: number;
 }
 
 export interface AuthModuleAsyncOptions {
@@ -43,7 +46,10 @@ export class AuthModule {
         {
           provide: TOKEN_VERIFIER,
           inject: [OPTIONS],
-          useFactory: (o: AuthModuleOptions) => new TokenVerifier({ keys: keyGetter(o.keys), issuer: o.issuer, audience: o.audience }),
+          useFactory: (o: AuthModuleOptions) => {
+            const options = { keys: keyGetter(o.keys), issuer: o.issuer, audience: o.audience };
+            return o.verifiedTokenCacheEntries ? new CachingTokenVerifier(options, o.verifiedTokenCacheEntries) : new TokenVerifier(options);
+          },
         },
         { provide: SCOPE_CATALOG, inject: [OPTIONS], useFactory: (o: AuthModuleOptions) => new ScopeCatalog(o.scopeBases) },
         { provide: APP_GUARD, useClass: AuthGuard },
@@ -63,9 +69,13 @@ export interface ResourceServerAuthEnv {
   JWKS_CACHE_SECONDS: number;
 }
 
-export function resourceServerAuth(env: ResourceServerAuthEnv): DynamicModule {
+/** Accepted tokens a resource server remembers by default (per replica). */
+export const DEFAULT_VERIFIED_TOKEN_CACHE = 10_000;
+
+export function resourceServerAuth(env: ResourceServerAuthEnv, verifiedTokenCacheEntries = DEFAULT_VERIFIED_TOKEN_CACHE): DynamicModule {
   return AuthModule.forRootAsync({
     useFactory: () => ({
+      verifiedTokenCacheEntries,
       issuer: env.TOKEN_ISSUER,
       audience: env.TOKEN_AUDIENCE,
       scopeBases: { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE },

@@ -3,3 +3,4 @@ export * from './auth.errors';
 export * from './auth.guard';
 export * from './auth.module';
 export * from './token-verifier';
+export * from './caching-token-verifier';

@@ -15,7 +15,7 @@
  * - `password` and `resources` are never stored, so never emitted.
  */
 import { getCatalog, type DateOutputMode, type OneRosterResource } from '@edu/oneroster-query';
-import { LruCache } from '../common/lru-cache';
+import { LRUCache } from 'lru-cache';
 import { quoteIdent, ROSTER_TABLES, type ColumnSource, type RefTarget } from '../query/roster-tables';
 
 export interface JsonFormat {
@@ -150,7 +150,7 @@ function build(resource: OneRosterResource, fields: readonly string[] | undefine
   };
 }
 
-const CACHE = new LruCache<string, RowSerializer>(1_000);
+const CACHE = new LRUCache<string, RowSerializer>({ max: 1_000 });
 
 /** The serializer for a class, field selection and output format (built once, then cached). */
 export function rowSerializer(resource: OneRosterResource, fields: readonly string[] | undefined, fmt: JsonFormat, alias = 't'): RowSerializer {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LoadingCache } from '../common/lru-cache';
+import { LoadingCache } from '../common/loading-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { RosterDb } from './roster-db';
 

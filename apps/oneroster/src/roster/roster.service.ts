@@ -13,7 +13,7 @@ import {
   type CollectionQuery,
   type RawQuery,
 } from '@edu/oneroster-query';
-import { LoadingCache } from '../common/lru-cache';
+import { LoadingCache } from '../common/loading-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { filterToSql } from '../query/filter-sql';
 import { sortToSql } from '../query/sort-sql';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, isUuid, type TenantPrincipal } from '@edu/domain';
 import type { DateOutputMode } from '@edu/oneroster-query';
-import { LoadingCache } from '../common/lru-cache';
+import { LoadingCache } from '../common/loading-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { RosterDb } from '../roster/roster-db';
 

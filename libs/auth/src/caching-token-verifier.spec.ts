@@ -1,5 +1,5 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { CachingTokenVerifier } from './roster-auth.module';
+import { CachingTokenVerifier } from './caching-token-verifier';
 
 describe('CachingTokenVerifier', () => {
   let key: CryptoKey;
