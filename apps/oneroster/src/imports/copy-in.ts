@@ -1,71 +1,17 @@
 /**
- * `COPY ... FROM STDIN` (text format) over a `pg` client, for bulk loading: PostgreSQL's
- * cheapest way in, and the values never become SQL. A query object in `pg`'s "submittable" shape:
- * the client hands it the connection when the server asks for the data.
+ * `COPY ... FROM STDIN` (text format) over a `pg` client with `pg-copy-streams`, for bulk
+ * loading: PostgreSQL's cheapest way in, and the values never become SQL.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ClientBase } from 'pg';
-
-/** The parts of pg's connection a COPY needs. */
-interface CopyConnection {
-  query(text: string): void;
-  sendCopyFromChunk(chunk: Buffer): void;
-  endCopyFrom(): void;
-}
-
-class CopyFromStdin {
-  private rowCount = 0;
-  private failed = false;
-  readonly done: Promise<number>;
-  private resolve!: (rows: number) => void;
-  private reject!: (err: Error) => void;
-
-  constructor(
-    private readonly text: string,
-    private readonly data: Buffer,
-  ) {
-    this.done = new Promise<number>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-  }
-
-  submit(connection: CopyConnection): null {
-    connection.query(this.text);
-    return null;
-  }
-
-  handleCopyInResponse(connection: CopyConnection): void {
-    if (this.data.length > 0) connection.sendCopyFromChunk(this.data);
-    connection.endCopyFrom();
-  }
-
-  handleCommandComplete(msg: { text?: string }): void {
-    const m = /^COPY (\d+)/.exec(msg.text ?? '');
-    if (m) this.rowCount = Number(m[1]);
-  }
-
-  handleReadyForQuery(): void {
-    if (!this.failed) this.resolve(this.rowCount);
-  }
-
-  handleError(err: Error): void {
-    this.failed = true;
-    this.reject(err);
-  }
-
-  // Not part of a COPY FROM exchange.
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-  handleCopyData(): void {}
-}
+import { from as copyFromStdin } from 'pg-copy-streams';
 
 /** Sends `data` (text-format lines) to `COPY <target> FROM STDIN`; resolves with the row count. */
-export function copyFrom(client: ClientBase, copySql: string, data: Buffer): Promise<number> {
-  const copy = new CopyFromStdin(copySql, data);
-  (client as unknown as { query(q: CopyFromStdin): unknown }).query(copy);
-  return copy.done;
+export async function copyFrom(client: ClientBase, copySql: string, data: Buffer): Promise<number> {
+  const stream = client.query(copyFromStdin(copySql));
+  await pipeline(Readable.from(data.length > 0 ? [data] : []), stream);
+  return stream.rowCount;
 }
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
