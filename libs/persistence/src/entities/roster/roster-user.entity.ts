@@ -33,6 +33,10 @@ export interface RosterUserId {
 @Unique('UQ_roster_users_group_ordinal', ['tenantId', 'roleGroup', 'groupOrdinal'], { deferrable: 'INITIALLY DEFERRED' })
 // (tenant_id, lower(family_name) COLLATE "C", ordinal): an expression index, created by migration 1763769900000.
 @Index('IDX_roster_users_family_name_ci', { synchronize: false })
+// The same shape for the other names partners filter on (migration 1763770000000).
+@Index('IDX_roster_users_given_name_ci', { synchronize: false })
+@Index('IDX_roster_users_username_ci', { synchronize: false })
+@Index('IDX_roster_users_email_ci', { synchronize: false })
 @Index('IDX_roster_users_date_last_modified', ['tenantId', 'dateLastModified'])
 @Index('IDX_roster_users_orgs', ['orgSourcedIds'], { type: 'gin' })
 export class RosterUserEntity extends RosterRecord {
