@@ -22,7 +22,6 @@ class CountReporter {
   onRunComplete(_contexts, results) {
     const file = process.env.TEST_COUNTS_FILE;
     if (!file) return;
-    const failedSuites = results.numFailedTestSuites + results.numRuntimeErrorTestSuites;
     const line = {
       project: this.project,
       passed: results.numPassedTests,
@@ -30,7 +29,6 @@ class CountReporter {
       skipped: results.numPendingTests + results.numTodoTests,
       // A suite that crashes before running its tests counts as one failure.
       suiteErrors: results.testResults.filter((r) => r.testExecError && r.numFailingTests === 0).length,
-      failedSuites,
     };
     fs.appendFileSync(file, JSON.stringify(line) + '\n');
   }

@@ -183,7 +183,7 @@ describe('roster CSV import', () => {
       files['users.csv'] = '\ufeff' + csvText(users.header, users.rows, '\r\n');
       const dir = writeFolder(p);
       const zip = path.join(dir, 'package.zip');
-      writeFileSync(zip, zipBuffer(Object.fromEntries(Object.entries(files).map(([k, v]) => [`export/${k}`, v]))));
+      writeFileSync(zip, await zipBuffer(Object.fromEntries(Object.entries(files).map(([k, v]) => [`export/${k}`, v]))));
       const tenant = await newTenant();
       const report = await run(zip, tenant);
       expect(report.errors).toEqual([]);
@@ -374,11 +374,11 @@ describe('roster CSV import', () => {
 
     it('needs a token (401) with platform.admin (403)', async () => {
       const tenant = await newTenant();
-      const none = await post(app, tenant, packageZip(schoolPackage()), '');
+      const none = await post(app, tenant, await packageZip(schoolPackage()), '');
       expect(none.status).toBe(401);
       expect(minor(none)).toBe('unauthorisedrequest');
       const reader = await issuer.mint({ scopes: [`${DEFAULT_ONEROSTER_SCOPE_BASE}/roster.readonly`], tenantId: tenant });
-      const wrong = await post(app, tenant, packageZip(schoolPackage()), reader);
+      const wrong = await post(app, tenant, await packageZip(schoolPackage()), reader);
       expect(wrong.status).toBe(403);
       expect(minor(wrong)).toBe('forbidden');
       expect(await version(tenant)).toBeUndefined();
@@ -386,7 +386,7 @@ describe('roster CSV import', () => {
 
     it('imports a small package before answering (201) and reports it', async () => {
       const tenant = await newTenant();
-      const res = await post(app, tenant, packageZip(schoolPackage()));
+      const res = await post(app, tenant, await packageZip(schoolPackage()));
       expect(res.status).toBe(201);
       expect(res.body.import).toMatchObject({ tenant_id: tenant, status: 'succeeded', mode: 'bulk', data_version: '1', errors: [], error_count: 0 });
       expect(res.body.import.counts['users.csv']).toEqual({ inserted: 4, updated: 0, unchanged: 0, tombstoned: 0 });
@@ -403,7 +403,7 @@ describe('roster CSV import', () => {
       const p = schoolPackage();
       p.files['users.csv']!.rows[1]!.role = 'wizard';
       p.files['enrollments.csv']!.rows[0]!.schoolSourcedId = 'org-s2';
-      const res = await post(app, tenant, packageZip(p));
+      const res = await post(app, tenant, await packageZip(p));
       expect(res.status).toBe(400);
       expect(res.body.statusInfoSet).toHaveLength(2);
       expect(res.body.statusInfoSet[0]).toMatchObject({
@@ -426,7 +426,7 @@ describe('roster CSV import', () => {
       expect(json.status).toBe(415);
       const big = await post(app, tenant, Buffer.alloc(300_000, 1));
       expect(big.status).toBe(413);
-      const unknown = await post(app, '0f0e0d0c-0b0a-4909-8807-060504030201', packageZip(schoolPackage()));
+      const unknown = await post(app, '0f0e0d0c-0b0a-4909-8807-060504030201', await packageZip(schoolPackage()));
       expect(unknown.status).toBe(404);
       expect(minor(unknown)).toBe('unknownobject');
       const notUuid = await request(app.getHttpServer()).get(`/admin/tenants/${tenant}/roster-imports/nope`).set('Authorization', `Bearer ${admin}`);
@@ -437,7 +437,7 @@ describe('roster CSV import', () => {
 
     it('accepts a package as a job (202) when it does not finish in time, then reports it', async () => {
       const tenant = await newTenant();
-      const res = await post(asyncApp, tenant, packageZip(schoolPackage()));
+      const res = await post(asyncApp, tenant, await packageZip(schoolPackage()));
       expect(res.status).toBe(202);
       expect(res.body.import).toMatchObject({ status: 'running', tenant_id: tenant });
       let status = 'running';

@@ -1,4 +1,4 @@
-import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Inject, Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
 import { QUEUES } from './queues';
 import { RedisPing, redisOptionsFromUrl } from './redis-connection';
@@ -9,7 +9,6 @@ export interface QueueModuleOptions {
   prefix: string;
 }
 
-export const WEBHOOK_QUEUE = getQueueToken(QUEUES.webhookDeliveries);
 const REDIS_URL = Symbol('REDIS_URL');
 
 /** Redis readiness for /health/ready. */

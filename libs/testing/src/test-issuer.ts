@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 
 export interface MintOptions {
@@ -86,7 +86,6 @@ export class TestIssuer {
 
     const unsigned = `${b64({ alg: 'none', typ: 'at+jwt', kid: this.kid })}.${payload}.`;
     // HS256 "signed" with the public key bytes: the classic algorithm-confusion forgery.
-    const { createHmac } = await import('node:crypto');
     const hsHeader = b64({ alg: 'HS256', typ: 'at+jwt', kid: this.kid });
     const hsSig = createHmac('sha256', JSON.stringify(this.publicJwk)).update(`${hsHeader}.${payload}`).digest('base64url');
     const tampered = `${header}.${b64({ ...decoded, scope: `${decoded.scope} extra`, tenant_id: randomUUID() })}.${good.split('.')[2]}`;
