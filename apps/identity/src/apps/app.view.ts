@@ -35,7 +35,8 @@ export function toAppView(app: AppEntity): AppView {
   return view;
 }
 
-function toSamlView(s: AppSamlSettings): AppSamlSettings {
+/** A clean copy of SAML settings (stored row or validated body): known fields only, relay_state null when absent. */
+function toSamlView(s: Omit<AppSamlSettings, 'relay_state'> & { relay_state?: string | null }): AppSamlSettings {
   return {
     metadata_url: s.metadata_url,
     metadata_xml: s.metadata_xml,
@@ -57,18 +58,5 @@ export function appInput(app: AppEntity): Record<string, unknown> {
 /** Settings columns from a validated body: only the object matching auth_type is kept. */
 export function appSettings(dto: { auth_type: 'oauth2' | 'saml'; oauth2?: AppOAuth2Dto; saml?: AppSamlDto }): { oauth2: AppOAuth2Settings | null; saml: AppSamlSettings | null } {
   if (dto.auth_type === 'oauth2') return { oauth2: { redirect_uris: [...(dto.oauth2?.redirect_uris ?? [])] }, saml: null };
-  const s = dto.saml as AppSamlDto;
-  return {
-    oauth2: null,
-    saml: {
-      metadata_url: s.metadata_url,
-      metadata_xml: s.metadata_xml,
-      entity_id: s.entity_id,
-      reply_url: s.reply_url,
-      sign_on_url: s.sign_on_url,
-      relay_state: s.relay_state ?? null,
-      sign_out_url: s.sign_out_url,
-      claims: s.claims.map((g) => ({ namespace: g.namespace, claims: g.claims.map((c) => ({ name: c.name, value: c.value })) })),
-    },
-  };
+  return { oauth2: null, saml: toSamlView(dto.saml as AppSamlDto) };
 }
