@@ -353,6 +353,7 @@ async function main(): Promise<void> {
         JWKS_URL: issuer.jwksUrl,
         TOKEN_ISSUER: issuer.issuer,
         TOKEN_AUDIENCE: issuer.audience,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${servicePort}`,
       },
         // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
         (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),

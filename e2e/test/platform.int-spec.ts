@@ -39,7 +39,7 @@ describe('platform (separate processes)', () => {
     identity = await startService('identity', { ...common });
     const verifier = { ...common, TOKEN_ISSUER: 'http://localhost:3000', JWKS_URL: `${identity.url}/.well-known/jwks.json` };
     // The identity process issues tokens with its own TOKEN_ISSUER default; the others must expect it.
-    [alerts, oneroster] = await Promise.all([startService('alerts', verifier), startService('oneroster', verifier)]);
+    [alerts, oneroster] = await Promise.all([startService('alerts', verifier), startService('oneroster', { ...verifier, PUBLIC_BASE_URL: 'https://roster.e2e.example' })]);
   });
 
   afterAll(async () => {
@@ -109,5 +109,15 @@ describe('platform (separate processes)', () => {
     expect(r.status).toBe(78);
     expect(r.stderr).toContain('REDIS_URL');
     expect(r.stderr).not.toContain('not-redis'); // secrets are masked even when wrong
+  });
+
+  it('refuses to boot oneroster in production without PUBLIC_BASE_URL, naming it', () => {
+    const r = spawnSync(process.execPath, [path.resolve(__dirname, '../../tools/runtime/run-dist.js'), 'apps/oneroster/src/main'], {
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: db.url, JWKS_URL: 'http://127.0.0.1:1/jwks.json' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(78);
+    expect(r.stderr).toMatch(/"problems":\["PUBLIC_BASE_URL: /);
   });
 });

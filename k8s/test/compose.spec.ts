@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { BaseEnv, HttpServiceEnv, loadConfig, ResourceServerEnv } from '@edu/config';
 import { isObject, Json, JsonObject, loadYamlDocuments, REPO_ROOT } from './kustomize';
-import { API_APPS, APP_PORTS, AppName, APPS, KNOWN_VARIABLES, MIGRATE_ENTRY, REDIS_APPS, RUNNER, SECRET_VARIABLES, SHUTDOWN_MARGIN_SECONDS } from './platform';
+import { API_APPS, APP_PORTS, AppName, APPS, KNOWN_VARIABLES, MIGRATE_ENTRY, PUBLIC_URL_APPS, REDIS_APPS, RUNNER, SECRET_VARIABLES, SHUTDOWN_MARGIN_SECONDS } from './platform';
 
 const COMPOSE_FILE = path.join(REPO_ROOT, 'docker-compose.yml');
 
@@ -122,6 +122,11 @@ describe('docker-compose.yml', () => {
     expect(new URL(env.DATABASE_URL).hostname).toBe('postgres');
     if (REDIS_APPS.includes(app)) expect(new URL(env.REDIS_URL).hostname).toBe('redis');
     else expect(env.REDIS_URL).toBeUndefined();
+  });
+
+  test.each(PUBLIC_URL_APPS)('%s writes links on the URL clients on this machine use (its published port)', (app) => {
+    const [published] = String((service(app).ports as Json[])[0]).split(':');
+    expect(environmentOf(service(app)).PUBLIC_BASE_URL).toBe(`http://localhost:${published}`);
   });
 
   test('demo credentials are marked as local-only and never meet NODE_ENV=production', () => {

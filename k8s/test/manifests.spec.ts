@@ -35,6 +35,8 @@ import {
   APPS,
   KNOWN_VARIABLES,
   MIGRATE_ENTRY,
+  PUBLIC_URL_APPS,
+  PUBLIC_URLS,
   REDIS_APPS,
   REGION_OVERLAYS,
   RUNNER,
@@ -341,6 +343,22 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
     }
   });
 
+  test('apps that write public links are told their public https URL, an origin without path, query or credentials', () => {
+    const linking = deployments.filter((d) => PUBLIC_URL_APPS.includes(appOf(d)!));
+    expect(linking.map((d) => d.metadata.name).sort()).toEqual(apps.filter((a) => PUBLIC_URL_APPS.includes(a)).sort());
+    for (const d of linking) {
+      const raw = effectiveEnv(objects, mainContainer(d)).PUBLIC_BASE_URL;
+      const url = new URL(String(raw));
+      expect({ id: objectId(d), raw: url.href, protocol: url.protocol, path: url.pathname, extra: `${url.username}${url.search}${url.hash}` }).toEqual({
+        id: objectId(d),
+        raw: `${raw}/`,
+        protocol: 'https:',
+        path: '/',
+        extra: '',
+      });
+    }
+  });
+
   test('Services select a Deployment and target a named port its container declares', () => {
     const services = byKind(objects, 'Service');
     for (const s of services) {
@@ -454,6 +472,12 @@ describe('the unified stack (k8s/base)', () => {
     expect(jwks.pathname).toBe('/.well-known/jwks.json');
   });
 
+  test('writes links on the unified host', () => {
+    for (const app of PUBLIC_URL_APPS) {
+      expect({ app, url: effectiveEnv(objects, mainContainer(find(objects, 'Deployment', app))).PUBLIC_BASE_URL }).toEqual({ app, url: PUBLIC_URLS.base });
+    }
+  });
+
   test('uses one Secret, edu-platform-secrets, for every credential', () => {
     const names = new Set(byKind(objects, 'Deployment').concat(byKind(objects, 'Job')).flatMap(containersOf).flatMap(envOf).map(secretRefOf).filter(Boolean).map((r) => r!.name));
     expect([...names]).toEqual(['edu-platform-secrets']);
@@ -501,6 +525,12 @@ describe.each(Object.entries(REGION_OVERLAYS))('the %s regional stack', (overlay
     // Tokens are issued by the same global identity service the JWKS comes from.
     expect(jwks.origin).toBe(new URL(String(config.TOKEN_ISSUER)).origin);
     expect(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'identity')).toBeUndefined();
+  });
+
+  test('writes links on the regional host', () => {
+    for (const app of PUBLIC_URL_APPS) {
+      expect({ app, url: effectiveEnv(objects, mainContainer(find(objects, 'Deployment', app))).PUBLIC_BASE_URL }).toEqual({ app, url: PUBLIC_URLS[overlay as keyof typeof PUBLIC_URLS] });
+    }
   });
 
   test("reads PostgreSQL and Redis from the region's own Secret, migrations included", () => {

@@ -45,7 +45,21 @@ export const KNOWN_VARIABLES = new Set<string>([
   'WEBHOOK_RETRY_BASE_MS',
   'WEBHOOK_MAX_RETRIES',
   'WEBHOOK_CONCURRENCY',
+  'PUBLIC_BASE_URL',
 ]);
+
+/**
+ * Apps that write public links (OneRoster hrefs and Link headers) and so must be told the URL
+ * clients reach them at, `PUBLIC_BASE_URL`: never guessed from a request's Host header.
+ */
+export const PUBLIC_URL_APPS: AppName[] = ['oneroster'];
+
+/** The public URL of each stack that serves the rostering and alerts APIs (spec `{unified_url}`, `{regional_url}`). */
+export const PUBLIC_URLS = {
+  base: 'https://api.edu.example',
+  'au-nsw': 'https://au-nsw.api.edu.example',
+  sg: 'https://sg.api.edu.example',
+} as const;
 
 /** The region overlays and the SERVICE_REGION each one serves. */
 export const REGION_OVERLAYS = { 'au-nsw': 'AU-NSW', sg: 'SG' } as const;

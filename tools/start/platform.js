@@ -139,17 +139,19 @@ async function startPlatform({ root, dataDir, log }) {
 
     await loadDemoData({ root, dataDir, databaseUrl, log });
 
+    // Per process: name, entry point, port, extra environment. Links in answers are built on
+    // the URL printed in the banner (PUBLIC_BASE_URL), never on a request's Host header.
     const services = [
-      ['identity', 'apps/identity/src/main', ports.identity],
-      ['oneroster', 'apps/oneroster/src/main', ports.oneroster],
-      ['alerts', 'apps/alerts/src/main', ports.alerts],
-      ['webhook-dispatcher', 'apps/webhook-dispatcher/src/main', ports.dispatcher],
+      ['identity', 'apps/identity/src/main', ports.identity, {}],
+      ['oneroster', 'apps/oneroster/src/main', ports.oneroster, { PUBLIC_BASE_URL: `http://localhost:${ports.oneroster}` }],
+      ['alerts', 'apps/alerts/src/main', ports.alerts, {}],
+      ['webhook-dispatcher', 'apps/webhook-dispatcher/src/main', ports.dispatcher, {}],
     ];
     const recentOutput = new Map();
-    for (const [name, entry, p] of services) {
+    for (const [name, entry, p, env] of services) {
       const child = spawn(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry], {
         cwd: root,
-        env: { ...common, PORT: String(p) },
+        env: { ...common, ...env, PORT: String(p) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const recent = [];

@@ -350,7 +350,7 @@ describe('roster CSV import', () => {
 
     const boot = (env: Record<string, string>) =>
       createTestApp(
-        OnerosterModule.forRoot(loadConfig(OnerosterEnv, baseTestEnv({ DATABASE_URL: db.url, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, ...env }))),
+        OnerosterModule.forRoot(loadConfig(OnerosterEnv, baseTestEnv({ DATABASE_URL: db.url, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, PUBLIC_BASE_URL: 'https://roster.test', ...env }))),
         { errorFilter: new ImsxErrorFilter() },
       );
     const post = (target: NestExpressApplication, tenant: string, body: Buffer | string, token = admin, type = 'application/zip') => {

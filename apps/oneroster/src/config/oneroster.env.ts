@@ -1,15 +1,32 @@
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { ResourceServerEnv, ToInt, URL_OPTS } from '@edu/config';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
+import { ResourceServerEnv, ToInt } from '@edu/config';
+
+/** An origin (optionally with a path prefix) to put links on: no credentials, query or fragment. */
+const PUBLIC_URL_OPTS = {
+  protocols: ['http', 'https'],
+  require_protocol: true,
+  require_tld: false,
+  disallow_auth: true,
+  allow_query_components: false,
+  allow_fragments: false,
+};
 
 /** Configuration of the OneRoster rostering service (validated at boot). */
 export class OnerosterEnv extends ResourceServerEnv {
   override PORT = 3001;
 
   /**
-   * Public origin used in GUIDRef `href`s and `Link` headers (e.g. `https://roster.example.org`).
-   * Unset: taken from the request's protocol and `Host` header.
+   * Public URL of this host (`{unified_url}` or `{regional_url}`, e.g.
+   * `https://au-nsw.api.edu.example`): every GUIDRef `href` and `Link` URL is built on it. Never
+   * taken from the request (`Host`, `X-Forwarded-*`, `Forwarded`): a client must not choose the
+   * host written into answers and caches, and behind a TLS-terminating ingress the request says
+   * `http`. Required unless NODE_ENV is `development`, where it defaults to
+   * `http://localhost:<PORT>` (see `publicBaseUrl`).
    */
-  @IsOptional() @IsUrl(URL_OPTS)
+  @ValidateIf((env: OnerosterEnv) => env.NODE_ENV !== 'development' || env.PUBLIC_BASE_URL !== undefined)
+  @IsUrl(PUBLIC_URL_OPTS, {
+    message: 'PUBLIC_BASE_URL must be the public http(s) URL of this service (e.g. https://au-nsw.api.edu.example); it is required unless NODE_ENV=development',
+  })
   PUBLIC_BASE_URL?: string;
 
   /**
@@ -46,4 +63,9 @@ export class OnerosterEnv extends ResourceServerEnv {
   /** Where uploaded packages are stored until imported. Unset: the OS temp directory. */
   @IsOptional() @IsString()
   ONEROSTER_IMPORT_DIR?: string;
+}
+
+/** The URL links are built on, without a trailing slash: `PUBLIC_BASE_URL`, or in development `http://localhost:<PORT>`. */
+export function publicBaseUrl(env: OnerosterEnv): string {
+  return (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { ScopeKey } from '@edu/domain';
 import { OPERATION_KEY } from '../common/imsx-error.filter';
-import { OnerosterEnv } from '../config/oneroster.env';
+import { OnerosterEnv, publicBaseUrl } from '../config/oneroster.env';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
 import type { CollectionOperation, SingleOperation } from './roster-operations';
 import { RosterService, type RequestInfo, type RosterResponse } from './roster.service';
@@ -29,13 +29,14 @@ function send(res: Response, out: RosterResponse): void {
 /** The HTTP side shared by the rostering controllers: request info in, headers and body out. */
 @Injectable()
 export class RosterHttp {
-  private readonly publicBase?: string;
+  /** Configured, never read from the request: `Host` and `X-Forwarded-*` are the client's to forge. */
+  private readonly publicBase: string;
 
   constructor(
     private readonly roster: RosterService,
     env: OnerosterEnv,
   ) {
-    this.publicBase = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');
+    this.publicBase = publicBaseUrl(env);
   }
 
   async list(access: TenantAccess, op: CollectionOperation, ids: Record<string, string>, req: Request, res: Response): Promise<void> {
@@ -51,7 +52,6 @@ export class RosterHttp {
   private info(req: Request, operation: string): RequestInfo {
     const r = req as RosterRequest;
     r[OPERATION_KEY] = operation;
-    const origin = this.publicBase ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    return { hrefRoot: `${origin}/${ONEROSTER_PREFIX}`, selfUrl: `${origin}${req.path}`, requestId: String(r.id ?? '') };
+    return { hrefRoot: `${this.publicBase}/${ONEROSTER_PREFIX}`, selfUrl: `${this.publicBase}${req.path}`, requestId: String(r.id ?? '') };
   }
 }
