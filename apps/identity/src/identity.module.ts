@@ -12,6 +12,7 @@ import { AppsModule } from './apps/apps.module';
 import { IdentityCommonModule } from './common/common.module';
 import { ConstituenciesModule } from './constituencies/constituencies.module';
 import { DeploymentsModule } from './deployments/deployments.module';
+import { DevelopersModule } from './developers/developers.module';
 import { IdentityRepositoriesModule } from './directory/repositories.module';
 import { IdentityProvidersModule } from './identity-providers/identity-providers.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -47,6 +48,7 @@ export class IdentityModule {
         IdentityProvidersModule,
         TenantsModule,
         DeploymentsModule,
+        DevelopersModule,
         ConstituenciesModule,
         UsersModule,
         VanityDomainsModule,

@@ -38,7 +38,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Tenants, users, apps, identity providers, deployments, constituencies, tenant-users, vanity domains; OAuth 2.0 token endpoint and global JWKS. ' +
         'Reads answer JSON arrays, also for one id. Errors are {"error", "message"}; validation errors add "fields". ' +
-        'Unknown, malformed and other tenants\u2019 ids all answer 404 not_found.',
+        'Unknown, malformed and other tenants\u2019 ids all answer 404 not_found. ' +
+        'The operator (platform.admin) provisions tenants and developers, and the apps and deployments of any owner or tenant.',
     )
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')

@@ -272,7 +272,14 @@ describe('Identity API reads (spec 4.1)', () => {
     it('lists the apps deployed by the tenant with their scopes and an app summary', async () => {
       const res = await get(`/tenants/${A.id}/apps/${ids.devApp}`, tokens.aRead).expect(200);
       expect(res.body).toEqual([
-        { deployment_id: ids.depA, app_id: ids.devApp, tenant_id: A.id, scope: [uri('roster-core.readonly'), uri('id.tenant-core.readonly')], app: { id: ids.devApp, name: 'Roster Sync' } },
+        {
+          deployment_id: ids.depA,
+          app_id: ids.devApp,
+          tenant_id: A.id,
+          scope: [uri('roster-core.readonly'), uri('id.tenant-core.readonly')],
+          app: { id: ids.devApp, name: 'Roster Sync' },
+          settings: { oneroster_date_format: 'compact', oneroster_booleans: 'string' },
+        },
       ]);
       const all = await get(`/tenants/${A.id}/apps`, tokens.aRead).expect(200);
       expect(all.body.every((d: { tenant_id: string }) => d.tenant_id === A.id)).toBe(true);

@@ -6,16 +6,25 @@ const inventory = (h: IdentityHarness): RouteEntry[] => routeInventory(h.app);
 
 const READ = 'id.tenant-core.readonly id.tenant-core.write';
 const WRITE = 'id.tenant-core.write';
+/** Routes the operator also uses on any tenant or app, so a new school can be onboarded over HTTP. */
+const READ_OR_OPERATOR = `${READ} platform.admin`;
+const WRITE_OR_OPERATOR = `${WRITE} platform.admin`;
+const APPS_READ = 'id.tenant-core.readonly id.tenant-core.write id.apps.readonly id.apps.write platform.admin';
+const APPS_WRITE = 'id.tenant-core.write id.apps.write platform.admin';
 
 /** The reviewed permission list: a diff here is a permission change. */
 const EXPECTED = `
 GET    /.well-known/jwks.json                           public
-GET    /apps                                            id.tenant-core.readonly id.tenant-core.write id.apps.readonly id.apps.write
-POST   /apps                                            id.tenant-core.write id.apps.write
-DELETE /apps/:id                                        id.tenant-core.write id.apps.write
-GET    /apps/:id                                        id.tenant-core.readonly id.tenant-core.write id.apps.readonly id.apps.write
-PATCH  /apps/:id                                        id.tenant-core.write id.apps.write
-POST   /apps/:id/secret                                 id.tenant-core.write id.apps.write
+GET    /apps                                            ${APPS_READ}
+POST   /apps                                            ${APPS_WRITE}
+DELETE /apps/:id                                        ${APPS_WRITE}
+GET    /apps/:id                                        ${APPS_READ}
+PATCH  /apps/:id                                        ${APPS_WRITE}
+POST   /apps/:id/secret                                 ${APPS_WRITE}
+GET    /developers                                      platform.admin
+POST   /developers                                      platform.admin
+GET    /developers/:id                                  platform.admin
+PATCH  /developers/:id                                  platform.admin
 GET    /health/live                                     public
 GET    /health/ready                                    public
 GET    /identity-providers                              ${READ}
@@ -38,12 +47,12 @@ GET    /tenants/:id/users                               ${READ}
 POST   /tenants/:id/users                               ${WRITE}
 DELETE /tenants/:id/users/:email                        ${WRITE}
 PATCH  /tenants/:id/users/:email                        ${WRITE}
-GET    /tenants/:tenant_id/apps                         ${READ}
-POST   /tenants/:tenant_id/apps                         ${WRITE}
-DELETE /tenants/:tenant_id/apps/:app_id                 ${WRITE}
-GET    /tenants/:tenant_id/apps/:app_id                 ${READ}
-PATCH  /tenants/:tenant_id/apps/:app_id                 ${WRITE}
-POST   /tenants/:tenant_id/apps/:app_id/secret          ${WRITE}
+GET    /tenants/:tenant_id/apps                         ${READ_OR_OPERATOR}
+POST   /tenants/:tenant_id/apps                         ${WRITE_OR_OPERATOR}
+DELETE /tenants/:tenant_id/apps/:app_id                 ${WRITE_OR_OPERATOR}
+GET    /tenants/:tenant_id/apps/:app_id                 ${READ_OR_OPERATOR}
+PATCH  /tenants/:tenant_id/apps/:app_id                 ${WRITE_OR_OPERATOR}
+POST   /tenants/:tenant_id/apps/:app_id/secret          ${WRITE_OR_OPERATOR}
 GET    /users                                           ${READ}
 POST   /users                                           ${WRITE}
 DELETE /users/:email                                    ${WRITE}
@@ -114,7 +123,7 @@ describe('identity route inventory and OpenAPI document', () => {
       expect(op['x-required-scopes']).toEqual(uris);
       expect(op.security).toEqual(expect.arrayContaining([{ bearer: [] }, { oauth2: uris }]));
     }
-    for (const schema of ['AppView', 'CreateAppDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView']) {
+    for (const schema of ['AppView', 'CreateAppRequestDto', 'AppOwnerDto', 'DeveloperView', 'CreateDeveloperDto', 'DeploymentSettingsDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView']) {
       expect(doc.components.schemas).toHaveProperty(schema);
     }
     const ui = await h.http().get('/docs/').redirects(1);

@@ -21,6 +21,15 @@ export class AppRepository {
     return this.repo(m).findOne({ where: { id, ownerType: owner.type, ownerId: owner.id } });
   }
 
+  /** Every app (the operator's view). */
+  listAll(m?: EntityManager): Promise<AppEntity[]> {
+    return this.repo(m).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  find(id: string, m?: EntityManager): Promise<AppEntity | null> {
+    return this.repo(m).findOne({ where: { id } });
+  }
+
   /** Apps a tenant may deploy: every developer app, and its own tenant-owned apps. */
   async findDeployable(tenantId: string, id: string, m?: EntityManager): Promise<AppEntity | null> {
     const app = await this.repo(m).findOne({ where: { id } });

@@ -5,9 +5,9 @@ import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
 import { AppCredentialsView, AppView, CreatedAppView } from './app.view';
 import { AppsService } from './apps.service';
-import { CreateAppDto, UpdateAppDto } from './dto/app.dto';
+import { CreateAppRequestDto, UpdateAppDto } from './dto/app.dto';
 
-const ID = { name: 'id', description: 'App id (uuid). Unknown, malformed and other owners\u2019 ids all answer 404.' };
+const ID = { name: 'id', description: 'App id (uuid). Unknown, malformed and other owners\u2019 ids all answer 404 (platform.admin: any app).' };
 
 @ApiTags('apps')
 @Controller('apps')
@@ -15,15 +15,15 @@ export class AppsController {
   constructor(private readonly apps: AppsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'id.apps.readonly', 'id.apps.write')
-  @ApiOperation({ summary: 'Apps owned by the tenant (tenant-core scopes) or developer (apps scopes) of the token' })
+  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'id.apps.readonly', 'id.apps.write', 'platform.admin')
+  @ApiOperation({ summary: 'Apps owned by the tenant (tenant-core scopes) or developer (apps scopes) of the token; every app with platform.admin' })
   @ApiOkResponse({ type: [AppView] })
   list(@CurrentPrincipal() who: Principal): Promise<AppView[]> {
     return this.apps.list(who);
   }
 
   @Get(':id')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'id.apps.readonly', 'id.apps.write')
+  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'id.apps.readonly', 'id.apps.write', 'platform.admin')
   @ApiOperation({ summary: 'One app, as a one-element array' })
   @ApiParam(ID)
   @ApiOkResponse({ type: [AppView] })
@@ -33,15 +33,15 @@ export class AppsController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write', 'id.apps.write')
-  @ApiOperation({ summary: 'Create an app owned by the token\u2019s tenant or developer; the client secret is shown only here' })
+  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
+  @ApiOperation({ summary: 'Create an app owned by the token\u2019s tenant or developer (platform.admin: by the owner named in the body); the client secret is shown only here' })
   @ApiCreatedResponse({ type: CreatedAppView })
-  create(@CurrentPrincipal() who: Principal, @Body() dto: CreateAppDto): Promise<CreatedAppView> {
+  create(@CurrentPrincipal() who: Principal, @Body() dto: CreateAppRequestDto): Promise<CreatedAppView> {
     return this.apps.create(who, dto);
   }
 
   @Patch(':id')
-  @Scopes('id.tenant-core.write', 'id.apps.write')
+  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
   @ApiOperation({ summary: 'Change an app (nested oauth2 / saml objects are replaced whole)' })
   @ApiParam(ID)
   @ApiOkResponse({ type: AppView })
@@ -51,7 +51,7 @@ export class AppsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write', 'id.apps.write')
+  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
   @ApiOperation({ summary: 'Delete an app and all its deployments' })
   @ApiParam(ID)
   @ApiNoContentResponse()
@@ -61,7 +61,7 @@ export class AppsController {
 
   @Post(':id/secret')
   @HttpCode(200)
-  @Scopes('id.tenant-core.write', 'id.apps.write')
+  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
   @ApiOperation({ summary: 'Rotate the app\u2019s client secret; the new secret is shown only here' })
   @ApiParam(ID)
   @ApiOkResponse({ type: AppCredentialsView })

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { insufficientScope, SCOPE_CATALOG } from '@edu/auth';
 import { ApiError, isUuid, ScopeCatalog, type Principal, type ScopeKey } from '@edu/domain';
+import { uuidOr404 } from './ids';
 
 /** Scope groups of the identity API (spec §5). */
 export const TENANT_READ: ScopeKey[] = ['id.tenant-core.readonly', 'id.tenant-core.write'];
@@ -15,6 +16,15 @@ export type AccessMode = 'read' | 'write';
 export interface OwnerRef {
   type: 'tenant' | 'developer';
   id: string;
+}
+
+/** Whose apps a request may see or change: one owner's, or (the operator) every app. */
+export type AppAccess = { by: 'owner'; owner: OwnerRef } | { by: 'operator' };
+
+/** The tenant a `/tenants/:id/...` request acts on, and whether the operator or the tenant itself acts. */
+export interface TenantActor {
+  by: 'tenant' | 'operator';
+  tenantId: string;
 }
 
 /**
@@ -57,6 +67,28 @@ export class AccessPolicy {
 
   /** 403 unless the operator's platform.admin token. */
   operator(who: Principal): void {
-    if (who.kind !== 'operator' || !this.holds(who, OPERATOR)) throw insufficientScope(this.catalog.uris(OPERATOR));
+    if (!this.isOperator(who)) throw insufficientScope(this.catalog.uris(OPERATOR));
+  }
+
+  /**
+   * For `/tenants/:id/...` routes the operator may also use: a tenant-context token acts on its
+   * own tenant only (any other id is 404, as in pathTenant); the operator's platform.admin token on
+   * any tenant, named by a well-formed id (whether it exists is the caller's check, also 404).
+   */
+  pathTenantOrOperator(who: Principal, mode: AccessMode, rawId: string): TenantActor {
+    if (this.isOperator(who)) return { by: 'operator', tenantId: uuidOr404(rawId, 'Tenant') };
+    if (who.kind !== 'tenant') throw insufficientScope(this.catalog.uris([...(mode === 'read' ? TENANT_READ : TENANT_WRITE), ...OPERATOR]));
+    return { by: 'tenant', tenantId: this.pathTenant(who, mode, rawId) };
+  }
+
+  /** For app routes the operator may also use: the token's own apps, or (platform.admin) every app. */
+  apps(who: Principal, mode: AccessMode): AppAccess {
+    if (this.isOperator(who)) return { by: 'operator' };
+    if (who.kind === 'operator') throw insufficientScope(this.catalog.uris(OPERATOR));
+    return { by: 'owner', owner: this.appOwner(who, mode) };
+  }
+
+  private isOperator(who: Principal): boolean {
+    return who.kind === 'operator' && this.holds(who, OPERATOR);
   }
 }

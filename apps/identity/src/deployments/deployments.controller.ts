@@ -7,7 +7,7 @@ import { DeploymentCredentialsView, DeploymentView } from './deployment.view';
 import { DeploymentsService } from './deployments.service';
 import { CreateDeploymentDto, UpdateDeploymentDto } from './dto/deployment.dto';
 
-const TENANT = { name: 'tenant_id', description: 'The token\u2019s own tenant id; any other id answers 404' };
+const TENANT = { name: 'tenant_id', description: 'The token\u2019s own tenant id (any other id answers 404); with platform.admin, any tenant' };
 const APP = { name: 'app_id', description: 'Id (uuid) of an app deployed at the tenant' };
 
 @ApiTags('deployments')
@@ -16,7 +16,7 @@ export class DeploymentsController {
   constructor(private readonly deployments: DeploymentsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Deployment records of the apps deployed by the tenant' })
   @ApiParam(TENANT)
   @ApiOkResponse({ type: [DeploymentView] })
@@ -25,7 +25,7 @@ export class DeploymentsController {
   }
 
   @Get(':app_id')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'One deployment, as a one-element array' })
   @ApiParam(TENANT)
   @ApiParam(APP)
@@ -36,8 +36,8 @@ export class DeploymentsController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Deploy an app at the tenant with a list of scopes' })
+  @Scopes('id.tenant-core.write', 'platform.admin')
+  @ApiOperation({ summary: 'Deploy an app at the tenant with a list of scopes and optional settings (alerts scopes: platform.admin only)' })
   @ApiParam(TENANT)
   @ApiCreatedResponse({ type: DeploymentView })
   create(@CurrentPrincipal() who: Principal, @Param('tenant_id') tenantId: string, @Body() dto: CreateDeploymentDto): Promise<DeploymentView> {
@@ -45,8 +45,8 @@ export class DeploymentsController {
   }
 
   @Patch(':app_id')
-  @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Replace the scopes granted to a deployed app' })
+  @Scopes('id.tenant-core.write', 'platform.admin')
+  @ApiOperation({ summary: 'Replace the scopes granted to a deployed app and/or set some of its settings' })
   @ApiParam(TENANT)
   @ApiParam(APP)
   @ApiOkResponse({ type: DeploymentView })
@@ -56,7 +56,7 @@ export class DeploymentsController {
 
   @Delete(':app_id')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write')
+  @Scopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Remove an app from the tenant' })
   @ApiParam(TENANT)
   @ApiParam(APP)
@@ -67,7 +67,7 @@ export class DeploymentsController {
 
   @Post(':app_id/secret')
   @HttpCode(200)
-  @Scopes('id.tenant-core.write')
+  @Scopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Issue or rotate per-deployment client credentials; the secret is shown only here' })
   @ApiParam(TENANT)
   @ApiParam(APP)

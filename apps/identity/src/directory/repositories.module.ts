@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AppRepository } from '../apps/app.repository';
 import { ConstituencyRepository } from '../constituencies/constituency.repository';
 import { DeploymentRepository } from '../deployments/deployment.repository';
+import { DeveloperRepository } from '../developers/developer.repository';
 import { IdentityProviderRepository } from '../identity-providers/identity-provider.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { TenantUserRepository, UserRepository } from '../users/user.repository';
@@ -11,6 +12,7 @@ const REPOSITORIES = [
   AppRepository,
   ConstituencyRepository,
   DeploymentRepository,
+  DeveloperRepository,
   IdentityProviderRepository,
   TenantRepository,
   TenantUserRepository,

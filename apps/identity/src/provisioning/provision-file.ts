@@ -1,8 +1,9 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { CreateAppDto } from '../apps/dto/app.dto';
+import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import { AppOwnerDto, CreateAppDto } from '../apps/dto/app.dto';
 import { CreateConstituencyDto } from '../constituencies/dto/constituency.dto';
 import { CreateDeploymentDto } from '../deployments/dto/deployment.dto';
+import { CreateDeveloperDto } from '../developers/dto/developer.dto';
 import { CreateIdentityProviderDto } from '../identity-providers/dto/identity-provider.dto';
 import { CreateTenantDto } from '../tenants/dto/tenant.dto';
 import { CreateTenantUserDto, CreateUserDto } from '../users/dto/user.dto';
@@ -18,19 +19,12 @@ import { IsUniqueList } from '../common/validation/validators';
 const CLIENT_ID = /^[A-Za-z0-9._~-]{8,128}$/;
 const CLIENT_ID_RULE = { message: 'must be 8 to 128 characters of letters, digits, ".", "_", "~" or "-"' };
 
-export class OwnerRefRecord {
-  @IsIn(['tenant', 'developer']) type: 'tenant' | 'developer';
-  @IsUUID('all') id: string;
-}
-
 export class TenantRecord extends CreateTenantDto {
   @IsUUID('all') id: string;
 }
 
-export class DeveloperRecord {
+export class DeveloperRecord extends CreateDeveloperDto {
   @IsUUID('all') id: string;
-  @IsString() @Length(1, 200) name: string;
-  @IsEmail() @MaxLength(254) email: string;
 }
 
 /**
@@ -40,7 +34,7 @@ export class DeveloperRecord {
  */
 export class AppRecord extends CreateAppDto {
   @IsUUID('all') id: string;
-  @IsObject() @ValidateNested() @Type(() => OwnerRefRecord) owner: OwnerRefRecord;
+  @IsObject() @ValidateNested() @Type(() => AppOwnerDto) owner: AppOwnerDto;
   @IsOptional() @IsString() @Matches(CLIENT_ID, CLIENT_ID_RULE) client_id?: string;
   @IsOptional() @IsString() @Length(16, 256) client_secret?: string;
 }
@@ -64,6 +58,7 @@ export class TenantUserRecord extends CreateTenantUserDto {
   @IsUUID('all') tenant_id: string;
 }
 
+/** `settings` (optional, the API's rules): the settings named are set, the others keep their stored value. */
 export class DeploymentRecord extends CreateDeploymentDto {
   /** Optional: deployments are matched by (tenant_id, app_id). */
   @IsOptional() @IsUUID('all') id?: string;

@@ -18,6 +18,8 @@ import {
 import { generateClientId, generateClientSecret, hashClientSecret, verifyClientSecret } from '@edu/signing';
 import { appSettings } from '../apps/app.view';
 import { normalizeDomain, normalizeEmail } from '../common/ids';
+import { mergeSettings } from '../deployments/deployment-settings';
+import { scopeGrantProblem } from '../deployments/grantable-scopes';
 import { dtoProblems } from '../common/validation/dto-validation';
 import { identityProviderColumns } from '../identity-providers/identity-provider.view';
 import { brandConfiguration } from '../vanity-domains/vanity-domain.view';
@@ -223,7 +225,6 @@ export class Provisioner {
     // Deployments
     repeated('deployments', f.deployments, (d) => `${d.tenant_id.toLowerCase()}/${d.app_id.toLowerCase()}`, 'app_id');
     repeated('deployments', f.deployments.filter((d) => d.id), (d) => (d.id as string).toLowerCase(), 'id');
-    const admin = this.catalog.uri('platform.admin');
     f.deployments.forEach((d, i) => {
       const tenant = d.tenant_id.toLowerCase();
       const app = d.app_id.toLowerCase();
@@ -232,8 +233,9 @@ export class Provisioner {
       if (!owner) problems.push(`deployments[${i}].app_id: no app ${app} in the file or the database`);
       else if (owner.type === 'tenant' && owner.id !== tenant) problems.push(`deployments[${i}].app_id: the app is owned by another tenant`);
       d.scope.forEach((s, j) => {
-        if (!this.catalog.isKnown(s)) problems.push(`deployments[${i}].scope[${j}]: "${s}" is not a known scope URI`);
-        else if (s === admin) problems.push(`deployments[${i}].scope[${j}]: platform.admin is never granted to a deployment`);
+        // The operator's own rule over the API: the tenant's scopes plus the alerts scopes.
+        const problem = scopeGrantProblem(this.catalog, 'operator', s, []);
+        if (problem) problems.push(`deployments[${i}].scope[${j}]: "${s}" ${problem}`);
       });
       const existing = db.deploymentByKey.get(`${tenant}/${app}`);
       if (d.id && existing && existing !== d.id.toLowerCase()) problems.push(`deployments[${i}].id: the app is already deployed at this tenant as ${existing}`);
@@ -347,13 +349,14 @@ export class Provisioner {
       const key = { tenantId: d.tenant_id.toLowerCase(), appId: d.app_id.toLowerCase() };
       const existing = await m.getRepository(DeploymentEntity).findOne({ where: key });
       const desired: Partial<DeploymentEntity> = { scope: [...d.scope] };
+      if (d.settings) desired.settings = mergeSettings(existing?.settings, d.settings);
       if (d.client_id || d.client_secret) {
         const clientId = d.client_id ?? existing?.clientId ?? generateClientId('dep');
         desired.clientId = clientId;
         desired.clientSecretHash = secretHash(d.client_secret, existing?.clientSecretHash, `deployments[${i}]`, clientId);
       }
       if (existing) await upsert('deployments', DeploymentEntity, key, desired);
-      else await upsert('deployments', DeploymentEntity, key, { id: d.id?.toLowerCase() ?? randomUUID(), settings: {}, ...desired });
+      else await upsert('deployments', DeploymentEntity, key, { id: d.id?.toLowerCase() ?? randomUUID(), settings: mergeSettings({}, d.settings), ...desired });
     }
     for (const v of f.vanity_domains) {
       const owner = v.owner.id.toLowerCase();

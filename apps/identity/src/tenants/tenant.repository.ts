@@ -17,6 +17,10 @@ export class TenantRepository {
     return this.repo(m).findOne({ where: { id }, relations: { region: true } }) as Promise<TenantWithRegion | null>;
   }
 
+  exists(id: string, m?: EntityManager): Promise<boolean> {
+    return this.repo(m).exists({ where: { id } });
+  }
+
   listAll(m?: EntityManager): Promise<TenantWithRegion[]> {
     return this.repo(m).find({ relations: { region: true }, order: { name: 'ASC', id: 'ASC' } }) as Promise<TenantWithRegion[]>;
   }

@@ -109,7 +109,12 @@ export const DEPLOYMENT = object({
   tenant_id: uuid,
   scope: { type: 'array', items: { type: 'string', format: 'uri' } },
   app: object({ id: uuid, name: str }),
+  // Extension to the spec's table (design §8): every per-deployment setting, defaults filled in.
+  settings: object({ oneroster_date_format: { enum: ['compact', 'iso8601'] }, oneroster_booleans: { enum: ['string', 'json'] } }),
 });
+
+/** An app developer as the operator reads it (the spec shows no developer object). */
+export const DEVELOPER = object({ id: uuid, name: str, email: { type: 'string', format: 'email' } });
 
 export const CONSTITUENCY = object({ id: str, name: str, enable_self_service_provisioning: { type: 'boolean' }, allowed_identity_providers: strings });
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
 import { EachObject, IsHttpUrl, IsHttpUrlList, IsSamlMetadataXml, IsUniqueList, PresentOnlyWhen, Optional } from '../../common/validation/validators';
 
 export const APP_AUTH_TYPES = ['oauth2', 'saml'] as const;
@@ -94,6 +94,27 @@ export class CreateAppDto {
   @ValidateNested()
   @Type(() => AppSamlDto)
   saml?: AppSamlDto;
+}
+
+export const APP_OWNER_TYPES = ['tenant', 'developer'] as const;
+
+/** An app's owner, named in a body only by the operator (and the provisioning file). */
+export class AppOwnerDto {
+  @ApiProperty({ enum: APP_OWNER_TYPES }) @IsIn(APP_OWNER_TYPES) type: 'tenant' | 'developer';
+  @ApiProperty({ format: 'uuid' }) @IsUUID('all') id: string;
+}
+
+/**
+ * The body of POST /apps. A tenant or developer token creates an app it owns and names no owner;
+ * the operator (platform.admin) names the owner: a tenant or a developer.
+ */
+export class CreateAppRequestDto extends CreateAppDto {
+  @ApiPropertyOptional({ type: AppOwnerDto, description: 'Required with platform.admin, refused otherwise (the owner is the token\u2019s tenant or developer)' })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AppOwnerDto)
+  owner?: AppOwnerDto;
 }
 
 /** PATCH /apps/:id. Nested objects are replaced whole; the merged app must satisfy CreateAppDto. */
