@@ -1,4 +1,4 @@
-import { checkXml, localName } from './xml';
+import { checkSvg } from './svg-safety';
 
 /** Size caps for images and fonts carried inside JSON bodies (decoded bytes). */
 export const IMAGE_MAX_BYTES = 256 * 1024;
@@ -18,23 +18,14 @@ export function decodeBase64(value: string): Buffer | undefined {
 const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
 
 /**
- * Why `value` is not an acceptable SVG document, or undefined when it is. Scripts, event handler
- * attributes, `javascript:` links and embedded HTML are refused: these images end up on sign-in pages.
+ * Why `value` is not an acceptable SVG image, or undefined when it is. These images end up on
+ * sign-in pages, so anything outside the allow-list of svg-safety.ts is refused (never cleaned).
  */
 export function svgProblem(value: string, maxBytes: number): string | undefined {
   if (Buffer.byteLength(value, 'utf8') > maxBytes) return `must be at most ${kib(maxBytes)}`;
-  const xml = checkXml(value);
-  if (!xml.ok) return `is not a well-formed SVG document: ${xml.error}`;
-  if (localName(xml.root.name) !== 'svg') return 'must be an SVG document (root element <svg>)';
-  for (const el of xml.elements) {
-    const name = localName(el.name).toLowerCase();
-    if (name === 'script' || name === 'foreignobject') return `must not contain <${localName(el.name)}> elements`;
-    for (const attr of el.attributes) {
-      if (/^on/i.test(localName(attr.name))) return `must not contain event handler attributes (${attr.name})`;
-      if (/^\s*javascript:/i.test(attr.value)) return 'must not contain javascript: links';
-    }
-  }
-  return undefined;
+  const svg = checkSvg(value);
+  if (svg.ok) return undefined;
+  return svg.malformed ? `is not a well-formed SVG document: ${svg.problem}` : `is not an allowed SVG image: ${svg.problem}`;
 }
 
 /** Why `value` is not a base64 PNG (optionally as a data: URI), or undefined when it is. */

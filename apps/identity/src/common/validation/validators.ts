@@ -1,6 +1,6 @@
 import { isURL, registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { fontProblem, imageProblem } from './images';
-import { checkXml, localName } from './xml';
+import { readXml } from './xml';
 
 /*
  * Custom class-validator rules of the identity API. Rules on lists report the first bad item as
@@ -70,9 +70,9 @@ export const IsSamlMetadataXml = (maxBytes = 256 * 1024, o?: ValidationOptions) 
     (v) => {
       if (typeof v !== 'string' || v.trim() === '') return 'must be a SAML metadata XML document';
       if (Buffer.byteLength(v, 'utf8') > maxBytes) return `must be at most ${Math.round(maxBytes / 1024)} KiB`;
-      const xml = checkXml(v);
+      const xml = readXml(v);
       if (!xml.ok) return `is not well-formed XML: ${xml.error}`;
-      const root = localName(xml.root.name);
+      const root = xml.root.local;
       if (root !== 'EntityDescriptor' && root !== 'EntitiesDescriptor') return 'must be SAML metadata (root element EntityDescriptor or EntitiesDescriptor)';
       return undefined;
     },
