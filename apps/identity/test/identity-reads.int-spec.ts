@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppEntity, type TenantEntity, type UserEntity } from '@edu/persistence';
-import { expectError, TestIssuer, TEST_SVG } from '@edu/testing';
+import { AppEntity, type TenantEntity } from '@edu/persistence';
+import { expectError, TestIssuer, TEST_SVG, type WorldUser } from '@edu/testing';
 import { bearer, IdentityHarness, uri } from './support/harness';
 import { APP, CONSTITUENCY, CORE_IDENTITY_PROVIDER, DEPLOYMENT, expectArrayOf, IDENTITY_PROVIDER, TENANT, TENANT_IDENTITY_PROVIDER, TENANT_USER, USER, VANITY_DOMAIN } from './support/schemas';
 
@@ -15,9 +15,9 @@ describe('Identity API reads (spec 4.1)', () => {
   let B: TenantEntity; // data-operations only
   let C: TenantEntity; // advanced, owns another domain
   const ids: Record<string, string> = {};
-  let u1: UserEntity;
-  let u2: UserEntity;
-  let u3: UserEntity;
+  let u1: WorldUser;
+  let u2: WorldUser;
+  let u3: WorldUser;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {

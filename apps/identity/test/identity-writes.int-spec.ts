@@ -274,7 +274,7 @@ describe('Identity API provisioning writes', () => {
   describe('users and tenant-user links', () => {
     const jo = () => ({ email: `Jo.${randomUUID().slice(0, 6)}@School.example`, name: 'Jo Citizen', nickname: 'Jo', picture: 'https://cdn.school.example/jo.png', idp_identifiers: [{ idp_id: 'google' }] });
 
-    it('POST /users creates the user linked to the token\u2019s tenant; the e-mail is case-insensitive and unique', async () => {
+    it('POST /users adds the user to the token\u2019s tenant; the e-mail is case-insensitive; 409 only when this tenant already has them', async () => {
       const body = jo();
       const res = await send('post', '/users', t.aWrite, body).expect(201);
       expectShape(USER, res.body);
@@ -283,7 +283,10 @@ describe('Identity API provisioning writes', () => {
       const links = (await get(`/tenants/${A.id}/users`, t.aRead).expect(200)).body;
       expect(links).toContainEqual(expect.objectContaining({ user_email: body.email.toLowerCase(), constituencies: [] }));
       expectError(await send('post', '/users', t.aWrite, { ...body, email: body.email.toUpperCase() }), 409, 'conflict');
-      expectError(await send('post', '/users', t.bWrite, body), 409, 'conflict');
+      // Another tenant adding the same person gets its own record (same person id, its own profile).
+      const atB = await send('post', '/users', t.bWrite, { ...body, name: 'J. Citizen', nickname: 'JC' }).expect(201);
+      expect(atB.body).toMatchObject({ id: res.body.id, email: body.email.toLowerCase(), name: 'J. Citizen', nickname: 'JC' });
+      expect((await get(`/users/${body.email}`, t.aRead).expect(200)).body).toEqual([res.body]);
     });
 
     it.each([
@@ -296,15 +299,15 @@ describe('Identity API provisioning writes', () => {
       await expectRefused('post', '/users', t.aWrite, change(jo()), field);
     });
 
-    it('PATCH changes the profile and only the identifiers this tenant can see', async () => {
+    it('PATCH changes this tenant\u2019s profile and identifiers only; the other tenant\u2019s record is untouched', async () => {
       const bIdp = (await send('post', '/identity-providers', t.bWrite, oauth2Provider()).expect(201)).body;
       const shared = await h.world().user([A.id, B.id], { idpIdentifiers: [{ id: randomUUID(), idp_id: bIdp.id }, { id: randomUUID(), idp_id: 'google' }] });
       const res = await send('patch', `/users/${shared.email}`, t.aWrite, { nickname: 'Sam', idp_identifiers: [{ idp_id: 'microsoft' }] }).expect(200);
       expectShape(USER, res.body);
       expect(res.body.idp_identifiers.map((i: { idp_id: string }) => i.idp_id)).toEqual(['microsoft']);
       const fromB = (await get(`/users/${shared.email}`, t.bWrite).expect(200)).body[0];
-      expect(fromB.nickname).toBe('Sam');
-      expect(fromB.idp_identifiers.map((i: { idp_id: string }) => i.idp_id)).toEqual([bIdp.id, 'microsoft']);
+      expect(fromB.nickname).toBe(shared.nickname);
+      expect(fromB.idp_identifiers.map((i: { idp_id: string }) => i.idp_id)).toEqual([bIdp.id, 'google']);
       await expectRefused('patch', `/users/${shared.email}`, t.aWrite, { picture: 'nope' }, 'picture');
       await expectRefused('patch', `/users/${shared.email}`, t.aWrite, { email: 'new@school.example' }, 'email');
     });
@@ -319,14 +322,15 @@ describe('Identity API provisioning writes', () => {
       expectError(await send('delete', `/users/${(await h.world().user([B.id])).email}`, t.aWrite), 404, 'not_found');
     });
 
-    it('links an existing user to the tenant with constituencies; changes and removes the link', async () => {
+    it('adds a user known to another tenant with constituencies and this tenant\u2019s own profile; changes and removes the record', async () => {
       await h.world().constituency(A.id, 'parents', ['google']);
       const user = await h.world().user([B.id]);
       const path = `/tenants/${A.id}/users`;
-      const res = await send('post', path, t.aWrite, { user_email: user.email, constituencies: ['parents'] }).expect(201);
+      const profile = { name: 'Parent Of Kim', picture: 'https://cdn.alpha.example/p.png' };
+      const res = await send('post', path, t.aWrite, { user_email: user.email, constituencies: ['parents'], user: profile }).expect(201);
       expectShape(TENANT_USER, res.body);
-      expect(res.body).toMatchObject({ user_email: user.email, tenant_id: A.id, constituencies: ['parents'], user: { id: user.id } });
-      expectError(await send('post', path, t.aWrite, { user_email: user.email, constituencies: [] }), 409, 'conflict');
+      expect(res.body).toEqual({ user_email: user.email, tenant_id: A.id, constituencies: ['parents'], user: { id: user.id, email: user.email, nickname: profile.name, ...profile } });
+      expectError(await send('post', path, t.aWrite, { user_email: user.email, constituencies: [], user: profile }), 409, 'conflict');
       const changed = await send('patch', `${path}/${user.email}`, t.aWrite, { constituencies: [] }).expect(200);
       expect(changed.body.constituencies).toEqual([]);
       await expectRefused('patch', `${path}/${user.email}`, t.aWrite, { constituencies: ['ghosts'] }, 'constituencies');
@@ -334,12 +338,16 @@ describe('Identity API provisioning writes', () => {
       await get(`/users/${user.email}`, t.bWrite).expect(200);
     });
 
+    const profile = { name: 'Kim', picture: 'https://cdn.alpha.example/kim.png' };
     it.each([
-      ['an unknown e-mail', () => ({ user_email: 'nobody@nowhere.example', constituencies: [] }), 'user_email'],
-      ['an invalid e-mail', () => ({ user_email: 'nobody', constituencies: [] }), 'user_email'],
-      ['an unknown constituency', (email: string) => ({ user_email: email, constituencies: ['ghosts'] }), 'constituencies'],
-      ['constituencies missing', (email: string) => ({ user_email: email }), 'constituencies'],
-    ])('refuses a link with %s', async (_name, body, field) => {
+      ['an invalid e-mail', () => ({ user_email: 'nobody', constituencies: [], user: profile }), 'user_email'],
+      ['an unknown constituency', (email: string) => ({ user_email: email, constituencies: ['ghosts'], user: profile }), 'constituencies'],
+      ['constituencies missing', (email: string) => ({ user_email: email, user: profile }), 'constituencies'],
+      ['no profile (a tenant sees only the profile it gave)', (email: string) => ({ user_email: email, constituencies: [] }), 'user'],
+      ['a profile that is not an object', (email: string) => ({ user_email: email, constituencies: [], user: 'Kim' }), 'user'],
+      ['a picture that is not a URL', (email: string) => ({ user_email: email, constituencies: [], user: { ...profile, picture: 'kim.png' } }), 'user.picture'],
+      ['a profile naming the user id (server-owned)', (email: string) => ({ user_email: email, constituencies: [], user: { ...profile, id: randomUUID() } }), 'user.id'],
+    ])('refuses a tenant-user record with %s', async (_name, body, field) => {
       const user = await h.world().user([B.id]);
       await expectRefused('post', `/tenants/${A.id}/users`, t.aWrite, body(user.email), field);
     });
@@ -500,7 +508,7 @@ describe('Identity API provisioning writes', () => {
       { method: 'post' as const, path: '/vanity-domains', token: t.aWrite, body: { domain: 'fuzz.alpha.example', brand_configuration: testBrand() } },
       { method: 'post' as const, path: '/users', token: t.aWrite, body: { email: 'fuzz@alpha.example', name: 'F', picture: 'https://x.example/p.png', idp_identifiers: [{ idp_id: 'google' }] } },
       { method: 'post' as const, path: `/tenants/${A.id}/constituencies`, token: t.aWrite, body: { id: 'fuzz', name: 'F', enable_self_service_provisioning: false, allowed_identity_providers: ['google'] } },
-      { method: 'post' as const, path: `/tenants/${A.id}/users`, token: t.aWrite, body: { user_email: 'fuzz@alpha.example', constituencies: [] } },
+      { method: 'post' as const, path: `/tenants/${A.id}/users`, token: t.aWrite, body: { user_email: 'fuzz@alpha.example', constituencies: [], user: { name: 'F', nickname: 'F', picture: 'https://x.example/p.png' } } },
       { method: 'post' as const, path: `/tenants/${A.id}/apps`, token: t.aWrite, body: { app_id: randomUUID(), scope: [] } },
       { method: 'post' as const, path: '/tenants', token: t.op, body: { name: 'F', customer_id: 9, govt_id: 'g', region: 'SG', licences: [], root_org_sourced_id: 'o' } },
     ];

@@ -16,6 +16,15 @@ import {
 } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 
+/** A person as the builder added them (the same profile at every tenant). */
+export interface WorldUser {
+  id: string;
+  email: string;
+  name: string;
+  nickname: string;
+  picture: string;
+}
+
 export interface CreatedApp {
   app: AppEntity;
   clientId: string;
@@ -114,20 +123,22 @@ export class World {
     return this.ds.getRepository(ConstituencyEntity).save({ tenantId, id, name: id[0].toUpperCase() + id.slice(1), enableSelfServiceProvisioning: false, allowedIdentityProviders: allowed });
   }
 
-  /** A user linked to each of `tenantIds`. */
-  async user(tenantIds: string[], o: { email?: string; constituencies?: string[]; idpIdentifiers?: UserIdpIdentifier[] } = {}): Promise<UserEntity> {
+  /**
+   * A person added to each of `tenantIds` with the same profile, the way each tenant would have
+   * written it: every tenant's record gets those of `idpIdentifiers` it can see (core providers
+   * and its own providers).
+   */
+  async user(tenantIds: string[], o: { email?: string; constituencies?: string[]; idpIdentifiers?: UserIdpIdentifier[] } = {}): Promise<WorldUser> {
     const tag = randomUUID().slice(0, 8);
-    const user = await this.ds.getRepository(UserEntity).save({
-      email: o.email ?? `user-${tag}@school.example`,
-      name: `User ${tag}`,
-      nickname: tag,
-      picture: `https://cdn.school.example/${tag}.png`,
-      idpIdentifiers: o.idpIdentifiers ?? [],
-    });
+    const profile = { name: `User ${tag}`, nickname: tag, picture: `https://cdn.school.example/${tag}.png` };
+    const person = await this.ds.getRepository(UserEntity).save({ email: o.email ?? `user-${tag}@school.example` });
+    const providers = await this.ds.getRepository(IdentityProviderEntity).find({ select: { id: true, tenantId: true } });
+    const owner = new Map(providers.map((p) => [p.id, p.tenantId]));
     for (const tenantId of tenantIds) {
-      await this.ds.getRepository(TenantUserEntity).save({ tenantId, userId: user.id, constituencies: o.constituencies ?? [] });
+      const visible = (o.idpIdentifiers ?? []).filter((i) => !owner.has(i.idp_id.toLowerCase()) || owner.get(i.idp_id.toLowerCase()) === tenantId);
+      await this.ds.getRepository(TenantUserEntity).save({ tenantId, userId: person.id, constituencies: o.constituencies ?? [], ...profile, idpIdentifiers: visible });
     }
-    return user;
+    return { id: person.id, email: person.email, ...profile };
   }
 
   vanityDomain(tenantId: string, domain = `portal-${randomUUID().slice(0, 6)}.school.example`): Promise<VanityDomainEntity> {

@@ -6,7 +6,7 @@ import { CreateDeploymentDto } from '../deployments/dto/deployment.dto';
 import { CreateDeveloperDto } from '../developers/dto/developer.dto';
 import { CreateIdentityProviderDto } from '../identity-providers/dto/identity-provider.dto';
 import { CreateTenantDto } from '../tenants/dto/tenant.dto';
-import { CreateTenantUserDto, CreateUserDto } from '../users/dto/user.dto';
+import { CreateUserDto, TenantUserLinkDto } from '../users/dto/user.dto';
 import { CreateVanityDomainDto } from '../vanity-domains/dto/vanity-domain.dto';
 import { IsUniqueList } from '../common/validation/validators';
 
@@ -49,12 +49,14 @@ export class ConstituencyRecord extends CreateConstituencyDto {
   @IsUUID('all') tenant_id: string;
 }
 
+/** The profile the file gives the person at each tenant its `tenant_users` records add them to. */
 export class UserRecord extends CreateUserDto {
   /** Optional: users are matched by e-mail; a new user gets this id (or a random one). */
   @IsOptional() @IsUUID('all') id?: string;
 }
 
-export class TenantUserRecord extends CreateTenantUserDto {
+/** A tenant's record of a person; the profile comes from the file's `users` record of the same e-mail. */
+export class TenantUserRecord extends TenantUserLinkDto {
   @IsUUID('all') tenant_id: string;
 }
 

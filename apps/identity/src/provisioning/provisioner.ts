@@ -10,10 +10,7 @@ import {
   IdentityProviderEntity,
   RegionEntity,
   TenantEntity,
-  TenantUserEntity,
-  UserEntity,
   VanityDomainEntity,
-  type UserIdpIdentifier,
 } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret, verifyClientSecret } from '@edu/signing';
 import { appSettings } from '../apps/app.view';
@@ -24,6 +21,7 @@ import { dtoProblems } from '../common/validation/dto-validation';
 import { identityProviderColumns } from '../identity-providers/identity-provider.view';
 import { brandConfiguration } from '../vanity-domains/vanity-domain.view';
 import { SECTIONS, type ProvisionFile, type SectionName } from './provision-file';
+import { checkUserRecords, writeUserRecords } from './user-records';
 
 /** A file that cannot be loaded; every problem names the record and field (`apps[2].oauth2.redirect_uris[0]: ...`). */
 export class ProvisioningError extends Error {
@@ -197,30 +195,8 @@ export class Provisioner {
       });
     });
 
-    // Users and links
-    repeated('users', f.users, (u) => normalizeEmail(u.email), 'email');
-    repeated('users', f.users.filter((u) => u.id), (u) => (u.id as string).toLowerCase(), 'id');
-    const emails = new Set([...db.userByEmail.keys(), ...f.users.map((u) => normalizeEmail(u.email))]);
-    f.users.forEach((u, i) => {
-      const email = normalizeEmail(u.email);
-      const existing = db.userByEmail.get(email);
-      if (u.id && existing && existing !== u.id.toLowerCase()) problems.push(`users[${i}].id: the user with this e-mail address has id ${existing}`);
-      const holder = u.id ? db.userEmailById.get(u.id.toLowerCase()) : undefined;
-      if (holder && holder !== email) problems.push(`users[${i}].id: belongs to the user ${holder}`);
-      (u.idp_identifiers ?? []).forEach((ident, j) => {
-        const p = providerProblem(ident.idp_id);
-        if (p) problems.push(`users[${i}].idp_identifiers[${j}].idp_id: ${p}`);
-      });
-    });
-    repeated('tenant_users', f.tenant_users, (l) => `${l.tenant_id.toLowerCase()}/${normalizeEmail(l.user_email)}`, 'user_email');
-    f.tenant_users.forEach((l, i) => {
-      const tenant = l.tenant_id.toLowerCase();
-      if (!tenantIds.has(tenant)) problems.push(`tenant_users[${i}].tenant_id: no tenant ${tenant} in the file or the database`);
-      if (!emails.has(normalizeEmail(l.user_email))) problems.push(`tenant_users[${i}].user_email: no user ${l.user_email} in the file or the database`);
-      l.constituencies.forEach((c, j) => {
-        if (!constituencyKeys.has(`${tenant}/${c}`)) problems.push(`tenant_users[${i}].constituencies[${j}]: "${c}" is not a constituency of tenant ${tenant}`);
-      });
-    });
+    // Users and tenant-user records
+    await checkUserRecords(f, { tenantIds, providerTenant, constituencyKeys, providerProblem, repeated }, m, problems);
 
     // Deployments
     repeated('deployments', f.deployments, (d) => `${d.tenant_id.toLowerCase()}/${d.app_id.toLowerCase()}`, 'app_id');
@@ -329,22 +305,7 @@ export class Provisioner {
         allowedIdentityProviders: c.allowed_identity_providers.map(lowerIfUuid),
       });
     }
-    for (const u of f.users) {
-      const email = normalizeEmail(u.email);
-      const existing = await m.getRepository(UserEntity).findOne({ where: { email } });
-      const previous = existing?.idpIdentifiers ?? [];
-      const identifiers: UserIdpIdentifier[] = (u.idp_identifiers ?? []).map((i) => {
-        const idpId = lowerIfUuid(i.idp_id);
-        return { id: (i.id ?? previous.find((p) => p.idp_id === idpId)?.id ?? randomUUID()).toLowerCase(), idp_id: idpId };
-      });
-      const desired = { name: u.name, nickname: u.nickname ?? u.name, picture: u.picture, idpIdentifiers: identifiers };
-      if (existing) await upsert('users', UserEntity, { email }, desired);
-      else await upsert('users', UserEntity, { email }, { id: u.id?.toLowerCase() ?? randomUUID(), ...desired });
-    }
-    for (const l of f.tenant_users) {
-      const user = await m.getRepository(UserEntity).findOneOrFail({ where: { email: normalizeEmail(l.user_email) } });
-      await upsert('tenant_users', TenantUserEntity, { tenantId: l.tenant_id.toLowerCase(), userId: user.id }, { constituencies: [...l.constituencies] });
-    }
+    await writeUserRecords(f, m, upsert);
     for (const [i, d] of f.deployments.entries()) {
       const key = { tenantId: d.tenant_id.toLowerCase(), appId: d.app_id.toLowerCase() };
       const existing = await m.getRepository(DeploymentEntity).findOne({ where: key });
@@ -378,7 +339,6 @@ async function loadDirectory(m: EntityManager) {
   const apps = await rows(AppEntity, ['id', 'ownerType', 'ownerId', 'clientId']);
   const deployments = await rows(DeploymentEntity, ['id', 'tenantId', 'appId', 'clientId']);
   const providers = await rows(IdentityProviderEntity, ['id', 'tenantId']);
-  const users = await rows(UserEntity, ['id', 'email']);
   const domains = await rows(VanityDomainEntity, ['domain', 'tenantId']);
   const clientIds = new Map<string, string>();
   for (const a of apps) clientIds.set(a.clientId, `app:${a.id}`);
@@ -396,8 +356,6 @@ async function loadDirectory(m: EntityManager) {
     deploymentKeyById: new Map(deployments.map((d) => [d.id, `${d.tenantId}/${d.appId}`])),
     providerTenant: new Map(providers.map((p) => [p.id, p.tenantId])),
     constituencies: new Set((await rows(ConstituencyEntity, ['tenantId', 'id'])).map((c) => `${c.tenantId}/${c.id}`)),
-    userByEmail: new Map(users.map((u) => [u.email, u.id])),
-    userEmailById: new Map(users.map((u) => [u.id, u.email])),
     domainOwner: new Map(domains.map((d) => [d.domain, d.tenantId])),
   };
 }

@@ -26,7 +26,7 @@ export class TenantUsersController {
 
   @Post()
   @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Link an existing user to the tenant' })
+  @ApiOperation({ summary: 'Add a person to the tenant with constituencies and the tenant\u2019s own profile (409 only when this tenant already has them)' })
   @ApiParam(TENANT)
   @ApiCreatedResponse({ type: TenantUserView })
   create(@CurrentPrincipal() who: Principal, @Param('id') tenantId: string, @Body() dto: CreateTenantUserDto): Promise<TenantUserView> {
@@ -46,7 +46,7 @@ export class TenantUsersController {
   @Delete(':email')
   @HttpCode(204)
   @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Unlink a user from the tenant (deleted when no tenant is left)' })
+  @ApiOperation({ summary: 'Remove a user from the tenant (the person is deleted when no tenant is left)' })
   @ApiParam(TENANT)
   @ApiParam(EMAIL)
   @ApiNoContentResponse()

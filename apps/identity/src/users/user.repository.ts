@@ -1,64 +1,59 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager } from 'typeorm';
-import { TenantUserEntity, UserEntity } from '@edu/persistence';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { TenantUserEntity, type UserEntity } from '@edu/persistence';
 
-/** Users are global; tenants reach them only through tenant-user links. */
+/** A tenant's record of a person with the person's id and e-mail address. */
+export type LinkedUser = TenantUserEntity & { user: Pick<UserEntity, 'id' | 'email'> };
+
+/**
+ * Persons: one row per e-mail address with the user id, nothing else. Tenants reach a person only
+ * through their own tenant-user record.
+ */
 @Injectable()
 export class UserRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
-
-  private repo(m?: EntityManager) {
-    return (m ?? this.ds.manager).getRepository(UserEntity);
+  /**
+   * The id of the person with `email`, creating them with `newId` when no one has them. The row
+   * stays locked until the transaction ends, so a concurrent removal of the person's last tenant
+   * (deleteOrphans) either runs first or sees the new tenant-user record.
+   */
+  async ensurePerson(email: string, newId: string, m: EntityManager): Promise<string> {
+    // DO NOTHING (any unique index): two tenants adding the same new person at once derive the
+    // same id, and the loser waits for the winner instead of failing on the primary key. The
+    // loop covers the person being deleted between the two statements; the last try takes a
+    // random id in case another address already holds `newId`.
+    for (const id of [newId, newId, randomUUID()]) {
+      await m.query(`INSERT INTO users (id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, email]);
+      const rows: { id: string }[] = await m.query(`SELECT id FROM users WHERE email = $1 FOR UPDATE`, [email]);
+      if (rows.length) return rows[0].id;
+    }
+    throw new Error('could not add the person: their row kept disappearing');
   }
 
-  findByEmail(email: string, m?: EntityManager): Promise<UserEntity | null> {
-    return this.repo(m).findOne({ where: { email } });
-  }
-
-  /** Users linked to the tenant, by e-mail. */
-  listLinked(tenantId: string, m?: EntityManager): Promise<UserEntity[]> {
-    return this.repo(m)
-      .createQueryBuilder('u')
-      .innerJoin(TenantUserEntity, 'tu', 'tu.user_id = u.id AND tu.tenant_id = :tenantId', { tenantId })
-      .orderBy('u.email', 'ASC')
-      .getMany();
-  }
-
-  findLinked(tenantId: string, email: string, m?: EntityManager): Promise<UserEntity | null> {
-    return this.repo(m)
-      .createQueryBuilder('u')
-      .innerJoin(TenantUserEntity, 'tu', 'tu.user_id = u.id AND tu.tenant_id = :tenantId', { tenantId })
-      .where('u.email = :email', { email })
-      .getOne();
-  }
-
-  save(user: Partial<UserEntity>, m: EntityManager): Promise<UserEntity> {
-    return this.repo(m).save(user as UserEntity);
-  }
-
-  /** Deletes those of `ids` that no tenant links to any more. */
+  /** Deletes those of `ids` that no tenant has any more (locking them first; see ensurePerson). */
   async deleteOrphans(ids: string[], m: EntityManager): Promise<void> {
     if (ids.length === 0) return;
-    await m
-      .createQueryBuilder()
-      .delete()
-      .from(UserEntity)
-      .where({ id: In(ids) })
-      .andWhere('NOT EXISTS (SELECT 1 FROM tenant_users tu WHERE tu.user_id = users.id)')
-      .execute();
+    await m.query(`SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
+    await m.query(`DELETE FROM users u WHERE u.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM tenant_users tu WHERE tu.user_id = u.id)`, [ids]);
   }
 
-  /** Removes identifiers of a deleted tenant provider from every user. */
+  /**
+   * Removes identifiers at a deleted tenant provider. Only records of the provider's own tenant
+   * can hold them (identifiers are checked against the writing tenant's providers).
+   */
   async removeIdentifiersOf(idpId: string, m: EntityManager): Promise<void> {
     await m.query(
-      `UPDATE users SET idp_identifiers = COALESCE((SELECT jsonb_agg(e) FROM jsonb_array_elements(idp_identifiers) e WHERE e->>'idp_id' <> $1), '[]'::jsonb), updated_at = now()
-       WHERE idp_identifiers @> jsonb_build_array(jsonb_build_object('idp_id', $1::text))`,
+      `UPDATE tenant_users
+          SET idp_identifiers = COALESCE((SELECT jsonb_agg(i.e ORDER BY i.n) FROM jsonb_array_elements(idp_identifiers) WITH ORDINALITY AS i(e, n) WHERE i.e->>'idp_id' <> $1), '[]'::jsonb),
+              updated_at = now()
+        WHERE idp_identifiers @> jsonb_build_array(jsonb_build_object('idp_id', $1::text))`,
       [idpId],
     );
   }
 }
 
+/** Tenant-user records: a tenant's constituencies, profile and identifiers of a person. */
 @Injectable()
 export class TenantUserRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -67,17 +62,22 @@ export class TenantUserRepository {
     return (m ?? this.ds.manager).getRepository(TenantUserEntity);
   }
 
-  list(tenantId: string, m?: EntityManager): Promise<(TenantUserEntity & { user: UserEntity })[]> {
-    return this.repo(m)
-      .createQueryBuilder('tu')
-      .innerJoinAndSelect('tu.user', 'u')
-      .where('tu.tenant_id = :tenantId', { tenantId })
-      .orderBy('u.email', 'ASC')
-      .getMany() as Promise<(TenantUserEntity & { user: UserEntity })[]>;
+  private withUser(m?: EntityManager) {
+    return this.repo(m).createQueryBuilder('tu').innerJoin('tu.user', 'u').addSelect(['u.id', 'u.email']);
   }
 
-  find(tenantId: string, userId: string, m?: EntityManager): Promise<TenantUserEntity | null> {
-    return this.repo(m).findOne({ where: { tenantId, userId } });
+  /** The tenant's records, by e-mail address. */
+  list(tenantId: string, m?: EntityManager): Promise<LinkedUser[]> {
+    return this.withUser(m).where('tu.tenant_id = :tenantId', { tenantId }).orderBy('u.email', 'ASC').getMany() as Promise<LinkedUser[]>;
+  }
+
+  /** The tenant's record of the person with `email` (normalized). */
+  async findByEmail(tenantId: string, email: string, m?: EntityManager): Promise<LinkedUser | null> {
+    return (await this.withUser(m).where('tu.tenant_id = :tenantId AND u.email = :email', { tenantId, email }).getOne()) as LinkedUser | null;
+  }
+
+  exists(tenantId: string, userId: string, m: EntityManager): Promise<boolean> {
+    return this.repo(m).exists({ where: { tenantId, userId } });
   }
 
   async userIds(tenantId: string, m?: EntityManager): Promise<string[]> {
@@ -85,8 +85,15 @@ export class TenantUserRepository {
     return rows.map((r) => r.userId);
   }
 
-  save(link: Partial<TenantUserEntity>, m: EntityManager): Promise<TenantUserEntity> {
-    return this.repo(m).save(link as TenantUserEntity);
+  insert(link: Omit<TenantUserEntity, 'createdAt' | 'updatedAt' | 'tenant' | 'user'>, m: EntityManager): Promise<TenantUserEntity> {
+    return this.repo(m).save(this.repo(m).create(link));
+  }
+
+  /** Writes the changed columns of one record (never the joined person). */
+  async update(link: LinkedUser, m: EntityManager): Promise<LinkedUser> {
+    const { user, tenant: _tenant, ...columns } = link;
+    const saved = await this.repo(m).save(columns);
+    return Object.assign(saved, { user });
   }
 
   async delete(tenantId: string, userId: string, m: EntityManager): Promise<void> {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { TenantUserEntity, UserEntity } from '@edu/persistence';
 import type { ProviderRefs } from '../identity-providers/provider-refs';
+import type { LinkedUser } from './user.repository';
 
 export class IdpIdentifierView {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -28,18 +28,22 @@ export class TenantUserView {
   @ApiProperty({ type: UserSummaryView }) user: UserSummaryView;
 }
 
-export function toUserSummaryView(u: UserEntity): UserSummaryView {
-  return { id: u.id, email: u.email, name: u.name, nickname: u.nickname, picture: u.picture };
+/** The person's id and address with this tenant's own profile of them. */
+export function toUserSummaryView(link: LinkedUser): UserSummaryView {
+  return { id: link.user.id, email: link.user.email, name: link.name, nickname: link.nickname, picture: link.picture };
 }
 
-/** Only identifiers at providers the viewing tenant can see (core ones and its own). */
-export function toUserView(u: UserEntity, refs: ProviderRefs): UserView {
+/**
+ * This tenant's identifiers of the person. Writes accept only providers the tenant can see; the
+ * filter is a second guard, so a record can never show an identifier at another tenant's provider.
+ */
+export function toUserView(link: LinkedUser, refs: ProviderRefs): UserView {
   return {
-    ...toUserSummaryView(u),
-    idp_identifiers: u.idpIdentifiers.filter((i) => refs.visible(i.idp_id)).map((i) => ({ id: i.id, idp_id: i.idp_id })),
+    ...toUserSummaryView(link),
+    idp_identifiers: link.idpIdentifiers.filter((i) => refs.visible(i.idp_id)).map((i) => ({ id: i.id, idp_id: i.idp_id })),
   };
 }
 
-export function toTenantUserView(link: TenantUserEntity, user: UserEntity): TenantUserView {
-  return { user_email: user.email, tenant_id: link.tenantId, constituencies: [...link.constituencies], user: toUserSummaryView(user) };
+export function toTenantUserView(link: LinkedUser): TenantUserView {
+  return { user_email: link.user.email, tenant_id: link.tenantId, constituencies: [...link.constituencies], user: toUserSummaryView(link) };
 }

@@ -34,7 +34,7 @@ export class UsersController {
 
   @Post()
   @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Create a user linked to the token\u2019s tenant (409 when the e-mail address exists)' })
+  @ApiOperation({ summary: 'Add a person to the token\u2019s tenant with the tenant\u2019s own profile (409 only when this tenant already has them)' })
   @ApiCreatedResponse({ type: UserView })
   create(@CurrentPrincipal() who: Principal, @Body() dto: CreateUserDto): Promise<UserView> {
     return this.users.create(who, dto);
@@ -42,7 +42,7 @@ export class UsersController {
 
   @Patch(':email')
   @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Change a user\u2019s profile or this tenant\u2019s view of their identifiers' })
+  @ApiOperation({ summary: 'Change this tenant\u2019s profile and identifiers of a user (other tenants\u2019 records are untouched)' })
   @ApiParam(EMAIL)
   @ApiOkResponse({ type: UserView })
   update(@CurrentPrincipal() who: Principal, @Param('email') email: string, @Body() dto: UpdateUserDto): Promise<UserView> {

@@ -1,8 +1,19 @@
 import { Module } from '@nestjs/common';
+import { IdentityEnv } from '../config/identity.env';
+import { PersonIds } from './person-ids';
+import { TenantUserRecords } from './tenant-user-records';
 import { TenantUsersController } from './tenant-users.controller';
 import { TenantUsersService } from './tenant-users.service';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
-@Module({ controllers: [UsersController, TenantUsersController], providers: [UsersService, TenantUsersService] })
+@Module({
+  controllers: [UsersController, TenantUsersController],
+  providers: [
+    { provide: PersonIds, inject: [IdentityEnv], useFactory: (env: IdentityEnv) => PersonIds.fromSecret(env.KEY_ENCRYPTION_KEY) },
+    TenantUserRecords,
+    UsersService,
+    TenantUsersService,
+  ],
+})
 export class UsersModule {}

@@ -1,14 +1,10 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export interface UserIdpIdentifier {
-  id: string;
-  /** A core provider name or the uuid of a tenant-specific provider. */
-  idp_id: string;
-}
-
 /**
- * A person (spec 2.7). Users are global, keyed by e-mail address (stored lower-case), and reach
- * tenants only through tenant-user links.
+ * A person (spec 2.7): one id per e-mail address (stored lower-case), whichever tenants they
+ * belong to. It holds nothing a tenant supplied beyond the address itself: names, picture and
+ * identity-provider identifiers are each tenant's own and live on the tenant-user link, so no
+ * tenant ever reads or changes what another tenant stored about the person.
  */
 @Entity({ name: 'users' })
 export class UserEntity {
@@ -18,18 +14,6 @@ export class UserEntity {
   @Index({ unique: true })
   @Column({ type: 'text' })
   email: string;
-
-  @Column({ type: 'text' })
-  name: string;
-
-  @Column({ type: 'text' })
-  nickname: string;
-
-  @Column({ type: 'text' })
-  picture: string;
-
-  @Column({ type: 'jsonb', name: 'idp_identifiers', default: () => "'[]'" })
-  idpIdentifiers: UserIdpIdentifier[];
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;

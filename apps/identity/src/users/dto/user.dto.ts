@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
 import { EachObject, IsHttpUrl, IsUniqueList, Optional } from '../../common/validation/validators';
 
 export class IdpIdentifierDto {
@@ -15,7 +15,10 @@ export class IdpIdentifierDto {
   idp_id: string;
 }
 
-/** POST /users: creates the user and links it to the token's tenant. */
+/**
+ * POST /users: adds the person to the token's tenant with the tenant's own profile of them. The
+ * person may be new or known to other tenants; the answer is the same either way.
+ */
 export class CreateUserDto {
   @ApiProperty({ example: 'jo.citizen@school.example' }) @IsEmail() @MaxLength(254) email: string;
   @ApiProperty({ example: 'Jo Citizen' }) @IsString() @Length(1, 200) name: string;
@@ -33,8 +36,8 @@ export class CreateUserDto {
 }
 
 /**
- * PATCH /users/:email. Profile fields are the person's, shared by every tenant they belong to;
- * `idp_identifiers` replaces only the identifiers this tenant can see.
+ * PATCH /users/:email. Changes this tenant's profile of the person and replaces this tenant's
+ * identifiers; other tenants' records of the same person are never touched.
  */
 export class UpdateUserDto {
   @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
@@ -51,8 +54,15 @@ export class UpdateUserDto {
   idp_identifiers?: IdpIdentifierDto[];
 }
 
-/** POST /tenants/:id/users: links an existing user to the tenant. */
-export class CreateTenantUserDto {
+/** The `user` of a tenant-user record (spec 2.6) as the tenant gives it: its own profile of the person. */
+export class TenantUserProfileDto {
+  @ApiProperty({ example: 'Jo Citizen' }) @IsString() @Length(1, 200) name: string;
+  @ApiPropertyOptional({ example: 'Jo', description: 'Defaults to the name' }) @IsOptional() @IsString() @Length(1, 100) nickname?: string;
+  @ApiProperty({ example: 'https://cdn.school.example/jo.png' }) @IsHttpUrl() picture: string;
+}
+
+/** The link part of a tenant-user record: which person, in which of the tenant's constituencies. */
+export class TenantUserLinkDto {
   @ApiProperty() @IsEmail() @MaxLength(254) user_email: string;
 
   @ApiProperty({ type: [String], example: ['staff'] })
@@ -61,6 +71,19 @@ export class CreateTenantUserDto {
   @IsString({ each: true })
   @IsUniqueList()
   constituencies: string[];
+}
+
+/**
+ * POST /tenants/:id/users: adds the person to the tenant with constituencies and the tenant's own
+ * profile (`user`). A tenant sees only the profile it gave, so `user` is required whether or not
+ * other tenants know the person.
+ */
+export class CreateTenantUserDto extends TenantUserLinkDto {
+  @ApiProperty({ type: TenantUserProfileDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TenantUserProfileDto)
+  user: TenantUserProfileDto;
 }
 
 export class UpdateTenantUserDto {
