@@ -70,6 +70,42 @@ describe('filterToSql', () => {
     expect(sql('enrollment', "primary='false'")).toEqual({ text: 't."primary" = $2::boolean', values: [false] });
   });
 
+  it('matches nothing for a value outside an enumeration or true/false, and everything with !=', () => {
+    for (const [filter, resource] of [
+      ["status='norecords'", 'user'],
+      ["role='wizard'", 'user'],
+      ["role=''", 'enrollment'],
+      ["classType='lab'", 'class'],
+      ["type='campus'", 'org'],
+      ["sex='other'", 'demographics'],
+      ["enabledUser='yes'", 'user'],
+      ["primary='1'", 'enrollment'],
+    ] as const) {
+      expect(sql(resource, filter)).toEqual({ text: 'FALSE', values: [] });
+      expect(sql(resource, filter.replace('=', '!='))).toEqual({ text: '(FALSE) IS NOT TRUE', values: [] });
+    }
+  });
+
+  it('orders enums as lower-cased text and matches ~ case-insensitively, for listed and unlisted values', () => {
+    expect(sql('user', "role>'Parent'")).toEqual({ text: 'lower(t."role") COLLATE "C" > lower($2::text)', values: ['parent'] });
+    expect(sql('user', "role<='zebra'")).toEqual({ text: 'lower(t."role") COLLATE "C" <= lower($2::text)', values: ['zebra'] });
+    expect(sql('academicSession', "type>='GradingPeriod'").values).toEqual(['gradingPeriod']);
+    expect(sql('user', "status~'ACT'")).toEqual({ text: 't."status" ILIKE $2::text', values: ['%act%'] });
+    expect(sql('class', "classType~'%'")).toEqual({ text: 't."class_type" ILIKE $2::text', values: ['%\\%%'] });
+  });
+
+  it('decides comparisons on a GUIDRef type against the fixed type of the field', () => {
+    const present = 't."school_sourced_id" IS NOT NULL';
+    expect(sql('class', "school.type='school'")).toEqual({ text: 'FALSE', values: [] });
+    expect(sql('class', "school.type!='school'").text).toBe('(FALSE) IS NOT TRUE');
+    expect(sql('class', "school.type>'a'").text).toBe(present);
+    expect(sql('class', "school.type>='ORG'").text).toBe(present);
+    expect(sql('class', "school.type<'org'").text).toBe('FALSE');
+    expect(sql('class', "school.type~'R'").text).toBe(present);
+    expect(sql('class', "school.type~'x'").text).toBe('FALSE');
+    expect(sql('user', "orgs.type~'o'").text).toBe('COALESCE(cardinality(t."org_sourced_ids"), 0) > 0');
+  });
+
   it('maps GUIDRef sub-fields to the sourcedId columns', () => {
     expect(sql('class', "school.sourcedId='s-1'")).toEqual({ text: 't."school_sourced_id" = $2::text', values: ['s-1'] });
     expect(sql('class', "school='s-1'").text).toBe('t."school_sourced_id" = $2::text');

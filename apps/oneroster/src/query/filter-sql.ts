@@ -9,7 +9,9 @@
  * - `=`, `~` and ordering never match absent values; on lists they hold if any element matches.
  * - Human text (`textMatch: caseInsensitive`) compares through `lower()`; `~` is ILIKE with
  *   escaped wildcards; ids (`sourcedId`, GUIDRef `sourcedId`/`href`) compare exactly.
- * - Datetimes compare as instants, dates as dates, years and enums as text.
+ * - Datetimes compare as instants, dates as dates, years and enums as text (enum ordering and
+ *   `~` lower-cased). An `unlisted` literal (outside an enumeration or true/false) equals no
+ *   stored value: `=` is FALSE, so `!=` holds for every row.
  *
  * Column names come only from `ROSTER_TABLES`; every value is a `$n` parameter.
  */
@@ -136,11 +138,11 @@ function positiveSql(node: PredicateNode, resolved: Resolved, ctx: FilterSqlCont
   const { op, value } = node;
   if (columnOf(ctx.resource, node.field.field).kind === 'absent') return 'FALSE';
   if (resolved.refTypeOf) {
-    // A GUIDRef's type is fixed by the field; only `=`/`!=` are allowed on enums.
-    if (value.kind !== 'enum' && value.kind !== 'string') throw new TypeError('GUIDRef type compared with a non-text literal');
-    return value.value === resolved.refTypeOf.target.type ? resolved.refTypeOf.present : 'FALSE';
+    // A GUIDRef's type is fixed by its field: decided here, as the SQL would decide it on a column holding that type.
+    return refTypeHolds(resolved.refTypeOf.target.type, op, value) ? resolved.refTypeOf.present : 'FALSE';
   }
-  const caseInsensitive = node.field.textMatch === 'caseInsensitive' && resolved.type === 'text';
+  // Enums are text: `~` and ordering ignore case (equality is exact, both sides being canonical).
+  const caseInsensitive = (node.field.textMatch === 'caseInsensitive' || node.field.valueKind === 'enum') && resolved.type === 'text';
   const { source } = resolved;
   if (!source.multi) return compare(source.expr, op, value, resolved.type, caseInsensitive, ctx);
   if (op === '=' && !caseInsensitive && source.arrayColumn) {
@@ -168,6 +170,11 @@ function compare(expr: string, op: ComparisonOperator, literal: TypedLiteral, ty
     case 'boolean':
       return `${expr} ${sqlOp} ${p.typed(literal.value, 'boolean')}`;
     case 'enum':
+    case 'unlisted':
+      // Enums are stored canonical: equality is exact (index-friendly), and an unlisted value equals none.
+      if (op === '=') return literal.kind === 'unlisted' ? 'FALSE' : `${expr} = ${p.typed(literal.value, 'text')}`;
+      // Ordering: lower-cased code points, which orders the canonical values as the sort does.
+      return `lower(${expr}) COLLATE "C" ${sqlOp} lower(${p.typed(literal.value, 'text')})`;
     case 'year':
       return `${expr} ${sqlOp === '=' ? '=' : `COLLATE "C" ${sqlOp}`} ${p.typed(literal.value, 'text')}`;
     case 'string': {
@@ -177,6 +184,32 @@ function compare(expr: string, op: ComparisonOperator, literal: TypedLiteral, ty
       // Ordering on text: code-point order (COLLATE "C"), lower-cased for human text, like the sort.
       return caseInsensitive ? `lower(${expr}) COLLATE "C" ${sqlOp} lower(${value})` : `${expr} COLLATE "C" ${sqlOp} ${value}`;
     }
+  }
+}
+
+/**
+ * `<type> <op> <literal>` for the constant `type` of a GUIDRef field, with the enum rules of
+ * `compare` (lower-cased text; an unlisted value equals nothing). The types are ASCII, so JS
+ * string order agrees with code-point order here.
+ */
+function refTypeHolds(type: string, op: ComparisonOperator, literal: TypedLiteral): boolean {
+  const a = type.toLowerCase();
+  const b = literalValue(literal).toLowerCase();
+  switch (op) {
+    case '=':
+      return literal.kind !== 'unlisted' && a === b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '~':
+      return a.includes(b);
+    case '!=':
+      throw new TypeError('negation is handled by the caller');
   }
 }
 

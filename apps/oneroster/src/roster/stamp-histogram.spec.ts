@@ -34,4 +34,16 @@ describe('stamp histogram totals', () => {
     expect(count("status='active' AND dateLastModified>'2024-02-01'")).toBe(20);
     expect(count("status='tobedeleted' OR dateLastModified<'2024-02-01'")).toBe(1003);
   });
+
+  it('counts like the database for status values outside the enumeration, ordering and ~', () => {
+    expect(histogramCanAnswer(parseFilter("status='norecords'", 'user'))).toBe(true);
+    expect(count("status='norecords'")).toBe(0);
+    expect(count("status='NoRecords' OR dateLastModified>'2024-02-01'")).toBe(23);
+    expect(count("status!='norecords'")).toBe(1023);
+    expect(count("status!='' AND dateLastModified<'2024-02-01'")).toBe(1000);
+    expect(count("status>'b'")).toBe(3);
+    expect(count("status<='ACTIVE'")).toBe(1020);
+    expect(count("status~'DEL'")).toBe(3);
+    expect(count("status~''")).toBe(1023);
+  });
 });

@@ -60,7 +60,11 @@ function matches(filter: FilterNode, bucket: StampBucket): boolean {
   if (filter.field.field === 'dateLastModified' && value.kind === 'datetime') {
     return compare(bucket.micros, filter.op, value.value.getTime() * 1000);
   }
-  if (filter.field.field === 'status' && value.kind === 'enum') return compare(bucket.status, filter.op, value.value);
+  if (filter.field.field === 'status' && (value.kind === 'enum' || value.kind === 'unlisted')) {
+    // As in the SQL: an unlisted value equals no status; ordering and `~` compare lower-cased text.
+    if (value.kind === 'unlisted' && filter.op === '=') return false;
+    return compare(bucket.status.toLowerCase(), filter.op, value.value.toLowerCase());
+  }
   throw new TypeError(`histogram cannot evaluate ${filter.field.path}`);
 }
 

@@ -6,7 +6,7 @@ import type { FieldKind, ValueKind } from '../model/field-kinds';
 
 export const COMPARISON_OPERATORS = ['=', '!=', '>', '>=', '<', '<=', '~'] as const;
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
-/** Operators that order values; allowed on single-valued string, date, datetime and year fields. */
+/** Operators that order values; allowed on single-valued string, enum, date, datetime and year fields. */
 export const ORDERING_OPERATORS: readonly ComparisonOperator[] = ['>', '>=', '<', '<='];
 
 /** How an adapter compares text: `caseInsensitive` for human text, `exact` for ids and normalised values. */
@@ -44,7 +44,14 @@ export type TypedLiteral =
   | { readonly kind: 'datetime'; readonly value: Date; readonly iso: string; readonly dateOnly: boolean }
   | { readonly kind: 'boolean'; readonly value: boolean }
   /** Four digits, `YYYY`. */
-  | { readonly kind: 'year'; readonly value: string };
+  | { readonly kind: 'year'; readonly value: string }
+  /**
+   * A well-formed value outside the closed value set of an enum or boolean field
+   * (`status='norecords'`, `enabledUser='yes'`): no stored value equals it, so `=` matches
+   * nothing and `!=` everything. Trimmed and lower-cased; on enums it still orders and
+   * `~`-matches as text.
+   */
+  | { readonly kind: 'unlisted'; readonly value: string };
 
 /**
  * One comparison. Semantics an adapter must implement:
@@ -52,8 +59,11 @@ export type TypedLiteral =
  *   fields it means "no element equals v" (an empty list matches).
  * - `=`, `~` and ordering operators never match an absent value; on multi-valued fields they
  *   hold when any element matches.
- * - `~` is substring containment, with the field's `textMatch`.
+ * - `~` is substring containment, with the field's `textMatch` (case-insensitive on enums).
  * - datetime literals compare as instants; date and year literals compare as their normalised text.
+ * - enum values (and `unlisted` ones) order as lower-cased text in code-point order, the order
+ *   of the canonical values the sort uses.
+ * - an `unlisted` literal equals no stored value.
  */
 export interface PredicateNode {
   readonly kind: 'predicate';

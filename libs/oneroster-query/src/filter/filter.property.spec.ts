@@ -73,6 +73,7 @@ interface FieldCase {
   readonly scramble: readonly boolean[];
   readonly ref: FieldRef;
   readonly enumValues?: readonly string[];
+  readonly enumAliases?: Readonly<Record<string, string>>;
 }
 
 function fieldCases(resource: OneRosterResource): fc.Arbitrary<FieldCase> {
@@ -136,6 +137,7 @@ function fieldCases(resource: OneRosterResource): fc.Arbitrary<FieldCase> {
               textMatch: valueKind === 'string' && !def.caseSensitive ? 'caseInsensitive' : 'exact',
             },
             ...(def.values ? { enumValues: def.values } : {}),
+            ...(def.aliases ? { enumAliases: def.aliases } : {}),
           }),
         );
       }
@@ -146,8 +148,8 @@ function fieldCases(resource: OneRosterResource): fc.Arbitrary<FieldCase> {
 
 function expectedOperators(ref: FieldRef): ComparisonOperator[] {
   const ops: ComparisonOperator[] = ['=', '!='];
-  if (!ref.multi && ['string', 'date', 'datetime', 'year'].includes(ref.valueKind)) ops.push('>', '>=', '<', '<=');
-  if (ref.valueKind === 'string') ops.push('~');
+  if (!ref.multi && ['string', 'enum', 'date', 'datetime', 'year'].includes(ref.valueKind)) ops.push('>', '>=', '<', '<=');
+  if (ref.valueKind === 'string' || ref.valueKind === 'enum') ops.push('~');
   return ops;
 }
 
@@ -205,6 +207,15 @@ const datetimeLiteralArb: fc.Arbitrary<[string, TypedLiteral]> = fc
     }
   });
 
+/** A literal outside a closed value set, written with surrounding blanks and any letter case: an `unlisted` value. */
+function unlistedArb(listed: readonly string[]): fc.Arbitrary<[string, TypedLiteral]> {
+  const taken = new Set(listed.map((v) => v.toLowerCase()));
+  return fc
+    .tuple(fc.constantFrom('', ' ', '  '), fc.string({ unit: fc.oneof(fc.constantFrom("'", 'a', 'E', '-', ' '), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) }), fc.constantFrom('', ' '))
+    .filter(([, core]) => !core.includes('\u0000') && !taken.has(core.trim().toLowerCase()))
+    .map(([before, core, after]): [string, TypedLiteral] => [`${before}${core}${after}`, { kind: 'unlisted', value: core.trim().toLowerCase() }]);
+}
+
 function literalArb(field: FieldCase): fc.Arbitrary<[string, TypedLiteral]> {
   switch (field.ref.valueKind) {
     case 'string':
@@ -212,12 +223,17 @@ function literalArb(field: FieldCase): fc.Arbitrary<[string, TypedLiteral]> {
         .string({ unit: fc.oneof(fc.constantFrom("'", ' ', '=', 'A', 'a'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) })
         .filter((s) => !s.includes('\u0000'))
         .map((s): [string, TypedLiteral] => [s, { kind: 'string', value: s }]);
-    case 'enum':
-      return fc
+    case 'enum': {
+      const listed = [...(field.enumValues ?? []), ...Object.keys(field.enumAliases ?? {})];
+      const known = fc
         .constantFrom(...(field.enumValues ?? []))
         .chain((v) => scrambleCase(v).map((written): [string, TypedLiteral] => [written, { kind: 'enum', value: v }]));
-    case 'boolean':
-      return fc.boolean().chain((b) => scrambleCase(String(b)).map((written): [string, TypedLiteral] => [written, { kind: 'boolean', value: b }]));
+      return fc.oneof(known, unlistedArb(listed));
+    }
+    case 'boolean': {
+      const known = fc.boolean().chain((b) => scrambleCase(String(b)).map((written): [string, TypedLiteral] => [written, { kind: 'boolean', value: b }]));
+      return fc.oneof(known, unlistedArb(['true', 'false']));
+    }
     case 'year':
       return fc.integer({ min: 0, max: 9999 }).map((y): [string, TypedLiteral] => [pad(y, 4), { kind: 'year', value: pad(y, 4) }]);
     case 'date':

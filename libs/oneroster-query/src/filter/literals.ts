@@ -6,12 +6,16 @@ import { parseDateLiteral, parseDateTimeLiteral } from '../temporal/parse';
 import { ORDERING_OPERATORS, type ComparisonOperator, type FieldRef, type TypedLiteral } from './ast';
 import type { ResolvedField } from './field-ref';
 
-/** Which operators a field path accepts. */
+/**
+ * Which operators a field path accepts. Enums compare as strings (reference §5.3), so they take
+ * the text operators too; booleans only `=` / `!=`.
+ */
 export function allowedOperators(ref: FieldRef): readonly ComparisonOperator[] {
   const ops: ComparisonOperator[] = ['=', '!='];
-  const ordered = !ref.multi && (ref.valueKind === 'string' || ref.valueKind === 'date' || ref.valueKind === 'datetime' || ref.valueKind === 'year');
+  const text = ref.valueKind === 'string' || ref.valueKind === 'enum';
+  const ordered = !ref.multi && (text || ref.valueKind === 'date' || ref.valueKind === 'datetime' || ref.valueKind === 'year');
   if (ordered) ops.push(...ORDERING_OPERATORS);
-  if (ref.valueKind === 'string') ops.push('~');
+  if (text) ops.push('~');
   return ops;
 }
 
@@ -29,6 +33,11 @@ export function checkOperator(ref: FieldRef, op: ComparisonOperator, position?: 
 /**
  * Validates `raw` (the unescaped text between the quotes) against the field's kind and
  * returns it normalised. Text values are kept verbatim; typed values are trimmed first.
+ *
+ * A value outside the closed set of an enum or boolean is not an error: it is a well-formed
+ * filter that matches nothing (`unlisted`), as standard clients' "no records" checks expect
+ * (reference §5.3, §10 #4). Dates, datetimes and years have a shape and an order: a literal
+ * without that shape cannot be compared at all, so it stays `invalid_filter_field`.
  */
 export function parseLiteral(field: ResolvedField, raw: string, position?: number): TypedLiteral {
   const { ref } = field;
@@ -40,14 +49,15 @@ export function parseLiteral(field: ResolvedField, raw: string, position?: numbe
     case 'string':
       return { kind: 'string', value: raw };
     case 'enum': {
-      const values = field.enumValues ?? [];
       const lower = text.toLowerCase();
-      const canonical = values.find((v) => v.toLowerCase() === lower) ?? field.enumAliases?.[lower];
-      return canonical === undefined ? bad(`one of ${values.join(', ')}`) : { kind: 'enum', value: canonical };
+      // Own keys only: `__proto__` or `constructor` must not find Object.prototype's members.
+      const aliases = field.enumAliases ?? {};
+      const canonical = (field.enumValues ?? []).find((v) => v.toLowerCase() === lower) ?? (Object.hasOwn(aliases, lower) ? aliases[lower] : undefined);
+      return canonical === undefined ? { kind: 'unlisted', value: lower } : { kind: 'enum', value: canonical };
     }
     case 'boolean': {
       const lower = text.toLowerCase();
-      return lower === 'true' || lower === 'false' ? { kind: 'boolean', value: lower === 'true' } : bad("'true' or 'false'");
+      return lower === 'true' || lower === 'false' ? { kind: 'boolean', value: lower === 'true' } : { kind: 'unlisted', value: lower };
     }
     case 'year':
       return /^\d{4}$/.test(text) ? { kind: 'year', value: text } : bad('a four-digit year (YYYY)');

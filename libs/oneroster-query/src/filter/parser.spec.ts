@@ -1,5 +1,5 @@
 import { OneRosterQueryError } from '../errors';
-import type { OneRosterResource } from '../model/catalog';
+import { getCatalog, ONEROSTER_RESOURCES, type OneRosterResource } from '../model/catalog';
 import type { FieldRef, FilterNode, PredicateNode } from './ast';
 import { filterPredicates } from './ast';
 import { parseFilter } from './parser';
@@ -60,9 +60,21 @@ describe('parseFilter: predicates', () => {
     expect(predicate(`enabledUser${op}'true'`)).toMatchObject({ op, value: { kind: 'boolean', value: true } });
   });
 
-  it.each(['>', '>=', '<', '<=', '~'] as const)('rejects %s on enum and boolean fields', (op) => {
-    expect(filterError(`role${op}'student'`).message).toMatch(/cannot be used on 'role'/);
-    expect(filterError(`enabledUser${op}'true'`).code).toBe('invalid_filter_field');
+  it.each(['>', '>=', '<', '<=', '~'] as const)('accepts %s on enums, which compare as strings (reference §5.3)', (op) => {
+    expect(predicate(`role${op}'STUDENT'`)).toMatchObject({ op, value: { kind: 'enum', value: 'student' } });
+    expect(predicate(`type${op}'Term'`, 'academicSession')).toMatchObject({ op, value: { kind: 'enum', value: 'term' } });
+    expect(predicate(`status${op}'Act'`)).toMatchObject({ op, value: { kind: 'unlisted', value: 'act' } });
+    expect(predicate(`school.type${op}'org'`, 'class')).toMatchObject({ op, value: { kind: 'enum', value: 'org' } });
+  });
+
+  it.each(['>', '>=', '<', '<=', '~'] as const)('rejects %s on boolean fields', (op) => {
+    expect(filterError(`enabledUser${op}'true'`).message).toMatch(/cannot be used on 'enabledUser'/);
+    expect(filterError(`primary${op}'false'`, 'enrollment').code).toBe('invalid_filter_field');
+  });
+
+  it('accepts ~ but no ordering on multi-valued enums (GUIDRef list types)', () => {
+    expect(predicate("orgs.type~'or'")).toMatchObject({ op: '~', value: { kind: 'unlisted', value: 'or' } });
+    expect(filterError("orgs.type>'org'").message).toMatch(/cannot be used on 'orgs.type' \(list of enum\)/);
   });
 
   it.each(['~'] as const)('rejects %s on date, datetime and year fields', (op) => {
@@ -226,9 +238,9 @@ describe('parseFilter: dotted and array fields', () => {
     expect(predicate("parent.href~'/orgs/'", 'org').field).toMatchObject({ subField: 'href', textMatch: 'exact' });
   });
 
-  it('validates a GUIDRef type as an enum', () => {
+  it('reads a GUIDRef type as an enum', () => {
     expect(predicate("parent.type='ACADEMICSESSION'", 'academicSession').value).toEqual({ kind: 'enum', value: 'academicSession' });
-    expect(filterError("parent.type='school'", 'org').message).toMatch(/expected one of/);
+    expect(predicate("parent.type='School'", 'org').value).toEqual({ kind: 'unlisted', value: 'school' });
   });
 
   it('resolves GUIDRef list sub-fields with any-element semantics', () => {
@@ -358,11 +370,17 @@ describe('parseFilter: typed literals', () => {
     }
   });
 
-  it('accepts booleans in any case, and only true/false', () => {
+  it('accepts booleans in any case', () => {
     expect(predicate("enabledUser='TRUE'").value).toEqual({ kind: 'boolean', value: true });
     expect(predicate("primary='false'", 'enrollment').value).toEqual({ kind: 'boolean', value: false });
     expect(predicate("white='False'", 'demographics').value).toEqual({ kind: 'boolean', value: false });
-    for (const value of ['yes', '1', '', 't']) expect(filterError(`enabledUser='${value}'`).message).toMatch(/'true' or 'false'/);
+  });
+
+  it('reads any other boolean literal as a value no record holds', () => {
+    for (const [value, unlisted] of [['yes', 'yes'], ['1', '1'], ['', ''], [' T ', 't'], ['NULL', 'null']]) {
+      expect(predicate(`enabledUser='${value}'`).value).toEqual({ kind: 'unlisted', value: unlisted });
+      expect(predicate(`white!='${value}'`, 'demographics').value).toEqual({ kind: 'unlisted', value: unlisted });
+    }
   });
 
   it('normalises enum values to their canonical case', () => {
@@ -378,10 +396,49 @@ describe('parseFilter: typed literals', () => {
     expect(predicate("status='Inactive'").value).toEqual({ kind: 'enum', value: 'tobedeleted' });
   });
 
-  it('rejects unknown and empty enum values', () => {
-    expect(filterError("role='wizard'").message).toMatch(/expected one of administrator, aide/);
-    expect(filterError("status=''").code).toBe('invalid_filter_field');
-    expect(filterError("type='campus'", 'org').code).toBe('invalid_filter_field');
+  it('reads values outside an enumeration as unlisted (trimmed, lower-cased), on every enum field', () => {
+    const cases: Array<[string, OneRosterResource]> = [
+      ["status='NoRecords'", 'user'],
+      ["status='norecords'", 'class'],
+      ["role='Wizard'", 'user'],
+      ["role='wizard'", 'enrollment'],
+      ["classType='Lab'", 'class'],
+      ["type='campus'", 'org'],
+      ["type='quarter'", 'academicSession'],
+      ["sex='other'", 'demographics'],
+      ["school.type='school'", 'enrollment'],
+      ["terms.type='semester'", 'class'],
+    ];
+    for (const [input, resource] of cases) {
+      const value = /'(.*)'/.exec(input)![1]!.toLowerCase();
+      expect(predicate(input, resource).value).toEqual({ kind: 'unlisted', value });
+    }
+    expect(predicate("status=''").value).toEqual({ kind: 'unlisted', value: '' });
+    expect(predicate("status=' Archived '").value).toEqual({ kind: 'unlisted', value: 'archived' });
+    expect(predicate("status!='norecords'")).toMatchObject({ op: '!=', value: { kind: 'unlisted', value: 'norecords' } });
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(predicate(`status='${name}'`).value).toEqual({ kind: 'unlisted', value: name.toLowerCase() });
+    }
+  });
+
+  it.each(ONEROSTER_RESOURCES)('accepts a value no record holds on every enum and boolean field of %s', (resource) => {
+    const paths = getCatalog(resource).fields.flatMap((f) => {
+      if (f.kind === 'enum' || f.kind === 'boolean') return [f.name];
+      return f.kind === 'guidRef' || f.kind === 'guidRefList' ? [`${f.name}.type`] : [];
+    });
+    expect(paths).toContain('status');
+    for (const path of paths) {
+      for (const op of ['=', '!='] as const) {
+        expect(predicate(`${path}${op}'NoRecords'`, resource)).toMatchObject({ op, value: { kind: 'unlisted', value: 'norecords' } });
+      }
+    }
+  });
+
+  it('still rejects unknown fields and unparseable filters next to unlisted values', () => {
+    expect(filterError("nickname='norecords'").message).toMatch(/Unknown filter field/);
+    expect(filterError("status=norecords").code).toBe('invalid_filter_field');
+    expect(filterError("status='norecords").message).toMatch(/Unterminated/);
+    expect(filterError("status='norecords' AND role='x' OR sex='y'").code).toBe('invalid_filter_field');
   });
 
   it('accepts only four-digit years', () => {
@@ -412,7 +469,7 @@ describe('parseFilter: syntax errors', () => {
   });
 
   it('keeps messages short when echoing huge inputs', () => {
-    expect(filterError(`enabledUser='${'x'.repeat(10_000)}'`).message.length).toBeLessThan(200);
+    expect(filterError(`schoolYear='${'x'.repeat(10_000)}'`, 'academicSession').message.length).toBeLessThan(200);
     expect(filterError(`${'n'.repeat(10_000)}='x'`).message.length).toBeLessThan(200);
   });
 
