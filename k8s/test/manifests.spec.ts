@@ -534,14 +534,22 @@ describe.each(Object.entries(REGION_OVERLAYS))('the %s regional stack', (overlay
   });
 
   test("reads PostgreSQL and Redis from the region's own Secret, migrations included", () => {
-    for (const o of [...byKind(objects, 'Deployment'), ...byKind(objects, 'Job')]) {
-      for (const v of envOf(mainContainer(o))) {
-        const ref = secretRefOf(v);
-        if (v.name === 'DATABASE_URL' || v.name === 'REDIS_URL') expect({ id: objectId(o), secret: ref?.name }).toEqual({ id: objectId(o), secret: regionalSecret });
-        // Platform-wide key material (same value in every stack) stays in the common Secret.
-        if (v.name === 'KEY_ENCRYPTION_KEY') expect(ref?.name).toBe('edu-platform-secrets');
-      }
+    const workloads = [...byKind(objects, 'Deployment'), ...byKind(objects, 'Job')];
+    const secretOf = (o: K8sObject, name: string) => {
+      const v = envOf(mainContainer(o)).find((e) => e.name === name);
+      return v && (secretRefOf(v)?.name ?? 'not from a Secret');
+    };
+    expect(workloads.length).toBeGreaterThan(0);
+    for (const o of workloads) {
+      const app = appOf(o);
+      // Every workload reads the region's PostgreSQL; the queue's users read its Redis too.
+      const stores = ['DATABASE_URL', ...(app && REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
+      expect({ id: objectId(o), secrets: stores.map((name) => secretOf(o, name)) }).toEqual({ id: objectId(o), secrets: stores.map(() => regionalSecret) });
     }
+    // Platform-wide key material (same value in every stack) stays in the common Secret.
+    const keyReaders = workloads.filter((o) => secretOf(o, 'KEY_ENCRYPTION_KEY') !== undefined);
+    expect(keyReaders.map((o) => o.metadata.name)).toContain('webhook-dispatcher');
+    for (const o of keyReaders) expect({ id: objectId(o), secret: secretOf(o, 'KEY_ENCRYPTION_KEY') }).toEqual({ id: objectId(o), secret: 'edu-platform-secrets' });
   });
 
   test('labels every object and pod with its region', () => {

@@ -434,6 +434,7 @@ describe('OneRoster rostering reads', () => {
   describe('field selection', () => {
     it('returns only the selected fields, in order, on collections and single objects', async () => {
       const res = await h.get('users?limit=3&fields=familyName,sourcedId,middleName', token).expect(200);
+      expect(res.body.users).toHaveLength(3);
       for (const u of res.body.users) {
         expect(Object.keys(u).filter((k) => k !== 'middleName')).toEqual(['familyName', 'sourcedId']);
       }
