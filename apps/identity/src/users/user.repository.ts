@@ -85,8 +85,11 @@ export class TenantUserRepository {
     return rows.map((r) => r.userId);
   }
 
-  insert(link: Omit<TenantUserEntity, 'createdAt' | 'updatedAt' | 'tenant' | 'user'>, m: EntityManager): Promise<TenantUserEntity> {
-    return this.repo(m).save(this.repo(m).create(link));
+  /** Always an INSERT: a record that exists already is a unique violation, never overwritten. */
+  async insert(link: Omit<TenantUserEntity, 'createdAt' | 'updatedAt' | 'tenant' | 'user'>, m: EntityManager): Promise<TenantUserEntity> {
+    const entity = this.repo(m).create(link);
+    await this.repo(m).insert(entity);
+    return entity;
   }
 
   /** Writes the changed columns of one record (never the joined person). */
