@@ -5,9 +5,12 @@ import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu
 import { PersistenceModule } from '@edu/persistence';
 import { QueueHealth, QueueModule } from '@edu/queue';
 import { AlertsEnv } from './config/alerts.env';
+import { DeliveriesModule } from './deliveries/deliveries.module';
+import { MessagesModule } from './messages/messages.module';
+import { TenancyModule } from './tenancy/tenancy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** The alerts service (`/v2/alerts`): alert messages and webhook management. */
+/** The alerts service (`/v2/alerts`): alert messages, webhook management and the delivery log. */
 @Module({})
 export class AlertsModule {
   static forRoot(env: AlertsEnv): DynamicModule {
@@ -17,7 +20,7 @@ export class AlertsModule {
       imports: [
         LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'alerts' }),
         PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'alerts' }),
-        QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX }),
+        QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, maxRetries: env.WEBHOOK_MAX_RETRIES }),
         MetricsModule,
         HealthModule.forRoot({
           inject: [DataSource, QueueHealth],
@@ -27,7 +30,10 @@ export class AlertsModule {
           ],
         }),
         resourceServerAuth(env),
+        TenancyModule,
         WebhooksModule,
+        DeliveriesModule,
+        MessagesModule,
       ],
       providers: [{ provide: AlertsEnv, useValue: env }],
       exports: [AlertsEnv],

@@ -157,11 +157,17 @@ describe('alerts API: webhook management', () => {
       'GET /health/live public',
       'GET /health/ready public',
       'GET /metrics public',
+      'GET /v2/alerts/message/:id alerts.messages.read',
+      'POST /v2/alerts/messages platform.admin',
       'GET /v2/alerts/webhook alerts.webhooks.write',
       'POST /v2/alerts/webhook alerts.webhooks.write',
       'DELETE /v2/alerts/webhook/:id alerts.webhooks.write',
       'GET /v2/alerts/webhook/:id alerts.webhooks.write',
       'PATCH /v2/alerts/webhook/:id alerts.webhooks.write',
+      'GET /v2/alerts/webhook/:id/deliveries alerts.webhooks.write',
+      'GET /v2/alerts/webhook/:id/deliveries/:deliveryId alerts.webhooks.write',
+      'POST /v2/alerts/webhook/:id/deliveries/:deliveryId/redeliver alerts.webhooks.write',
+      'POST /v2/alerts/webhook/:id/test alerts.webhooks.write',
     ]);
   });
 

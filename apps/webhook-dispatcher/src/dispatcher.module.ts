@@ -5,6 +5,7 @@ import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu
 import { PersistenceModule } from '@edu/persistence';
 import { QueueHealth, QueueModule } from '@edu/queue';
 import { DispatcherEnv } from './config/dispatcher.env';
+import { DeliveryModule, type DeliveryModuleOptions } from './delivery/delivery.module';
 
 /**
  * The webhook delivery worker. Its HTTP port serves only health and metrics (all routes are
@@ -12,14 +13,14 @@ import { DispatcherEnv } from './config/dispatcher.env';
  */
 @Module({})
 export class DispatcherModule {
-  static forRoot(env: DispatcherEnv): DynamicModule {
+  static forRoot(env: DispatcherEnv, delivery: DeliveryModuleOptions = {}): DynamicModule {
     return {
       module: DispatcherModule,
       global: true,
       imports: [
         LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'webhook-dispatcher' }),
         PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'webhook-dispatcher' }),
-        QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX }),
+        QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, maxRetries: env.WEBHOOK_MAX_RETRIES }),
         MetricsModule,
         HealthModule.forRoot({
           inject: [DataSource, QueueHealth],
@@ -37,6 +38,7 @@ export class DispatcherModule {
             keys: { getKey: async () => { throw new Error('no keys'); } },
           }),
         }),
+        DeliveryModule.forRoot(delivery),
       ],
       providers: [{ provide: DispatcherEnv, useValue: env }],
       exports: [DispatcherEnv],

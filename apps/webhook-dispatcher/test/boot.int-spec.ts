@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ConfigValidationError, loadConfig } from '@edu/config';
-import { baseTestEnv, createTestApp, createTestDatabase, routeInventory, type TestDatabase } from '@edu/testing';
+import { baseTestEnv, createTestApp, createTestDatabase, routeInventory, testRedis, type TestDatabase } from '@edu/testing';
 import { DispatcherEnv } from '../src/config/dispatcher.env';
 import { DispatcherModule } from '../src/dispatcher.module';
 
@@ -11,7 +11,7 @@ describe('webhook-dispatcher boot', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const env = loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL }));
+    const env = loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: testRedis().prefix }));
     app = await createTestApp(DispatcherModule.forRoot(env));
   });
 
@@ -22,18 +22,27 @@ describe('webhook-dispatcher boot', () => {
 
   it('defaults the delivery schedule to the spec (30 s timeout, 5 s doubling, 10 retries)', () => {
     const env = loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: 'redis://localhost:6379' }));
-    expect(env).toMatchObject({ PORT: 3003, WEBHOOK_TIMEOUT_MS: 30_000, WEBHOOK_RETRY_BASE_MS: 5_000, WEBHOOK_MAX_RETRIES: 10 });
+    expect(env).toMatchObject({ PORT: 3003, WEBHOOK_TIMEOUT_MS: 30_000, WEBHOOK_RETRY_BASE_MS: 5_000, WEBHOOK_MAX_RETRIES: 10, WEBHOOK_ALLOWED_PORTS: '443,80,8443,8080' });
   });
 
   it('refuses to boot on bad configuration, naming each variable', () => {
-    try {
-      loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: 'http://not-redis', WEBHOOK_TIMEOUT_MS: 'soon' }));
-      throw new Error('expected a configuration error');
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigValidationError);
-      expect((err as Error).message).toContain('REDIS_URL');
-      expect((err as Error).message).toContain('WEBHOOK_TIMEOUT_MS');
-    }
+    const load = () => loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: 'http://not-redis', WEBHOOK_TIMEOUT_MS: 'soon' }));
+    expect(load).toThrow(ConfigValidationError);
+    for (const name of ['REDIS_URL', 'WEBHOOK_TIMEOUT_MS']) expect(load).toThrow(name);
+  });
+
+  it('refuses the development conveniences in production, naming each', () => {
+    const load = () =>
+      loadConfig(
+        DispatcherEnv,
+        baseTestEnv({ NODE_ENV: 'production', DATABASE_URL: db.url, REDIS_URL: 'redis://cache:6379', KEY_ENCRYPTION_KEY: 'k'.repeat(40), ALERTS_PUBLIC_BASE_URL: 'https://api.edu.example', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' }),
+      );
+    for (const name of ['WEBHOOK_ALLOW_HTTP', 'WEBHOOK_ALLOW_PRIVATE_TARGETS', 'WEBHOOK_ALLOWED_PORTS']) expect(load).toThrow(name);
+  });
+
+  it('needs the demo key replaced and the public alerts URL set in production', () => {
+    const load = () => loadConfig(DispatcherEnv, baseTestEnv({ NODE_ENV: 'production', DATABASE_URL: db.url, REDIS_URL: 'redis://cache:6379' }));
+    for (const name of ['KEY_ENCRYPTION_KEY', 'ALERTS_PUBLIC_BASE_URL']) expect(load).toThrow(name);
   });
 
   it('serves health (PostgreSQL and Redis) and metrics on its ops port', async () => {

@@ -1,73 +1,86 @@
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
+/**
+ * Where webhook deliveries may go (SSRF). Checked when an endpoint is registered and again on
+ * every send, against the address actually connected to.
+ */
 export interface WebhookTargetPolicy {
   /** Allow plain http:// (local development only). */
   allowHttp: boolean;
   /** Allow loopback, private, link-local and other internal targets (tests, local development). */
   allowPrivate: boolean;
+  /** Ports an endpoint may use; `any` lifts the rule (local development and tests only). */
+  allowedPorts: ReadonlySet<number> | 'any';
 }
+
+/** Ports open to webhook endpoints unless configured otherwise: internal services listen on odd ports. */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80, 8443, 8080];
 
 const INTERNAL_HOST_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa'];
 
-function ipv4Private(ip: string): boolean {
-  const [a, b] = ip.split('.').map(Number);
-  return (
-    a === 0 || a === 10 || a === 127 || a >= 224 || // this-network, private, loopback, multicast/reserved
-    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-    (a === 169 && b === 254) || // link-local (cloud metadata endpoints live here)
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0) ||
-    (a === 198 && (b === 18 || b === 19))
-  );
-}
-
-function ipv6Private(ip: string): boolean {
-  const v = ip.toLowerCase();
-  if (v === '::' || v === '::1') return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v);
-  if (mapped) return ipv4Private(mapped[1]);
-  // WHATWG URL parsing rewrites ::ffff:10.0.0.1 as ::ffff:a00:1: check the embedded IPv4 too.
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(v);
-  if (mappedHex) {
-    const hi = parseInt(mappedHex[1], 16);
-    const lo = parseInt(mappedHex[2], 16);
-    return ipv4Private(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
-  }
-  if (/^::ffff:0:/.test(v) || /^64:ff9b::/.test(v)) return true; // translated forms: refuse outright
-  return /^(fc|fd|fe8|fe9|fea|feb|ff)/.test(v);
-}
-
-/** True when an IP address is not a public unicast address. */
-export function isNonPublicAddress(ip: string): boolean {
-  const kind = isIP(ip);
-  if (kind === 4) return ipv4Private(ip);
-  if (kind === 6) return ipv6Private(ip);
-  return true;
-}
-
 /**
- * Checks a webhook endpoint before it is stored (SSRF: no internal targets, no credentials in
- * the URL). Returns a reason when refused. Names are re-checked after DNS resolution at send time.
+ * Ranges no delivery may reach: this-network, private, CGNAT, loopback, link-local (cloud
+ * metadata), IETF/documentation/benchmark nets, 6to4 relay, multicast and reserved; for IPv6 the
+ * whole `::/8` (loopback, unspecified and the IPv4-compatible forms), NAT64, discard, Teredo,
+ * documentation, 6to4, unique-local, link-local, site-local and multicast. IPv4-mapped IPv6
+ * addresses are unwrapped and checked as IPv4 first.
  */
-export function webhookTargetProblem(raw: string, policy: WebhookTargetPolicy): string | undefined {
+const BLOCKED_RANGES = [
+  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
+  '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
+  '224.0.0.0/4', '240.0.0.0/4',
+  '::/8', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:db8::/32', '2002::/16', 'fc00::/7',
+  'fe80::/10', 'fec0::/10', 'ff00::/8',
+].map((cidr) => ipaddr.parseCIDR(cidr));
+
+/** True when an IP address is not a public unicast address (or is not an IP address at all). */
+export function isNonPublicAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return true;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return BLOCKED_RANGES.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
+}
+
+/** The port a URL connects to. */
+export function targetPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
+}
+
+function parseTarget(raw: string): URL | string {
   if (raw.length > 2048) return 'endpoint must be at most 2048 characters';
-  let url: URL;
   try {
-    url = new URL(raw);
+    return new URL(raw);
   } catch {
     return 'endpoint must be an absolute URL';
   }
+}
+
+/**
+ * Checks a webhook endpoint (SSRF: no internal targets, no odd ports, no credentials in the URL).
+ * Returns a reason when refused. Host names are checked again after DNS resolution at send time.
+ */
+export function webhookTargetProblem(raw: string, policy: WebhookTargetPolicy): string | undefined {
+  const url = parseTarget(raw);
+  if (typeof url === 'string') return url;
   if (url.protocol !== 'https:' && !(policy.allowHttp && url.protocol === 'http:')) {
     return policy.allowHttp ? 'endpoint must use http or https' : 'endpoint must use https';
   }
   if (url.username || url.password) return 'endpoint must not contain credentials';
   if (url.hash) return 'endpoint must not contain a fragment';
+  if (policy.allowedPorts !== 'any' && !policy.allowedPorts.has(targetPort(url))) {
+    return `endpoint port must be one of ${[...policy.allowedPorts].join(', ')}`;
+  }
   if (policy.allowPrivate) return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(host)) return isNonPublicAddress(host) ? 'endpoint must not target a private or internal address' : undefined;
+  if (ipaddr.isValid(host)) return isNonPublicAddress(host) ? 'endpoint must not target a private or internal address' : undefined;
   if (host === 'localhost' || INTERNAL_HOST_SUFFIXES.some((s) => host.endsWith(s)) || !host.includes('.')) {
     return 'endpoint must target a public host name';
   }
   return undefined;
+}
+
+/** Parses a port allow-list setting: `443,80,8443` or `*` (any port). */
+export function parsePortAllowList(value: string): ReadonlySet<number> | 'any' {
+  if (value.trim() === '*') return 'any';
+  return new Set(value.split(',').map((p) => Number(p.trim())));
 }

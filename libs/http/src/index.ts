@@ -7,3 +7,4 @@ export * from './metrics.module';
 export * from './validation';
 export * from './run-http-service';
 export * from './require-json-body.guard';
+export * from './field-paths';

@@ -1,26 +1,38 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
 import { ApiError, ApiErrorCode } from '@edu/domain';
+import { describeFieldProblems, flattenValidationErrors, type FieldPathStyle } from './field-paths';
 
-function flatten(errors: ValidationError[], prefix = ''): { field: string; problems: string[] }[] {
-  return errors.flatMap((e) => {
-    const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = e.constraints ? [{ field, problems: Object.values(e.constraints) }] : [];
-    return [...own, ...flatten(e.children ?? [], field)];
-  });
-}
+const RULES = { whitelist: true, forbidNonWhitelisted: true } as const;
 
 /** One pipe for every app: whitelist, refuse unknown properties, explicit transforms, our error body. */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
+    ...RULES,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     stopAtFirstError: false,
     exceptionFactory: (errors) => {
-      const fields = flatten(errors);
-      const message = fields.map((f) => `${f.field}: ${f.problems.join('; ')}`).join(' | ') || 'Invalid request';
-      return new ApiError(ApiErrorCode.ValidationFailed, message, { fields });
+      const fields = flattenValidationErrors(errors);
+      return new ApiError(ApiErrorCode.ValidationFailed, describeFieldProblems(fields), { fields });
     },
   });
+}
+
+/**
+ * Validates a body against a DTO class with the pipe's rules, for routes that name fields in
+ * bracket style (`messages[3].recipient.primary_email`). Throws 400 `validation_failed`.
+ */
+export async function validateBody<T extends object>(cls: new () => T, body: unknown, style: FieldPathStyle = 'bracket'): Promise<T> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(ApiErrorCode.ValidationFailed, 'The request body must be a JSON object', { fields: [{ field: '(body)', problems: ['must be an object'] }] });
+  }
+  const value = plainToInstance(cls, body, { enableImplicitConversion: false });
+  const errors = await validate(value, { ...RULES, forbidUnknownValues: true });
+  if (errors.length) {
+    const fields = flattenValidationErrors(errors, style);
+    throw new ApiError(ApiErrorCode.ValidationFailed, describeFieldProblems(fields), { fields });
+  }
+  return value;
 }

@@ -1,3 +1,5 @@
+export * from './delivery-queue';
+export * from './delivery-schedule';
 export * from './queue.module';
 export * from './queues';
 export * from './redis-connection';

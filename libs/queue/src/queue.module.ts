@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Inject, Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
+import { DELIVERY_QUEUE_SETTINGS, DeliveryQueue } from './delivery-queue';
 import { QUEUES } from './queues';
 import { RedisPing, redisOptionsFromUrl } from './redis-connection';
 
@@ -7,6 +8,8 @@ export interface QueueModuleOptions {
   redisUrl: string;
   /** Key prefix; a `{hash tag}` keeps every key of a queue on one Redis Cluster slot. */
   prefix: string;
+  /** Retries after the first delivery attempt (spec: 10). */
+  maxRetries: number;
 }
 
 const REDIS_URL = Symbol('REDIS_URL');
@@ -29,7 +32,7 @@ export class QueueHealth implements OnModuleDestroy {
   }
 }
 
-/** BullMQ connection plus the webhook delivery queue. */
+/** BullMQ connection, the webhook delivery queue and its producer. */
 @Module({})
 export class QueueModule {
   static forRoot(o: QueueModuleOptions): DynamicModule {
@@ -37,19 +40,18 @@ export class QueueModule {
       module: QueueModule,
       global: true,
       imports: [
-        BullModule.forRoot({
-          connection: redisOptionsFromUrl(o.redisUrl),
-          prefix: o.prefix,
-          defaultJobOptions: {
-            removeOnComplete: { age: 24 * 3600, count: 10_000 },
-            removeOnFail: { age: 7 * 24 * 3600 },
-          },
-        }),
-        BullModule.registerQueue({ name: QUEUES.webhookDeliveries }),
+        BullModule.forRoot({ connection: redisOptionsFromUrl(o.redisUrl), prefix: o.prefix }),
+        BullModule.registerQueue({ name: QUEUES.webhookDeliveries, streams: { events: { maxLen: 10_000 } } }),
       ],
-      providers: [{ provide: REDIS_URL, useValue: o.redisUrl }, QueueHealth],
-      exports: [BullModule, QueueHealth],
+      providers: [
+        { provide: REDIS_URL, useValue: o.redisUrl },
+        { provide: DELIVERY_QUEUE_SETTINGS, useValue: { maxRetries: o.maxRetries } },
+        QueueHealth,
+        DeliveryQueue,
+      ],
+      exports: [BullModule, QueueHealth, DeliveryQueue, REDIS_URL],
     };
   }
 }
 
+export { REDIS_URL };

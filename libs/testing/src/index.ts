@@ -5,3 +5,5 @@ export * from './test-env';
 export * from './test-issuer';
 export * from './world';
 export * from './route-inventory';
+export * from './webhook-receiver';
+export * from './alert-fixtures';

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { webhookTargetPolicy } from '@edu/config';
 import { ApiError, ApiErrorCode, webhookTargetProblem, type Principal, type WebhookTargetPolicy } from '@edu/domain';
-import { WebhookEntity } from '@edu/persistence';
+import type { WebhookEntity } from '@edu/persistence';
 import { AlertsEnv } from '../config/alerts.env';
+import { AlertsAccess } from '../tenancy/alerts-access';
 import type { CreateWebhookDto, UpdateWebhookDto, WebhookActionResult, WebhookView } from './dto/webhook.dto';
+import { WebhookRepository } from './webhook.repository';
 
 const toView = (w: WebhookEntity): WebhookView => ({ webhook_id: w.id, endpoint: w.endpoint, type: w.type });
 
@@ -14,19 +15,16 @@ export class WebhooksService {
   private readonly policy: WebhookTargetPolicy;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly webhooks: WebhookRepository,
+    private readonly access: AlertsAccess,
     env: AlertsEnv,
   ) {
-    this.policy = { allowHttp: env.WEBHOOK_ALLOW_HTTP, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_TARGETS };
-  }
-
-  private get repo() {
-    return this.ds.getRepository(WebhookEntity);
+    this.policy = webhookTargetPolicy(env);
   }
 
   async list(who: Principal): Promise<WebhookView[]> {
-    const rows = await this.repo.find({ where: { appId: who.appId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    return rows.map(toView);
+    await this.access.partnerTenant(who);
+    return (await this.webhooks.listForApp(who.appId)).map(toView);
   }
 
   async get(who: Principal, id: string): Promise<WebhookView> {
@@ -34,8 +32,9 @@ export class WebhooksService {
   }
 
   async create(who: Principal, dto: CreateWebhookDto): Promise<WebhookActionResult> {
+    await this.access.partnerTenant(who);
     this.checkEndpoint(dto.endpoint);
-    const saved = await this.repo.save(this.repo.create({ appId: who.appId, endpoint: dto.endpoint, type: dto.type }));
+    const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type);
     return { webhook_id: saved.id, action: 'newWebhook', success: true };
   }
 
@@ -48,18 +47,21 @@ export class WebhooksService {
     const updated: WebhookActionResult['updated_props'] = {};
     if (dto.endpoint !== undefined && dto.endpoint !== hook.endpoint) updated.endpoint = hook.endpoint = dto.endpoint;
     if (dto.type !== undefined && dto.type !== hook.type) updated.type = hook.type = dto.type;
-    if (Object.keys(updated).length > 0) await this.repo.save(hook);
+    if (Object.keys(updated).length > 0) await this.webhooks.update(hook);
     return { webhook_id: hook.id, action: 'updateWebhook', success: true, updated_props: updated };
   }
 
+  /** Deletes the webhook; deliveries still under way end as `cancelled` and are never sent. */
   async remove(who: Principal, id: string): Promise<WebhookActionResult> {
-    const result = await this.repo.delete({ id, appId: who.appId });
-    if (!result.affected) throw ApiError.notFound('Webhook');
+    await this.access.partnerTenant(who);
+    if (!(await this.webhooks.deleteAndCancelDeliveries(who.appId, id))) throw ApiError.notFound('Webhook');
     return { webhook_id: id, action: 'deleteWebhook', success: true };
   }
 
-  private async find(who: Principal, id: string): Promise<WebhookEntity> {
-    const hook = await this.repo.findOne({ where: { id, appId: who.appId } });
+  /** The calling app's webhook; another app's id answers exactly like an unknown one (404). */
+  async find(who: Principal, id: string): Promise<WebhookEntity> {
+    await this.access.partnerTenant(who);
+    const hook = await this.webhooks.findForApp(who.appId, id);
     if (!hook) throw ApiError.notFound('Webhook');
     return hook;
   }

@@ -1,8 +1,8 @@
 import { IsInt, IsString, Max, Min, MinLength } from 'class-validator';
-import { HttpServiceEnv, RefuseInProduction, Secret, ToInt } from '@edu/config';
+import { DEMO_KEY_ENCRYPTION_KEY, HttpServiceEnv, RefuseInProduction, Secret, ToInt } from '@edu/config';
 
 export const DEMO_OPERATOR_SECRET = 'demo-operator-secret-not-for-production';
-export const DEMO_KEY_ENCRYPTION_KEY = 'demo-key-encryption-key-not-for-production-use';
+export { DEMO_KEY_ENCRYPTION_KEY };
 
 /** Configuration of the identity service (validated at boot). */
 export class IdentityEnv extends HttpServiceEnv {

@@ -1,16 +1,25 @@
-import { IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { BaseEnv, Secret, ToInt } from '@edu/config';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { BaseEnv, DEMO_KEY_ENCRYPTION_KEY, RefuseInProduction, Secret, ToInt, URL_OPTS, WithWebhookDelivery } from '@edu/config';
 
-/** Configuration of the webhook delivery worker (validated at boot). Delays default to the spec's. */
-export class DispatcherEnv extends BaseEnv {
+/**
+ * Configuration of the webhook delivery worker (validated at boot). The schedule defaults are the
+ * spec's (30 s timeout, first retry after 5 s, doubling, 10 retries); tests shrink them.
+ */
+export class DispatcherEnv extends WithWebhookDelivery(BaseEnv) {
   /** Health and metrics port (the worker has no public API). */
   override PORT = 3003;
 
-  @Secret() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
-  REDIS_URL = '';
+  /** Decrypts the webhook signing key stored by the identity service (same value as there). */
+  @Secret() @IsString() @MinLength(32) @RefuseInProduction(DEMO_KEY_ENCRYPTION_KEY)
+  KEY_ENCRYPTION_KEY = DEMO_KEY_ENCRYPTION_KEY;
 
-  @IsString() @MinLength(1)
-  QUEUE_PREFIX = '{edu}';
+  /**
+   * Public origin of the alerts API that partners call (e.g. `https://au-nsw.api.edu.example`):
+   * notification-only deliveries link to getMessage there. Required in production.
+   */
+  @ValidateIf((o: DispatcherEnv) => o.NODE_ENV === 'production' || o.ALERTS_PUBLIC_BASE_URL !== undefined)
+  @IsUrl(URL_OPTS, { message: 'ALERTS_PUBLIC_BASE_URL must be the public http(s) origin of the alerts API (required in production)' })
+  ALERTS_PUBLIC_BASE_URL?: string;
 
   /** A delivery not answered 2xx within this time has failed (spec: 30 s). */
   @ToInt() @IsInt() @Min(1) @Max(300_000)
@@ -20,11 +29,46 @@ export class DispatcherEnv extends BaseEnv {
   @ToInt() @IsInt() @Min(1)
   WEBHOOK_RETRY_BASE_MS = 5_000;
 
-  /** Retries after the first attempt before a delivery is undeliverable (spec: 10). */
-  @ToInt() @IsInt() @Min(0) @Max(50)
-  WEBHOOK_MAX_RETRIES = 10;
-
   /** Deliveries in flight per worker process. */
+  @ToInt() @IsInt() @Min(1) @Max(2000)
+  WEBHOOK_CONCURRENCY = 100;
+
+  /**
+   * Deliveries in flight per webhook per worker process: one slow or dead endpoint cannot take
+   * every slot. Work over the cap waits a moment without spending a retry.
+   */
+  @ToInt() @IsInt() @Min(1) @Max(2000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = 25;
+
+  /** Keep-alive connections per endpoint origin. */
   @ToInt() @IsInt() @Min(1) @Max(1000)
-  WEBHOOK_CONCURRENCY = 50;
+  WEBHOOK_CONNECTIONS_PER_ORIGIN = 32;
+
+  /** A worker that dies holds its jobs for at most this long (lock renewed every half of it). */
+  @ToInt() @IsInt() @Min(1000)
+  WEBHOOK_LOCK_DURATION_MS = 10_000;
+
+  /** How often jobs of dead workers are looked for. */
+  @ToInt() @IsInt() @Min(500)
+  WEBHOOK_STALLED_INTERVAL_MS = 5_000;
+
+  /** Crash recoveries a job survives before BullMQ gives up on it (the sweeper then takes over). */
+  @ToInt() @IsInt() @Min(1) @Max(100)
+  WEBHOOK_MAX_STALLED_COUNT = 5;
+
+  /** How often deliveries stored but not yet queued (outbox) are queued. */
+  @ToInt() @IsInt() @Min(50)
+  WEBHOOK_RELAY_INTERVAL_MS = 1_000;
+
+  /** How often overdue deliveries whose job vanished from Redis are looked for. */
+  @ToInt() @IsInt() @Min(100)
+  WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
+
+  /** A delivery this long past due with no job in Redis is re-queued by the sweeper. */
+  @ToInt() @IsInt() @Min(0)
+  WEBHOOK_SWEEP_GRACE_MS = 120_000;
+
+  /** Worker id written into attempt records (defaults to host name and pid). */
+  @IsOptional() @IsString()
+  WORKER_ID?: string;
 }

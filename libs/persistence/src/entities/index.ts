@@ -12,6 +12,7 @@ import { TenantUserEntity } from './tenant-user.entity';
 import { UserEntity } from './user.entity';
 import { VanityDomainEntity } from './vanity-domain.entity';
 import { ROSTER_ENTITIES } from './roster';
+import { ALERT_ENTITIES } from './alerts';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -27,6 +28,7 @@ export * from './tenant-user.entity';
 export * from './user.entity';
 export * from './vanity-domain.entity';
 export * from './roster';
+export * from './alerts';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
-export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES];
+export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES, ...ALERT_ENTITIES];

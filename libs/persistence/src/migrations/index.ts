@@ -7,8 +7,9 @@ import { CreateRosterTables1763769800000 } from './1763769800000-CreateRosterTab
 import { AddRosterUserFamilyNameCiIndex1763769900000 } from './1763769900000-AddRosterUserFamilyNameCiIndex';
 import { AddRosterUserNameIndexes1763770000000 } from './1763770000000-AddRosterUserNameIndexes';
 import { MoveUserProfilesToTenantUsers1763770100000 } from './1763770100000-MoveUserProfilesToTenantUsers';
+import { CreateAlertDeliveries1763770200000 } from './1763770200000-CreateAlertDeliveries';
 
 type MigrationClass = new () => MigrationInterface;
 
 /** Every migration in order, listed explicitly. A shipped migration is never edited. */
-export const MIGRATIONS: MigrationClass[] = [CreateIdentityCore1763769600000, SeedRegions1763769600001, CreateWebhooks1763769650000, CreateIdentityDirectory1763769700000, CreateRosterTables1763769800000, AddRosterUserFamilyNameCiIndex1763769900000, AddRosterUserNameIndexes1763770000000, MoveUserProfilesToTenantUsers1763770100000];
+export const MIGRATIONS: MigrationClass[] = [CreateIdentityCore1763769600000, SeedRegions1763769600001, CreateWebhooks1763769650000, CreateIdentityDirectory1763769700000, CreateRosterTables1763769800000, AddRosterUserFamilyNameCiIndex1763769900000, AddRosterUserNameIndexes1763770000000, MoveUserProfilesToTenantUsers1763770100000, CreateAlertDeliveries1763770200000];

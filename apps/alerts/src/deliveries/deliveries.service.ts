@@ -1,0 +1,111 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ApiError, ApiErrorCode, type Principal } from '@edu/domain';
+import { DeliveryQueue } from '@edu/queue';
+import { AlertsEnv } from '../config/alerts.env';
+import { AlertsAccess } from '../tenancy/alerts-access';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { decodeCursor, encodeCursor } from './delivery-cursor';
+import { DeliveryRepository, type DeliveryRow } from './delivery.repository';
+import { toAttemptView, toDeliveryView, type AttemptView, type DeliveryView } from './delivery.view';
+import type { ListDeliveriesQuery } from './dto/deliveries.dto';
+
+export interface DeliveryPage {
+  deliveries: DeliveryView[];
+  next_cursor: string | null;
+}
+
+export interface TestDeliveryResult {
+  delivery_id: string;
+  /** True when the endpoint answered 2xx in time. */
+  success: boolean;
+  status: string;
+  attempt: AttemptView | null;
+}
+
+const FINAL = new Set(['delivered', 'undeliverable', 'cancelled']);
+const POLL_MS = 100;
+
+/**
+ * The delivery log of the calling app's own webhooks at the token's tenant: listing, one delivery
+ * with its attempts, redelivery and test deliveries.
+ */
+@Injectable()
+export class DeliveriesService {
+  private readonly logger = new Logger('Deliveries');
+
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly webhooks: WebhooksService,
+    private readonly access: AlertsAccess,
+    private readonly queue: DeliveryQueue,
+    private readonly env: AlertsEnv,
+  ) {}
+
+  async list(who: Principal, webhookId: string, q: ListDeliveriesQuery): Promise<DeliveryPage> {
+    const tenantId = await this.access.partnerTenant(who);
+    await this.webhooks.find(who, webhookId);
+    const limit = q.limit ?? 20;
+    const rows = await this.deliveries.list(tenantId, webhookId, { status: q.status, after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      deliveries: page.map(toDeliveryView),
+      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
+    };
+  }
+
+  async get(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryView & { attempts: AttemptView[] }> {
+    const delivery = await this.find(who, webhookId, deliveryId);
+    const attempts = await this.deliveries.attempts(delivery.id);
+    return { ...toDeliveryView(delivery), attempts: attempts.map(toAttemptView) };
+  }
+
+  /** A new delivery of a finished delivery's message, on a new schedule (a new `jti`). */
+  async redeliver(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+    const tenantId = await this.access.partnerTenant(who);
+    const hook = await this.webhooks.find(who, webhookId);
+    const original = await this.find(who, webhookId, deliveryId);
+    if (!original.message_id) throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
+    if (!FINAL.has(original.status)) throw new ApiError(ApiErrorCode.Conflict, `The delivery is still ${original.status}; redeliver it once it has finished`);
+    const created = await this.deliveries.createRedelivery(original, tenantId, hook.appId, hook.type);
+    await this.enqueue(created.id, false);
+    return toDeliveryView((await this.deliveries.find(tenantId, webhookId, created.id)) ?? created);
+  }
+
+  /**
+   * Sends a signed test delivery through the dispatcher at the front of the queue and waits for
+   * its single attempt. When it does not finish in time the answer says so (202 by the controller).
+   */
+  async test(who: Principal, webhookId: string): Promise<TestDeliveryResult> {
+    const tenantId = await this.access.partnerTenant(who);
+    const hook = await this.webhooks.find(who, webhookId);
+    const created = await this.deliveries.createTest(tenantId, hook.appId, hook.id, hook.type);
+    await this.enqueue(created.id, true);
+    const deadline = Date.now() + this.env.WEBHOOK_TEST_WAIT_MS;
+    let current: DeliveryRow = created;
+    while (!FINAL.has(current.status) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      current = (await this.deliveries.find(tenantId, hook.id, created.id)) ?? current;
+    }
+    const attempts = await this.deliveries.attempts(created.id);
+    const attempt = attempts[attempts.length - 1];
+    return { delivery_id: created.id, success: current.status === 'delivered', status: current.status, attempt: attempt ? toAttemptView(attempt) : null };
+  }
+
+  private async find(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryRow> {
+    const tenantId = await this.access.partnerTenant(who);
+    await this.webhooks.find(who, webhookId);
+    const delivery = await this.deliveries.find(tenantId, webhookId, deliveryId.toLowerCase());
+    if (!delivery) throw ApiError.notFound('Delivery');
+    return delivery;
+  }
+
+  private async enqueue(deliveryId: string, urgent: boolean): Promise<void> {
+    try {
+      await this.queue.enqueue([{ deliveryId, urgent }]);
+      await this.deliveries.markEnqueued([deliveryId]);
+    } catch (err) {
+      this.logger.warn({ err, deliveryId }, 'Delivery stored but not queued yet; the outbox relay will queue it');
+    }
+  }
+}

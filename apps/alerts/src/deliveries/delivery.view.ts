@@ -1,0 +1,70 @@
+import type { AttemptRow, DeliveryRow } from './delivery.repository';
+
+/** A delivery as the deliveries endpoints show it. */
+export interface DeliveryView {
+  delivery_id: string;
+  webhook_id: string;
+  message_id: string | null;
+  type: string;
+  trigger: string;
+  redelivery_of: string | null;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error_code: string | null;
+  created_at: string;
+  first_attempt_at: string | null;
+  finished_at: string | null;
+}
+
+export interface AttemptView {
+  attempt_number: number;
+  started_at: string;
+  duration_ms: number;
+  url: string;
+  resolved_ip: string | null;
+  response_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  response_excerpt: string | null;
+  request_bytes: number | null;
+  kid: string | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+
+export function toDeliveryView(d: DeliveryRow): DeliveryView {
+  return {
+    delivery_id: d.id,
+    webhook_id: d.webhook_id,
+    message_id: d.message_id,
+    type: d.kind,
+    trigger: d.trigger,
+    redelivery_of: d.redelivery_of,
+    status: d.status,
+    attempt_count: d.attempt_count,
+    next_attempt_at: d.status === 'pending' || d.status === 'awaiting_retry' ? iso(d.due_at) : null,
+    last_status_code: d.last_status_code,
+    last_error_code: d.last_error_code,
+    created_at: iso(d.created_at) as string,
+    first_attempt_at: iso(d.first_attempt_at),
+    finished_at: iso(d.finished_at),
+  };
+}
+
+export function toAttemptView(a: AttemptRow): AttemptView {
+  return {
+    attempt_number: a.attempt_number,
+    started_at: iso(a.started_at) as string,
+    duration_ms: a.duration_ms,
+    url: a.url,
+    resolved_ip: a.resolved_ip,
+    response_status: a.response_status,
+    error_code: a.error_code,
+    error_message: a.error_message,
+    response_excerpt: a.response_excerpt,
+    request_bytes: a.request_bytes,
+    kid: a.kid,
+  };
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { insufficientScope, SCOPE_CATALOG } from '@edu/auth';
+import { ApiError, ApiErrorCode, isUuid, type Principal, type ScopeCatalog, type ScopeKey } from '@edu/domain';
+import { AlertsEnv } from '../config/alerts.env';
+import { TenantRegionsRepository } from './tenant-regions.repository';
+
+/** Scopes that make a deployment an alerts partner (spec §5): its webhooks receive deliveries. */
+export const ALERTS_SCOPES: readonly ScopeKey[] = ['alerts.messages.read', 'alerts.webhooks.write'];
+
+/**
+ * Who may act for which tenant on this host. Partners act for the tenant of their token; a regional
+ * host (`SERVICE_REGION`) serves only tenants of its region, like the rostering API (design §4).
+ */
+@Injectable()
+export class AlertsAccess {
+  constructor(
+    private readonly env: AlertsEnv,
+    private readonly regions: TenantRegionsRepository,
+    @Inject(SCOPE_CATALOG) private readonly catalog: ScopeCatalog,
+  ) {}
+
+  /** The token's tenant, once this host serves it; 403 for a token without a tenant or of another region. */
+  async partnerTenant(who: Principal): Promise<string> {
+    if (who.kind !== 'tenant' || !isUuid(who.tenantId)) throw insufficientScope(this.catalog.uris(ALERTS_SCOPES as ScopeKey[]));
+    const tenantId = who.tenantId.toLowerCase();
+    await this.assertServed(tenantId, true);
+    return tenantId;
+  }
+
+  /** Refuses a tenant this host does not serve; a tenant named in a body (`fromToken` false) must exist, else 400 naming `tenant_id`. */
+  async assertServed(tenantId: string, fromToken = false): Promise<void> {
+    const region = await this.regions.regionOf(tenantId);
+    if (region === null && !fromToken) {
+      throw new ApiError(ApiErrorCode.ValidationFailed, 'tenant_id: no such tenant', { fields: [{ field: 'tenant_id', problems: ['no such tenant'] }] });
+    }
+    if (this.env.SERVICE_REGION && region !== this.env.SERVICE_REGION) {
+      throw new ApiError(ApiErrorCode.RegionMismatch, `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`);
+    }
+  }
+
+  /** Full URIs of the alerts scopes, as deployments store them. */
+  alertsScopeUris(): string[] {
+    return this.catalog.uris(ALERTS_SCOPES as ScopeKey[]);
+  }
+}

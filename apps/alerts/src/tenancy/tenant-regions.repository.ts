@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
+import { DataSource } from 'typeorm';
+
+/** A tenant's region (null when the tenant is unknown), cached per replica for a few seconds. */
+@Injectable()
+export class TenantRegionsRepository {
+  private readonly cache = new LRUCache<string, { region: string | null }>({ max: 10_000, ttl: 5_000 });
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async regionOf(tenantId: string): Promise<string | null> {
+    const hit = this.cache.get(tenantId);
+    if (hit) return hit.region;
+    const rows: { region_id: string }[] = await this.ds.query('SELECT region_id FROM tenants WHERE id = $1', [tenantId]);
+    const region = rows[0]?.region_id ?? null;
+    this.cache.set(tenantId, { region });
+    return region;
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { WebhookEntity, type WebhookType } from '@edu/persistence';
+
+/** Webhook registrations. Every query is scoped by the owning app's id. */
+@Injectable()
+export class WebhookRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  private get repo() {
+    return this.ds.getRepository(WebhookEntity);
+  }
+
+  listForApp(appId: string): Promise<WebhookEntity[]> {
+    return this.repo.find({ where: { appId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  findForApp(appId: string, id: string): Promise<WebhookEntity | null> {
+    return this.repo.findOne({ where: { id, appId } });
+  }
+
+  create(appId: string, endpoint: string, type: WebhookType): Promise<WebhookEntity> {
+    return this.repo.save(this.repo.create({ appId, endpoint, type }));
+  }
+
+  async update(hook: WebhookEntity): Promise<void> {
+    await this.repo.save(hook);
+  }
+
+  /**
+   * Deletes the app's webhook and, in the same transaction, cancels its deliveries that have not
+   * finished: they are never sent. Returns false when the app has no such webhook.
+   */
+  deleteAndCancelDeliveries(appId: string, id: string): Promise<boolean> {
+    return this.ds.transaction(async (em) => {
+      const result = await em.delete(WebhookEntity, { id, appId });
+      if (!result.affected) return false;
+      await em.query(
+        `UPDATE webhook_deliveries SET status = 'cancelled', finished_at = now(), due_at = NULL
+          WHERE webhook_id = $1 AND status IN ('pending', 'awaiting_retry')`,
+        [id],
+      );
+      return true;
+    });
+  }
+}

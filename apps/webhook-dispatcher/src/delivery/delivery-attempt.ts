@@ -1,0 +1,63 @@
+import { Logger } from '@nestjs/common';
+import type { WebhookTokenSigner } from '@edu/signing';
+import { retryDelayMs } from '@edu/queue';
+import type { AttemptOutcome, DeliveryToSend } from './dispatch.repository';
+import { deliveryBody } from './payloads';
+import type { WebhookSender } from './webhook-sender';
+
+export interface AttemptSettings {
+  retryBaseMs: number;
+  alertsBaseUrl: string | undefined;
+  workerId: string;
+}
+
+/** Signing failed (key store unreachable): our fault, so the attempt is not counted. */
+export class SigningUnavailableError extends Error {}
+
+/**
+ * One attempt of one delivery: sign a fresh token (same `jti` on every attempt), POST it, and turn
+ * the answer into the delivery's next state (delivered, awaiting a retry, or undeliverable when
+ * `final`).
+ */
+export class DeliveryAttempt {
+  private readonly logger = new Logger('DeliveryAttempt');
+
+  constructor(
+    private readonly signer: WebhookTokenSigner,
+    private readonly sender: WebhookSender,
+    private readonly s: AttemptSettings,
+  ) {}
+
+  async run(d: DeliveryToSend, attemptNumber: number, final: boolean): Promise<AttemptOutcome> {
+    const body = deliveryBody(d, this.s.alertsBaseUrl);
+    let signed;
+    try {
+      signed = await this.signer.sign({ appId: d.app_id, deliveryId: d.id, subject: body.subject, tenantId: d.tenant_id, type: body.type, bodyClaim: body.claim, bodyJson: body.json });
+    } catch (err) {
+      this.logger.error({ err, deliveryId: d.id }, 'Cannot sign the delivery');
+      throw new SigningUnavailableError(err instanceof Error ? err.message : String(err));
+    }
+    const url = d.endpoint as string;
+    const sent = await this.sender.send(url, signed.token, { 'webhook-id': d.id, 'webhook-attempt': String(attemptNumber) });
+    const delivered = sent.errorCode === null;
+    const status = delivered ? 'delivered' : final ? 'undeliverable' : 'awaiting_retry';
+    return {
+      deliveryId: d.id,
+      messageId: d.message_id,
+      attemptNumber,
+      status,
+      dueAt: status === 'awaiting_retry' ? new Date(Date.now() + retryDelayMs(this.s.retryBaseMs, attemptNumber)) : null,
+      startedAt: sent.startedAt,
+      durationMs: sent.durationMs,
+      url,
+      resolvedIp: sent.resolvedIp,
+      kid: signed.kid,
+      requestBytes: signed.token.length,
+      responseStatus: sent.status,
+      errorCode: sent.errorCode,
+      errorMessage: sent.errorMessage,
+      responseExcerpt: sent.excerpt,
+      workerId: this.s.workerId,
+    };
+  }
+}

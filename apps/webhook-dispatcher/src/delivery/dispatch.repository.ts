@@ -1,0 +1,164 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AttemptErrorCode, DeliveryStatus, DeliveryTrigger, WebhookType } from '@edu/persistence';
+
+/** What one attempt needs, read in one query for a batch of deliveries. */
+export interface DeliveryToSend {
+  id: string;
+  tenant_id: string;
+  app_id: string;
+  webhook_id: string;
+  message_id: string | null;
+  kind: WebhookType;
+  trigger: DeliveryTrigger;
+  status: DeliveryStatus;
+  /** The webhook's current endpoint; null once the webhook is deleted. */
+  endpoint: string | null;
+  transaction_id: string | null;
+  method: string | null;
+  alert_count: number | null;
+  group_count: number | null;
+  message_created_at: Date | null;
+  /** JSON text, as stored. */
+  recipient_json: string | null;
+  /** JSON text of the alert groups: full-payload deliveries only. */
+  alerts_json: string | null;
+  open_deliveries: number | null;
+  delivered_deliveries: number | null;
+  fetching_apps: number | null;
+}
+
+/** The result of one attempt, written with the delivery's new state. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  messageId: string | null;
+  attemptNumber: number;
+  status: Extract<DeliveryStatus, 'delivered' | 'awaiting_retry' | 'undeliverable'>;
+  /** When the next attempt is due (awaiting_retry only). */
+  dueAt: Date | null;
+  startedAt: Date;
+  durationMs: number;
+  url: string;
+  resolvedIp: string | null;
+  kid: string | null;
+  requestBytes: number | null;
+  responseStatus: number | null;
+  errorCode: AttemptErrorCode | null;
+  errorMessage: string | null;
+  responseExcerpt: string | null;
+  workerId: string;
+}
+
+export interface OverdueDelivery {
+  id: string;
+  attempt_count: number;
+  due_at: Date;
+}
+
+/** SQL of the dispatcher: batched reads and writes on the hot path, outbox relay, sweeper. */
+@Injectable()
+export class DispatchRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  loadForSending(ids: string[]): Promise<DeliveryToSend[]> {
+    return this.ds.query(
+      `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status,
+              w.endpoint, m.transaction_id, m.method, m.alert_count, jsonb_array_length(m.alerts) AS group_count,
+              m.created_at AS message_created_at, m.recipient::text AS recipient_json,
+              CASE WHEN d.kind = 'full-payload' THEN m.alerts::text END AS alerts_json,
+              c.open_deliveries, c.delivered_deliveries, c.fetching_apps
+         FROM webhook_deliveries d
+         LEFT JOIN webhooks w ON w.id = d.webhook_id
+         LEFT JOIN alert_messages m ON m.id = d.message_id
+         LEFT JOIN LATERAL (
+           SELECT count(*) FILTER (WHERE x.status IN ('pending', 'awaiting_retry'))::int AS open_deliveries,
+                  count(*) FILTER (WHERE x.status = 'delivered')::int AS delivered_deliveries,
+                  (SELECT count(*)::int FROM alert_message_fetches f WHERE f.message_id = d.message_id) AS fetching_apps
+             FROM webhook_deliveries x WHERE x.message_id = d.message_id
+         ) c ON d.kind = 'full-payload' AND d.message_id IS NOT NULL
+        WHERE d.id = ANY($1::uuid[])`,
+      [ids],
+    );
+  }
+
+  /** Marks deliveries whose webhook no longer exists as cancelled (they are never sent). */
+  async cancel(ids: string[]): Promise<void> {
+    await this.ds.query(`UPDATE webhook_deliveries SET status = 'cancelled', finished_at = now(), due_at = NULL WHERE id = ANY($1::uuid[]) AND status IN ('pending', 'awaiting_retry')`, [ids]);
+  }
+
+  /**
+   * Writes a batch of attempts and the deliveries' new states in one transaction. A delivery
+   * cancelled meanwhile stays cancelled; a re-run of an attempt (after a worker crash) replaces
+   * that attempt's record. Messages with a newly undeliverable delivery are flagged.
+   */
+  async recordOutcomes(outcomes: AttemptOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const col = <K extends keyof AttemptOutcome>(k: K) => outcomes.map((o) => o[k]);
+    await this.ds.transaction(async (em) => {
+      await em.query(
+        `INSERT INTO webhook_delivery_attempts (delivery_id, attempt_number, started_at, duration_ms, url, resolved_ip, kid, request_bytes, response_status, error_code, error_message, response_excerpt, worker_id)
+         SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::timestamptz[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::smallint[], $10::text[], $11::text[], $12::text[], $13::text[])
+         ON CONFLICT (delivery_id, attempt_number) DO UPDATE SET
+           started_at = EXCLUDED.started_at, duration_ms = EXCLUDED.duration_ms, url = EXCLUDED.url, resolved_ip = EXCLUDED.resolved_ip,
+           kid = EXCLUDED.kid, request_bytes = EXCLUDED.request_bytes, response_status = EXCLUDED.response_status, error_code = EXCLUDED.error_code,
+           error_message = EXCLUDED.error_message, response_excerpt = EXCLUDED.response_excerpt, worker_id = EXCLUDED.worker_id`,
+        [
+          col('deliveryId'), col('attemptNumber'), col('startedAt'), col('durationMs'), col('url'), col('resolvedIp'), col('kid'),
+          col('requestBytes'), col('responseStatus'), col('errorCode'), col('errorMessage'), col('responseExcerpt'), col('workerId'),
+        ],
+      );
+      await em.query(
+        `UPDATE webhook_deliveries d SET
+           status = CASE WHEN d.status = 'cancelled' THEN d.status ELSE o.status END,
+           attempt_count = GREATEST(d.attempt_count, o.attempt_number),
+           due_at = CASE WHEN d.status = 'cancelled' THEN NULL ELSE o.due_at END,
+           last_status_code = o.response_status,
+           last_error_code = o.error_code,
+           first_attempt_at = COALESCE(d.first_attempt_at, o.started_at),
+           finished_at = CASE WHEN o.status = 'awaiting_retry' AND d.status <> 'cancelled' THEN NULL ELSE COALESCE(d.finished_at, now()) END
+         FROM unnest($1::uuid[], $2::text[], $3::smallint[], $4::timestamptz[], $5::smallint[], $6::text[], $7::timestamptz[])
+              AS o(id, status, attempt_number, due_at, response_status, error_code, started_at)
+        WHERE d.id = o.id`,
+        [col('deliveryId'), col('status'), col('attemptNumber'), col('dueAt'), col('responseStatus'), col('errorCode'), col('startedAt')],
+      );
+      const undeliverable = [...new Set(outcomes.filter((o) => o.status === 'undeliverable' && o.messageId).map((o) => o.messageId as string))];
+      if (undeliverable.length) {
+        await em.query(`UPDATE alert_messages SET undeliverable_at = now() WHERE id = ANY($1::uuid[]) AND undeliverable_at IS NULL`, [undeliverable]);
+      }
+    });
+  }
+
+  /**
+   * Outbox relay: deliveries stored but never queued (the API could not reach Redis, or died
+   * between its commit and the enqueue), older than `minAgeMs`. Runs `work` on them while their
+   * rows are locked (other replicas skip them), then marks them queued.
+   */
+  async relayUnqueued(limit: number, minAgeMs: number, work: (ids: string[]) => Promise<void>): Promise<number> {
+    return this.ds.transaction(async (em) => {
+      const rows: { id: string }[] = await em.query(
+        `SELECT id FROM webhook_deliveries
+          WHERE enqueued_at IS NULL AND status = 'pending' AND created_at < now() - ($2::int * interval '1 millisecond')
+          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit, minAgeMs],
+      );
+      if (rows.length === 0) return 0;
+      const ids = rows.map((r) => r.id);
+      await work(ids);
+      await em.query(`UPDATE webhook_deliveries SET enqueued_at = now() WHERE id = ANY($1::uuid[])`, [ids]);
+      return ids.length;
+    });
+  }
+
+  /** Queued deliveries still open more than `graceMs` after they were due, in due order. */
+  overdue(graceMs: number, after: { dueAt: Date; id: string } | undefined, limit: number): Promise<OverdueDelivery[]> {
+    return this.ds.query(
+      `SELECT id, attempt_count, due_at FROM webhook_deliveries
+        WHERE status IN ('pending', 'awaiting_retry') AND enqueued_at IS NOT NULL
+          AND due_at < now() - ($1::int * interval '1 millisecond')
+          AND ($2::timestamptz IS NULL OR (due_at, id) > ($2::timestamptz, $3::uuid))
+        ORDER BY due_at, id LIMIT $4`,
+      [graceMs, after?.dueAt ?? null, after?.id ?? null, limit],
+    );
+  }
+}

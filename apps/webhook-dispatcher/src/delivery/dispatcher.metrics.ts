@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { MetricsRegistry } from '@edu/http';
+import { DeliveryQueue } from '@edu/queue';
+
+/** Outcomes of attempts; `retry` = failed, another attempt is scheduled. */
+export type AttemptOutcomeLabel = 'delivered' | 'retry' | 'undeliverable' | 'cancelled';
+
+/** Dispatcher metrics (names documented in apps/webhook-dispatcher/src/README.md). */
+@Injectable()
+export class DispatcherMetrics {
+  readonly deliveries: Counter<'outcome'>;
+  readonly attemptDuration: Histogram<'outcome' | 'error_code'>;
+  readonly queueJobs: Gauge<'state'>;
+  readonly oldestWaitingAge: Gauge;
+  readonly deferred: Counter;
+  readonly requeued: Counter<'reason'>;
+
+  constructor(metrics: MetricsRegistry, queue: DeliveryQueue) {
+    const registers = [metrics.registry];
+    this.deliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Delivery attempts by outcome (delivered, retry, undeliverable) and deliveries cancelled before sending', labelNames: ['outcome'], registers });
+    this.attemptDuration = new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of delivery attempts (connect, send, response headers)',
+      labelNames: ['outcome', 'error_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    // Read from Redis on every scrape, so the figures are never older than the scrape.
+    let stats: ReturnType<DeliveryQueue['stats']> | undefined;
+    const freshStats = () => (stats ??= queue.stats().finally(() => setImmediate(() => (stats = undefined))));
+    this.queueJobs = new Gauge({
+      name: 'webhook_queue_jobs',
+      help: 'Jobs in the delivery queue by state (waiting, delayed, active)',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const s = await freshStats();
+        this.set({ state: 'waiting' }, s.waiting);
+        this.set({ state: 'delayed' }, s.delayed);
+        this.set({ state: 'active' }, s.active);
+      },
+    });
+    this.oldestWaitingAge = new Gauge({
+      name: 'webhook_queue_oldest_waiting_age_seconds',
+      help: 'How long the oldest job waiting in the delivery queue has been due (0 when none waits)',
+      registers,
+      async collect() {
+        this.set((await freshStats()).oldestWaitingAgeMs / 1000);
+      },
+    });
+    this.deferred = new Counter({ name: 'webhook_deliveries_deferred_total', help: 'Jobs put back for a moment because their webhook had the most deliveries in flight allowed', registers });
+    this.requeued = new Counter({ name: 'webhook_deliveries_requeued_total', help: 'Deliveries queued by the outbox relay (reason=unqueued) or re-queued by the sweeper after Redis lost their job (reason=lost)', labelNames: ['reason'], registers });
+  }
+}

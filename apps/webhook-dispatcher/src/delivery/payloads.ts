@@ -1,0 +1,60 @@
+import type { DeliveryToSend } from './dispatch.repository';
+
+/** The body claim of a delivery token: its name and JSON text. */
+export interface DeliveryBody {
+  type: string;
+  claim: 'notice' | 'message';
+  json: string;
+  subject: string;
+}
+
+const j = JSON.stringify;
+
+/** Path of getMessage for a message (spec 4.3). */
+export const messagePath = (messageId: string): string => `/v2/alerts/message/${messageId}`;
+
+function recipientSummary(recipientJson: string): string {
+  const r = JSON.parse(recipientJson) as { entity_uuid?: string; ext_id?: string; name?: string; identifiers?: unknown };
+  return j({ entity_uuid: r.entity_uuid, ext_id: r.ext_id, name: r.name, identifiers: r.identifiers });
+}
+
+/**
+ * `notification-only`: a small notice (message id, tenant, recipient summary without e-mail,
+ * alert counts, where to fetch the message); the partner then calls getMessage.
+ */
+function notice(d: DeliveryToSend, alertsBaseUrl: string | undefined): string {
+  const id = d.message_id as string;
+  const url = alertsBaseUrl ? `,"message_url":${j(`${alertsBaseUrl.replace(/\/+$/, '')}${messagePath(id)}`)}` : '';
+  return (
+    `{"message_id":${j(id)},"tenant_id":${j(d.tenant_id)},"transaction_id":${j(d.transaction_id)},` +
+    `"recipient":${recipientSummary(d.recipient_json as string)},"alert_count":${d.alert_count},"alert_group_count":${d.group_count},` +
+    `"created_at":${j(new Date(d.message_created_at as Date).toISOString())},"message_path":${j(messagePath(id))}${url}}`
+  );
+}
+
+/**
+ * `full-payload`: the whole message in the getMessage shape (spec 2.10), its stored JSON spliced
+ * in as text so a message of several megabytes is never parsed or re-serialised here.
+ */
+function fullMessage(d: DeliveryToSend): string {
+  const alertCount = d.alert_count ?? 0;
+  return (
+    `{"message_id":${j(d.message_id)},"method":${j(d.method)},"queued_alert_count":${alertCount * (d.open_deliveries ?? 0)},` +
+    `"fetched_alert_count":${alertCount * (d.fetching_apps ?? 0)},"sent_alert_count":${alertCount * (d.delivered_deliveries ?? 0)},` +
+    `"transaction_id":${j(d.transaction_id)},"recipient":${d.recipient_json},"alerts":${d.alerts_json}}`
+  );
+}
+
+/** What a delivery carries, by its kind (design §6); test deliveries carry a short notice. */
+export function deliveryBody(d: DeliveryToSend, alertsBaseUrl: string | undefined): DeliveryBody {
+  if (d.trigger === 'test' || !d.message_id) {
+    return {
+      type: 'test',
+      claim: 'notice',
+      subject: d.id,
+      json: j({ test: true, webhook_id: d.webhook_id, tenant_id: d.tenant_id, delivery_kind: d.kind, text: 'A test delivery: real deliveries carry type notification-only or full-payload.' }),
+    };
+  }
+  if (d.kind === 'full-payload') return { type: 'full-payload', claim: 'message', subject: d.message_id, json: fullMessage(d) };
+  return { type: 'notification-only', claim: 'notice', subject: d.message_id, json: notice(d, alertsBaseUrl) };
+}

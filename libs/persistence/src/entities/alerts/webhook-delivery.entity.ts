@@ -1,0 +1,84 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { AlertMessageEntity } from './alert-message.entity';
+import type { WebhookType } from '../webhook.entity';
+
+/** States of one delivery (one alert message to one webhook). Values are stored: do not rename. */
+export const DELIVERY_STATUSES = ['pending', 'awaiting_retry', 'delivered', 'undeliverable', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'awaiting_retry'];
+
+/** Why a delivery exists: fan-out of a new message, a partner's redeliver request, or a test. */
+export type DeliveryTrigger = 'message' | 'redeliver' | 'test';
+
+/**
+ * One delivery of an alert message to one webhook: the record of truth behind the queue job
+ * (job id = delivery id = the JWT's `jti`). The queue holds only this id.
+ */
+@Entity({ name: 'webhook_deliveries' })
+@Index('UQ_webhook_deliveries_message_webhook', ['messageId', 'webhookId'], { unique: true, where: `"trigger" = 'message'` })
+@Index('IDX_webhook_deliveries_webhook_created', ['webhookId', 'createdAt'])
+@Index('IDX_webhook_deliveries_message', ['messageId'])
+@Index('IDX_webhook_deliveries_open_due', ['dueAt'], { where: `status IN ('pending', 'awaiting_retry')` })
+@Index('IDX_webhook_deliveries_unqueued', ['createdAt'], { where: `enqueued_at IS NULL AND status = 'pending'` })
+export class WebhookDeliveryEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ type: 'uuid', name: 'tenant_id' })
+  tenantId: string;
+
+  @Column({ type: 'uuid', name: 'app_id' })
+  appId: string;
+
+  /** No foreign key: the delivery log outlives a deleted webhook. */
+  @Column({ type: 'uuid', name: 'webhook_id' })
+  webhookId: string;
+
+  /** Null for test deliveries. */
+  @Column({ type: 'uuid', name: 'message_id', nullable: true })
+  messageId: string | null;
+
+  @ManyToOne(() => AlertMessageEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id' })
+  message?: AlertMessageEntity;
+
+  @Column({ type: 'text' })
+  kind: WebhookType;
+
+  @Column({ type: 'text' })
+  trigger: DeliveryTrigger;
+
+  /** The delivery this one re-sends (trigger `redeliver`). */
+  @Column({ type: 'uuid', name: 'redelivery_of', nullable: true })
+  redeliveryOf: string | null;
+
+  @Column({ type: 'text', default: 'pending' })
+  status: DeliveryStatus;
+
+  @Column({ type: 'smallint', name: 'attempt_count', default: 0 })
+  attemptCount: number;
+
+  /** When the next attempt is due (creation for the first one); null once final. */
+  @Column({ type: 'timestamptz', name: 'due_at', nullable: true })
+  dueAt: Date | null;
+
+  @Column({ type: 'smallint', name: 'last_status_code', nullable: true })
+  lastStatusCode: number | null;
+
+  @Column({ type: 'text', name: 'last_error_code', nullable: true })
+  lastErrorCode: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
+  createdAt: Date;
+
+  /** Set once the job is known to be in the queue (outbox relay picks rows where it is null). */
+  @Column({ type: 'timestamptz', name: 'enqueued_at', nullable: true })
+  enqueuedAt: Date | null;
+
+  @Column({ type: 'timestamptz', name: 'first_attempt_at', nullable: true })
+  firstAttemptAt: Date | null;
+
+  /** When the delivery reached its final state (delivered, undeliverable or cancelled). */
+  @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
+  finishedAt: Date | null;
+}

@@ -1,0 +1,75 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable } from '@nestjs/common';
+import type { JobsOptions, Queue } from 'bullmq';
+import { totalAttempts } from './delivery-schedule';
+import { DELIVERY_BACKOFF, DELIVERY_JOB, QUEUES, type DeliveryJobData } from './queues';
+
+export const DELIVERY_QUEUE_SETTINGS = Symbol('DELIVERY_QUEUE_SETTINGS');
+
+export interface DeliveryQueueSettings {
+  /** Retries after the first attempt (spec: 10). */
+  maxRetries: number;
+}
+
+export interface DeliveryToQueue {
+  deliveryId: string;
+  /** Attempts already made (a job re-created after Redis lost it); default 0. */
+  attemptOffset?: number;
+  /** Wait this long before the first attempt of this job. */
+  delayMs?: number;
+  /** Put it at the front of the queue (interactive test deliveries). */
+  urgent?: boolean;
+}
+
+/** Completed jobs are kept an hour so a re-add of the same delivery id is ignored meanwhile. */
+const KEEP_COMPLETED = { age: 3600 };
+const KEEP_FAILED = { age: 7 * 24 * 3600 };
+const ADD_BATCH = 500;
+
+/**
+ * Producer of delivery jobs. The job id is the delivery id, so adding a delivery that is already
+ * queued does nothing; BullMQ's attempts and backoff realise the retry schedule.
+ */
+@Injectable()
+export class DeliveryQueue {
+  constructor(
+    @InjectQueue(QUEUES.webhookDeliveries) private readonly queue: Queue<DeliveryJobData>,
+    @Inject(DELIVERY_QUEUE_SETTINGS) private readonly settings: DeliveryQueueSettings,
+  ) {}
+
+  async enqueue(deliveries: readonly DeliveryToQueue[]): Promise<void> {
+    for (let i = 0; i < deliveries.length; i += ADD_BATCH) {
+      const batch = deliveries.slice(i, i + ADD_BATCH);
+      await this.queue.addBulk(batch.map((d) => ({ name: DELIVERY_JOB, data: { deliveryId: d.deliveryId, attemptOffset: d.attemptOffset ?? 0 }, opts: this.jobOptions(d) })));
+    }
+  }
+
+  /** Removes finished jobs so their delivery ids can be queued again. */
+  async remove(deliveryIds: readonly string[]): Promise<void> {
+    for (const id of deliveryIds) await this.queue.remove(id);
+  }
+
+  /** Jobs by state, and the age of the oldest waiting job (0 when none waits). */
+  async stats(): Promise<{ waiting: number; delayed: number; active: number; oldestWaitingAgeMs: number }> {
+    const counts = await this.queue.getJobCounts('waiting', 'delayed', 'active');
+    const [oldest] = counts.waiting > 0 ? await this.queue.getWaiting(0, 0) : [];
+    return { waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0, active: counts.active ?? 0, oldestWaitingAgeMs: oldest ? Math.max(0, Date.now() - (oldest.timestamp + (oldest.delay ?? 0))) : 0 };
+  }
+
+  /** Where a delivery's job is, or `unknown` when Redis has no such job. */
+  state(deliveryId: string): Promise<string> {
+    return this.queue.getJobState(deliveryId);
+  }
+
+  private jobOptions(d: DeliveryToQueue): JobsOptions {
+    return {
+      jobId: d.deliveryId,
+      attempts: Math.max(1, totalAttempts(this.settings.maxRetries) - (d.attemptOffset ?? 0)),
+      backoff: { type: DELIVERY_BACKOFF },
+      delay: d.delayMs && d.delayMs > 0 ? Math.round(d.delayMs) : undefined,
+      lifo: d.urgent || undefined,
+      removeOnComplete: KEEP_COMPLETED,
+      removeOnFail: KEEP_FAILED,
+    };
+  }
+}
