@@ -37,7 +37,7 @@ export class OnerosterEnv extends ResourceServerEnv {
   @ToInt() @IsInt() @Min(0) @Max(60_000)
   ONEROSTER_DATA_VERSION_TTL_MS = 1_000;
 
-  /** How long a tenant's licences, region, root org and a deployment's settings are cached (ms). */
+  /** How long a tenant's licences, region, root org and a deployment's settings are cached (ms). 0 = read them on every request. */
   @ToInt() @IsInt() @Min(0) @Max(600_000)
   ONEROSTER_TENANT_CACHE_TTL_MS = 5_000;
 

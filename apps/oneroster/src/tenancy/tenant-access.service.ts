@@ -38,13 +38,16 @@ export const REQUIRED_LICENCE = 'data-operations';
  */
 @Injectable()
 export class TenantAccessService {
-  private readonly cache: LoadingCache<string, Lookup>;
+  /** Undefined when `ONEROSTER_TENANT_CACHE_TTL_MS` is 0: every request reads the database. */
+  private readonly cache: LoadingCache<string, Lookup> | undefined;
 
   constructor(
     private readonly db: RosterDb,
     private readonly env: OnerosterEnv,
   ) {
-    this.cache = new LoadingCache<string, Lookup>(10_000, env.ONEROSTER_TENANT_CACHE_TTL_MS);
+    // LoadingCache reads a TTL of 0 as "never expires", the opposite of what 0 means here.
+    const ttl = env.ONEROSTER_TENANT_CACHE_TTL_MS;
+    this.cache = ttl > 0 ? new LoadingCache<string, Lookup>(10_000, ttl) : undefined;
   }
 
   async resolve(who: TenantPrincipal): Promise<TenantAccess> {
@@ -73,7 +76,7 @@ export class TenantAccessService {
   }
 
   private lookup(tenantId: string, deploymentId: string | null): Promise<Lookup> {
-    return this.cache.get(`${tenantId}|${deploymentId ?? ''}`, async () => {
+    const load = async (): Promise<Lookup> => {
       const rows = await this.db.query<TenantRow>(
         `SELECT t.region_id, t.licences, t.root_org_sourced_id, d.settings
            FROM tenants t
@@ -83,6 +86,7 @@ export class TenantAccessService {
       );
       const row = rows[0];
       return row ? { found: true, row } : { found: false };
-    });
+    };
+    return this.cache ? this.cache.get(`${tenantId}|${deploymentId ?? ''}`, load) : load();
   }
 }
