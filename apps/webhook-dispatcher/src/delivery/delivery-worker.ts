@@ -11,6 +11,7 @@ import { DispatcherMetrics } from './dispatcher.metrics';
 import { MicroBatch } from './micro-batch';
 import { RESOLVER } from './resolver.token';
 import type { Resolver } from './guarded-lookup';
+import { WebhookLoad } from './webhook-load';
 import { WebhookSender } from './webhook-sender';
 
 const OPEN = new Set(['pending', 'awaiting_retry']);
@@ -31,7 +32,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly attempt: DeliveryAttempt;
   private readonly loads: MicroBatch<string, DeliveryToSend | undefined>;
   private readonly writes: MicroBatch<AttemptOutcome, undefined>;
-  private readonly inFlight = new Map<string, number>();
+  private readonly load: WebhookLoad;
   private readonly maxAttempts: number;
   readonly workerId: string;
 
@@ -44,6 +45,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     this.workerId = env.WORKER_ID ?? `${hostname()}:${process.pid}`;
     this.maxAttempts = totalAttempts(env.WEBHOOK_MAX_RETRIES);
+    this.load = new WebhookLoad(env.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK);
     this.sender = new WebhookSender({
       policy: webhookTargetPolicy(env),
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
@@ -106,12 +108,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       this.metrics.deliveries.inc({ outcome: 'cancelled' });
       return;
     }
-    const busy = this.inFlight.get(d.webhook_id) ?? 0;
-    if (busy >= this.env.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) {
+    const done = this.load.tryStart(d.webhook_id);
+    if (!done) {
       this.metrics.deferred.inc();
-      return this.pause(job, token, 1_000 + Math.random() * 2_000);
+      return this.pause(job, token, this.load.deferMs(d.webhook_id));
     }
-    this.inFlight.set(d.webhook_id, busy + 1);
     try {
       const attemptNumber = attemptOffset + job.attemptsMade + 1;
       const final = d.trigger === 'test' || attemptNumber >= this.maxAttempts;
@@ -127,9 +128,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       if (outcome.status === 'awaiting_retry') throw new Error(`attempt ${attemptNumber} failed: ${outcome.errorCode} ${outcome.errorMessage ?? ''}`.trim());
       if (outcome.status === 'undeliverable') throw new UnrecoverableError(`attempt ${attemptNumber} failed (${outcome.errorCode}); the delivery is undeliverable`);
     } finally {
-      const left = (this.inFlight.get(d.webhook_id) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(d.webhook_id, left);
-      else this.inFlight.delete(d.webhook_id);
+      done();
     }
   }
 
