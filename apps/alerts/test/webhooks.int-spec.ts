@@ -102,12 +102,26 @@ describe('alerts API: webhook management', () => {
     ['plain http endpoint', { endpoint: 'http://hooks.partner.example/a', type: 'full-payload' }, 'endpoint'],
     ['loopback endpoint (SSRF)', { endpoint: 'https://127.0.0.1/a', type: 'full-payload' }, 'endpoint'],
     ['cloud metadata endpoint (SSRF)', { endpoint: 'https://169.254.169.254/latest', type: 'full-payload' }, 'endpoint'],
+    ['IPv4-mapped loopback (SSRF)', { endpoint: 'https://[::ffff:7f00:1]/a', type: 'full-payload' }, 'endpoint'],
+    ['decimal loopback (SSRF)', { endpoint: 'https://2130706433/a', type: 'full-payload' }, 'endpoint'],
+    ['port of an internal service (Redis)', { endpoint: 'https://hooks.partner.example:6379/a', type: 'full-payload' }, 'port'],
+    ['port outside the allow-list', { endpoint: 'https://hooks.partner.example:8081/a', type: 'full-payload' }, 'port'],
   ])('refuses a bad registration (%s) and writes nothing', async (_name, body, field) => {
     const before = await count();
     const res = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send(body);
     expectError(res, 400, 'validation_failed');
     expect(res.body.message).toContain(field);
     expect(await count()).toBe(before);
+  });
+
+  it('accepts the allowed ports (443, 80 for http where allowed, 8443, 8080) and refuses an update to another port', async () => {
+    for (const endpoint of ['https://hooks.partner.example:443/a', 'https://hooks.partner.example:8443/a', 'https://hooks.partner.example:8080/a']) {
+      await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint, type: 'full-payload' }).expect(200);
+    }
+    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/p', type: 'full-payload' }).expect(200);
+    const res = await http().patch(`/v2/alerts/webhook/${created.body.webhook_id}`).set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example:5432/p' });
+    expectError(res, 400, 'validation_failed');
+    expect(res.body.message).toContain('port');
   });
 
   it('requires at least one property on update', async () => {

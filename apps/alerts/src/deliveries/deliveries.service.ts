@@ -50,7 +50,7 @@ export class DeliveriesService {
     const last = page[page.length - 1];
     return {
       deliveries: page.map(toDeliveryView),
-      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
+      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
     };
   }
 

@@ -46,10 +46,13 @@ const COLUMNS = `id, webhook_id, message_id, kind, trigger, redelivery_of, statu
 export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** Newest first; `after` continues below the last row of the previous page. */
-  list(tenantId: string, webhookId: string, o: { status?: DeliveryStatus; after?: DeliveryPageCursor; limit: number }): Promise<DeliveryRow[]> {
+  /**
+   * Newest first; `after` continues below the last row of the previous page. `cursor_at` is the
+   * creation time at full (microsecond) precision: rows created in one transaction share it.
+   */
+  list(tenantId: string, webhookId: string, o: { status?: DeliveryStatus; after?: DeliveryPageCursor; limit: number }): Promise<(DeliveryRow & { cursor_at: string })[]> {
     return this.ds.query(
-      `SELECT ${COLUMNS} FROM webhook_deliveries
+      `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM webhook_deliveries
         WHERE tenant_id = $1 AND webhook_id = $2
           AND ($3::text IS NULL OR status = $3)
           AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
