@@ -46,6 +46,7 @@ export const KNOWN_VARIABLES = new Set<string>([
   'WEBHOOK_MAX_RETRIES',
   'WEBHOOK_CONCURRENCY',
   'PUBLIC_BASE_URL',
+  'ALERTS_PUBLIC_BASE_URL',
 ]);
 
 /**
