@@ -15,7 +15,28 @@ function tokenToVar(identity, clientId, secret, extra = '') {
   return `TOKEN=$(${tokenCurl(identity, clientId, secret, extra)} | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`;
 }
 
-function printBanner({ ports }) {
+/** `npm run alerts:demo` with the variables that moved ports (the tool reads the same ones). */
+function alertsDemoCommand(args) {
+  const moved = ['IDENTITY_PORT', 'ALERTS_PORT', 'PG_PORT'].filter((v) => process.env[v]).map((v) => `${v}=${process.env[v]} `);
+  return `${moved.join('')}npm run alerts:demo${args ? ` -- ${args}` : ''}`;
+}
+
+/** The alerts demo: generate messages, watch the receiver, fetch a message as the partner app. */
+function alertsDemo(identity, alerts, demo) {
+  const partnerToken = tokenToVar(identity, demo.app.clientId, demo.app.clientSecret, ` -d tenant_id=${demo.tenant.id}`);
+  return [
+    `# alerts: messages for teachers of ${demo.tenant.name} from its roster, delivered to the two webhooks`,
+    `# of ${demo.app.name} (notification-only and full-payload) at the demo receiver; watch the [demo-receiver] lines`,
+    alertsDemoCommand('--count 3'),
+    '',
+    `# then getMessage, as ${demo.app.name} does after a notification-only delivery: set MESSAGE_ID to an`,
+    '# id alerts:demo printed (it prints these lines with one filled in)',
+    partnerToken,
+    `curl -s -H "Authorization: Bearer $TOKEN" ${alerts}/v2/alerts/message/$MESSAGE_ID`,
+  ];
+}
+
+function printBanner({ ports, demoAlerts }) {
   const identity = `http://localhost:${ports.identity}`;
   const oneroster = `http://localhost:${ports.oneroster}`;
   const alerts = `http://localhost:${ports.alerts}`;
@@ -27,6 +48,7 @@ function printBanner({ ports }) {
     `  OneRoster v1.1               ${oneroster}/ims/oneroster/v1p1`,
     `  Alerts API                   ${alerts}/v2/alerts`,
     `  Webhook dispatcher (ops)     http://localhost:${ports.dispatcher}/health/ready`,
+    `  Demo webhook receiver        http://localhost:${ports.receiver}   (logs each delivery as [demo-receiver])`,
     '',
     '  Every process: /health/live, /health/ready, /metrics',
     '',
@@ -39,6 +61,7 @@ function printBanner({ ports }) {
     `  ${tokenCurl(identity, OPERATOR_ID, OPERATOR_SECRET)}`,
   ];
   for (const example of demoExamples({ identity, oneroster, alerts })) lines.push('', ...example.map((l) => `  ${l}`));
+  if (demoAlerts) lines.push('', ...alertsDemo(identity, alerts, demoAlerts).map((l) => (l ? `  ${l}` : '')));
   lines.push('', 'Ctrl-C stops everything; the next `npm start` reuses the data in .data/.', '');
   console.log(lines.join('\n'));
 }

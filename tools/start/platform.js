@@ -7,6 +7,8 @@ const { startPostgres } = require('../infra/postgres');
 const { startRedis } = require('../infra/redis');
 const { loadDemoData } = require('./demo');
 const { printBanner } = require('./banner');
+const { demoAlertsConfig, DEFAULT_PORTS } = require('../demo/alerts/config');
+const { registerDemoWebhooks } = require('../demo/alerts/webhooks');
 
 const DB_NAME = 'edu_platform';
 
@@ -75,6 +77,22 @@ async function assertPortsFree(ports) {
   }
 }
 
+/**
+ * The demo partner app's webhooks at the demo receiver (through the alerts API, idempotent).
+ * Without the demo data (an external DATABASE_URL holding other data) it says so and goes on.
+ */
+async function registerWebhooksForDemo({ identityUrl, alertsUrl, receiverUrl, log }) {
+  try {
+    const config = demoAlertsConfig();
+    const hooks = await registerDemoWebhooks({ identityUrl, alertsUrl, receiverUrl, config });
+    for (const h of hooks) log(`demo webhook ${h.action}: ${config.app.name} ${h.type} -> ${h.endpoint}`);
+    return config;
+  } catch (err) {
+    log(`demo webhooks not registered (${err.message}); \`npm run alerts:demo\` deliveries will not reach the demo receiver`);
+    return undefined;
+  }
+}
+
 async function startPlatform({ root, dataDir, log }) {
   const stops = [];
   const children = [];
@@ -116,12 +134,19 @@ async function startPlatform({ root, dataDir, log }) {
     const applied = await runMigrations(databaseUrl);
     log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 
-    const ports = { identity: port('IDENTITY_PORT', 3000), oneroster: port('ONEROSTER_PORT', 3001), alerts: port('ALERTS_PORT', 3002), dispatcher: port('DISPATCHER_PORT', 3003) };
+    const ports = {
+      identity: port('IDENTITY_PORT', 3000),
+      oneroster: port('ONEROSTER_PORT', 3001),
+      alerts: port('ALERTS_PORT', 3002),
+      dispatcher: port('DISPATCHER_PORT', 3003),
+      receiver: port('DEMO_RECEIVER_PORT', DEFAULT_PORTS.receiver),
+    };
     await assertPortsFree({
       identity: { port: ports.identity, variable: 'IDENTITY_PORT' },
       oneroster: { port: ports.oneroster, variable: 'ONEROSTER_PORT' },
       alerts: { port: ports.alerts, variable: 'ALERTS_PORT' },
       'webhook-dispatcher': { port: ports.dispatcher, variable: 'DISPATCHER_PORT' },
+      'demo webhook receiver': { port: ports.receiver, variable: 'DEMO_RECEIVER_PORT' },
     });
     const identityUrl = `http://localhost:${ports.identity}`;
     const common = {
@@ -135,21 +160,30 @@ async function startPlatform({ root, dataDir, log }) {
       // Local development: partner test receivers usually run on this machine over http.
       WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP || 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true',
+      // ... on any port (the demo receiver listens on DEMO_RECEIVER_PORT).
+      WEBHOOK_ALLOWED_PORTS: process.env.WEBHOOK_ALLOWED_PORTS || '*',
+      // KEY_ENCRYPTION_KEY: identity encrypts the signing keys with it and the dispatcher decrypts
+      // the webhook key with it. Both get the caller's value when it is set, and otherwise both
+      // use the same demo default (@edu/config's DEMO_KEY_ENCRYPTION_KEY).
     };
 
     await loadDemoData({ root, dataDir, databaseUrl, log });
 
-    // Per process: name, entry point, port, extra environment. Links in answers are built on
-    // the URL printed in the banner (PUBLIC_BASE_URL), never on a request's Host header.
+    // Per process: name, node arguments, port, extra environment, readiness path. Links in answers
+    // are built on the URL printed in the banner (PUBLIC_BASE_URL), never on a request's Host header.
+    const runDist = (entry) => [path.join(root, 'tools/runtime/run-dist.js'), entry];
     const services = [
-      ['identity', 'apps/identity/src/main', ports.identity, {}],
-      ['oneroster', 'apps/oneroster/src/main', ports.oneroster, { PUBLIC_BASE_URL: `http://localhost:${ports.oneroster}` }],
-      ['alerts', 'apps/alerts/src/main', ports.alerts, {}],
-      ['webhook-dispatcher', 'apps/webhook-dispatcher/src/main', ports.dispatcher, {}],
+      ['identity', runDist('apps/identity/src/main'), ports.identity, {}],
+      ['oneroster', runDist('apps/oneroster/src/main'), ports.oneroster, { PUBLIC_BASE_URL: `http://localhost:${ports.oneroster}` }],
+      ['alerts', runDist('apps/alerts/src/main'), ports.alerts, {}],
+      // Notification-only deliveries link to getMessage on the alerts URL of the banner.
+      ['webhook-dispatcher', runDist('apps/webhook-dispatcher/src/main'), ports.dispatcher, { ALERTS_PUBLIC_BASE_URL: `http://localhost:${ports.alerts}` }],
+      // A partner's webhook endpoint on this machine: verifies and logs each delivery.
+      ['demo-receiver', [path.join(root, 'tools/demo/alerts/receiver.js')], ports.receiver, { DEMO_RECEIVER_PORT: String(ports.receiver) }, '/health'],
     ];
     const recentOutput = new Map();
-    for (const [name, entry, p, env] of services) {
-      const child = spawn(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry], {
+    for (const [name, args, p, env] of services) {
+      const child = spawn(process.execPath, args, {
         cwd: root,
         env: { ...common, ...env, PORT: String(p) },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -162,7 +196,7 @@ async function startPlatform({ root, dataDir, log }) {
       children.push(child);
     }
     const readiness = await Promise.all(
-      services.map(([name, , p], i) => waitReady(`http://localhost:${p}/health/ready`, 60_000, () => children[i].exitCode === null).then((ok) => [name, ok])),
+      services.map(([name, , p, , ready = '/health/ready'], i) => waitReady(`http://localhost:${p}${ready}`, 60_000, () => children[i].exitCode === null).then((ok) => [name, ok])),
     );
     const notReady = readiness.filter(([, ok]) => !ok).map(([n]) => n);
     if (notReady.length) {
@@ -173,7 +207,8 @@ async function startPlatform({ root, dataDir, log }) {
       });
       throw new Error(`not ready: ${details.join('\n')}`);
     }
-    printBanner({ ports });
+    const demoAlerts = await registerWebhooksForDemo({ identityUrl, alertsUrl: `http://localhost:${ports.alerts}`, receiverUrl: `http://localhost:${ports.receiver}`, log });
+    printBanner({ ports, demoAlerts });
   } catch (err) {
     await stop();
     throw err;

