@@ -6,9 +6,12 @@ import { PersistenceModule } from '@edu/persistence';
 import { collapseSlashes } from './common/collapse-slashes.middleware';
 import { OnerosterEnv } from './config/oneroster.env';
 import { RosterImportsModule } from './imports/roster-imports.module';
+import { GradebookModule } from './gradebook/gradebook.module';
+import { ResourcesModule } from './resources/resources.module';
 import { RosterModule } from './roster/roster.module';
+import { UnsupportedRoutesModule } from './roster/unsupported.module';
 
-/** The OneRoster v1.1 rostering service (read-only REST under /ims/oneroster/v1p1). */
+/** The OneRoster v1.1 service under /ims/oneroster/v1p1: rostering and resources reads, the gradebook, CSV imports. */
 @Module({})
 export class OnerosterModule implements NestModule {
   static forRoot(env: OnerosterEnv): DynamicModule {
@@ -22,7 +25,11 @@ export class OnerosterModule implements NestModule {
         HealthModule.forRoot({ inject: [DataSource], useFactory: (ds: DataSource) => [readinessCheck('postgres', () => ds.query('SELECT 1'))] }),
         resourceServerAuth(env),
         RosterModule,
+        GradebookModule,
+        ResourcesModule,
         RosterImportsModule,
+        // Last: its catch-all route must come after every OneRoster route.
+        UnsupportedRoutesModule,
       ],
       providers: [{ provide: OnerosterEnv, useValue: env }],
       exports: [OnerosterEnv],

@@ -53,6 +53,7 @@ describe('OneRoster links under forged host headers', () => {
   let D: TenantSetup;
   let token: string;
   let coreOnly: string;
+  let gradebook: string;
 
   beforeAll(async () => {
     await h.start();
@@ -60,6 +61,8 @@ describe('OneRoster links under forged host headers', () => {
     await loadFixture(h, D, districtFixture());
     token = await h.token(D, [SCOPE.roster, SCOPE.demographics]);
     coreOnly = await h.token(D, [SCOPE.core]);
+    gradebook = await h.token(D, [SCOPE.gradebook, SCOPE.gradebookPut]);
+    await h.put('lineItems/li-1', { lineItem: { title: 'Quiz', assignDate: '2024-01-01T00:00:00Z', dueDate: '2024-01-02T00:00:00Z', class: { sourcedId: 'cls-alg-1' } } }, gradebook).expect(201);
   });
 
   afterAll(() => h.stop());
@@ -88,7 +91,10 @@ describe('OneRoster links under forged host headers', () => {
     ['bad limit', () => get('users?limit=0'), 400, 0],
     ['no token', () => get('users', ''), 401, 0],
     ['missing scope', () => get('demographics', coreOnly), 403, 0],
-    ['gradebook route', () => get('lineItems'), 404, 0],
+    ['gradebook route without its scope', () => get('lineItems'), 403, 0],
+    ['gradebook collection', () => get('classes/cls-alg-1/lineItems', gradebook), 200, 3],
+    ['gradebook PUT creating (Location)', () => forged(h.put('results/r-1', { result: { lineItem: { sourcedId: 'li-1' }, student: { sourcedId: 'usr-s-01' }, scoreStatus: 'exempt', scoreDate: '2024-01-03' } }, gradebook)), 201, 3],
+    ['gradebook PUT replacing', () => forged(h.put('lineItems/li-1', { lineItem: { title: 'Quiz 1', assignDate: '2024-01-01T00:00:00Z', dueDate: '2024-01-02T00:00:00Z', class: { sourcedId: 'cls-alg-1' } } }, gradebook)), 200, 1],
     ['unknown route', () => get('nothing-here'), 404, 0],
     ['write method', () => forged(request(h.app.getHttpServer()).post(`${PREFIX}/users`).set('Authorization', `Bearer ${token}`).send({})), 405, 0],
   ];

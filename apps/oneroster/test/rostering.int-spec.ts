@@ -589,16 +589,21 @@ describe('OneRoster rostering reads', () => {
         expectImsxError(res, 405, 'unsupportedoperation');
         expect(res.headers['allow']).toBe('GET, HEAD');
       }
-      expectImsxError(await request(h.app.getHttpServer()).put(`${PREFIX}/lineItems/li-1`).send({}), 405, 'unsupportedoperation');
+      // Gradebook objects take PUT and DELETE; other methods there, and writes on collections, are 405.
+      const patched = await request(h.app.getHttpServer()).patch(`${PREFIX}/lineItems/li-1`).send({});
+      expectImsxError(patched, 405, 'unsupportedoperation');
+      expect(patched.headers['allow']).toBe('GET, HEAD, PUT, DELETE');
+      const posted = await request(h.app.getHttpServer()).post(`${PREFIX}/lineItems`).send({});
+      expectImsxError(posted, 405, 'unsupportedoperation');
+      expect(posted.headers['allow']).toBe('GET, HEAD');
     });
 
-    it('answers gradebook and resources reads with 404 unknownobject', async () => {
+    it('serves gradebook and resources reads only to their own scopes (403 with roster scopes)', async () => {
       for (const path of ['categories', 'lineItems/li-1', 'results', 'resources', 'classes/cls-alg-1/results', 'courses/crs-alg/resources', 'classes/cls-alg-1/students/usr-s-01/results']) {
-        const res = await h.get(path, token);
-        expectImsxError(res, 404, 'unknownobject');
-        expect(res.body.statusInfoSet[0].imsx_description).toMatch(/gradebook and resources/);
+        expectImsxError(await h.get(path, token), 403, 'forbidden');
       }
       expectImsxError(await h.get('nothing-here', token), 404, 'unknownobject');
+      expectImsxError(await h.get('lineItems/li-1/results', token), 404, 'unknownobject');
     });
   });
 });

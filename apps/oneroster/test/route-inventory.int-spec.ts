@@ -4,13 +4,38 @@ import { RosterHarness } from './support/harness';
 const inventory = (h: RosterHarness): RouteEntry[] => routeInventory(h.app);
 
 const R = 'roster-core.readonly roster.readonly';
+const G = 'gradebook.readonly gradebook.createput';
 const P = '/ims/oneroster/v1p1';
 
-/** The reviewed permission list of the rostering API: a diff here is a permission change. */
+/**
+ * The reviewed permission list of the OneRoster API (41 rostering reads, 16 gradebook operations
+ * plus classes/:class_id/categories, 4 resources reads): a diff here is a permission change.
+ */
 const EXPECTED = `
 ALL ${P} public
 ALL ${P}/*path public
 GET ${P}/academicSessions ${R}
+GET ${P}/categories ${G}
+GET ${P}/categories/:id ${G}
+PUT ${P}/categories/:id gradebook.createput
+DELETE ${P}/categories/:id gradebook.delete
+GET ${P}/classes/:class_id/categories ${G}
+GET ${P}/classes/:class_id/lineItems ${G}
+GET ${P}/classes/:class_id/lineItems/:li_id/results ${G}
+GET ${P}/classes/:class_id/resources resource.readonly
+GET ${P}/classes/:class_id/results ${G}
+GET ${P}/classes/:class_id/students/:student_id/results ${G}
+GET ${P}/courses/:course_id/resources resource.readonly
+GET ${P}/lineItems ${G}
+GET ${P}/lineItems/:id ${G}
+PUT ${P}/lineItems/:id gradebook.createput
+DELETE ${P}/lineItems/:id gradebook.delete
+GET ${P}/resources resource.readonly
+GET ${P}/resources/:id resource.readonly
+GET ${P}/results ${G}
+GET ${P}/results/:id ${G}
+PUT ${P}/results/:id gradebook.createput
+DELETE ${P}/results/:id gradebook.delete
 GET ${P}/academicSessions/:id ${R}
 GET ${P}/classes ${R}
 GET ${P}/classes/:id ${R}
@@ -61,7 +86,7 @@ describe('oneroster route inventory', () => {
   beforeAll(() => h.start());
   afterAll(() => h.stop());
 
-  it('lists every rostering route with its scopes (reviewed)', () => {
+  it('lists every OneRoster route with its scopes (reviewed)', () => {
     const rows = inventory(h)
       .filter((r) => r.path === P || r.path.startsWith(`${P}/`))
       .map((r) => `${r.method} ${r.path} ${r.access}`);

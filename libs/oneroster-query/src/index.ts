@@ -6,7 +6,7 @@ export * from './model/field-kinds';
 export * from './model/catalog';
 export * from './filter/ast';
 export { resolveFilterField, type ResolvedField } from './filter/field-ref';
-export { allowedOperators } from './filter/literals';
+export { allowedOperators, parseNumberLiteral } from './filter/literals';
 export { parseFilter } from './filter/parser';
 export { stringifyFilter, quoteFilterValue, literalText } from './filter/stringify';
 export { type RawQuery } from './params/raw-params';

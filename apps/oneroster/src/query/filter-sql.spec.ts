@@ -161,9 +161,30 @@ describe('filterToSql', () => {
     );
   });
 
-  it('never matches unstored references, and != always holds for them', () => {
-    expect(sql('class', "resources.sourcedId='r'").text).toBe('FALSE');
-    expect(sql('class', "resources.sourcedId!='r'").text).toBe('(FALSE) IS NOT TRUE');
+  it('derives class and course resources from their active link records', () => {
+    expect(sql('class', "resources.sourcedId='r'")).toEqual({
+      text: `EXISTS (SELECT 1 FROM "roster_class_resources" AS l WHERE l.tenant_id = t.tenant_id AND l."class_sourced_id" = t.sourced_id AND l.status = 'active' AND l."resource_sourced_id" = $2::text)`,
+      values: ['r'],
+    });
+    expect(sql('course', "resources.sourcedId!='r'").text).toBe(
+      `(EXISTS (SELECT 1 FROM "roster_course_resources" AS l WHERE l.tenant_id = t.tenant_id AND l."course_sourced_id" = t.sourced_id AND l.status = 'active' AND l."resource_sourced_id" = $2::text)) IS NOT TRUE`,
+    );
+    expect(sql('class', "resources.type='resource'").text).toBe(
+      `EXISTS (SELECT 1 FROM "roster_class_resources" AS l WHERE l.tenant_id = t.tenant_id AND l."class_sourced_id" = t.sourced_id AND l.status = 'active')`,
+    );
+    expect(sql('class', "resources.type='class'").text).toBe('FALSE');
+    expect(sql('class', "resources.href~'/resources/r'").values).toEqual([`${ROOT}/resources/`, '%/resources/r%']);
+  });
+
+  it('compares gradebook numbers numerically and score statuses exactly', () => {
+    expect(sql('result', "score>='87.5'")).toEqual({ text: 't."score" >= $2::double precision', values: [87.5] });
+    expect(sql('lineItem', "resultValueMax!='100'")).toEqual({ text: '(t."result_value_max" = $2::double precision) IS NOT TRUE', values: [100] });
+    expect(sql('result', "scoreStatus='Fully Graded'")).toEqual({ text: 't."score_status" = $2::text', values: ['fully graded'] });
+    expect(sql('result', "student.sourcedId='s-1' AND lineItem='li-1'")).toEqual({
+      text: '(t."student_sourced_id" = $2::text AND t."line_item_sourced_id" = $3::text)',
+      values: ['s-1', 'li-1'],
+    });
+    expect(sql('lineItem', "dueDate<'2024-02-01'")).toEqual({ text: 't."due_date" < $2::timestamptz', values: ['2024-02-01T00:00:00.000Z'] });
   });
 
   it('combines two clauses with AND / OR', () => {

@@ -1,6 +1,6 @@
 /**
  * Filter AST (from `@edu/oneroster-query`) → a parameterised SQL boolean expression over one
- * roster table aliased `t`.
+ * OneRoster table aliased `t`.
  *
  * Semantics (library README):
  * - `a != v` is exactly NOT (`a = v`): absent values match, and on lists it means "no element
@@ -9,14 +9,14 @@
  * - `=`, `~` and ordering never match absent values; on lists they hold if any element matches.
  * - Human text (`textMatch: caseInsensitive`) compares through `lower()`; `~` is ILIKE with
  *   escaped wildcards; ids (`sourcedId`, GUIDRef `sourcedId`/`href`) compare exactly.
- * - Datetimes compare as instants, dates as dates, years and enums as text (enum ordering and
- *   `~` lower-cased). An `unlisted` literal (outside an enumeration or true/false) equals no
+ * - Datetimes compare as instants, dates as dates, numbers as `double precision`, years and
+ *   enums as text (enum ordering and `~` lower-cased). An `unlisted` literal (outside an enumeration or true/false) equals no
  *   stored value: `=` is FALSE, so `!=` holds for every row.
  *
  * Column names come only from `ROSTER_TABLES`; every value is a `$n` parameter.
  */
 import type { ComparisonOperator, FilterNode, OneRosterResource, PredicateNode, TypedLiteral } from '@edu/oneroster-query';
-import { columnOf, quoteIdent, ROSTER_TABLES, urlSegmentSql, type ColumnSource, type RefTarget } from './roster-tables';
+import { columnOf, quoteIdent, ROSTER_TABLES, urlSegmentSql, type ColumnSource, type LinkTable, type RefTarget } from './roster-tables';
 import { escapeLike, type SqlParams } from './sql-params';
 
 export interface FilterSqlContext {
@@ -42,7 +42,7 @@ type ValueSource =
       readonly arrayColumn?: string;
     };
 
-type SqlType = 'text' | 'date' | 'timestamptz' | 'boolean';
+type SqlType = 'text' | 'date' | 'timestamptz' | 'boolean' | 'number';
 
 interface Resolved {
   readonly source: ValueSource;
@@ -85,6 +85,12 @@ function childrenFrom(ctx: FilterSqlContext): { from: string; where: string } {
   return { from: `${table} AS c`, where: `c.tenant_id = ${a}.tenant_id AND c.parent_sourced_id = ${a}.sourced_id` };
 }
 
+/** Correlated source of `linked` GUIDRefs: the link table's active rows owned by this row. */
+function linkedFrom(ctx: FilterSqlContext, link: LinkTable): { from: string; where: string } {
+  const a = alias(ctx);
+  return { from: `${quoteIdent(link.table)} AS l`, where: `l.tenant_id = ${a}.tenant_id AND l.${quoteIdent(link.owner)} = ${a}.sourced_id AND l.status = 'active'` };
+}
+
 function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
   const { field, subField } = node.field;
   const source: ColumnSource = columnOf(ctx.resource, field);
@@ -97,6 +103,8 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
       return { source: { multi: false, expr: col(ctx, source.column) }, type: 'timestamptz' };
     case 'boolean':
       return { source: { multi: false, expr: col(ctx, source.column) }, type: 'boolean' };
+    case 'number':
+      return { source: { multi: false, expr: col(ctx, source.column) }, type: 'number' };
     case 'textArray': {
       const c = col(ctx, source.column);
       return { source: { multi: true, from: `unnest(${c}) AS x(v)`, elem: 'x.v', arrayColumn: c }, type: 'text' };
@@ -126,6 +134,13 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
       const { from, where } = childrenFrom(ctx);
       if (subField === 'type') return { source: { multi: false, expr: 'NULL' }, type: 'text', refTypeOf: { target: source.ref, present: `EXISTS (SELECT 1 FROM ${from} WHERE ${where})` } };
       const elem = subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql('c.sourced_id')})` : 'c.sourced_id';
+      return { source: { multi: true, from, where, elem }, type: 'text' };
+    }
+    case 'linked': {
+      const { from, where } = linkedFrom(ctx, source.link);
+      if (subField === 'type') return { source: { multi: false, expr: 'NULL' }, type: 'text', refTypeOf: { target: source.ref, present: `EXISTS (SELECT 1 FROM ${from} WHERE ${where})` } };
+      const target = `l.${quoteIdent(source.link.target)}`;
+      const elem = subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql(target)})` : target;
       return { source: { multi: true, from, where, elem }, type: 'text' };
     }
     case 'absent':
@@ -169,6 +184,8 @@ function compare(expr: string, op: ComparisonOperator, literal: TypedLiteral, ty
       return `${expr} ${sqlOp} ${p.typed(literal.value, type === 'date' ? 'date' : 'text')}`;
     case 'boolean':
       return `${expr} ${sqlOp} ${p.typed(literal.value, 'boolean')}`;
+    case 'number':
+      return `${expr} ${sqlOp} ${p.typed(literal.value, 'double precision')}`;
     case 'enum':
     case 'unlisted':
       // Enums are stored canonical: equality is exact (index-friendly), and an unlisted value equals none.
@@ -218,6 +235,7 @@ function literalValue(literal: TypedLiteral): string {
     case 'datetime':
       return literal.iso;
     case 'boolean':
+    case 'number':
       return String(literal.value);
     default:
       return literal.value;

@@ -1,6 +1,6 @@
 /**
  * How each OneRoster class is stored: the table and, for every field of the class's catalog,
- * where its value comes from. This is the only place SQL identifiers for roster data are
+ * where its value comes from. This is the only place SQL identifiers for OneRoster data are
  * written; the filter and sort translators take column names from here and nowhere else.
  */
 import type { GuidRefType, OneRosterResource } from '@edu/oneroster-query';
@@ -12,6 +12,8 @@ export type ColumnSource =
   | { readonly kind: 'date'; readonly column: string }
   | { readonly kind: 'timestamptz'; readonly column: string }
   | { readonly kind: 'boolean'; readonly column: string }
+  /** `double precision`: gradebook floats (every JSON number round-trips exactly). */
+  | { readonly kind: 'number'; readonly column: string }
   /** `text[]`: grades, subjects, subjectCodes, periods. */
   | { readonly kind: 'textArray'; readonly column: string }
   /** One GUIDRef stored as the referenced sourcedId. */
@@ -20,10 +22,15 @@ export type ColumnSource =
   | { readonly kind: 'refArray'; readonly column: string; readonly ref: RefTarget }
   /** GUIDRefs derived from the rows of the same table whose `parent_sourced_id` is this row. */
   | { readonly kind: 'children'; readonly ref: RefTarget }
+  /**
+   * GUIDRefs derived from a link table: `target` of its `active` rows whose `owner` is this row
+   * (`Class.resources` from `classResources.csv`).
+   */
+  | { readonly kind: 'linked'; readonly link: LinkTable; readonly ref: RefTarget }
   /** `[{type, identifier}]` jsonb. */
   | { readonly kind: 'userIds'; readonly column: string }
   | { readonly kind: 'metadata'; readonly column: string }
-  /** Not stored (never emitted, never matches): `password`, `resources`. */
+  /** Not stored (never emitted, never matches): `password`. */
   | { readonly kind: 'absent' };
 
 /** What a GUIDRef points at: its `type` and the collection its `href` lives under. */
@@ -33,9 +40,28 @@ export interface RefTarget {
   readonly collection: string;
 }
 
+/** A table of link records (`classResources.csv`): which owner row uses which target. */
+export interface LinkTable {
+  readonly table: string;
+  readonly owner: string;
+  readonly target: string;
+}
+
 export interface RosterTable {
   readonly resource: OneRosterResource;
   readonly table: string;
+  /**
+   * How the default order (sourcedId in byte order, also every sort's tie-breaker) is read:
+   * the import-maintained dense `ordinal` of the rostering tables, or `sourced_id` itself where
+   * the column is collated "C" (tables without ordinals).
+   */
+  readonly order: 'ordinal' | 'sourcedId';
+  /**
+   * `import`: rows change only in a CSV import, which bumps the tenant's data version, so totals
+   * may be cached per version. `api`: rows also change through PUT/DELETE (gradebook), so
+   * nothing derived from them is cached.
+   */
+  readonly changes: 'import' | 'api';
   readonly columns: Readonly<Record<string, ColumnSource>>;
 }
 
@@ -44,6 +70,13 @@ const SESSION: RefTarget = { type: 'academicSession', collection: 'academicSessi
 const COURSE: RefTarget = { type: 'course', collection: 'courses' };
 const CLASS: RefTarget = { type: 'class', collection: 'classes' };
 const USER: RefTarget = { type: 'user', collection: 'users' };
+const RESOURCE: RefTarget = { type: 'resource', collection: 'resources' };
+const CATEGORY: RefTarget = { type: 'category', collection: 'categories' };
+const LINE_ITEM: RefTarget = { type: 'lineItem', collection: 'lineItems' };
+
+/** Link tables of `classResources.csv` and `courseResources.csv`. */
+export const CLASS_RESOURCES: LinkTable = { table: 'roster_class_resources', owner: 'class_sourced_id', target: 'resource_sourced_id' };
+export const COURSE_RESOURCES: LinkTable = { table: 'roster_course_resources', owner: 'course_sourced_id', target: 'resource_sourced_id' };
 
 const text = (column: string): ColumnSource => ({ kind: 'text', column });
 const date = (column: string): ColumnSource => ({ kind: 'date', column });
@@ -51,18 +84,22 @@ const bool = (column: string): ColumnSource => ({ kind: 'boolean', column });
 const list = (column: string): ColumnSource => ({ kind: 'textArray', column });
 const ref = (column: string, target: RefTarget): ColumnSource => ({ kind: 'ref', column, ref: target });
 const refs = (column: string, target: RefTarget): ColumnSource => ({ kind: 'refArray', column, ref: target });
+const num = (column: string): ColumnSource => ({ kind: 'number', column });
+const timestamp = (column: string): ColumnSource => ({ kind: 'timestamptz', column });
 const ABSENT: ColumnSource = { kind: 'absent' };
+const IMPORTED = { order: 'ordinal', changes: 'import' } as const;
 
 const BASE: Readonly<Record<string, ColumnSource>> = {
   sourcedId: text('sourced_id'),
   status: text('status'),
-  dateLastModified: { kind: 'timestamptz', column: 'date_last_modified' },
+  dateLastModified: timestamp('date_last_modified'),
   metadata: { kind: 'metadata', column: 'metadata' },
 };
 
 export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   academicSession: {
     resource: 'academicSession',
+    ...IMPORTED,
     table: 'roster_academic_sessions',
     columns: {
       ...BASE,
@@ -77,6 +114,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   },
   class: {
     resource: 'class',
+    ...IMPORTED,
     table: 'roster_classes',
     columns: {
       ...BASE,
@@ -91,11 +129,12 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
       terms: refs('term_sourced_ids', SESSION),
       subjectCodes: list('subject_codes'),
       periods: list('periods'),
-      resources: ABSENT,
+      resources: { kind: 'linked', link: CLASS_RESOURCES, ref: RESOURCE },
     },
   },
   course: {
     resource: 'course',
+    ...IMPORTED,
     table: 'roster_courses',
     columns: {
       ...BASE,
@@ -106,11 +145,12 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
       subjects: list('subjects'),
       org: ref('org_sourced_id', ORG),
       subjectCodes: list('subject_codes'),
-      resources: ABSENT,
+      resources: { kind: 'linked', link: COURSE_RESOURCES, ref: RESOURCE },
     },
   },
   demographics: {
     resource: 'demographics',
+    ...IMPORTED,
     table: 'roster_demographics',
     columns: {
       ...BASE,
@@ -131,6 +171,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   },
   enrollment: {
     resource: 'enrollment',
+    ...IMPORTED,
     table: 'roster_enrollments',
     columns: {
       ...BASE,
@@ -145,6 +186,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   },
   org: {
     resource: 'org',
+    ...IMPORTED,
     table: 'roster_orgs',
     columns: {
       ...BASE,
@@ -157,6 +199,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   },
   user: {
     resource: 'user',
+    ...IMPORTED,
     table: 'roster_users',
     columns: {
       ...BASE,
@@ -175,6 +218,61 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
       orgs: refs('org_sourced_ids', ORG),
       grades: list('grades'),
       password: ABSENT,
+    },
+  },
+  category: {
+    resource: 'category',
+    table: 'gradebook_categories',
+    order: 'sourcedId',
+    changes: 'api',
+    columns: { ...BASE, title: text('title') },
+  },
+  lineItem: {
+    resource: 'lineItem',
+    table: 'gradebook_line_items',
+    order: 'sourcedId',
+    changes: 'api',
+    columns: {
+      ...BASE,
+      title: text('title'),
+      description: text('description'),
+      assignDate: timestamp('assign_date'),
+      dueDate: timestamp('due_date'),
+      class: ref('class_sourced_id', CLASS),
+      category: ref('category_sourced_id', CATEGORY),
+      gradingPeriod: ref('grading_period_sourced_id', SESSION),
+      resultValueMin: num('result_value_min'),
+      resultValueMax: num('result_value_max'),
+    },
+  },
+  result: {
+    resource: 'result',
+    table: 'gradebook_results',
+    order: 'sourcedId',
+    changes: 'api',
+    columns: {
+      ...BASE,
+      lineItem: ref('line_item_sourced_id', LINE_ITEM),
+      student: ref('student_sourced_id', USER),
+      scoreStatus: text('score_status'),
+      score: num('score'),
+      scoreDate: date('score_date'),
+      comment: text('comment'),
+    },
+  },
+  resource: {
+    resource: 'resource',
+    table: 'roster_resources',
+    order: 'sourcedId',
+    changes: 'import',
+    columns: {
+      ...BASE,
+      title: text('title'),
+      roles: list('roles'),
+      importance: text('importance'),
+      vendorResourceId: text('vendor_resource_id'),
+      vendorId: text('vendor_id'),
+      applicationId: text('application_id'),
     },
   },
 };

@@ -25,4 +25,12 @@ describe('sortToSql', () => {
     expect(sortToSql('user', spec('orgs', 'guidRefList'))).toEqual({ orderBy: 't.ordinal ASC', isDefaultOrder: true });
     expect(sortToSql('user', spec('nope', 'string'))).toEqual({ orderBy: 't.ordinal ASC', isDefaultOrder: true });
   });
+
+  it('uses the C-collated sourced_id for the default order and tie-breaker of tables without ordinals', () => {
+    expect(sortToSql('result', spec('sourcedId', 'string', 'desc', false))).toEqual({ orderBy: 't.sourced_id DESC', isDefaultOrder: true });
+    expect(sortToSql('result', spec('score', 'number', 'desc')).orderBy).toBe('t."score" DESC, t.sourced_id DESC');
+    expect(sortToSql('lineItem', spec('dueDate', 'datetime')).orderBy).toBe('t."due_date" ASC, t.sourced_id ASC');
+    expect(sortToSql('result', spec('scoreStatus', 'enum')).orderBy).toBe('t."score_status" COLLATE "C" ASC, t.sourced_id ASC');
+    expect(sortToSql('resource', spec('title', 'string')).orderBy).toBe('lower(t."title") COLLATE "C" ASC, t.sourced_id ASC');
+  });
 });

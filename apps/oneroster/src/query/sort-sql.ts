@@ -1,8 +1,9 @@
 /**
- * `data_field` / `orderBy` → ORDER BY over a roster table aliased `t`.
+ * `data_field` / `orderBy` → ORDER BY over a OneRoster table aliased `t`.
  *
- * - The default order (and `sourcedId`) is the import-assigned `ordinal`, which is the
- *   position in `sourced_id COLLATE "C"` order, so it is also the tie-breaker everywhere.
+ * - The default order (and `sourcedId`) is sourcedId in byte order: the import-assigned
+ *   `ordinal` of rostering tables (the position in `sourced_id COLLATE "C"` order), or
+ *   `sourced_id` itself on tables whose column is collated "C". It is also the tie-breaker.
  * - Text sorts in code-point order (`COLLATE "C"`, independent of the database locale); human
  *   text sorts case-insensitively (`lower()`), matching how filters compare it.
  * - Absent values sort after present ones ascending and before them descending (PostgreSQL's
@@ -10,7 +11,7 @@
  * - The tie-breaker follows the requested direction, so `desc` is exactly the reverse of `asc`.
  */
 import { getCatalog, type OneRosterResource, type SortSpec } from '@edu/oneroster-query';
-import { columnOf, quoteIdent } from './roster-tables';
+import { columnOf, quoteIdent, ROSTER_TABLES } from './roster-tables';
 
 export interface SortSql {
   /** The ORDER BY list (without the keywords). */
@@ -21,7 +22,7 @@ export interface SortSql {
 
 export function sortToSql(resource: OneRosterResource, sort: SortSpec, alias = 't'): SortSql {
   const dir = sort.direction === 'desc' ? 'DESC' : 'ASC';
-  const tiebreak = `${alias}.ordinal ${dir}`;
+  const tiebreak = `${alias}.${ROSTER_TABLES[resource].order === 'ordinal' ? 'ordinal' : 'sourced_id'} ${dir}`;
   if (!sort.requested || sort.field === 'sourcedId') return { orderBy: tiebreak, isDefaultOrder: true };
   const def = getCatalog(resource).field(sort.field);
   if (!def || !def.sortable) return { orderBy: tiebreak, isDefaultOrder: true };
@@ -36,6 +37,7 @@ export function sortToSql(resource: OneRosterResource, sort: SortSpec, alias = '
     case 'date':
     case 'timestamptz':
     case 'boolean':
+    case 'number':
       key = `${alias}.${quoteIdent(source.column)}`;
       break;
     default:

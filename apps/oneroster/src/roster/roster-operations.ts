@@ -63,10 +63,11 @@ export interface SingleOperation {
   readonly noun: string;
 }
 
-const ALL: BaseSet = { conditions: [] };
-const EMPTY: BaseSet = { conditions: [], empty: true };
+export const ALL: BaseSet = { conditions: [] };
+export const EMPTY: BaseSet = { conditions: [], empty: true };
 
-function text(input: BaseSetInput, value: string): string {
+/** Binds a text value; returns its placeholder. */
+export function text(input: BaseSetInput, value: string): string {
   return input.params.typed(value, 'text');
 }
 
@@ -74,7 +75,7 @@ function textList(input: BaseSetInput, values: readonly string[]): string {
   return input.params.typed([...values], 'text[]');
 }
 
-function pathId(input: BaseSetInput, name: string): string {
+export function pathId(input: BaseSetInput, name: string): string {
   const value = input.ids[name];
   if (value === undefined) throw new TypeError(`missing path parameter ${name}`);
   return value;

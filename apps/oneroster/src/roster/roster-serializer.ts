@@ -7,12 +7,14 @@
  * - Absent values are omitted: never `null`, `""` or `[]` for optional lists.
  * - GUIDRefs get an absolute `href` (`{root}/{collection}/{id}`, the id escaped as by
  *   `urlSegment`, which mirrors the SQL used by `href` filters) and the generic `type` of
- *   reference §3.2; `children` of orgs and sessions are derived, in default order.
+ *   reference §3.2; `children` of orgs and sessions are derived, in default order, and
+ *   `resources` of classes and courses from their active link records, by resource sourcedId.
+ * - Numbers (gradebook floats) as JSON numbers, exactly as stored.
  * - Booleans as `"true"`/`"false"` or JSON booleans; dates and datetimes compact (spec 2.9) or
  *   ISO 8601 (millisecond precision, UTC), per deployment.
  * - Field selection (`fields`) writes only the selected properties, in the requested order;
  *   without it, the model's order with `metadata` last.
- * - `password` and `resources` are never stored, so never emitted.
+ * - `password` is never stored, so never emitted.
  */
 import { getCatalog, type DateOutputMode, type OneRosterResource } from '@edu/oneroster-query';
 import { LRUCache } from 'lru-cache';
@@ -85,6 +87,9 @@ function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonF
       const [yes, no] = fmt.booleans === 'json' ? ['true', 'false'] : ['"true"', '"false"'];
       return { sql: col(source.column), emit: (v) => (v === true ? yes : v === false ? no : '') };
     }
+    case 'number':
+      // pg reads float8 as a JS number: the shortest text that round-trips it.
+      return { sql: col(source.column), emit: (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '') };
     case 'textArray':
       return {
         sql: col(source.column),
@@ -107,6 +112,15 @@ function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonF
       const table = quoteIdent(ROSTER_TABLES[resource].table);
       return {
         sql: `ARRAY(SELECT c.sourced_id FROM ${table} AS c WHERE c.tenant_id = ${alias}.tenant_id AND c.parent_sourced_id = ${alias}.sourced_id ORDER BY c.ordinal)`,
+        emit: (v) => refList(v, ref) ?? '',
+      };
+    }
+    case 'linked': {
+      const ref = refWriter(source.ref, fmt);
+      const { table, owner, target } = source.link;
+      return {
+        // Two link records naming the same resource give one reference.
+        sql: `ARRAY(SELECT DISTINCT l.${quoteIdent(target)} COLLATE "C" FROM ${quoteIdent(table)} AS l WHERE l.tenant_id = ${alias}.tenant_id AND l.${quoteIdent(owner)} = ${alias}.sourced_id AND l.status = 'active' ORDER BY 1)`,
         emit: (v) => refList(v, ref) ?? '',
       };
     }

@@ -7,7 +7,6 @@ import { CoursesController } from './controllers/courses.controller';
 import { DemographicsController } from './controllers/demographics.controller';
 import { EnrollmentsController } from './controllers/enrollments.controller';
 import { OrgsController } from './controllers/orgs.controller';
-import { UnsupportedController } from './controllers/unsupported.controller';
 import { UsersController } from './controllers/users.controller';
 import { RosterDb } from './roster-db';
 import { RosterHttp } from './roster-http';
@@ -15,18 +14,15 @@ import { RosterVersionsService } from './roster-versions.service';
 import { RosterRepository } from './roster.repository';
 import { RosterService } from './roster.service';
 
-/** Every OneRoster v1.1 rostering read. `UnsupportedController` must stay last (catch-all). */
+const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard];
+
+/**
+ * Every OneRoster v1.1 rostering read, and the read path, database access and access rules the
+ * gradebook and resources services share. The catch-all is `UnsupportedRoutesModule`, imported last.
+ */
 @Module({
-  controllers: [
-    AcademicSessionsController,
-    ClassesController,
-    CoursesController,
-    DemographicsController,
-    EnrollmentsController,
-    OrgsController,
-    UsersController,
-    UnsupportedController,
-  ],
-  providers: [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard],
+  controllers: [AcademicSessionsController, ClassesController, CoursesController, DemographicsController, EnrollmentsController, OrgsController, UsersController],
+  providers: SHARED,
+  exports: SHARED,
 })
 export class RosterModule {}

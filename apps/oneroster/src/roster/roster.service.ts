@@ -16,6 +16,7 @@ import {
 import { LoadingCache } from '../common/loading-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { filterToSql } from '../query/filter-sql';
+import { ROSTER_TABLES } from '../query/roster-tables';
 import { sortToSql } from '../query/sort-sql';
 import { SqlParams } from '../query/sql-params';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
@@ -53,10 +54,11 @@ interface PreparedSet {
 }
 
 /**
- * Reads for every rostering operation: base set → filter → total → sort → page → serialise →
- * field selection (reference §5). Totals are cached per tenant, data version, operation, path
- * ids, org root and canonical filter; an import publishes a new version, so entries are never
- * stale and no replica needs telling.
+ * Reads for every operation (rostering, gradebook, resources): base set → filter → total → sort →
+ * page → serialise → field selection (reference §5). For tables that change only through
+ * imports, totals are cached per tenant, data version, operation, path ids, org root and
+ * canonical filter; an import publishes a new version, so entries are never stale and no replica
+ * needs telling. Gradebook tables change through the API at any time: their totals are counted.
  */
 @Injectable()
 export class RosterService {
@@ -72,7 +74,7 @@ export class RosterService {
   }
 
   async list(access: TenantAccess, op: CollectionOperation, ids: Readonly<Record<string, string>>, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
-    const query = parseCollectionQuery(raw, op.resource);
+    const query = parseCollectionQuery(raw, op.resource, { overLimit: access.output.overLimit });
     const prepared = await this.prepare(access, op.base, ids);
     const serializer = rowSerializer(op.resource, query.fields, this.format(access, info));
     const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, query, prepared, serializer, info.hrefRoot);
@@ -130,6 +132,13 @@ export class RosterService {
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
     const sort = sortToSql(op.resource, query.sort);
     const { offset, limit } = query;
+
+    if (ROSTER_TABLES[op.resource].changes === 'api') {
+      // Written through the API: no version covers these rows, so nothing is cached.
+      const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
+      const ended = rows.length > 0 ? rows.length < limit : offset === 0;
+      return { total: ended ? offset + rows.length : await this.repo.count(set), rows };
+    }
 
     const ordinal = op.ordinal;
     if (ordinal && !query.filter && sort.isDefaultOrder) {

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, isUuid, type TenantPrincipal } from '@edu/domain';
-import type { DateOutputMode } from '@edu/oneroster-query';
+import type { DateOutputMode, OverLimit } from '@edu/oneroster-query';
 import { LoadingCache } from '../common/loading-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { RosterDb } from '../roster/roster-db';
 
-/** How a deployment wants OneRoster values printed (design §8, reference §1). */
+/** How a deployment wants OneRoster values printed and pages served (design §8, reference §1, §5.1). */
 export interface OutputSettings {
   readonly dateMode: DateOutputMode;
   readonly booleans: 'string' | 'json';
+  /** `limit` above the maximum: 400 (spec) or served as the maximum (consumer compatibility profile). */
+  readonly overLimit: OverLimit;
 }
 
 /** What the rostering API needs to know about the caller's tenant, after the access checks. */
@@ -24,7 +26,7 @@ interface TenantRow {
   region_id: string;
   licences: string[] | null;
   root_org_sourced_id: string | null;
-  settings: { onerosterDateFormat?: unknown; onerosterBooleans?: unknown } | null;
+  settings: { onerosterDateFormat?: unknown; onerosterBooleans?: unknown; onerosterProfile?: unknown } | null;
 }
 
 type Lookup = { found: false } | { found: true; row: TenantRow };
@@ -64,15 +66,7 @@ export class TenantAccessService {
     if (!(row.licences ?? []).includes(REQUIRED_LICENCE)) {
       throw new ApiError(ApiErrorCode.LicenceRequired, `The rostering API needs the tenant's ${REQUIRED_LICENCE} licence`);
     }
-    return {
-      tenantId,
-      regionId: row.region_id,
-      rootOrgSourcedId: row.root_org_sourced_id,
-      output: {
-        dateMode: row.settings?.onerosterDateFormat === 'iso8601' ? 'iso8601' : 'compact',
-        booleans: row.settings?.onerosterBooleans === 'json' ? 'json' : 'string',
-      },
-    };
+    return { tenantId, regionId: row.region_id, rootOrgSourcedId: row.root_org_sourced_id, output: outputSettings(row.settings) };
   }
 
   private lookup(tenantId: string, deploymentId: string | null): Promise<Lookup> {
@@ -89,4 +83,18 @@ export class TenantAccessService {
     };
     return this.cache ? this.cache.get(`${tenantId}|${deploymentId ?? ''}`, load) : load();
   }
+}
+
+/**
+ * The deployment's output settings. The consumer compatibility profile (`onerosterProfile =
+ * 'compatibility'`) is what stock sync clients (Google Classroom, Microsoft SDS) need: large
+ * `limit`s served as pages of 1000, and ISO 8601 dates whatever `onerosterDateFormat` says.
+ */
+export function outputSettings(settings: TenantRow['settings']): OutputSettings {
+  const compatibility = settings?.onerosterProfile === 'compatibility';
+  return {
+    dateMode: compatibility || settings?.onerosterDateFormat === 'iso8601' ? 'iso8601' : 'compact',
+    booleans: settings?.onerosterBooleans === 'json' ? 'json' : 'string',
+    overLimit: compatibility ? 'clamp' : 'reject',
+  };
 }

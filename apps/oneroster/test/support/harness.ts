@@ -18,11 +18,16 @@ export const SCOPE = {
   roster: `${DEFAULT_ONEROSTER_SCOPE_BASE}/roster.readonly`,
   demographics: `${DEFAULT_ONEROSTER_SCOPE_BASE}/roster-demographics.readonly`,
   gradebook: `${DEFAULT_ONEROSTER_SCOPE_BASE}/gradebook.readonly`,
+  gradebookPut: `${DEFAULT_ONEROSTER_SCOPE_BASE}/gradebook.createput`,
+  gradebookDelete: `${DEFAULT_ONEROSTER_SCOPE_BASE}/gradebook.delete`,
+  resources: `${DEFAULT_ONEROSTER_SCOPE_BASE}/resource.readonly`,
 } as const;
 
 export interface TenantSetup {
   tenantId: string;
   deploymentId: string;
+  /** The deployed app (the `sub` of its tokens). */
+  appId: string;
 }
 
 /** The real OneRoster app over HTTP with its own database and a JWKS-serving token issuer. */
@@ -63,11 +68,30 @@ export class RosterHarness {
     const { app } = await this.world.app({ type: 'tenant', id: tenant.id });
     const { deployment } = await this.world.deploy(app.id, tenant.id, [SCOPE.core, SCOPE.roster, SCOPE.demographics]);
     if (o.settings) await this.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [deployment.id, JSON.stringify(o.settings)]);
-    return { tenantId: tenant.id, deploymentId: deployment.id };
+    return { tenantId: tenant.id, deploymentId: deployment.id, appId: app.id };
   }
 
+  /** Another app deployed at the same tenant. */
+  async otherApp(t: TenantSetup, settings?: DeploymentSettings): Promise<TenantSetup> {
+    const { app } = await this.world.app({ type: 'tenant', id: t.tenantId }, 'Second App');
+    const { deployment } = await this.world.deploy(app.id, t.tenantId, Object.values(SCOPE));
+    if (settings) await this.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [deployment.id, JSON.stringify(settings)]);
+    return { tenantId: t.tenantId, deploymentId: deployment.id, appId: app.id };
+  }
+
+  /** A token of the tenant's app (`sub` = its app id) with these scopes. */
   token(t: TenantSetup, scopes: string[] = [SCOPE.roster], extra: { region?: string } = {}): Promise<string> {
-    return this.issuer.mint({ scopes, tenantId: t.tenantId, deploymentId: t.deploymentId, ...extra });
+    return this.issuer.mint({ scopes, tenantId: t.tenantId, deploymentId: t.deploymentId, sub: t.appId, ...extra });
+  }
+
+  put(path: string, body: unknown, token?: string): request.Test {
+    const r = request(this.app.getHttpServer()).put(`${PREFIX}/${path}`).send(body as object);
+    return token ? r.set('Authorization', `Bearer ${token}`) : r;
+  }
+
+  delete(path: string, token?: string): request.Test {
+    const r = request(this.app.getHttpServer()).delete(`${PREFIX}/${path}`);
+    return token ? r.set('Authorization', `Bearer ${token}`) : r;
   }
 
   get(path: string, token?: string, app: NestExpressApplication = this.app): request.Test {

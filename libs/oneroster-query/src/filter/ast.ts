@@ -6,7 +6,7 @@ import type { FieldKind, ValueKind } from '../model/field-kinds';
 
 export const COMPARISON_OPERATORS = ['=', '!=', '>', '>=', '<', '<=', '~'] as const;
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
-/** Operators that order values; allowed on single-valued string, enum, date, datetime and year fields. */
+/** Operators that order values; allowed on single-valued string, enum, date, datetime, year and number fields. */
 export const ORDERING_OPERATORS: readonly ComparisonOperator[] = ['>', '>=', '<', '<='];
 
 /** How an adapter compares text: `caseInsensitive` for human text, `exact` for ids and normalised values. */
@@ -45,6 +45,8 @@ export type TypedLiteral =
   | { readonly kind: 'boolean'; readonly value: boolean }
   /** Four digits, `YYYY`. */
   | { readonly kind: 'year'; readonly value: string }
+  /** A finite number (gradebook floats); compared numerically. */
+  | { readonly kind: 'number'; readonly value: number }
   /**
    * A well-formed value outside the closed value set of an enum or boolean field
    * (`status='norecords'`, `enabledUser='yes'`): no stored value equals it, so `=` matches

@@ -148,7 +148,7 @@ function fieldCases(resource: OneRosterResource): fc.Arbitrary<FieldCase> {
 
 function expectedOperators(ref: FieldRef): ComparisonOperator[] {
   const ops: ComparisonOperator[] = ['=', '!='];
-  if (!ref.multi && ['string', 'enum', 'date', 'datetime', 'year'].includes(ref.valueKind)) ops.push('>', '>=', '<', '<=');
+  if (!ref.multi && ['string', 'enum', 'date', 'datetime', 'year', 'number'].includes(ref.valueKind)) ops.push('>', '>=', '<', '<=');
   if (ref.valueKind === 'string' || ref.valueKind === 'enum') ops.push('~');
   return ops;
 }
@@ -243,8 +243,23 @@ function literalArb(field: FieldCase): fc.Arbitrary<[string, TypedLiteral]> {
       });
     case 'datetime':
       return datetimeLiteralArb;
+    case 'number':
+      return numberLiteralArb;
   }
 }
+
+/** A number literal as a client may write it (integer, decimal, exponent, signs, padding), and its value. */
+const numberLiteralArb: fc.Arbitrary<[string, TypedLiteral]> = fc.oneof(
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map((n): [string, TypedLiteral] => [String(n), { kind: 'number', value: n === 0 ? 0 : n }]),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }).map((n): [string, TypedLiteral] => [String(n), { kind: 'number', value: n === 0 ? 0 : n }]),
+  fc
+    .tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom('', '+', '-'), fc.constantFrom('', ' '))
+    .map(([whole, frac, sign, blank]): [string, TypedLiteral] => {
+      const text = `${whole}.${String(frac).padStart(2, '0')}`;
+      const value = Number(`${sign === '-' ? '-' : ''}${text}`);
+      return [`${blank}${sign}${text}${blank}`, { kind: 'number', value: value === 0 ? 0 : value }];
+    }),
+);
 
 interface GeneratedPredicate {
   readonly text: string;

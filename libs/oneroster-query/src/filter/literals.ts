@@ -8,12 +8,12 @@ import type { ResolvedField } from './field-ref';
 
 /**
  * Which operators a field path accepts. Enums compare as strings (reference §5.3), so they take
- * the text operators too; booleans only `=` / `!=`.
+ * the text operators too; numbers order numerically; booleans only `=` / `!=`.
  */
 export function allowedOperators(ref: FieldRef): readonly ComparisonOperator[] {
   const ops: ComparisonOperator[] = ['=', '!='];
   const text = ref.valueKind === 'string' || ref.valueKind === 'enum';
-  const ordered = !ref.multi && (text || ref.valueKind === 'date' || ref.valueKind === 'datetime' || ref.valueKind === 'year');
+  const ordered = !ref.multi && (text || ref.valueKind === 'date' || ref.valueKind === 'datetime' || ref.valueKind === 'year' || ref.valueKind === 'number');
   if (ordered) ops.push(...ORDERING_OPERATORS);
   if (text) ops.push('~');
   return ops;
@@ -61,6 +61,10 @@ export function parseLiteral(field: ResolvedField, raw: string, position?: numbe
     }
     case 'year':
       return /^\d{4}$/.test(text) ? { kind: 'year', value: text } : bad('a four-digit year (YYYY)');
+    case 'number': {
+      const value = parseNumberLiteral(text);
+      return value === undefined ? bad('a decimal number (e.g. 87.5, -2, 1e3)') : { kind: 'number', value };
+    }
     case 'date': {
       const date = parseDateLiteral(text);
       return date === undefined ? bad('a date, YYYY-MM-DD or YYYYMMDD') : { kind: 'date', value: date };
@@ -71,4 +75,14 @@ export function parseLiteral(field: ResolvedField, raw: string, position?: numbe
       return { kind: 'datetime', value: parsed.instant, iso: parsed.instant.toISOString(), dateOnly: parsed.dateOnly };
     }
   }
+}
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A decimal number literal → finite number (`-0` read as `0`), or undefined. Like dates, a number has a shape and an order. */
+export function parseNumberLiteral(text: string): number | undefined {
+  if (!DECIMAL.test(text)) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value)) return undefined;
+  return value === 0 ? 0 : value;
 }

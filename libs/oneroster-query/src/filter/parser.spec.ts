@@ -441,6 +441,23 @@ describe('parseFilter: typed literals', () => {
     expect(filterError("status='norecords' AND role='x' OR sex='y'").code).toBe('invalid_filter_field');
   });
 
+  it('reads number literals and compares numbers with ordering operators but not ~', () => {
+    expect(predicate("score>='87.5'", 'result')).toMatchObject({ op: '>=', field: { path: 'score', valueKind: 'number', multi: false }, value: { kind: 'number', value: 87.5 } });
+    expect(predicate("score=' -2 '", 'result').value).toEqual({ kind: 'number', value: -2 });
+    expect(predicate("resultValueMax<'1e3'", 'lineItem').value).toEqual({ kind: 'number', value: 1000 });
+    expect(predicate("score='-0'", 'result').value).toEqual({ kind: 'number', value: 0 });
+    expect(predicate("score='.5'", 'result').value).toEqual({ kind: 'number', value: 0.5 });
+    for (const value of ['', 'abc', '1,5', '1e999', 'NaN', 'Infinity', '0x10', '--1']) {
+      expect(filterError(`score='${value}'`, 'result').message).toMatch(/decimal number/);
+    }
+    expect(filterError("score~'8'", 'result').message).toMatch(/Operator '~'/);
+  });
+
+  it('reads score statuses with their spaces, case-insensitively', () => {
+    expect(predicate("scoreStatus='Fully Graded'", 'result').value).toEqual({ kind: 'enum', value: 'fully graded' });
+    expect(predicate("scoreStatus='fullygraded'", 'result').value).toEqual({ kind: 'unlisted', value: 'fullygraded' });
+  });
+
   it('accepts only four-digit years', () => {
     expect(predicate("schoolYear='2024'", 'academicSession').value).toEqual({ kind: 'year', value: '2024' });
     for (const value of ['24', '2023-24', '20245', '', 'abcd']) {

@@ -11,6 +11,8 @@ export function literalText(literal: TypedLiteral): string {
       return literal.dateOnly ? literal.iso.slice(0, 10) : literal.iso;
     case 'boolean':
       return literal.value ? 'true' : 'false';
+    case 'number':
+      return String(literal.value);
     default:
       return literal.value;
   }

@@ -41,6 +41,25 @@ describe('field catalogs', () => {
       'username', 'userIds', 'enabledUser', 'givenName', 'familyName', 'middleName', 'role', 'identifier', 'email', 'sms', 'phone', 'agents',
       'orgs', 'grades', 'password',
     ]);
+    expect(names('category').slice(4)).toEqual(['title']);
+    expect(names('lineItem').slice(4)).toEqual([
+      'title', 'description', 'assignDate', 'dueDate', 'class', 'category', 'gradingPeriod', 'resultValueMin', 'resultValueMax',
+    ]);
+    expect(names('result').slice(4)).toEqual(['lineItem', 'student', 'scoreStatus', 'score', 'scoreDate', 'comment']);
+    expect(names('resource').slice(4)).toEqual(['title', 'roles', 'importance', 'vendorResourceId', 'vendorId', 'applicationId']);
+  });
+
+  it('types the gradebook and resources fields', () => {
+    expect(kindOf('lineItem', 'assignDate')).toBe('datetime');
+    expect(kindOf('lineItem', 'gradingPeriod')).toBe('guidRef');
+    expect(kindOf('lineItem', 'resultValueMax')).toBe('number');
+    expect(kindOf('result', 'score')).toBe('number');
+    expect(kindOf('result', 'scoreDate')).toBe('date');
+    expect(kindOf('result', 'student')).toBe('guidRef');
+    expect(getCatalog('result').field('scoreStatus')?.values).toEqual(['exempt', 'fully graded', 'not submitted', 'partially graded', 'submitted']);
+    expect(kindOf('resource', 'roles')).toBe('stringList');
+    expect(getCatalog('resource').field('importance')?.values).toEqual(['primary', 'secondary']);
+    expect(sortableFields('result')).toEqual(['sourcedId', 'status', 'dateLastModified', 'scoreStatus', 'score', 'scoreDate', 'comment']);
   });
 
   it('gives each field its kind', () => {
@@ -109,6 +128,10 @@ describe('field catalogs', () => {
   it('knows the wrapper keys and rejects unknown resources', () => {
     expect(RESOURCE_KEYS.academicSession).toEqual({ single: 'academicSession', collection: 'academicSessions' });
     expect(RESOURCE_KEYS.demographics).toEqual({ single: 'demographics', collection: 'demographics' });
+    expect(RESOURCE_KEYS.category).toEqual({ single: 'category', collection: 'categories' });
+    expect(RESOURCE_KEYS.lineItem).toEqual({ single: 'lineItem', collection: 'lineItems' });
+    expect(RESOURCE_KEYS.result).toEqual({ single: 'result', collection: 'results' });
+    expect(RESOURCE_KEYS.resource).toEqual({ single: 'resource', collection: 'resources' });
     expect(isOneRosterResource('user')).toBe(true);
     expect(isOneRosterResource('users')).toBe(false);
     expect(() => getCatalog('nope' as OneRosterResource)).toThrow(TypeError);

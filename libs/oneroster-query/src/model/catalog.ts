@@ -1,19 +1,22 @@
 /**
- * Field catalogs of the OneRoster v1.1 rostering classes (reference §3), and lookups into them.
+ * Field catalogs of the OneRoster v1.1 classes served (reference §3): the rostering classes, the
+ * gradebook classes (category, lineItem, result) and the resources class; lookups into them.
  */
 import {
   CLASS_TYPES,
   GENDER_TYPES,
   GUID_REF_TYPES,
+  IMPORTANCE_TYPES,
   ORG_TYPES,
   ROLE_TYPES,
+  SCORE_STATUS_TYPES,
   SESSION_TYPES,
   STATUS_ALIASES,
   STATUS_TYPES,
 } from './enums';
 import { SCALAR_KINDS, type FieldDef, type FieldKind, type SubFieldDef } from './field-kinds';
 
-/** The rostering classes, named as in the information model. */
+/** The classes served, named as in the information model: rostering, then gradebook, then resources. */
 export const ONEROSTER_RESOURCES = [
   'academicSession',
   'class',
@@ -22,6 +25,10 @@ export const ONEROSTER_RESOURCES = [
   'enrollment',
   'org',
   'user',
+  'category',
+  'lineItem',
+  'result',
+  'resource',
 ] as const;
 export type OneRosterResource = (typeof ONEROSTER_RESOURCES)[number];
 
@@ -34,6 +41,10 @@ export const RESOURCE_KEYS: Readonly<Record<OneRosterResource, { readonly single
   enrollment: { single: 'enrollment', collection: 'enrollments' },
   org: { single: 'org', collection: 'orgs' },
   user: { single: 'user', collection: 'users' },
+  category: { single: 'category', collection: 'categories' },
+  lineItem: { single: 'lineItem', collection: 'lineItems' },
+  result: { single: 'result', collection: 'results' },
+  resource: { single: 'resource', collection: 'resources' },
 };
 
 interface FieldOptions {
@@ -62,6 +73,8 @@ const str = (name: string, options?: FieldOptions): FieldDef => field(name, 'str
 const enumOf = (name: string, values: readonly string[], aliases?: Readonly<Record<string, string>>): FieldDef =>
   field(name, 'enum', { values, ...(aliases ? { aliases } : {}) });
 const date = (name: string): FieldDef => field(name, 'date');
+const datetime = (name: string): FieldDef => field(name, 'datetime');
+const num = (name: string): FieldDef => field(name, 'number');
 const bool = (name: string): FieldDef => field(name, 'boolean');
 const list = (name: string): FieldDef => field(name, 'stringList');
 const ref = (name: string): FieldDef => field(name, 'guidRef');
@@ -153,6 +166,22 @@ const CLASS_FIELDS: Readonly<Record<OneRosterResource, readonly FieldDef[]>> = {
     // Never emitted and never usable as a filter or sort key (it would be a password oracle).
     str('password', { filterable: false, sortable: false }),
   ],
+  // Gradebook and resources classes (reference §3.11).
+  category: [str('title')],
+  lineItem: [
+    str('title'),
+    str('description'),
+    datetime('assignDate'),
+    datetime('dueDate'),
+    ref('class'),
+    ref('category'),
+    ref('gradingPeriod'),
+    num('resultValueMin'),
+    num('resultValueMax'),
+  ],
+  result: [ref('lineItem'), ref('student'), enumOf('scoreStatus', SCORE_STATUS_TYPES), num('score'), date('scoreDate'), str('comment')],
+  // `roles` holds RoleType values; filtered as a list of text like `grades`.
+  resource: [str('title'), list('roles'), enumOf('importance', IMPORTANCE_TYPES), str('vendorResourceId'), str('vendorId'), str('applicationId')],
 };
 
 /** Sub-fields of a GUIDRef (reference §3.2). */

@@ -1,5 +1,5 @@
 /**
- * OneRoster v1.1 enumerations used by the rostering classes (reference §2), in canonical case.
+ * OneRoster v1.1 enumerations (reference §2), in canonical case.
  * Filter literals are matched case-insensitively against these and normalised to the value here.
  */
 
@@ -14,6 +14,10 @@ export const ROLE_TYPES = ['administrator', 'aide', 'guardian', 'parent', 'proct
  */
 export const ENROLLMENT_ROLE_TYPES = ['administrator', 'proctor', 'student', 'teacher'] as const;
 export const GENDER_TYPES = ['male', 'female'] as const;
+/** Gradebook `Result.scoreStatus` (reference §2): the values contain spaces. */
+export const SCORE_STATUS_TYPES = ['exempt', 'fully graded', 'not submitted', 'partially graded', 'submitted'] as const;
+/** Resources `Resource.importance`. */
+export const IMPORTANCE_TYPES = ['primary', 'secondary'] as const;
 export const GUID_REF_TYPES = [
   'academicSession',
   'category',
@@ -38,6 +42,7 @@ export type ClassType = (typeof CLASS_TYPES)[number];
 export type OrgType = (typeof ORG_TYPES)[number];
 export type RoleType = (typeof ROLE_TYPES)[number];
 export type GuidRefType = (typeof GUID_REF_TYPES)[number];
+export type ScoreStatus = (typeof SCORE_STATUS_TYPES)[number];
 
 /** v1.0's `inactive` was dropped in v1.1; a filter on it means `tobedeleted`. */
 export const STATUS_ALIASES: Readonly<Record<string, StatusType>> = { inactive: 'tobedeleted' };

@@ -11,6 +11,7 @@ export type FieldKind =
   | 'datetime' // instant, UTC
   | 'boolean'
   | 'year' // YYYY
+  | 'number' // JSON number (gradebook floats)
   | 'stringList' // string[] (grades, subjects, periods, subjectCodes)
   | 'guidRef' // { href, sourcedId, type }
   | 'guidRefList' // GUIDRef[]
@@ -18,10 +19,10 @@ export type FieldKind =
   | 'metadata'; // free-form object
 
 /** The kind of the single value a filter predicate compares against (the leaf of a field path). */
-export type ValueKind = 'string' | 'enum' | 'date' | 'datetime' | 'boolean' | 'year';
+export type ValueKind = 'string' | 'enum' | 'date' | 'datetime' | 'boolean' | 'year' | 'number';
 
 /** Field kinds holding one scalar value; these are the sortable ones. */
-export const SCALAR_KINDS: readonly FieldKind[] = ['string', 'enum', 'date', 'datetime', 'boolean', 'year'];
+export const SCALAR_KINDS: readonly FieldKind[] = ['string', 'enum', 'date', 'datetime', 'boolean', 'year', 'number'];
 
 /** One field of a OneRoster class. */
 export interface FieldDef {

@@ -6,7 +6,7 @@ import type { FilterNode } from '../filter/ast';
 import { parseFilter } from '../filter/parser';
 import type { OneRosterResource } from '../model/catalog';
 import { parseFields } from './fields-param';
-import { DEFAULT_LIMIT, MAX_LIMIT, parseLimit, parseOffset } from './paging-params';
+import { DEFAULT_LIMIT, MAX_LIMIT, parseLimit, parseOffset, type OverLimit } from './paging-params';
 import { singleParam, type RawQuery } from './raw-params';
 import { parseSort, type SortSpec } from './sort-params';
 
@@ -15,6 +15,8 @@ export interface QueryOptions {
   readonly defaultLimit?: number;
   /** Largest accepted `limit`; above it is a 400. Default 1000 (spec §8). */
   readonly maxLimit?: number;
+  /** `clamp` serves a larger `limit` as `maxLimit` instead of a 400 (consumer compatibility profile). Default `reject`. */
+  readonly overLimit?: OverLimit;
 }
 
 export interface CollectionQuery {
@@ -42,7 +44,7 @@ export interface SingleQuery {
  * Unknown parameters are ignored.
  */
 export function parseCollectionQuery(raw: RawQuery, resource: OneRosterResource, options: QueryOptions = {}): CollectionQuery {
-  const limit = parseLimit(singleParam(raw, 'limit'), options.defaultLimit ?? DEFAULT_LIMIT, options.maxLimit ?? MAX_LIMIT);
+  const limit = parseLimit(singleParam(raw, 'limit'), options.defaultLimit ?? DEFAULT_LIMIT, options.maxLimit ?? MAX_LIMIT, options.overLimit);
   const offset = parseOffset(singleParam(raw, 'offset'));
   const filterText = singleParam(raw, 'filter');
   const filter = filterText === undefined || filterText.trim() === '' ? undefined : parseFilter(filterText, resource);

@@ -39,6 +39,18 @@ describe('parseLimit', () => {
     expect(parseLimit('50', 25, 50)).toBe(50);
     expect(invalid(() => parseLimit('51', 25, 50)).code).toBe('invaliddata');
   });
+
+  it('serves a well-formed limit above the maximum as the maximum when asked to clamp', () => {
+    expect(parseLimit('10000', 100, 1000, 'clamp')).toBe(1000);
+    expect(parseLimit('5000', 100, 1000, 'clamp')).toBe(1000);
+    expect(parseLimit('1000', 100, 1000, 'clamp')).toBe(1000);
+    expect(parseLimit('7', 100, 1000, 'clamp')).toBe(7);
+    expect(parseLimit(undefined, 100, 1000, 'clamp')).toBe(100);
+    // Clamping is for large well-formed values only: garbage, zero and negatives stay errors.
+    for (const text of ['0', '-1', 'abc', '1.5', '99999999999999999999', '']) {
+      expect(invalid(() => parseLimit(text, 100, 1000, 'clamp'))).toMatchObject({ code: 'invaliddata', parameter: 'limit' });
+    }
+  });
 });
 
 describe('parseOffset', () => {

@@ -8,6 +8,8 @@ export interface DeploymentSettings {
   onerosterDateFormat?: 'compact' | 'iso8601';
   /** OneRoster booleans as `"true"` strings (default) or JSON booleans. */
   onerosterBooleans?: 'string' | 'json';
+  /** `strict` (default): the spec's paging rules; `compatibility`: `limit` above 1000 served as 1000, ISO 8601 dates. */
+  onerosterProfile?: 'strict' | 'compatibility';
 }
 
 /** An app deployed at a tenant with the scopes it was granted (spec 2.4). */

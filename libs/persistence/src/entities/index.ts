@@ -13,6 +13,8 @@ import { UserEntity } from './user.entity';
 import { VanityDomainEntity } from './vanity-domain.entity';
 import { ROSTER_ENTITIES } from './roster';
 import { ALERT_ENTITIES } from './alerts';
+import { RESOURCE_ENTITIES } from './resources';
+import { GRADEBOOK_ENTITIES } from './gradebook';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -29,6 +31,9 @@ export * from './user.entity';
 export * from './vanity-domain.entity';
 export * from './roster';
 export * from './alerts';
+export * from './sourced-record';
+export * from './resources';
+export * from './gradebook';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
-export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES, ...ALERT_ENTITIES];
+export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES, ...ALERT_ENTITIES, ...RESOURCE_ENTITIES, ...GRADEBOOK_ENTITIES];

@@ -4,29 +4,31 @@ import { Public } from '@edu/auth';
 import { ApiError, ApiErrorCode } from '@edu/domain';
 import { ONEROSTER_PREFIX } from '../roster-http';
 
-/** Collections of the OneRoster v1.1 gradebook and resources services (reference §6.3). */
-const OTHER_SERVICES = new Set(['categories', 'lineItems', 'results', 'resources']);
+/** Collections whose objects take PUT and DELETE (the gradebook service, reference §6.3). */
+const WRITABLE = new Set(['categories', 'lineItems', 'results']);
+
+/** The methods a path under the service root supports (for `Allow`). */
+export function allowedMethods(path: string): string {
+  const segments = path.split('/').filter(Boolean).slice(3);
+  return segments.length === 2 && WRITABLE.has(segments[0] as string) ? 'GET, HEAD, PUT, DELETE' : 'GET, HEAD';
+}
 
 /**
- * Everything under the service root that no rostering read matched. Registered last, so it only
- * sees what the real routes did not take:
- * - any method other than GET/HEAD → 405 `unsupportedoperation` with `Allow: GET, HEAD`
- *   (the service is read-only; answered before authentication, as it reveals nothing);
- * - GET of a gradebook or resources route → 404 `unknownobject` naming the service as not
- *   offered (consistently 404, never 501);
- * - any other GET → 404 `unknownobject`.
+ * Everything under the service root that no OneRoster operation matched. Registered last (its
+ * own module, imported last), so it only sees what the real routes did not take:
+ * - a method the path does not support → 405 `unsupportedoperation` with `Allow` (PUT and
+ *   DELETE exist only on `/categories/{id}`, `/lineItems/{id}`, `/results/{id}`; answered before
+ *   authentication, as it reveals nothing);
+ * - any other request → 404 `unknownobject`.
  */
 @Controller(ONEROSTER_PREFIX)
 @Public()
 export class UnsupportedController {
   @All(['', '*path'])
   unsupported(@Req() req: Request): never {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new ApiError(ApiErrorCode.MethodNotAllowed, `${req.method} is not supported: this OneRoster service is read-only`, { allow: 'GET, HEAD' });
-    }
-    const segments = req.path.split('/').filter(Boolean).slice(3);
-    if (segments.some((s) => OTHER_SERVICES.has(s))) {
-      throw new ApiError(ApiErrorCode.NotFound, 'The OneRoster gradebook and resources services are not offered by this rostering service');
+    const allow = allowedMethods(req.path);
+    if (!allow.split(', ').includes(req.method)) {
+      throw new ApiError(ApiErrorCode.MethodNotAllowed, `${req.method} is not supported on this OneRoster path`, { allow });
     }
     throw new ApiError(ApiErrorCode.NotFound, 'No such OneRoster route');
   }

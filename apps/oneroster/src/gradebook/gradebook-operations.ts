@@ -1,0 +1,73 @@
+/**
+ * Every gradebook read as data (reference §6.3): which class it returns and its base set of rows,
+ * over the table aliased `t` with `$1` = tenant id. Filters, sorting and paging come on top
+ * (`RosterService`), exactly as for the rostering reads.
+ *
+ * Rules chosen where the standard is silent (recorded in the app README):
+ * - A deleted (`tobedeleted`) gradebook object reads as 404 on single GETs; collections keep it,
+ *   with its status, so delta readers (`filter=dateLastModified>'…'`) learn of the deletion.
+ * - Results "of a class" are the results of the class's line items.
+ * - `classes/{id}/categories` = the categories a line item of that class may use: every active
+ *   category of the tenant (categories have no class in v1.1), and none unless the class is an
+ *   active class of the tenant.
+ * - Unknown parents answer an empty collection, as the rostering relationship reads do.
+ */
+import { ALL, pathId, text, type BaseSet, type BaseSetInput, type CollectionOperation, type SingleOperation } from '../roster/roster-operations';
+
+/** Live objects only: a deleted gradebook object is gone for single reads. */
+const LIVE: BaseSet = { conditions: [`t.status = 'active'`] };
+
+/** Line items of the class `class_id` (any status), as a subquery of sourcedIds. */
+function lineItemsOfClass(input: BaseSetInput): string {
+  return `SELECT li.sourced_id FROM gradebook_line_items AS li WHERE li.tenant_id = $1::uuid AND li.class_sourced_id = ${text(input, pathId(input, 'class_id'))}`;
+}
+
+export const GRADEBOOK_COLLECTIONS = {
+  getAllCategories: { name: 'getAllCategories', resource: 'category', base: () => ALL },
+  getAllLineItems: { name: 'getAllLineItems', resource: 'lineItem', base: () => ALL },
+  getAllResults: { name: 'getAllResults', resource: 'result', base: () => ALL },
+  getLineItemsForClass: {
+    name: 'getLineItemsForClass',
+    resource: 'lineItem',
+    base: (i) => ({ conditions: [`t.class_sourced_id = ${text(i, pathId(i, 'class_id'))}`] }),
+  },
+  getResultsForClass: {
+    name: 'getResultsForClass',
+    resource: 'result',
+    base: (i) => ({ conditions: [`t.line_item_sourced_id IN (${lineItemsOfClass(i)})`] }),
+  },
+  getResultsForLineItemForClass: {
+    name: 'getResultsForLineItemForClass',
+    resource: 'result',
+    base: (i) => {
+      const lineItem = text(i, pathId(i, 'li_id'));
+      return {
+        conditions: [
+          `t.line_item_sourced_id = ${lineItem}`,
+          `EXISTS (SELECT 1 FROM gradebook_line_items AS li WHERE li.tenant_id = $1::uuid AND li.sourced_id = ${lineItem} AND li.class_sourced_id = ${text(i, pathId(i, 'class_id'))})`,
+        ],
+      };
+    },
+  },
+  getResultsForStudentForClass: {
+    name: 'getResultsForStudentForClass',
+    resource: 'result',
+    base: (i) => ({ conditions: [`t.student_sourced_id = ${text(i, pathId(i, 'student_id'))}`, `t.line_item_sourced_id IN (${lineItemsOfClass(i)})`] }),
+  },
+  getCategoriesForClass: {
+    name: 'getCategoriesForClass',
+    resource: 'category',
+    base: (i) => ({
+      conditions: [
+        `t.status = 'active'`,
+        `EXISTS (SELECT 1 FROM roster_classes AS k WHERE k.tenant_id = $1::uuid AND k.sourced_id = ${text(i, pathId(i, 'class_id'))} AND k.status = 'active')`,
+      ],
+    }),
+  },
+} as const satisfies Record<string, CollectionOperation>;
+
+export const GRADEBOOK_SINGLES = {
+  getCategory: { name: 'getCategory', resource: 'category', noun: 'category', base: () => LIVE },
+  getLineItem: { name: 'getLineItem', resource: 'lineItem', noun: 'line item', base: () => LIVE },
+  getResult: { name: 'getResult', resource: 'result', noun: 'result', base: () => LIVE },
+} as const satisfies Record<string, SingleOperation>;
