@@ -193,15 +193,15 @@ describe('roster CSV import', () => {
       expect(await row('roster_classes', 'cls-1', tenant)).toMatchObject({ term_sourced_ids: ['as-t1', 'as-t2'] });
     });
 
-    it('warns about and skips gradebook files and files the manifest marks absent', async () => {
+    it('warns about and skips files the manifest marks absent and files the binding does not know', async () => {
       const p = schoolPackage();
-      p.manifest.find(([k]) => k === 'file.lineItems')![1] = 'bulk';
       setMode(p, 'demographics', 'absent');
       const report = await runPackage(p, otherTenantId, { 'lineItems.csv': 'sourcedId\n', 'demographics.csv': 'sourcedId\n', 'notes.txt': 'hello' });
       expect(report.status).toBe('succeeded');
       const warned = report.warnings.map((w) => w.file);
-      expect(warned).toEqual(expect.arrayContaining(['manifest.csv', 'lineItems.csv', 'demographics.csv', 'notes.txt']));
+      expect(warned).toEqual(expect.arrayContaining(['lineItems.csv', 'demographics.csv', 'notes.txt']));
       expect(report.counts['demographics.csv']).toBeUndefined();
+      expect(report.counts['lineItems.csv']).toBeUndefined();
     });
   });
 

@@ -6,8 +6,10 @@ import {
   readDate,
   readDateTime,
   readEnum,
+  readEnumList,
   readGrades,
   readList,
+  readNumber,
   readRefs,
   readSourcedId,
   readStatus,
@@ -85,5 +87,26 @@ describe('cell parsers', () => {
     expect(err(readUserIds('LDAP:jdoe'))).toMatch(/\{type:identifier\}/);
     expect(err(readUserIds('{LDAP:}'))).toMatch(/both a type and an identifier/);
     expect(err(readUserIds('{A:1}{B:2}'))).toMatch(/\{type:identifier\}/);
+  });
+});
+
+describe('gradebook and resources cells', () => {
+  it('reads numbers exactly and refuses anything else', () => {
+    expect(readNumber('87.5')).toBe(87.5);
+    expect(readNumber('-2')).toBe(-2);
+    expect(readNumber('1e3')).toBe(1000);
+    expect(readNumber('0.1')).toBe(0.1);
+    for (const bad of ['8,5', 'abc', 'NaN', '1e999', '--1']) expect(err(readNumber(bad))).toMatch(/not a number/);
+  });
+
+  it('reads lists of enumeration values in canonical case', () => {
+    const lookup = enumLookup(ROLE_TYPES);
+    expect(readEnumList('Student,teacher', ROLE_TYPES, lookup)).toEqual(['student', 'teacher']);
+    expect(err(readEnumList('student,wizard', ROLE_TYPES, lookup))).toMatch(/'wizard' is not one of/);
+  });
+
+  it('refuses datetimes outside four-digit years', () => {
+    expect(readDateTime('2024-03-01T08:00:00Z')).toBe('2024-03-01T08:00:00.000Z');
+    expect(err(readDateTime('0000-01-01T00:00:00+01:00'))).toMatch(/not an ISO 8601 datetime/);
   });
 });

@@ -2,7 +2,7 @@
  * Reading one CSV cell of the OneRoster binding into its stored value. Pure functions, no I/O;
  * a bad cell yields a `CellError` (never thrown, so the importer can collect every error).
  */
-import { parseDateLiteral, parseDateTimeLiteral, STATUS_ALIASES, STATUS_TYPES, type StatusType } from '@edu/oneroster-query';
+import { parseDateLiteral, parseDateTimeLiteral, parseNumberLiteral, STATUS_ALIASES, STATUS_TYPES, type StatusType } from '@edu/oneroster-query';
 import { GRADES } from './csv-layout';
 
 export class CellError {
@@ -68,7 +68,13 @@ export function readDate(raw: string): string | CellError {
 /** ISO 8601 datetime → ISO string in UTC with milliseconds. */
 export function readDateTime(raw: string): string | CellError {
   const parsed = parseDateTimeLiteral(raw);
-  return parsed ? parsed.instant.toISOString() : new CellError(`'${raw}' is not an ISO 8601 datetime (e.g. 2024-08-20T14:03:11.000Z)`);
+  const year = parsed?.instant.getUTCFullYear() ?? 0;
+  return parsed && year >= 1 && year <= 9999 ? parsed.instant.toISOString() : new CellError(`'${raw}' is not an ISO 8601 datetime (e.g. 2024-08-20T14:03:11.000Z)`);
+}
+
+/** A decimal number (gradebook floats), kept exactly. */
+export function readNumber(raw: string): number | CellError {
+  return parseNumberLiteral(raw) ?? new CellError(`'${raw}' is not a number (e.g. 87.5)`);
 }
 
 export function readYear(raw: string): string | CellError {
@@ -93,6 +99,17 @@ export function readGrades(raw: string): string[] | CellError {
     const grade = gradeOf(/^\d$/.test(item) ? `0${item}` : item);
     if (!grade) return new CellError(`'${item}' is not a CEDS grade (${GRADES.join(', ')})`);
     out.push(grade);
+  }
+  return out;
+}
+
+/** Comma-separated values of an enumeration, each in canonical case. */
+export function readEnumList(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined): string[] | CellError {
+  const out: string[] = [];
+  for (const item of readList(raw)) {
+    const value = lookup(item);
+    if (value === undefined) return new CellError(`'${item}' is not one of ${values.join(', ')}`);
+    out.push(value);
   }
   return out;
 }

@@ -1,16 +1,28 @@
 /**
- * The OneRoster v1.1 CSV binding for the rostering files (reference §11.3): per file, its columns
- * in the standard order, how each cell is read, and the table column it lands in.
+ * The OneRoster v1.1 CSV binding (reference §11.3): per file, its columns in the standard order,
+ * how each cell is read, and the table column it lands in. All thirteen files of the binding are
+ * imported: the rostering files, the resources files and the gradebook files.
  */
 import { roleGroupOf, type RosterRole } from '@edu/persistence';
-import { CLASS_TYPES, GENDER_TYPES, ORG_TYPES, ROLE_TYPES, SESSION_TYPES } from '@edu/oneroster-query';
+import { CLASS_TYPES, GENDER_TYPES, IMPORTANCE_TYPES, ORG_TYPES, ROLE_TYPES, SCORE_STATUS_TYPES, SESSION_TYPES } from '@edu/oneroster-query';
 
-/** Rostering files in referential-integrity import order (reference §11.1). */
-export const ROSTER_FILE_TYPES = ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'enrollments', 'demographics'] as const;
+/** Every file of the binding, in referential-integrity import order (reference §11.1). */
+export const ROSTER_FILE_TYPES = [
+  'orgs',
+  'academicSessions',
+  'courses',
+  'classes',
+  'users',
+  'enrollments',
+  'demographics',
+  'resources',
+  'classResources',
+  'courseResources',
+  'categories',
+  'lineItems',
+  'results',
+] as const;
 export type RosterFileType = (typeof ROSTER_FILE_TYPES)[number];
-
-/** Files of the binding this service does not import (gradebook and resources): warned about, skipped. */
-export const SKIPPED_FILE_TYPES = ['categories', 'classResources', 'courseResources', 'lineItems', 'resources', 'results'] as const;
 
 /** CEDS grade levels (reference §2), canonical case. */
 export const GRADES = ['IT', 'PR', 'PK', 'TK', 'KG', '01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', 'PS', 'UG', 'Other'] as const;
@@ -23,12 +35,18 @@ export type CellKind =
   | 'boolean'
   /** `YYYY-MM-DD`. */
   | 'date'
+  /** ISO 8601 datetime (stored as an instant). */
+  | 'datetime'
+  /** A decimal number (gradebook floats). */
+  | 'number'
   /** Four digits. */
   | 'year'
   /** Comma-separated strings. */
   | 'list'
   /** Comma-separated CEDS grades. */
   | 'grades'
+  /** Comma-separated values of `values`, each matched case-insensitively (`resources.roles`). */
+  | 'enumList'
   /** `{type:identifier}` items, comma-separated. */
   | 'userIds'
   /** One sourcedId of a `ref` record. */
@@ -39,7 +57,7 @@ export type CellKind =
   | 'ignored';
 
 /** PostgreSQL type of the staged value. */
-export type PgType = 'text' | 'text[]' | 'boolean' | 'date' | 'jsonb';
+export type PgType = 'text' | 'text[]' | 'boolean' | 'date' | 'timestamptz' | 'double precision' | 'jsonb';
 
 export interface CsvColumn {
   /** Header name, exactly as the binding spells it. */
@@ -63,6 +81,21 @@ export interface FileLayout {
   readonly partitionOrdinal?: { readonly column: string; readonly by: string };
   /** A stored column computed from another column's value (`role_group` from `role`). */
   readonly derived?: { readonly db: string; readonly from: string; readonly compute: (value: string) => string };
+  /**
+   * The table keeps dense `ordinal`s (the rostering tables). The resources and gradebook tables
+   * have none: their default order is their "C"-collated `sourced_id`.
+   */
+  readonly ordinals: boolean;
+  /**
+   * Gradebook tables: rows may also be written through the API by an app (`owner_app_id`). An
+   * import never changes or tombstones those rows, and a file naming one of them is refused.
+   */
+  readonly appWritable?: boolean;
+  /**
+   * Link records (`classResources`, `courseResources`): the owning record whose `resources`
+   * derive from them gets a new `dateLastModified` when its set of active links changes.
+   */
+  readonly links?: { readonly ownerTable: string; readonly owner: string; readonly target: string };
 }
 
 const col = (name: string, kind: CellKind, db: string | undefined, o: { required?: boolean; values?: readonly string[]; ref?: RosterFileType } = {}): CsvColumn => ({
@@ -78,6 +111,7 @@ const req = { required: true };
 export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   orgs: {
     type: 'orgs',
+    ordinals: true,
     fileName: 'orgs.csv',
     table: 'roster_orgs',
     columns: [
@@ -89,6 +123,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   academicSessions: {
     type: 'academicSessions',
+    ordinals: true,
     fileName: 'academicSessions.csv',
     table: 'roster_academic_sessions',
     columns: [
@@ -103,6 +138,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   courses: {
     type: 'courses',
+    ordinals: true,
     fileName: 'courses.csv',
     table: 'roster_courses',
     columns: [
@@ -117,6 +153,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   classes: {
     type: 'classes',
+    ordinals: true,
     fileName: 'classes.csv',
     table: 'roster_classes',
     columns: [
@@ -135,6 +172,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   users: {
     type: 'users',
+    ordinals: true,
     fileName: 'users.csv',
     table: 'roster_users',
     columns: [
@@ -159,6 +197,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   enrollments: {
     type: 'enrollments',
+    ordinals: true,
     fileName: 'enrollments.csv',
     table: 'roster_enrollments',
     columns: [
@@ -173,6 +212,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   demographics: {
     type: 'demographics',
+    ordinals: true,
     fileName: 'demographics.csv',
     table: 'roster_demographics',
     columns: [
@@ -191,6 +231,86 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
       col('publicSchoolResidenceStatus', 'text', 'public_school_residence_status'),
     ],
   },
+  resources: {
+    type: 'resources',
+    ordinals: false,
+    fileName: 'resources.csv',
+    table: 'roster_resources',
+    columns: [
+      col('vendorResourceId', 'text', 'vendor_resource_id', req),
+      col('title', 'text', 'title'),
+      col('roles', 'enumList', 'roles', { values: ROLE_TYPES }),
+      col('importance', 'enum', 'importance', { values: IMPORTANCE_TYPES }),
+      col('vendorId', 'text', 'vendor_id'),
+      col('applicationId', 'text', 'application_id'),
+    ],
+  },
+  classResources: {
+    type: 'classResources',
+    ordinals: false,
+    fileName: 'classResources.csv',
+    table: 'roster_class_resources',
+    columns: [
+      col('title', 'text', 'title'),
+      col('classSourcedId', 'ref', 'class_sourced_id', { required: true, ref: 'classes' }),
+      col('resourceSourcedId', 'ref', 'resource_sourced_id', { required: true, ref: 'resources' }),
+    ],
+    links: { ownerTable: 'roster_classes', owner: 'class_sourced_id', target: 'resource_sourced_id' },
+  },
+  courseResources: {
+    type: 'courseResources',
+    ordinals: false,
+    fileName: 'courseResources.csv',
+    table: 'roster_course_resources',
+    columns: [
+      col('title', 'text', 'title'),
+      col('courseSourcedId', 'ref', 'course_sourced_id', { required: true, ref: 'courses' }),
+      col('resourceSourcedId', 'ref', 'resource_sourced_id', { required: true, ref: 'resources' }),
+    ],
+    links: { ownerTable: 'roster_courses', owner: 'course_sourced_id', target: 'resource_sourced_id' },
+  },
+  categories: {
+    type: 'categories',
+    ordinals: false,
+    appWritable: true,
+    fileName: 'categories.csv',
+    table: 'gradebook_categories',
+    columns: [col('title', 'text', 'title', req)],
+  },
+  lineItems: {
+    type: 'lineItems',
+    ordinals: false,
+    appWritable: true,
+    fileName: 'lineItems.csv',
+    table: 'gradebook_line_items',
+    columns: [
+      col('title', 'text', 'title', req),
+      col('description', 'text', 'description'),
+      col('assignDate', 'datetime', 'assign_date', req),
+      col('dueDate', 'datetime', 'due_date', req),
+      col('classSourcedId', 'ref', 'class_sourced_id', { required: true, ref: 'classes' }),
+      col('categorySourcedId', 'ref', 'category_sourced_id', { required: true, ref: 'categories' }),
+      col('gradingPeriodSourcedId', 'ref', 'grading_period_sourced_id', { required: true, ref: 'academicSessions' }),
+      col('resultValueMin', 'number', 'result_value_min'),
+      col('resultValueMax', 'number', 'result_value_max'),
+    ],
+  },
+  results: {
+    type: 'results',
+    ordinals: false,
+    appWritable: true,
+    fileName: 'results.csv',
+    table: 'gradebook_results',
+    columns: [
+      col('lineItemSourcedId', 'ref', 'line_item_sourced_id', { required: true, ref: 'lineItems' }),
+      col('studentSourcedId', 'ref', 'student_sourced_id', { required: true, ref: 'users' }),
+      col('scoreStatus', 'enum', 'score_status', { required: true, values: SCORE_STATUS_TYPES }),
+      // Required unless the score status is `exempt` or `not submitted` (checked per row).
+      col('score', 'number', 'score'),
+      col('scoreDate', 'date', 'score_date', req),
+      col('comment', 'text', 'comment'),
+    ],
+  },
 };
 
 /** The staged PostgreSQL type of a column. */
@@ -206,8 +326,13 @@ export function pgTypeOf(c: CsvColumn): PgType {
       return 'boolean';
     case 'date':
       return 'date';
+    case 'datetime':
+      return 'timestamptz';
+    case 'number':
+      return 'double precision';
     case 'list':
     case 'grades':
+    case 'enumList':
     case 'refs':
       return 'text[]';
     case 'userIds':

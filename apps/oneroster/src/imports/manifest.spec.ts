@@ -30,10 +30,11 @@ describe('manifest.csv', () => {
     ]);
   });
 
-  it('warns about gradebook files instead of importing them; requires the header and versions', async () => {
-    const ok = await read(`\ufeff${BASE}file.results,bulk\n`);
+  it('reads the gradebook and resources files like the others; requires the header and versions', async () => {
+    const ok = await read(`\ufeff${BASE}file.results,bulk\nfile.classResources,Delta\nfile.categories,absent\n`);
     expect(ok.issues.errors).toEqual([]);
-    expect(ok.issues.warnings[0]).toMatchObject({ line: 4, message: expect.stringMatching(/results.csv is not a rostering file/) });
+    expect(ok.issues.warnings).toEqual([]);
+    expect(ok.manifest!.files).toMatchObject({ results: 'bulk', classResources: 'delta', categories: 'absent', lineItems: 'absent', users: 'absent' });
     const bad = await read('key,value\n');
     expect(bad.manifest).toBeUndefined();
     expect(bad.issues.errors[0]!.message).toMatch(/propertyName,value/);

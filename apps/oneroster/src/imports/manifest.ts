@@ -4,7 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import { csvBatches, CsvSyntaxError } from './csv-records';
-import { ROSTER_FILE_TYPES, SKIPPED_FILE_TYPES, type RosterFileType } from './csv-layout';
+import { ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
 import { didYouMean, type IssueLog } from './import-issues';
 
 export const MANIFEST_FILE = 'manifest.csv';
@@ -12,7 +12,7 @@ export const MANIFEST_FILE = 'manifest.csv';
 export type FileMode = 'absent' | 'bulk' | 'delta';
 
 export interface Manifest {
-  /** Mode of each rostering file (absent when the manifest does not list it). */
+  /** Mode of each file of the binding (absent when the manifest does not list it). */
   readonly files: Readonly<Record<RosterFileType, FileMode>>;
   /** Line of each key in manifest.csv. */
   readonly lines: Readonly<Record<string, number>>;
@@ -20,7 +20,7 @@ export interface Manifest {
   readonly systemCode?: string;
 }
 
-const FILE_KEYS = [...ROSTER_FILE_TYPES, ...SKIPPED_FILE_TYPES].map((t) => `file.${t}`);
+const FILE_KEYS = ROSTER_FILE_TYPES.map((t) => `file.${t}`);
 const KNOWN_KEYS = ['manifest.version', 'oneroster.version', ...FILE_KEYS, 'source.systemName', 'source.systemCode'];
 const MODES: readonly FileMode[] = ['absent', 'bulk', 'delta'];
 
@@ -66,9 +66,7 @@ export async function readManifest(input: Readable, issues: IssueLog): Promise<M
         issues.error(MANIFEST_FILE, line, 'value', `'${value}' is not a file mode (absent, bulk, delta) for '${key}'`);
         continue;
       }
-      const type = key.slice('file.'.length);
-      if ((ROSTER_FILE_TYPES as readonly string[]).includes(type)) files[type as RosterFileType] = mode;
-      else if (mode !== 'absent') issues.warn(MANIFEST_FILE, line, 'value', `${type}.csv is not a rostering file: this service does not import gradebook or resources data; skipped`);
+      files[key.slice('file.'.length) as RosterFileType] = mode;
     }
   }
   const expect = (key: string, wanted: string) => {
@@ -87,6 +85,6 @@ export async function readManifest(input: Readable, issues: IssueLog): Promise<M
 export function manifestMode(m: Manifest): 'bulk' | 'delta' | 'mixed' {
   const modes = new Set(Object.values(m.files).filter((mode) => mode !== 'absent'));
   if (modes.size === 1) return [...modes][0] as 'bulk' | 'delta';
-  // A manifest listing no rostering file changes nothing: reported as an (empty) delta.
+  // A manifest listing no file changes nothing: reported as an (empty) delta.
   return modes.size === 0 ? 'delta' : 'mixed';
 }

@@ -1,7 +1,9 @@
 /**
  * The sourcedIds a reference may resolve to while a package is validated: for a file the package
  * holds in bulk, exactly the ids of that file (records missing from it are about to be
- * tombstoned); for a delta or absent file, the tenant's stored ids plus those of the delta file.
+ * tombstoned) plus, for gradebook files, the objects apps wrote through the API (an import
+ * neither replaces nor tombstones those); for a delta or absent file, the tenant's stored ids
+ * plus those of the delta file.
  * Orgs keep their type (a class's school must be a school), classes their school (an
  * enrollment's school must be its class's), orgs and sessions their parent (cycles).
  */
@@ -21,6 +23,8 @@ export class ReferenceIndex {
   private readonly loaded = new Set<RosterFileType>();
   /** Types whose file could not be read (bad header): references to them are not checked. */
   private readonly unreliable = new Set<RosterFileType>();
+  /** Stored gradebook ids written by apps through the API, per type. */
+  private readonly appOwned = new Map<RosterFileType, Set<string>>();
 
   constructor(
     private readonly client: ClientBase,
@@ -34,20 +38,30 @@ export class ReferenceIndex {
   async ensure(type: RosterFileType): Promise<void> {
     if (this.loaded.has(type)) return;
     this.loaded.add(type);
-    if (this.modes[type] === 'bulk') return;
-    const table = FILE_LAYOUTS[type].table;
+    const layout = FILE_LAYOUTS[type];
+    if (this.modes[type] === 'bulk' && !layout.appWritable) return;
     const extra = EXTRA_COLUMN[type];
     const parent = PARENT_COLUMN[type];
-    const cols = ['sourced_id', extra ? `${extra} AS extra` : `'' AS extra`, parent ? `${parent} AS parent` : 'NULL AS parent'];
-    const { rows } = await this.client.query<{ sourced_id: string; extra: string; parent: string | null }>(
-      `SELECT ${cols.join(', ')} FROM "${table}" WHERE tenant_id = $1`,
+    const cols = ['sourced_id', extra ? `${extra} AS extra` : `'' AS extra`, parent ? `${parent} AS parent` : 'NULL AS parent', layout.appWritable ? 'owner_app_id IS NOT NULL AS owned' : 'false AS owned'];
+    // A bulk gradebook file replaces the imported objects only: the apps' stay.
+    const only = this.modes[type] === 'bulk' ? ' AND owner_app_id IS NOT NULL' : '';
+    const { rows } = await this.client.query<{ sourced_id: string; extra: string; parent: string | null; owned: boolean }>(
+      `SELECT ${cols.join(', ')} FROM "${layout.table}" WHERE tenant_id = $1${only}`,
       [this.tenantId],
     );
     const map = this.ids.get(type)!;
+    const owned = new Set<string>();
     for (const r of rows) {
       map.set(r.sourced_id, r.extra);
       if (r.parent !== null) this.parents(type).set(r.sourced_id, r.parent);
+      if (r.owned) owned.add(r.sourced_id);
     }
+    this.appOwned.set(type, owned);
+  }
+
+  /** The id names a gradebook object an app wrote through the API (after `ensure`). */
+  isAppOwned(type: RosterFileType, id: string): boolean {
+    return this.appOwned.get(type)?.has(id) ?? false;
   }
 
   /** Records `id` as present in the package (with its org type / class school, or its line). */

@@ -1,5 +1,5 @@
 /**
- * Reads one rostering CSV file of a package: checks the header, validates every row (values,
+ * Reads one CSV file of a package: checks the header, validates every row (values,
  * enumerations, dates, duplicates, references), and streams valid rows into the file's staging
  * table while it reads (the database ingests one batch while the next is parsed). Once any error
  * has been found nothing more is staged, but reading goes on to report further errors.
@@ -13,8 +13,10 @@ import {
   readDate,
   readDateTime,
   readEnum,
+  readEnumList,
   readGrades,
   readList,
+  readNumber,
   readRefs,
   readSourcedId,
   readStatus,
@@ -61,7 +63,16 @@ const RECORD_NAME: Readonly<Record<RosterFileType, string>> = {
   users: 'user',
   enrollments: 'enrollment',
   demographics: 'demographics',
+  resources: 'resource',
+  classResources: 'class resource',
+  courseResources: 'course resource',
+  categories: 'category',
+  lineItems: 'line item',
+  results: 'result',
 };
+
+/** Score statuses for which a result may come without a score (nothing to score). */
+const UNSCORED = new Set(['exempt', 'not submitted']);
 
 /**
  * Rows waiting to be sent, as COPY text lines; one COPY in flight while the next batch is read
@@ -235,6 +246,10 @@ export async function loadRosterFile(
     begin: pos('begin_date'),
     cls: pos('class_sourced_id'),
     school: pos('school_sourced_id'),
+    min: pos('result_value_min'),
+    max: pos('result_value_max'),
+    score: pos('score'),
+    scoreStatus: pos('score_status'),
   };
 
   const readHeader = (cells: string[]): boolean => {
@@ -307,6 +322,10 @@ export async function loadRosterFile(
       bad('sourcedId', `sourcedId ${id.message}`);
       return false;
     }
+    if (layout.appWritable && refs.isAppOwned(layout.type, id)) {
+      bad('sourcedId', `'${id}' is a ${RECORD_NAME[layout.type]} an app created through the API; an import cannot change or delete it`);
+      return false;
+    }
     const first = firstLine(id);
     if (first !== undefined) {
       bad('sourcedId', `duplicate sourcedId '${id}' (first on line ${first})`);
@@ -360,7 +379,7 @@ export async function loadRosterFile(
       }
       if (text === null) {
         if (spec.required) bad(spec.name, `${spec.name} is required`);
-        if (spec.db) row[at++] = spec.kind === 'list' || spec.kind === 'grades' || spec.kind === 'refs' ? '{}' : spec.kind === 'userIds' ? '[]' : null;
+        if (spec.db) row[at++] = spec.kind === 'list' || spec.kind === 'grades' || spec.kind === 'enumList' || spec.kind === 'refs' ? '{}' : spec.kind === 'userIds' ? '[]' : null;
         continue;
       }
       let value: unknown;
@@ -377,6 +396,17 @@ export async function loadRosterFile(
         case 'date':
           value = readDate(text);
           break;
+        case 'datetime':
+          value = readDateTime(text);
+          break;
+        case 'number':
+          value = readNumber(text);
+          break;
+        case 'enumList': {
+          const values = readEnumList(text, spec.values!, r.lookup!);
+          value = values instanceof CellError ? values : textArrayLiteral(values);
+          break;
+        }
         case 'year':
           value = readYear(text);
           break;
@@ -448,6 +478,19 @@ export async function loadRosterFile(
         const begin = row[idx.begin];
         const end = row[idx.end];
         if (typeof begin === 'string' && typeof end === 'string' && end < begin) issues.error(file, line, 'endDate', `endDate ${end} is before beginDate ${begin}`);
+        break;
+      }
+      case 'lineItems': {
+        const min = row[idx.min];
+        const max = row[idx.max];
+        if (typeof min === 'number' && typeof max === 'number' && min > max) issues.error(file, line, 'resultValueMin', `resultValueMin ${min} is greater than resultValueMax ${max}`);
+        break;
+      }
+      case 'results': {
+        const status = row[idx.scoreStatus];
+        if (row[idx.score] === null && typeof status === 'string' && !UNSCORED.has(status)) {
+          issues.error(file, line, 'score', `score is required unless scoreStatus is exempt or not submitted (it is '${status}')`);
+        }
         break;
       }
       default:

@@ -6,13 +6,14 @@
  *    table (or, for a first bulk load in sourcedId order, straight into the roster table);
  * 3. any error: roll back, record the failed import with every error (file, line, column);
  * 4. otherwise merge each file into its table (upsert changed rows, tombstone), renumber
- *    ordinals, publish a new data version and record the import, then commit.
+ *    ordinals, bump classes and courses whose resource links changed, tombstone the results of
+ *    deleted line items, publish a new data version and record the import, then commit.
  *
  * Readers see the previous data and version until the commit, then the new ones together.
  */
 import type { ClientBase } from 'pg';
 import type { RosterImportFileCounts, RosterImportMode } from '@edu/persistence';
-import { FILE_LAYOUTS, ROSTER_FILE_TYPES, SKIPPED_FILE_TYPES, type RosterFileType } from './csv-layout';
+import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
 import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
 import { MANIFEST_FILE, manifestMode, readManifest, type Manifest } from './manifest';
 import { ReferenceIndex } from './reference-index';
@@ -20,6 +21,9 @@ import { loadRosterFile, type FileLoadResult } from './roster-file-loader';
 import {
   BUMP_DATA_VERSION_SQL,
   bulkTombstoneSql,
+  bumpLinkOwnersSql,
+  CASCADE_LINE_ITEM_TOMBSTONES_SQL,
+  snapshotLinksSql,
   deltaTombstoneSql,
   countNewSql,
   insertNewSql,
@@ -83,10 +87,7 @@ function checkFiles(pkg: RosterPackage, manifest: Manifest, issues: IssueLog): v
       issues.warn(fileName, 0, '', `${fileName} is in the package but the manifest marks it absent; not imported`);
     }
   }
-  for (const type of SKIPPED_FILE_TYPES) {
-    if (names.has(`${type}.csv`)) issues.warn(`${type}.csv`, 0, '', `${type}.csv is gradebook/resources data, which this service does not import; skipped`);
-  }
-  const known = new Set([MANIFEST_FILE, ...ROSTER_FILE_TYPES.map((t) => FILE_LAYOUTS[t].fileName), ...SKIPPED_FILE_TYPES.map((t) => `${t}.csv`)]);
+  const known = new Set([MANIFEST_FILE, ...ROSTER_FILE_TYPES.map((t) => FILE_LAYOUTS[t].fileName)]);
   for (const name of pkg.names) {
     if (!known.has(name)) issues.warn(name, 0, '', `${name} is not a file of the OneRoster v1.1 CSV binding; ignored`);
   }
@@ -188,7 +189,8 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
         if (type === 'enrollments') await refs.ensure('classes');
         const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
         const hadRows = has[0]!.has_rows;
-        const direct = mode === 'bulk' && !hadRows ? { tenantId: o.tenantId, stamp } : undefined;
+        // Straight into the table only where the loader can number ordinals as it reads.
+        const direct = mode === 'bulk' && !hadRows && layout.ordinals ? { tenantId: o.tenantId, stamp } : undefined;
         const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName), direct);
         report.rows += result.rows;
         loaded.push({ type, result, hadRows });
@@ -212,6 +214,7 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
       let inserted = result.directRows;
       let updated = 0;
       let tombstoned = 0;
+      if (layout.links) await client.query(snapshotLinksSql(layout), [o.tenantId]);
       if (result.staged > result.tombstones) {
         if (hadRows) updated = (await client.query(updateChangedSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
         const { rows: fresh } = await client.query<{ n: number }>(countNewSql(layout), [o.tenantId]);
@@ -227,13 +230,24 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
       }
       // New rows got their final positions; rows already there move when rows are added before
       // them, and partition ordinals move when a row changes partition (role, session type).
-      const shifted = (hadRows && inserted > 0) || (layout.partitionOrdinal !== undefined && updated > 0) || (result.directRows > 0 && result.staged > 0);
+      const shifted = layout.ordinals && ((hadRows && inserted > 0) || (layout.partitionOrdinal !== undefined && updated > 0) || (result.directRows > 0 && result.staged > 0));
       if (shifted) await client.query(reassignOrdinalsSql(layout), [o.tenantId]);
+      // A class's or course's `resources` derive from its active links: a changed set is a change of the record.
+      if (layout.links) await client.query(bumpLinkOwnersSql(layout), [o.tenantId, stamp]);
       const upserted = result.staged - result.tombstones;
       const unchanged = upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
       report.counts[layout.fileName] = { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned };
       if (inserted + updated + tombstoned > ANALYZE_THRESHOLD) changedTables.push(layout.table);
       lap(`merged ${layout.fileName}: ${inserted} inserted (${result.directRows} while reading), ${updated} updated, ${tombstoned} tombstoned${shifted ? ', ordinals renumbered' : ''}`);
+    }
+
+    if (loaded.some((l) => l.type === 'lineItems' || l.type === 'results')) {
+      const cascaded = (await client.query(CASCADE_LINE_ITEM_TOMBSTONES_SQL, [o.tenantId, stamp])).rowCount ?? 0;
+      if (cascaded > 0) {
+        const counts = (report.counts['results.csv'] ??= { inserted: 0, updated: 0, unchanged: 0, tombstoned: 0 });
+        counts.tombstoned += cascaded;
+        lap(`tombstoned ${cascaded} results of deleted line items`);
+      }
     }
 
     const { rows: version } = await client.query<{ version: string }>(BUMP_DATA_VERSION_SQL, [o.tenantId, stamp]);

@@ -1,17 +1,35 @@
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES } from './csv-layout';
 import { copyValue, textArrayLiteral } from './copy-in';
-import { bulkTombstoneSql, copyDirectSql, copyStagingSql, countNewSql, createStagingSql, insertNewSql, reassignOrdinalsSql, updateChangedSql } from './roster-merge-sql';
+import {
+  bulkTombstoneSql,
+  bumpLinkOwnersSql,
+  copyDirectSql,
+  copyStagingSql,
+  countNewSql,
+  createStagingSql,
+  deltaTombstoneSql,
+  insertNewSql,
+  reassignOrdinalsSql,
+  snapshotLinksSql,
+  updateChangedSql,
+} from './roster-merge-sql';
 
 const columns = (sql: string) => /\((.*)\)/.exec(sql)![1]!.split(', ');
 
 describe('import SQL', () => {
   it.each(ROSTER_FILE_TYPES)('for %s stays parameterised and quotes identifiers', (type) => {
     const layout = FILE_LAYOUTS[type];
-    for (const sql of [createStagingSql(layout), copyStagingSql(layout), copyDirectSql(layout), updateChangedSql(layout), insertNewSql(layout), countNewSql(layout), bulkTombstoneSql(layout), reassignOrdinalsSql(layout)]) {
+    const ordinal = layout.ordinals ? [copyDirectSql(layout), reassignOrdinalsSql(layout)] : [];
+    for (const sql of [createStagingSql(layout), copyStagingSql(layout), updateChangedSql(layout), insertNewSql(layout), countNewSql(layout), bulkTombstoneSql(layout), ...ordinal]) {
       expect(sql).not.toMatch(/'[^']*(usr|org|cls)-/); // no data inlined
     }
     const staged = columns(createStagingSql(layout)).map((c) => c.split(' ')[0]);
     expect(columns(copyStagingSql(layout))).toEqual(staged);
+    if (!layout.ordinals) {
+      expect(insertNewSql(layout)).not.toContain('ordinal');
+      expect(() => reassignOrdinalsSql(layout)).toThrow(TypeError);
+      return;
+    }
     const direct = columns(copyDirectSql(layout));
     expect(direct.slice(0, staged.length - 2)).toEqual(staged.slice(2));
     expect(direct.slice(staged.length - 2)).toEqual(['"ordinal"', ...(layout.partitionOrdinal ? [`"${layout.partitionOrdinal.column}"`] : []), '"tenant_id"']);
@@ -43,5 +61,22 @@ describe('import SQL', () => {
     expect(copyValue('a\tb\nc\\d\r')).toBe('a\\tb\\nc\\\\d\\r');
     expect(textArrayLiteral([])).toBe('{}');
     expect(textArrayLiteral(['a b', 'say "hi"', 'back\\slash', 'NULL'])).toBe('{"a b","say \\"hi\\"","back\\\\slash","NULL"}');
+  });
+
+  it('never lets an import change or tombstone what apps wrote through the gradebook API', () => {
+    for (const type of ['categories', 'lineItems', 'results'] as const) {
+      const layout = FILE_LAYOUTS[type];
+      for (const sql of [updateChangedSql(layout), bulkTombstoneSql(layout), deltaTombstoneSql(layout)]) expect(sql).toContain('t.owner_app_id IS NULL');
+    }
+    expect(updateChangedSql(FILE_LAYOUTS.resources)).not.toContain('owner_app_id');
+    expect(bulkTombstoneSql(FILE_LAYOUTS.users)).not.toContain('owner_app_id');
+  });
+
+  it("bumps a class's or course's dateLastModified when its set of active resource links changes", () => {
+    expect(snapshotLinksSql(FILE_LAYOUTS.classResources)).toContain('"class_sourced_id" AS owner');
+    const bump = bumpLinkOwnersSql(FILE_LAYOUTS.courseResources);
+    expect(bump).toMatch(/^UPDATE "roster_courses" o SET date_last_modified = \$2/);
+    expect(bump).toContain('a.targets IS DISTINCT FROM b.targets');
+    expect(() => snapshotLinksSql(FILE_LAYOUTS.users)).toThrow(TypeError);
   });
 });

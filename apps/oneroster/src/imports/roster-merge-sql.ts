@@ -8,7 +8,9 @@
  *   are not written at all. New rows are inserted.
  * - bulk files: active rows missing from the file become `tobedeleted` (with a bumped timestamp).
  * - delta files: `tobedeleted` rows tombstone the records they name.
- * - ordinals: dense per tenant in `sourced_id` byte order. New rows are inserted (in that
+ * - gradebook tables: rows written by apps through the API (`owner_app_id` set) are never
+ *   updated or tombstoned by an import (the loader refuses files naming them).
+ * - ordinals (rostering tables): dense per tenant in `sourced_id` byte order. New rows are inserted (in that
  *   order, for index locality) with their final positions; existing rows whose position moved
  *   are renumbered after the merge. A first bulk load of a file already in sourcedId order
  *   skips staging: its rows go straight into the table, numbered as they are read. The ordinal unique constraints are DEFERRABLE INITIALLY DEFERRED,
@@ -58,6 +60,7 @@ export function copyStagingSql(layout: FileLayout): string {
  * columns, ordinal (and the partition ordinal), tenant_id.
  */
 export function copyDirectSql(layout: FileLayout): string {
+  requireOrdinals(layout);
   const part = layout.partitionOrdinal;
   const names = ['sourced_id', 'status', 'date_last_modified', 'metadata', ...stagedDataColumns(layout).map((c) => c.name), 'ordinal', ...(part ? [part.column] : []), 'tenant_id'];
   return `COPY ${q(layout.table)} (${names.map(q).join(', ')}) FROM STDIN`;
@@ -88,9 +91,14 @@ export function updateChangedSql(layout: FileLayout): string {
   return (
     `UPDATE ${q(layout.table)} t SET date_last_modified = coalesce(s.date_last_modified, $2), ` +
     compared.map((c) => `${q(c)} = s.${q(c)}`).join(', ') +
-    ` FROM ${q(stagingTable(layout))} s WHERE NOT s._tombstone AND t.tenant_id = $1 AND t.sourced_id = s.sourced_id ` +
+    ` FROM ${q(stagingTable(layout))} s WHERE NOT s._tombstone AND t.tenant_id = $1 AND t.sourced_id = s.sourced_id${importedOnly(layout)} ` +
     `AND (${compared.map((c) => `t.${q(c)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `s.${q(c)}`).join(', ')})`
   );
+}
+
+/** On gradebook tables, the condition that keeps an import to the rows it owns. */
+function importedOnly(layout: FileLayout, alias = 't'): string {
+  return layout.appWritable ? ` AND ${alias}.owner_app_id IS NULL` : '';
 }
 
 /**
@@ -101,6 +109,14 @@ export function updateChangedSql(layout: FileLayout): string {
  */
 export function insertNewSql(layout: FileLayout): string {
   const data = stagedDataColumns(layout).map((c) => c.name);
+  if (!layout.ordinals) {
+    const cols = ['tenant_id', 'sourced_id', 'status', 'date_last_modified', 'metadata', ...data];
+    const vals = ['$1', 's.sourced_id', 's.status', 'coalesce(s.date_last_modified, $2)', 's.metadata', ...data.map((c) => `s.${q(c)}`)];
+    return (
+      `INSERT INTO ${q(layout.table)} (${cols.map(q).join(', ')}) SELECT ${vals.join(', ')} FROM ${q(stagingTable(layout))} s ` +
+      `WHERE NOT s._tombstone AND NOT EXISTS (SELECT 1 FROM ${q(layout.table)} e WHERE e.tenant_id = $1 AND e.sourced_id = s.sourced_id) ORDER BY s.sourced_id COLLATE "C"`
+    );
+  }
   const part = layout.partitionOrdinal;
   const by = part ? `, ${q(part.by)} AS _by` : '';
   const windows = [`(row_number() OVER (ORDER BY sourced_id COLLATE "C") - 1)::int AS _ord`];
@@ -123,7 +139,7 @@ export function insertNewSql(layout: FileLayout): string {
 export function bulkTombstoneSql(layout: FileLayout): string {
   return (
     `UPDATE ${q(layout.table)} t SET status = 'tobedeleted', date_last_modified = $2 ` +
-    `WHERE t.tenant_id = $1 AND t.status <> 'tobedeleted' AND NOT EXISTS (SELECT 1 FROM ${q(stagingTable(layout))} s WHERE s.sourced_id = t.sourced_id)`
+    `WHERE t.tenant_id = $1 AND t.status <> 'tobedeleted'${importedOnly(layout)} AND NOT EXISTS (SELECT 1 FROM ${q(stagingTable(layout))} s WHERE s.sourced_id = t.sourced_id)`
   );
 }
 
@@ -131,7 +147,7 @@ export function bulkTombstoneSql(layout: FileLayout): string {
 export function deltaTombstoneSql(layout: FileLayout): string {
   return (
     `UPDATE ${q(layout.table)} t SET status = 'tobedeleted', date_last_modified = coalesce(s.date_last_modified, $2) ` +
-    `FROM ${q(stagingTable(layout))} s WHERE s._tombstone AND t.tenant_id = $1 AND t.sourced_id = s.sourced_id AND t.status <> 'tobedeleted'`
+    `FROM ${q(stagingTable(layout))} s WHERE s._tombstone AND t.tenant_id = $1 AND t.sourced_id = s.sourced_id AND t.status <> 'tobedeleted'${importedOnly(layout)}`
   );
 }
 
@@ -148,6 +164,7 @@ export function unknownTombstonesSql(layout: FileLayout): string {
  * `sourced_id` byte order; only rows whose numbers change are written. $1 tenant.
  */
 export function reassignOrdinalsSql(layout: FileLayout): string {
+  requireOrdinals(layout);
   const part = layout.partitionOrdinal;
   const windows = [`(row_number() OVER (ORDER BY sourced_id COLLATE "C") - 1)::int AS _ord`];
   if (part) windows.push(`(row_number() OVER (PARTITION BY ${q(part.by)} ORDER BY sourced_id COLLATE "C") - 1)::int AS _pord`);
@@ -164,3 +181,51 @@ export function reassignOrdinalsSql(layout: FileLayout): string {
 export const BUMP_DATA_VERSION_SQL =
   'INSERT INTO roster_data_versions (tenant_id, version, imported_at) VALUES ($1, 1, $2) ' +
   'ON CONFLICT (tenant_id) DO UPDATE SET version = roster_data_versions.version + 1, imported_at = EXCLUDED.imported_at RETURNING version::text AS version';
+
+/**
+ * Link files (`classResources`, `courseResources`): a snapshot of each owner's set of active
+ * link targets before the merge, to find the owners whose `resources` changed. $1 tenant.
+ */
+export function snapshotLinksSql(layout: FileLayout): string {
+  const links = requireLinks(layout);
+  return (
+    `CREATE TEMP TABLE ${q(`lnk_${layout.table}`)} ON COMMIT DROP AS ${linkSetsSql(layout, links)}`
+  );
+}
+
+/**
+ * Bumps `dateLastModified` of the owners (classes, courses) whose set of active link targets
+ * differs from the snapshot: their `resources` changed. $1 tenant, $2 the import's timestamp.
+ */
+export function bumpLinkOwnersSql(layout: FileLayout): string {
+  const links = requireLinks(layout);
+  return (
+    `UPDATE ${q(links.ownerTable)} o SET date_last_modified = $2 FROM (` +
+    `SELECT coalesce(a.owner, b.owner) AS owner FROM (${linkSetsSql(layout, links)}) a FULL JOIN ${q(`lnk_${layout.table}`)} b ON b.owner = a.owner ` +
+    `WHERE a.targets IS DISTINCT FROM b.targets) d WHERE o.tenant_id = $1 AND o.sourced_id = d.owner AND o.date_last_modified IS DISTINCT FROM $2`
+  );
+}
+
+function linkSetsSql(layout: FileLayout, links: NonNullable<FileLayout['links']>): string {
+  return (
+    `SELECT ${q(links.owner)} AS owner, array_agg(DISTINCT ${q(links.target)} COLLATE "C" ORDER BY ${q(links.target)} COLLATE "C") AS targets ` +
+    `FROM ${q(layout.table)} WHERE tenant_id = $1 AND status = 'active' GROUP BY 1`
+  );
+}
+
+function requireOrdinals(layout: FileLayout): void {
+  if (!layout.ordinals) throw new TypeError(`${layout.table} keeps no ordinals`);
+}
+
+function requireLinks(layout: FileLayout): NonNullable<FileLayout['links']> {
+  if (!layout.links) throw new TypeError(`${layout.fileName} holds no link records`);
+  return layout.links;
+}
+
+/**
+ * A deleted line item takes its results with it (as a DELETE through the API does): active
+ * results of tombstoned line items are tombstoned, whoever wrote them. $1 tenant, $2 timestamp.
+ */
+export const CASCADE_LINE_ITEM_TOMBSTONES_SQL =
+  `UPDATE "gradebook_results" r SET status = 'tobedeleted', date_last_modified = $2 WHERE r.tenant_id = $1 AND r.status = 'active' ` +
+  `AND EXISTS (SELECT 1 FROM "gradebook_line_items" li WHERE li.tenant_id = $1 AND li.sourced_id = r.line_item_sourced_id AND li.status = 'tobedeleted')`;

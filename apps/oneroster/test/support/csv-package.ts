@@ -126,3 +126,40 @@ export async function zipBuffer(files: Record<string, string | Buffer>): Promise
 export function packageZip(p: CsvPackage, raw: Record<string, string | Buffer> = {}): Promise<Buffer> {
   return zipBuffer({ ...packageFiles(p), ...raw });
 }
+
+/**
+ * `schoolPackage()` plus the resources and gradebook files, all bulk: resources `res-1`, `res-2`
+ * used by classes `cls-1`/`cls-2` and course `crs-1`; categories `cat-1`, `cat-2`; line items
+ * `li-1` (cls-1) and `li-2` (cls-2); results `rs-1` (graded) and `rs-2` (exempt, no score).
+ */
+export function fullPackage(): CsvPackage {
+  const p = schoolPackage();
+  for (const type of ['resources', 'classResources', 'courseResources', 'categories', 'lineItems', 'results'] as const) {
+    p.manifest.find(([k]) => k === `file.${type}`)![1] = 'bulk';
+  }
+  Object.assign(p.files, {
+    'resources.csv': file('resources', [
+      { sourcedId: 'res-1', vendorResourceId: 'VR-100', title: 'Algebra e-book', roles: 'Student,teacher', importance: 'Primary', vendorId: 'ACME', applicationId: 'app-9' },
+      { sourcedId: 'res-2', vendorResourceId: 'VR-200' },
+    ]),
+    'classResources.csv': file('classResources', [
+      { sourcedId: 'cr-1', title: 'Main text', classSourcedId: 'cls-1', resourceSourcedId: 'res-1' },
+      { sourcedId: 'cr-2', classSourcedId: 'cls-1', resourceSourcedId: 'res-2' },
+      { sourcedId: 'cr-3', classSourcedId: 'cls-2', resourceSourcedId: 'res-2' },
+    ]),
+    'courseResources.csv': file('courseResources', [{ sourcedId: 'kr-1', courseSourcedId: 'crs-1', resourceSourcedId: 'res-1' }]),
+    'categories.csv': file('categories', [
+      { sourcedId: 'cat-1', title: 'Homework' },
+      { sourcedId: 'cat-2', title: 'Tests' },
+    ]),
+    'lineItems.csv': file('lineItems', [
+      { sourcedId: 'li-1', title: 'Worksheet 1', description: 'Fractions', assignDate: '2025-02-03T09:00:00Z', dueDate: '2025-02-10T09:00:00.000Z', classSourcedId: 'cls-1', categorySourcedId: 'cat-1', gradingPeriodSourcedId: 'as-gp1', resultValueMin: '0', resultValueMax: '10' },
+      { sourcedId: 'li-2', title: 'Test', assignDate: '2025-03-01T10:00:00+11:00', dueDate: '2025-03-01T11:00:00+11:00', classSourcedId: 'cls-2', categorySourcedId: 'cat-2', gradingPeriodSourcedId: 'as-t1' },
+    ]),
+    'results.csv': file('results', [
+      { sourcedId: 'rs-1', lineItemSourcedId: 'li-1', studentSourcedId: 'usr-s1', scoreStatus: 'Fully Graded', score: '10.5', scoreDate: '2025-02-11', comment: 'Well done' },
+      { sourcedId: 'rs-2', lineItemSourcedId: 'li-2', studentSourcedId: 'usr-s2', scoreStatus: 'exempt', scoreDate: '2025-03-02' },
+    ]),
+  });
+  return p;
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { importRosterPackage } from '../../src/imports/roster-importer';
+import { importRosterPackage, type ImportReport } from '../../src/imports/roster-importer';
 import { openRosterPackage } from '../../src/imports/roster-package';
 import type { RosterHarness, TenantSetup } from './harness';
 import { csvText, FIXTURE_FILES, manifestText, type RosterFixture } from './roster-fixture';
@@ -33,4 +33,16 @@ async function importPackage(databaseUrl: string, tenantId: string, fixture: Ros
 export async function loadFixture(h: RosterHarness, t: TenantSetup, fixture: RosterFixture): Promise<void> {
   await importPackage(h.db.url, t.tenantId, fixture, true);
   if (fixture.rows.some((r) => r.tombstone)) await importPackage(h.db.url, t.tenantId, fixture, false);
+}
+
+/** Imports a package folder (e.g. from `writeFolder`) for a tenant and returns the report, whatever it says. */
+export async function importFolder(h: RosterHarness, tenantId: string, dir: string): Promise<ImportReport> {
+  const client = new Client({ connectionString: h.db.url });
+  await client.connect();
+  try {
+    return await importRosterPackage(client, () => openRosterPackage(dir), { tenantId, source: path.basename(dir) });
+  } finally {
+    await client.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
