@@ -17,6 +17,8 @@ export enum ApiErrorCode {
   MethodNotAllowed = 'method_not_allowed',
   RateLimited = 'rate_limited',
   Internal = 'internal_error',
+  /** PostgreSQL or Redis is unavailable: 503 with Retry-After, the request may be retried. */
+  ServiceUnavailable = 'service_unavailable',
 }
 
 export const API_ERROR_STATUS: Record<ApiErrorCode, number> = {
@@ -34,6 +36,7 @@ export const API_ERROR_STATUS: Record<ApiErrorCode, number> = {
   [ApiErrorCode.Unprocessable]: 422,
   [ApiErrorCode.RateLimited]: 429,
   [ApiErrorCode.Internal]: 500,
+  [ApiErrorCode.ServiceUnavailable]: 503,
 };
 
 /** A domain error with a public code; services throw these, HTTP filters map them. */

@@ -1,6 +1,8 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpException, HttpStatus, type Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ApiError, ApiErrorCode, API_ERROR_STATUS } from '@edu/domain';
+import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage';
+import { JsonShapeError } from './json-body-shape';
 
 /** What every error renderer (JSON or OneRoster imsx) needs to know about a failure. */
 export interface ClassifiedError {
@@ -11,6 +13,8 @@ export interface ClassifiedError {
   headers: Record<string, string>;
   /** Set for unexpected failures: logged with the stack, shown to the caller instead of the cause. */
   errorId?: string;
+  /** Set when PostgreSQL or Redis is unavailable (503): worth a warning, not a bug report. */
+  outage?: boolean;
 }
 
 const STATUS_TO_CODE: Record<number, ApiErrorCode> = {
@@ -47,21 +51,56 @@ const BODY_ERRORS: Record<string, [ApiErrorCode, string]> = {
   'parameters.too.many': [ApiErrorCode.PayloadTooLarge, 'Too many form parameters'],
 };
 
+const unavailable = (message: string): ClassifiedError => ({
+  status: 503,
+  code: ApiErrorCode.ServiceUnavailable,
+  message,
+  headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+  outage: true,
+});
+
+/** Names of the failed checks in terminus' 503 body (`{status, info, error, details}`). */
+function failedChecks(exception: HttpException): string[] {
+  const body = exception.getResponse() as { error?: unknown } | string;
+  return typeof body === 'object' && body.error && typeof body.error === 'object' ? Object.keys(body.error) : [];
+}
+
+/**
+ * The one mapping from anything thrown to a status, code and safe message, shared by every error
+ * renderer (JSON, imsx, OAuth). Bad input is 4xx; PostgreSQL/Redis outages are 503 with
+ * Retry-After (never the caller's fault, never a 500); anything else is a 500 with an error id.
+ */
 export function classifyError(exception: unknown): ClassifiedError {
+  // Nest wraps body-parser errors in an HttpException (cause = the original): classify the original.
+  if (exception instanceof HttpException && isBodyParserError(exception.cause)) return classifyError(exception.cause);
+  // Body-shape refusals before other body-parser errors: they look alike.
+  if (exception instanceof JsonShapeError) {
+    return { status: 400, code: ApiErrorCode.InvalidRequest, message: exception.message, headers: {} };
+  }
   if (exception instanceof ApiError) {
     const { wwwAuthenticate, ...rest } = exception.details ?? {};
-    return {
+    const classified: ClassifiedError = {
       status: exception.status,
       code: exception.code,
       message: exception.message,
       details: Object.keys(rest).length ? rest : undefined,
       headers: typeof wwwAuthenticate === 'string' ? { 'WWW-Authenticate': wwwAuthenticate } : {},
     };
+    return exception.code === ApiErrorCode.ServiceUnavailable ? { ...unavailable(exception.message), details: classified.details } : classified;
   }
   if (isBodyParserError(exception)) {
     const known = BODY_ERRORS[exception.type];
     if (known) return { status: API_ERROR_STATUS[known[0]], code: known[0], message: known[1], headers: {} };
+    const status = exception.status ?? exception.statusCode ?? 500;
+    const code = STATUS_TO_CODE[status];
+    if (code && status < 500) return { status, code, message: 'The request body could not be read', headers: {} };
   }
+  if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
+    // Readiness (terminus) answers 503 naming the checks that failed, not why (no internals).
+    const failed = failedChecks(exception);
+    return unavailable(failed.length ? `Not ready: ${failed.join(', ')} unavailable` : 'The service is temporarily unavailable');
+  }
+  if (isDependencyOutage(exception)) return unavailable('The service is temporarily unavailable; retry later');
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const code = STATUS_TO_CODE[status];
@@ -77,4 +116,10 @@ export function classifyError(exception: unknown): ClassifiedError {
     headers: {},
     errorId: randomUUID(),
   };
+}
+
+/** What an error renderer logs: unexpected failures with their stack, outages as warnings. */
+export function logClassifiedError(logger: Pick<Logger, 'error' | 'warn'>, exception: unknown, e: ClassifiedError): void {
+  if (e.errorId) logger.error({ err: exception, errorId: e.errorId }, 'Unhandled error');
+  else if (e.outage) logger.warn({ err: exception }, 'Dependency unavailable');
 }

@@ -1,5 +1,7 @@
 export * from './classify-error';
 export * from './configure-http-app';
+export * from './dependency-outage';
+export * from './json-body-shape';
 export * from './health.module';
 export * from './json-error.filter';
 export * from './logging.module';

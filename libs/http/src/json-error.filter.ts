@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { classifyError } from './classify-error';
+import { classifyError, logClassifiedError } from './classify-error';
 
 /** Error body of the identity and alerts APIs (design §7): `{"error", "message"}`. */
 @Catch()
@@ -10,7 +10,7 @@ export class JsonErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const e = classifyError(exception);
-    if (e.errorId) this.logger.error({ err: exception, errorId: e.errorId }, 'Unhandled error');
+    logClassifiedError(this.logger, exception, e);
     if (res.headersSent) return;
     res.status(e.status).set(e.headers).json({
       error: e.code,

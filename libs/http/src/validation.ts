@@ -2,9 +2,19 @@ import { ValidationPipe } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ApiError, ApiErrorCode } from '@edu/domain';
-import { describeFieldProblems, flattenValidationErrors, type FieldPathStyle } from './field-paths';
+import { describeFieldProblems, flattenValidationErrors, type FieldPathStyle, type FieldProblems } from './field-paths';
 
 const RULES = { whitelist: true, forbidNonWhitelisted: true } as const;
+
+/** Most fields one 400 lists: thousands of bad items must not make a response of megabytes. */
+export const MAX_REPORTED_FIELDS = 100;
+
+function validationFailed(fields: FieldProblems[]): ApiError {
+  const shown = fields.slice(0, MAX_REPORTED_FIELDS);
+  const more = fields.length - shown.length;
+  const message = describeFieldProblems(shown) + (more > 0 ? ` | and ${more} more fields` : '');
+  return new ApiError(ApiErrorCode.ValidationFailed, message, { fields: shown });
+}
 
 /** One pipe for every app: whitelist, refuse unknown properties, explicit transforms, our error body. */
 export function createValidationPipe(): ValidationPipe {
@@ -14,8 +24,7 @@ export function createValidationPipe(): ValidationPipe {
     transformOptions: { enableImplicitConversion: false },
     stopAtFirstError: false,
     exceptionFactory: (errors) => {
-      const fields = flattenValidationErrors(errors);
-      return new ApiError(ApiErrorCode.ValidationFailed, describeFieldProblems(fields), { fields });
+      return validationFailed(flattenValidationErrors(errors));
     },
   });
 }
@@ -31,8 +40,7 @@ export async function validateBody<T extends object>(cls: new () => T, body: unk
   const value = plainToInstance(cls, body, { enableImplicitConversion: false });
   const errors = await validate(value, { ...RULES, forbidUnknownValues: true });
   if (errors.length) {
-    const fields = flattenValidationErrors(errors, style);
-    throw new ApiError(ApiErrorCode.ValidationFailed, describeFieldProblems(fields), { fields });
+    throw validationFailed(flattenValidationErrors(errors, style));
   }
   return value;
 }

@@ -5,5 +5,6 @@ export * from './test-env';
 export * from './test-issuer';
 export * from './world';
 export * from './route-inventory';
+export * from './json-shape-attacks';
 export * from './webhook-receiver';
 export * from './alert-fixtures';

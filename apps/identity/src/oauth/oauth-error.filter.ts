@@ -1,16 +1,40 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { classifyError, JsonErrorFilter, logClassifiedError } from '@edu/http';
 import { OAuthError } from './oauth.errors';
 
-/** Token endpoint errors as RFC 6749 §5.2 bodies (`message` repeats the description, design §7). */
-@Catch(OAuthError)
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/**
+ * Token endpoint errors as RFC 6749 §5.2 bodies (`message` repeats the description, design §7).
+ * A database outage answers 503 `temporarily_unavailable` with Retry-After (the RFC's code for
+ * a server that cannot handle the request for now); anything else renders like every other
+ * identity error.
+ */
+@Catch()
 export class OAuthErrorFilter implements ExceptionFilter {
-  catch(err: OAuthError, host: ArgumentsHost): void {
+  private readonly logger = new Logger('Errors');
+  private readonly fallback = new JsonErrorFilter();
+
+  catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    if (err.status === 401) res.set('WWW-Authenticate', err.basicChallenge ? 'Basic realm="edu-platform", charset="UTF-8"' : 'Bearer realm="edu-platform"');
-    res
-      .status(err.status)
-      .set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' })
-      .json({ error: err.code, error_description: err.description, message: err.description });
+    if (exception instanceof OAuthError) {
+      if (exception.status === 401) res.set('WWW-Authenticate', exception.basicChallenge ? 'Basic realm="edu-platform", charset="UTF-8"' : 'Bearer realm="edu-platform"');
+      this.send(res, exception.status, exception.code, exception.description);
+      return;
+    }
+    const e = classifyError(exception);
+    if (!e.outage) {
+      this.fallback.catch(exception, host);
+      return;
+    }
+    logClassifiedError(this.logger, exception, e);
+    if (res.headersSent) return;
+    res.set(e.headers);
+    this.send(res, e.status, 'temporarily_unavailable', 'The token service is temporarily unavailable; retry later');
+  }
+
+  private send(res: Response, status: number, error: string, description: string): void {
+    res.status(status).set(NO_STORE).json({ error, error_description: description, message: description });
   }
 }

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiErrorCode } from '@edu/domain';
-import { classifyError } from '@edu/http';
+import { classifyError, logClassifiedError } from '@edu/http';
 import {
   failureStatusInfo,
   HTTP_STATUS_BY_CODE_MINOR,
@@ -28,6 +28,8 @@ const CODE_MINOR: Readonly<Record<ApiErrorCode, ImsxCodeMinorValue>> = {
   [ApiErrorCode.Unprocessable]: 'invaliddata',
   [ApiErrorCode.RateLimited]: 'server_busy',
   [ApiErrorCode.Internal]: 'internal_server_error',
+  // 503 with Retry-After: the nearest codeMinor for "retry later" (reference §8.1 uses it for 429).
+  [ApiErrorCode.ServiceUnavailable]: 'server_busy',
 };
 
 /** Operation name a handler stored on the request (for `imsx_operationRefIdentifier`). */
@@ -36,8 +38,8 @@ export const OPERATION_KEY = 'onerosterOperation';
 /**
  * Every OneRoster error as the imsx status payload in the `statusInfoSet` envelope (reference
  * §8.2), never a stack trace: query errors (`OneRosterQueryError`) as 400 with their own
- * codeMinor and parameter, domain/auth errors by code, anything unexpected as 500 with an error
- * id that is logged with the stack.
+ * codeMinor and parameter, domain/auth errors by code, a database outage as 503 `server_busy`
+ * with Retry-After, anything unexpected as 500 with an error id that is logged with the stack.
  */
 @Catch()
 export class ImsxErrorFilter implements ExceptionFilter {
@@ -62,7 +64,7 @@ export class ImsxErrorFilter implements ExceptionFilter {
       return;
     }
     const e = classifyError(exception);
-    if (e.errorId) this.logger.error({ err: exception, errorId: e.errorId }, 'Unhandled error');
+    logClassifiedError(this.logger, exception, e);
     const minor = typeof e.details?.imsxCodeMinor === 'string' ? (e.details.imsxCodeMinor as ImsxCodeMinorValue) : CODE_MINOR[e.code];
     const fieldName = typeof e.details?.parameter === 'string' ? e.details.parameter : undefined;
     const headers: Record<string, string> = { ...e.headers };
