@@ -121,7 +121,7 @@ function stopStale(dataDir) {
 
 /**
  * Starts PostgreSQL. Options: dataDir (created and initialised when empty), port (0 = random),
- * durable (false = fsync off etc., for tests). Resolves { url, port, stop() }.
+ * durable (false = fsync off etc., for tests). Resolves { url, port, stop(), pause(), resume() }.
  */
 async function startPostgres({ dataDir, port = 0, durable = true, log = () => {} }) {
   const user = serverUser();
@@ -160,7 +160,28 @@ async function startPostgres({ dataDir, port = 0, durable = true, log = () => {}
     child.once('exit', () => resolve());
     child.kill('SIGINT'); // fast shutdown
   });
-  return { url: `postgres://postgres@127.0.0.1:${actualPort}/postgres`, port: actualPort, stop, process: child };
+  // A hung server for outage tests: the postmaster and every backend stop answering (TCP still
+  // accepts connections) until resume().
+  const pause = () => signalTree(child.pid, 'SIGSTOP');
+  const resume = () => signalTree(child.pid, 'SIGCONT');
+  return { url: `postgres://postgres@127.0.0.1:${actualPort}/postgres`, port: actualPort, stop, pause, resume, process: child };
+}
+
+/** Sends a signal to a process and all its descendants, parent first (found with `ps`). */
+function signalTree(rootPid, signal) {
+  const children = new Map();
+  for (const line of execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' }).split('\n')) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (!pid) continue;
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(pid);
+  }
+  const pending = [rootPid];
+  while (pending.length > 0) {
+    const pid = pending.shift();
+    try { process.kill(pid, signal); } catch { /* exited meanwhile */ }
+    pending.push(...(children.get(pid) ?? []));
+  }
 }
 
 async function waitForQuery(port, timeoutMs) {

@@ -6,6 +6,13 @@ export interface DatabaseOptions {
   url: string;
   poolSize?: number;
   applicationName?: string;
+  /** Server-side limit per statement (PostgreSQL cancels it: error 57014). Default 30 s. */
+  statementTimeoutMs?: number;
+  /**
+   * Client-side limit per query, for a server that stops answering altogether (it cannot
+   * cancel anything then). Keep it above the statement timeout. Default: none.
+   */
+  queryTimeoutMs?: number;
 }
 
 export function dataSourceOptions(o: DatabaseOptions): DataSourceOptions {
@@ -25,7 +32,11 @@ export function dataSourceOptions(o: DatabaseOptions): DataSourceOptions {
       application_name: o.applicationName ?? 'edu-platform',
       // Fail fast instead of queueing forever when the database is unreachable.
       connectionTimeoutMillis: 5_000,
-      statement_timeout: 30_000,
+      statement_timeout: o.statementTimeoutMs ?? 30_000,
+      ...(o.queryTimeoutMs ? { query_timeout: o.queryTimeoutMs } : {}),
+      // TCP keepalive on pooled connections, so a vanished server is noticed even when idle.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     },
   };
 }
