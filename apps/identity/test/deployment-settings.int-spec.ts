@@ -4,7 +4,7 @@ import { expectError } from '@edu/testing';
 import { bearer, IdentityHarness, uri } from './support/harness';
 import { DEPLOYMENT, expectArrayOf, expectShape } from './support/schemas';
 
-const DEFAULTS = { oneroster_date_format: 'compact', oneroster_booleans: 'string' };
+const DEFAULTS = { oneroster_date_format: 'compact', oneroster_booleans: 'string', oneroster_profile: 'strict' };
 
 describe('per-deployment settings (design §8) through the identity API', () => {
   let h: IdentityHarness;
@@ -57,7 +57,7 @@ describe('per-deployment settings (design §8) through the identity API', () => 
   it('the tenant sets settings at deployment and changes one at a time; the others keep their value', async () => {
     const appId = await newApp();
     const created = await h.http().post(deployments(A.id)).set(bearer(t.aWrite)).send({ app_id: appId, scope: [uri('roster.readonly')], settings: { oneroster_date_format: 'iso8601' } }).expect(201);
-    expect(created.body.settings).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'string' });
+    expect(created.body.settings).toEqual({ ...DEFAULTS, oneroster_date_format: 'iso8601' });
     expect(await stored(A.id, appId)).toEqual({ onerosterDateFormat: 'iso8601' });
 
     const flipped = await h.http().patch(`${deployments(A.id)}/${appId}`).set(bearer(t.aWrite)).send({ settings: { oneroster_booleans: 'json' } }).expect(200);
@@ -67,13 +67,18 @@ describe('per-deployment settings (design §8) through the identity API', () => 
     // scope alone leaves the settings; an empty settings object changes nothing
     await h.http().patch(`${deployments(A.id)}/${appId}`).set(bearer(t.aWrite)).send({ scope: [uri('roster-core.readonly')] }).expect(200);
     const same = await h.http().patch(`${deployments(A.id)}/${appId}`).set(bearer(t.aWrite)).send({ settings: {} }).expect(200);
-    expect(same.body.settings).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'json' });
+    expect(same.body.settings).toEqual({ ...DEFAULTS, oneroster_date_format: 'iso8601', oneroster_booleans: 'json' });
 
     // back to a default by naming it
     const back = await h.http().patch(`${deployments(A.id)}/${appId}`).set(bearer(t.aWrite)).send({ settings: { oneroster_date_format: 'compact' } }).expect(200);
-    expect(back.body.settings).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'json' });
+    expect(back.body.settings).toEqual({ ...DEFAULTS, oneroster_date_format: 'compact', oneroster_booleans: 'json' });
     const [one] = (await h.http().get(`${deployments(A.id)}/${appId}`).set(bearer(t.aRead)).expect(200)).body;
     expect(one).toEqual(back.body);
+
+    // the consumer compatibility profile, for stock sync clients (large limits, ISO 8601 dates)
+    const compat = await h.http().patch(`${deployments(A.id)}/${appId}`).set(bearer(t.aWrite)).send({ settings: { oneroster_profile: 'compatibility' } }).expect(200);
+    expect(compat.body.settings).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'json', oneroster_profile: 'compatibility' });
+    expect(await stored(A.id, appId)).toEqual({ onerosterDateFormat: 'compact', onerosterBooleans: 'json', onerosterProfile: 'compatibility' });
   });
 
   it('the operator reads and sets any tenant\u2019s deployment settings', async () => {
@@ -102,6 +107,7 @@ describe('per-deployment settings (design §8) through the identity API', () => 
       ['a value outside the enum', { settings: { oneroster_date_format: 'ISO8601' } }, 'settings.oneroster_date_format'],
       ['a boolean where a value is expected', { settings: { oneroster_booleans: true } }, 'settings.oneroster_booleans'],
       ['null for a setting', { settings: { oneroster_booleans: null } }, 'settings.oneroster_booleans'],
+      ['a profile that does not exist', { settings: { oneroster_profile: 'lenient' } }, 'settings.oneroster_profile'],
       ['a nested object for a setting', { settings: { oneroster_date_format: { $ne: 'x' } } }, 'settings.oneroster_date_format'],
       ['settings as an array', { settings: ['iso8601'] }, 'settings'],
       ['settings as a string', { settings: 'iso8601' }, 'settings'],
@@ -140,8 +146,9 @@ describe('per-deployment settings (design §8) through the identity API', () => 
   it('the OpenAPI document describes the settings object of the read and write shapes', async () => {
     const doc = (await h.http().get('/docs-json').expect(200)).body;
     const view = doc.components.schemas.DeploymentView.properties.settings;
-    expect(view.required).toEqual(['oneroster_date_format', 'oneroster_booleans']);
+    expect(view.required).toEqual(['oneroster_date_format', 'oneroster_booleans', 'oneroster_profile']);
     expect(view.properties.oneroster_date_format.enum).toEqual(['compact', 'iso8601']);
     expect(doc.components.schemas.DeploymentSettingsDto.properties.oneroster_booleans.enum).toEqual(['string', 'json']);
+    expect(doc.components.schemas.DeploymentSettingsDto.properties.oneroster_profile.enum).toEqual(['strict', 'compatibility']);
   });
 });

@@ -278,7 +278,7 @@ describe('Identity API reads (spec 4.1)', () => {
           tenant_id: A.id,
           scope: [uri('roster-core.readonly'), uri('id.tenant-core.readonly')],
           app: { id: ids.devApp, name: 'Roster Sync' },
-          settings: { oneroster_date_format: 'compact', oneroster_booleans: 'string' },
+          settings: { oneroster_date_format: 'compact', oneroster_booleans: 'string', oneroster_profile: 'strict' },
         },
       ]);
       const all = await get(`/tenants/${A.id}/apps`, tokens.aRead).expect(200);

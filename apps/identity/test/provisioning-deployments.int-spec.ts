@@ -84,7 +84,7 @@ describe('provisioning file: deployment settings, scopes and developers', () => 
   it('sets the settings named, keeps them when the file names none, and re-loading changes nothing', async () => {
     expect((await provision(file({ oneroster_date_format: 'iso8601' }))).code).toBe(0);
     expect(await storedSettings()).toEqual({ onerosterDateFormat: 'iso8601' });
-    expect((await readBack()).settings).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'string' });
+    expect((await readBack()).settings).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'string', oneroster_profile: 'strict' });
 
     const again = await provision(file({ oneroster_date_format: 'iso8601' }));
     expect(again.out).toMatch(/deployments\s+0 created, 0 updated, 1 unchanged/);
@@ -95,13 +95,19 @@ describe('provisioning file: deployment settings, scopes and developers', () => 
 
     const none = await provision(file());
     expect(none.out).toMatch(/deployments\s+0 created, 0 updated, 1 unchanged/);
-    expect((await readBack()).settings).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'json' });
+    expect((await readBack()).settings).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'json', oneroster_profile: 'strict' });
+
+    const profile = await provision(file({ oneroster_profile: 'compatibility' }));
+    expect(profile.out).toMatch(/deployments\s+0 created, 1 updated, 0 unchanged/);
+    expect(await storedSettings()).toEqual({ onerosterDateFormat: 'iso8601', onerosterBooleans: 'json', onerosterProfile: 'compatibility' });
+    expect((await provision(file({ oneroster_profile: 'lenient' }))).err).toContain('deployments[0].settings.oneroster_profile: must be one of: strict, compatibility');
+    expect((await provision(file({ oneroster_profile: 'strict' }))).code).toBe(0);
   });
 
   it('settings the operator set over the API survive a re-load of a file that names none', async () => {
     const op = await h.operatorToken();
     await h.http().patch(`/tenants/${TENANT}/apps/${APP}`).set(bearer(op)).send({ settings: { oneroster_date_format: 'compact' } }).expect(200);
     expect((await provision(file())).code).toBe(0);
-    expect((await readBack()).settings).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'json' });
+    expect((await readBack()).settings).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'json', oneroster_profile: 'strict' });
   });
 });

@@ -4,9 +4,10 @@ import { DeploymentSettingsDto } from './dto/deployment-settings.dto';
 
 describe('deployment settings', () => {
   it('the read shape names every setting, with its default when never set', () => {
-    expect(toSettingsView({})).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'string' });
+    expect(toSettingsView({})).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'string', oneroster_profile: 'strict' });
     expect(toSettingsView(null)).toEqual(toSettingsView({}));
-    expect(toSettingsView({ onerosterDateFormat: 'iso8601' })).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'string' });
+    expect(toSettingsView({ onerosterDateFormat: 'iso8601' })).toEqual({ oneroster_date_format: 'iso8601', oneroster_booleans: 'string', oneroster_profile: 'strict' });
+    expect(toSettingsView({ onerosterProfile: 'compatibility' }).oneroster_profile).toBe('compatibility');
     // A stored value that is no longer allowed reads as the default, as the OneRoster reader treats it.
     expect(toSettingsView({ onerosterBooleans: 'yes' as never }).oneroster_booleans).toBe('string');
   });
@@ -17,6 +18,7 @@ describe('deployment settings', () => {
     expect(mergeSettings(stored, { oneroster_booleans: 'json' })).toEqual({ onerosterDateFormat: 'iso8601', onerosterBooleans: 'json' });
     expect(mergeSettings(stored, { oneroster_date_format: 'compact' })).toEqual({ onerosterDateFormat: 'compact' });
     expect(mergeSettings(stored, undefined)).toEqual(stored);
+    expect(mergeSettings(stored, { oneroster_profile: 'compatibility' })).toEqual({ onerosterDateFormat: 'iso8601', onerosterProfile: 'compatibility' });
   });
 
   // Guards the one-line-per-setting DTO against a table entry without its line.
@@ -38,5 +40,6 @@ describe('deployment settings', () => {
     const schema = settingsViewSchema();
     expect(schema.required).toEqual(SETTING_NAMES);
     expect(schema.properties.oneroster_date_format).toMatchObject({ enum: ['compact', 'iso8601'], default: 'compact' });
+    expect(schema.properties.oneroster_profile).toMatchObject({ enum: ['strict', 'compatibility'], default: 'strict' });
   });
 });

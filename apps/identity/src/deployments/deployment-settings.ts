@@ -35,6 +35,15 @@ export const DEPLOYMENT_SETTINGS = {
       'OneRoster booleans (`enabledUser`, `primary`, demographics flags): `string` (`"true"`, as the OneRoster 1.1 binding prints them) or ' +
       '`json` (`true`) for clients that parse booleans strictly.',
   },
+  oneroster_profile: {
+    stored: 'onerosterProfile',
+    values: ['strict', 'compatibility'],
+    default: 'strict',
+    description:
+      'OneRoster consumer compatibility profile: `strict` applies the service spec (a `limit` above 1000 is a 400); `compatibility` serves a ' +
+      '`limit` above 1000 as pages of 1000 with correct `Link` next/last, and prints ISO 8601 dates whatever `oneroster_date_format` says, ' +
+      'for stock grade-sync and rostering clients that ask for large pages: Google Classroom (`limit=10000`), Microsoft School Data Sync (`limit=5000`).',
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingName = keyof typeof DEPLOYMENT_SETTINGS;

@@ -110,7 +110,7 @@ export const DEPLOYMENT = object({
   scope: { type: 'array', items: { type: 'string', format: 'uri' } },
   app: object({ id: uuid, name: str }),
   // Extension to the spec's table (design §8): every per-deployment setting, defaults filled in.
-  settings: object({ oneroster_date_format: { enum: ['compact', 'iso8601'] }, oneroster_booleans: { enum: ['string', 'json'] } }),
+  settings: object({ oneroster_date_format: { enum: ['compact', 'iso8601'] }, oneroster_booleans: { enum: ['string', 'json'] }, oneroster_profile: { enum: ['strict', 'compatibility'] } }),
 });
 
 /** An app developer as the operator reads it (the spec shows no developer object). */

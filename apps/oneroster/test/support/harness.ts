@@ -38,10 +38,14 @@ export class RosterHarness {
   world!: World;
   ds!: DataSource;
 
-  async start(env: Record<string, string> = {}): Promise<this> {
+  /**
+   * @param env extra configuration, or a function of the fresh database returning it (to start
+   *   something on the database, e.g. the identity service, before the app boots)
+   */
+  async start(env: Record<string, string> | ((db: TestDatabase) => Promise<Record<string, string>>) = {}): Promise<this> {
     this.db = await createTestDatabase();
     this.issuer = await new TestIssuer().start();
-    this.app = await this.boot(env);
+    this.app = await this.boot(typeof env === 'function' ? await env(this.db) : env);
     this.ds = this.app.get(DataSource);
     this.world = new World(this.ds);
     return this;

@@ -17,4 +17,5 @@ function Setting(name: SettingName): PropertyDecorator {
 export class DeploymentSettingsDto {
   @Setting('oneroster_date_format') oneroster_date_format?: DeploymentSettingsView['oneroster_date_format'];
   @Setting('oneroster_booleans') oneroster_booleans?: DeploymentSettingsView['oneroster_booleans'];
+  @Setting('oneroster_profile') oneroster_profile?: DeploymentSettingsView['oneroster_profile'];
 }

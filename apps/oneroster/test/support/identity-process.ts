@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+
+/** Operator credentials the identity process is started with. */
+export const OPERATOR = { id: 'operator-test', secret: 'operator-secret-for-grade-sync-tests' } as const;
+/** `iss` of the tokens it issues (its TOKEN_ISSUER). */
+export const IDENTITY_ISSUER = 'http://identity.test';
+
+export interface IdentityProcess {
+  readonly url: string;
+  readonly jwksUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The real identity service (OAuth token endpoint, JWKS, identity API) as its own process on
+ * `databaseUrl`, run from its TypeScript sources (`ts-register.js`), so OneRoster tests can get
+ * tokens the way a stock client does: client credentials against `/oauth/token`.
+ */
+export async function startIdentity(databaseUrl: string): Promise<IdentityProcess> {
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['-r', path.join(__dirname, 'ts-register.js'), path.join(ROOT, 'apps/identity/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      DB_POOL_SIZE: '3',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TOKEN_ISSUER: IDENTITY_ISSUER,
+      OPERATOR_CLIENT_ID: OPERATOR.id,
+      OPERATOR_CLIENT_SECRET: OPERATOR.secret,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`identity exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${url}/health/ready`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`identity not ready within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    jwksUrl: `${url}/.well-known/jwks.json`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** An OAuth 2.0 client-credentials grant (RFC 6749 §4.4) with HTTP Basic client authentication. */
+export async function clientCredentialsToken(identityUrl: string, clientId: string, clientSecret: string, scope?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${identityUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
