@@ -41,7 +41,7 @@ export class AlertMessageRepository {
     const inserted: { id: string; transaction_id: string }[] = await em.query(
       `INSERT INTO alert_messages (id, tenant_id, transaction_id, recipient, alerts, alert_count)
        SELECT t.id, $1, t.transaction_id, t.recipient, t.alerts, t.alert_count
-         FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[], $6::int[]) AS t(id, transaction_id, recipient, alerts, alert_count)
+         FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::json[], $6::int[]) AS t(id, transaction_id, recipient, alerts, alert_count)
        ON CONFLICT (tenant_id, transaction_id) DO NOTHING
        RETURNING id, transaction_id`,
       [

@@ -58,11 +58,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const rows = await repo.loadForSending(ids);
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id));
-    }, 200, 2);
+    }, 500, 5);
     this.writes = new MicroBatch(async (outcomes) => {
       await repo.recordOutcomes(outcomes);
       return outcomes.map(() => undefined);
-    }, 500, 5);
+    }, 1_000, 20);
     this.worker = new Worker<DeliveryJobData>(QUEUES.webhookDeliveries, (job, token) => this.process(job, token), {
       connection: redisOptionsFromUrl(env.REDIS_URL),
       prefix: env.QUEUE_PREFIX,

@@ -36,8 +36,12 @@ export class AlertMessageEntity {
   @Column({ type: 'jsonb' })
   recipient: AlertRecipient;
 
-  /** Alert groups exactly as submitted (spec 2.10 `alerts`). */
-  @Column({ type: 'jsonb' })
+  /**
+   * Alert groups exactly as submitted (spec 2.10 `alerts`). `json`, not `jsonb`: the text is kept
+   * as is and read back without conversion, so a multi-MB message costs the database nothing to
+   * hand to every full-payload attempt (nothing queries inside it).
+   */
+  @Column({ type: 'json' })
   alerts: unknown[];
 
   /** Alert items across all groups: the unit the three counters count. */

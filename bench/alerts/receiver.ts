@@ -1,0 +1,75 @@
+/**
+ * The benchmark's webhook receiver, run as its own process: it verifies every JWT's ES256
+ * signature against the identity service's JWKS with node:crypto, counts deliveries per path and
+ * per `jti` (duplicates), and answers 200 at once. `GET /stats?path=/x` reports the counts.
+ * Started with RECEIVER_PORT and JWKS_URL.
+ */
+import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+
+interface PathStats {
+  received: number;
+  invalid: number;
+  bytes: number;
+  jtis: Set<string>;
+  firstAt: number;
+  lastAt: number;
+}
+
+const stats = new Map<string, PathStats>();
+const keys = new Map<string, KeyObject>();
+const jwksUrl = process.env.JWKS_URL as string;
+
+async function keyFor(kid: string): Promise<KeyObject | undefined> {
+  if (!keys.has(kid)) {
+    const { keys: list } = (await (await fetch(jwksUrl)).json()) as { keys: (JsonWebKey & { kid: string })[] };
+    for (const k of list) keys.set(k.kid, createPublicKey({ key: k, format: 'jwk' }));
+  }
+  return keys.get(kid);
+}
+
+/** The `jti` claim, read from the start of the payload: a multi-MB message need not be parsed for it. */
+function jtiOf(payloadB64: string): string | undefined {
+  const head = Buffer.from(payloadB64.slice(0, 1_024), 'base64url').toString('utf8');
+  const m = /"jti":"([^"]+)"/.exec(head);
+  return m ? m[1] : (JSON.parse(Buffer.from(payloadB64, 'base64url').toString('utf8')) as { jti?: string }).jti;
+}
+
+/** The token's `jti` when its ES256 signature verifies against a key of the JWKS. */
+async function verified(token: string): Promise<string | undefined> {
+  const [h, p, s] = token.split('.');
+  if (!h || !p || !s) return undefined;
+  const header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as { alg?: string; kid?: string };
+  const key = header.alg === 'ES256' && header.kid ? await keyFor(header.kid) : undefined;
+  if (!key || !verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))) return undefined;
+  return jtiOf(p);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://receiver');
+  if (req.method === 'GET' && url.pathname === '/stats') {
+    const s = stats.get(url.searchParams.get('path') ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(s ? { received: s.received, distinct: s.jtis.size, invalid: s.invalid, bytes: s.bytes, firstAt: s.firstAt, lastAt: s.lastAt } : { received: 0, distinct: 0, invalid: 0, bytes: 0 }));
+    return;
+  }
+  void readBody(req).then(async (body) => {
+    const s = stats.get(url.pathname) ?? { received: 0, invalid: 0, bytes: 0, jtis: new Set<string>(), firstAt: Date.now(), lastAt: 0 };
+    stats.set(url.pathname, s);
+    const jti = await verified(body).catch(() => undefined);
+    s.received++;
+    s.bytes += body.length;
+    s.lastAt = Date.now();
+    if (jti) s.jtis.add(jti);
+    else s.invalid++;
+    res.writeHead(jti ? 200 : 401).end();
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(Number(process.env.RECEIVER_PORT), '127.0.0.1', () => process.stderr.write(`receiver listening on ${process.env.RECEIVER_PORT}\n`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,367 @@
+/**
+ * `npm run bench:alerts -- [--count 100000] [--full 200] [--full-bytes 1200000] [--webhooks 4] [--kill-count 20000]`
+ *
+ * Webhook delivery end to end on one machine: PostgreSQL, Redis (append-only file, fsync every
+ * second), the identity, alerts and webhook-dispatcher services as compiled child processes, and
+ * a receiver process that verifies every JWT against the identity JWKS. Scenarios:
+ *  1. burst: `--count` notification-only deliveries (messages × `--webhooks` partner apps, each
+ *     with one webhook), submitted through `POST /v2/alerts/messages` in batches of 1,000;
+ *  2. full payload: `--full` messages of about `--full-bytes` each to a full-payload webhook;
+ *  3. crash: a burst of `--kill-count`, the dispatcher SIGKILLed mid-way and restarted at once.
+ * Reports deliveries/s, enqueue-to-first-attempt p50/p99 (delivery stored → first attempt
+ * started), duplicates and lost deliveries beside the targets, and writes JSON to bench/results/.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { AppEntity, createDataSource, DeploymentEntity, runMigrations, TenantEntity } from '@edu/persistence';
+import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { freePort, log, projectRoot, quantile, startChild, stopChild, waitFor } from '../common/processes';
+import { benchMessage, largeMessage } from './messages';
+
+const SCHEMA_BASE = 'https://api.edu.example';
+const ALERT_SCOPES = [`${SCHEMA_BASE}/scope/alerts/messages.read`, `${SCHEMA_BASE}/scope/alerts/webhooks.write`];
+const OPERATOR_SECRET = `bench-operator-${randomUUID()}`;
+const BATCH = 1_000;
+
+interface Args {
+  /** Store the whole burst before the dispatcher starts (isolates the drain from submission). */
+  submitFirst: number;
+  /** Write V8 CPU profiles of the alerts and dispatcher processes (bench/results/). */
+  profile: number;
+  /** Dispatcher processes (replicas) to run. */
+  workers: number;
+  count: number;
+  full: number;
+  fullBytes: number;
+  webhooks: number;
+  killCount: number;
+  parallel: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { submitFirst: 0, profile: 0, workers: 1, count: 100_000, full: 200, fullBytes: 1_200_000, webhooks: 4, killCount: 20_000, parallel: 2 };
+  const names: Record<string, keyof Args> = { '--count': 'count', '--full': 'full', '--full-bytes': 'fullBytes', '--webhooks': 'webhooks', '--kill-count': 'killCount', '--parallel': 'parallel', '--submit-first': 'submitFirst', '--profile': 'profile', '--workers': 'workers' };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = names[argv[i]];
+    const n = Number(argv[i + 1]);
+    if (!key) throw new Error(`unknown option ${argv[i]} (see bench/alerts/run.ts)`);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${argv[i]} needs a whole number`);
+    args[key] = n;
+  }
+  return args;
+}
+
+interface Stack {
+  db: string;
+  redis: string;
+  identity: string;
+  alerts: string;
+  receiver: string;
+  dispatcherEnv: NodeJS.ProcessEnv;
+  /** Starts the dispatcher replicas; returns them. */
+  startDispatcher(): Promise<ReturnType<typeof startChild>[]>;
+  stopDispatcher(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startStack(root: string, args: Args): Promise<Stack> {
+  const stops: (() => Promise<void>)[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startPostgres } = require(path.join(root, 'tools', 'infra', 'postgres.js')) as { startPostgres(o: { dataDir: string; durable: boolean }): Promise<{ url: string; stop(): Promise<void> }> };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startRedis } = require(path.join(root, 'tools', 'infra', 'redis.js')) as { startRedis(o: { dataDir?: string }): Promise<{ url: string; stop(): Promise<void> }> };
+  let serverUrl = process.env['DATABASE_URL'];
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-pg-'));
+    log('starting an embedded PostgreSQL (non-durable: fsync off)');
+    const pg = await startPostgres({ dataDir, durable: false });
+    serverUrl = pg.url;
+    stops.push(async () => (await pg.stop(), rmSync(dataDir, { recursive: true, force: true })));
+  }
+  const name = `edu_bench_alerts_${randomUUID().slice(0, 8)}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const db = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+  await runMigrations(db);
+  let redis = process.env['REDIS_URL'];
+  if (!redis) {
+    const redisDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-redis-'));
+    log('starting redis-server (appendonly yes, appendfsync everysec)');
+    const r = await startRedis({ dataDir: redisDir });
+    redis = r.url;
+    stops.push(async () => (await r.stop(), rmSync(redisDir, { recursive: true, force: true })));
+  }
+  const profile = args.profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
+  const [idPort, alertsPort, recvPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const common = { DATABASE_URL: db, REDIS_URL: redis, QUEUE_PREFIX: `{bench-${randomUUID().slice(0, 6)}}`, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', TOKEN_ISSUER: `http://127.0.0.1:${idPort}` };
+  const dev = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
+  const identity = startChild(root, 'apps/identity/src/main', { ...common, PORT: String(idPort), OPERATOR_CLIENT_SECRET: OPERATOR_SECRET });
+  await waitFor(`http://127.0.0.1:${idPort}/health/ready`, 60_000);
+  const jwks = `http://127.0.0.1:${idPort}/.well-known/jwks.json`;
+  await fetch(jwks); // makes sure the webhook key exists before the dispatcher signs
+  // Large alert messages are submitted whole; the alerts body limit is raised for them.
+  const alerts = startChild(root, 'apps/alerts/src/main', { ...common, ...dev, PORT: String(alertsPort), JWKS_URL: jwks, BODY_LIMIT_BYTES: String(64 * 1024 * 1024) }, profile);
+  const receiver = startChild(root, 'bench/alerts/receiver', { RECEIVER_PORT: String(recvPort), JWKS_URL: jwks }, profile);
+  const dispatcherEnv = { ...common, ...dev, ALERTS_PUBLIC_BASE_URL: `http://127.0.0.1:${alertsPort}` };
+  await Promise.all([waitFor(`http://127.0.0.1:${alertsPort}/health/ready`, 60_000), waitFor(`http://127.0.0.1:${recvPort}/stats`, 30_000)]);
+  let dispatchers: ReturnType<typeof startChild>[] = [];
+  return {
+    db,
+    redis,
+    identity: `http://127.0.0.1:${idPort}`,
+    alerts: `http://127.0.0.1:${alertsPort}`,
+    receiver: `http://127.0.0.1:${recvPort}`,
+    dispatcherEnv,
+    async startDispatcher() {
+      dispatchers = await Promise.all(
+        Array.from({ length: Math.max(1, args.workers) }, async () => {
+          const port = await freePort();
+          const child = startChild(root, 'apps/webhook-dispatcher/src/main', { ...dispatcherEnv, PORT: String(port) }, profile);
+          await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000);
+          return child;
+        }),
+      );
+      return dispatchers;
+    },
+    async stopDispatcher() {
+      await Promise.all(dispatchers.map((d) => stopChild(d)));
+      dispatchers = [];
+    },
+    async stop() {
+      for (const child of [...dispatchers, alerts, receiver, identity]) if (child) await stopChild(child);
+      for (const stop of stops.reverse()) await stop();
+    },
+  };
+}
+
+/** A tenant with `webhooks` partner apps deployed with the alerts scopes; returns their ids. */
+async function createTenant(db: string, apps: number): Promise<{ tenantId: string; appIds: string[] }> {
+  const ds = createDataSource({ url: db, poolSize: 1, applicationName: 'bench-setup' });
+  await ds.initialize();
+  try {
+    const tenant = await ds.getRepository(TenantEntity).save({ name: 'Bench School', customerId: Math.floor(Math.random() * 1e9), govtId: 'BENCH', regionId: 'AU-NSW', licences: ['data-operations'], rootOrgSourcedId: null });
+    const appIds: string[] = [];
+    for (let i = 0; i < apps; i++) {
+      const app = await ds.getRepository(AppEntity).save({ name: `Partner ${i}`, ownerType: 'tenant', ownerId: tenant.id, authType: 'oauth2', oauth2: { redirect_uris: ['https://partner.example/cb'] }, saml: null, clientId: generateClientId('app'), clientSecretHash: hashClientSecret(generateClientSecret()) } as Partial<AppEntity>);
+      await ds.getRepository(DeploymentEntity).save({ appId: app.id, tenantId: tenant.id, scope: ALERT_SCOPES, clientId: null, clientSecretHash: null, settings: {} });
+      appIds.push(app.id);
+    }
+    return { tenantId: tenant.id, appIds };
+  } finally {
+    await ds.destroy();
+  }
+}
+
+async function sql<T>(db: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new Client({ connectionString: db });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+/** Registers one webhook per app (the receiver path names the scenario); returns their ids. */
+async function registerWebhooks(db: string, appIds: string[], receiver: string, scenario: string, type: 'notification-only' | 'full-payload'): Promise<string[]> {
+  const rows = await sql<{ id: string }>(
+    db,
+    `INSERT INTO webhooks (app_id, endpoint, type) SELECT a, $2, $3 FROM unnest($1::uuid[]) AS a RETURNING id`,
+    [appIds, `${receiver}/${scenario}`, type],
+  );
+  return rows.map((r) => r.id);
+}
+
+async function operatorToken(identity: string): Promise<string> {
+  const res = await fetch(`${identity}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from(`operator:${OPERATOR_SECRET}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  if (res.status !== 200) throw new Error(`operator token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** Submits `total` messages from `make` in batches, `parallel` requests at a time. */
+async function submit(stack: Stack, token: string, tenantId: string, total: number, batchSize: number, parallel: number, make: () => Record<string, unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const n = Math.min(batchSize, total - next);
+      next += n;
+      const res = await fetch(`${stack.alerts}/v2/alerts/messages`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ tenant_id: tenantId, messages: Array.from({ length: n }, make) }),
+      });
+      if (res.status !== 201) throw new Error(`submission answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+async function untilFinished(db: string, webhookIds: string[], expected: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await sql<{ done: number }>(db, `SELECT count(*)::int AS done FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status IN ('delivered', 'undeliverable', 'cancelled')`, [webhookIds]);
+    if (row.done >= expected || Date.now() > deadline) return row.done;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+interface ScenarioResult {
+  scenario: string;
+  deliveries: number;
+  delivered: number;
+  lost: number;
+  duplicates: number;
+  invalidSignatures: number;
+  seconds: number;
+  perSecond: number;
+  firstAttemptP50Ms: number;
+  firstAttemptP99Ms: number;
+  extra?: Record<string, number>;
+}
+
+async function measure(stack: Stack, scenario: string, webhookIds: string[], startedAt: number): Promise<ScenarioResult> {
+  const rows = await sql<{ status: string; lag: number; finished: number }>(
+    stack.db,
+    `SELECT status, extract(epoch FROM first_attempt_at - created_at) * 1000 AS lag, extract(epoch FROM finished_at) * 1000 AS finished
+       FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])`,
+    [webhookIds],
+  );
+  const stats = (await (await fetch(`${stack.receiver}/stats?path=/${scenario}`)).json()) as { received: number; distinct: number; invalid: number };
+  const delivered = rows.filter((r) => r.status === 'delivered');
+  const lastFinished = Math.max(...delivered.map((r) => Number(r.finished)));
+  const seconds = (lastFinished - startedAt) / 1000;
+  const lags = rows.filter((r) => r.lag !== null).map((r) => Number(r.lag));
+  return {
+    scenario,
+    deliveries: rows.length,
+    delivered: delivered.length,
+    lost: rows.length - stats.distinct,
+    duplicates: stats.received - stats.distinct,
+    invalidSignatures: stats.invalid,
+    seconds: Math.round(seconds * 10) / 10,
+    perSecond: Math.round(delivered.length / seconds),
+    firstAttemptP50Ms: Math.round(quantile(lags, 0.5)),
+    firstAttemptP99Ms: Math.round(quantile(lags, 0.99)),
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const root = projectRoot();
+  log(`machine: ${cpus().length} cores; PostgreSQL, Redis, identity, alerts, dispatcher and the receiver all on it`);
+  const stack = await startStack(root, args);
+  const results: ScenarioResult[] = [];
+  try {
+    let dispatcher = args.submitFirst ? undefined : await stack.startDispatcher();
+    const token = await operatorToken(stack.identity);
+
+    if (args.count > 0) {
+      const { tenantId, appIds } = await createTenant(stack.db, args.webhooks);
+      const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'burst', 'notification-only');
+      const messages = Math.ceil(args.count / hooks.length);
+      log(`burst: ${messages} messages x ${hooks.length} webhooks = ${messages * hooks.length} notification-only deliveries`);
+      const started = Date.now();
+      await submit(stack, token, tenantId, messages, BATCH, args.parallel, () => benchMessage());
+      const submitted = Date.now();
+      log(`burst: submitted in ${((submitted - started) / 1000).toFixed(1)} s`);
+      dispatcher ??= await stack.startDispatcher();
+      const drainFrom = args.submitFirst ? Date.now() : started;
+      await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
+      results.push({ ...(await measure(stack, 'burst', hooks, drainFrom)), extra: { submitSeconds: Math.round((submitted - started) / 100) / 10 } });
+    }
+
+    if (args.full > 0) {
+      // The messages are stored first, then the dispatcher drains them: the rate measured is the
+      // dispatcher's, not the pace of submitting hundreds of megabytes through the API.
+      await stack.stopDispatcher();
+      const { tenantId, appIds } = await createTenant(stack.db, 1);
+      const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'full', 'full-payload');
+      const sample = largeMessage(args.fullBytes);
+      log(`full payload: ${args.full} messages of ${JSON.stringify(sample).length} bytes of JSON`);
+      const started = Date.now();
+      await submit(stack, token, tenantId, args.full, 10, args.parallel, () => ({ ...largeMessage(args.fullBytes) }));
+      const submitted = Date.now();
+      dispatcher = await stack.startDispatcher();
+      await untilFinished(stack.db, hooks, args.full, 600_000);
+      // Dispatch rate: from the first attempt to the last delivery (the submission of 240 MB of
+      // JSON through the API is reported on its own).
+      const [first] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM min(a.started_at)) * 1000 AS at FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
+      const r = await measure(stack, 'full', hooks, Number(first.at));
+      r.extra = { submitSeconds: Math.round((submitted - started) / 100) / 10 };
+      const [size] = await sql<{ bytes: number }>(stack.db, `SELECT avg(a.request_bytes)::int AS bytes FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
+      results.push({ ...r, extra: { ...r.extra, tokenBytes: size.bytes } });
+    }
+
+    if (args.killCount > 0) {
+      const { tenantId, appIds } = await createTenant(stack.db, args.webhooks);
+      const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'crash', 'notification-only');
+      const messages = Math.ceil(args.killCount / hooks.length);
+      const started = Date.now();
+      await submit(stack, token, tenantId, messages, BATCH, args.parallel, () => benchMessage());
+      // Kill once about a third has arrived.
+      for (;;) {
+        const s = (await (await fetch(`${stack.receiver}/stats?path=/crash`)).json()) as { received: number };
+        if (s.received >= (messages * hooks.length) / 3) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const before = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status <> 'delivered'`, [hooks]);
+      dispatcher?.forEach((d) => d.kill('SIGKILL'));
+      const killedAt = Date.now();
+      log('crash: dispatcher SIGKILLed; restarting it');
+      dispatcher = await stack.startDispatcher();
+      const restartedAt = Date.now();
+      // "Resumed" = the deliveries in flight when it died (locked by the dead worker) are delivered.
+      const stalled = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status <> 'delivered' ORDER BY created_at LIMIT 100`, [before.map((b) => b.id)]);
+      await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
+      const [resumed] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM max(finished_at)) * 1000 AS at FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [stalled.map((s) => s.id)]);
+      const r = await measure(stack, 'crash', hooks, started);
+      results.push({ ...r, extra: { restartMs: restartedAt - killedAt, firstHundredOpenResumedMs: Math.round(Number(resumed.at) - killedAt) } });
+    }
+  } finally {
+    await stack.stop();
+  }
+  report(results, args);
+}
+
+function report(results: ScenarioResult[], args: Args): void {
+  const line = (label: string, value: string, target: string, ok: boolean | undefined) => `  ${label.padEnd(42)} ${value.padStart(14)}   ${target.padEnd(22)} ${ok === undefined ? '' : ok ? 'met' : 'MISS'}`;
+  const out: string[] = ['', 'bench:alerts'];
+  for (const r of results) {
+    out.push(`${r.scenario}: ${r.deliveries} deliveries`);
+    if (r.scenario === 'burst') {
+      out.push(line('submitted through the API in', `${r.extra?.submitSeconds} s`, '', undefined));
+      out.push(line(args.submitFirst ? 'drained (dispatcher started after submission) in' : 'drained (from the first submission) in', `${r.seconds} s`, `<= 60 s${args.count !== 100_000 ? ' (scaled)' : ''}`, r.seconds <= (60 * args.count) / 100_000));
+      out.push(line('deliveries/s', String(r.perSecond), '>= 1,667', r.perSecond >= 1_667));
+    }
+    if (r.scenario === 'full') out.push(line('submitted through the API in', `${r.extra?.submitSeconds} s`, '', undefined));
+    if (r.scenario === 'full') out.push(line('deliveries/s (tokens of ~' + Math.round((r.extra?.tokenBytes ?? 0) / 1e5) / 10 + ' MB)', String(r.perSecond), '>= 100', r.perSecond >= 100));
+    if (r.scenario === 'crash') {
+      out.push(line('dispatcher restart (process up)', `${r.extra?.restartMs} ms`, '', undefined));
+      out.push(line('in-flight deliveries done after the kill', `${r.extra?.firstHundredOpenResumedMs} ms`, '<= 15,000 ms', (r.extra?.firstHundredOpenResumedMs ?? Infinity) <= 15_000));
+    }
+    out.push(line('enqueue -> first attempt p50 / p99', `${r.firstAttemptP50Ms} / ${r.firstAttemptP99Ms} ms`, '', undefined));
+    out.push(line('lost', String(r.lost), '0', r.lost === 0));
+    out.push(line('duplicates (same jti)', String(r.duplicates), r.scenario === 'crash' ? '<= concurrency' : '0', r.scenario === 'crash' ? r.duplicates <= 100 : r.duplicates === 0));
+    out.push(line('signatures the receiver refused', String(r.invalidSignatures), '0', r.invalidSignatures === 0));
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+  const dir = path.join(projectRoot(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `alerts-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ args, cores: cpus().length, results }, null, 2));
+  log(`results written to ${file}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
