@@ -16,7 +16,11 @@ declare module 'autocannon' {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
-    setupRequest?: (request: { path: string; headers?: Record<string, string> }, context: Record<string, unknown>) => { path: string; headers?: Record<string, string> };
+    body?: string;
+    setupRequest?: (
+      request: { path: string; method?: string; body?: string; headers?: Record<string, string> },
+      context: Record<string, unknown>,
+    ) => { path: string; method?: string; body?: string; headers?: Record<string, string> };
   }
   interface Options {
     url: string;

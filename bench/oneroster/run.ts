@@ -11,8 +11,11 @@
  *     ES256 tokens against a JWKS served over HTTP, and a bare node:http + pg baseline server;
  *  5. autocannon at each connection count against: users page 1, users at offset ~90 %
  *     (distinct offsets), a familyName filter (distinct names), a dateLastModified filter
- *     (distinct instants and pages), /classes/{id}/students (distinct classes); the baseline
- *     answers page 1 before and after the service runs (its spread is the run-to-run noise).
+ *     (distinct instants and pages), /classes/{id}/students (distinct classes), then the
+ *     gradebook (`gradebook.ts`): a class's first result sync (1,200 PUTs creating: 30
+ *     students × 40 line items), the same results replaced, and /classes/{id}/results pages;
+ *     the baseline answers page 1 before and after the service runs (its spread is the
+ *     run-to-run noise).
  * Prints a table with the issue's targets and writes JSON to bench/results/.
  */
 import autocannon from 'autocannon';
@@ -28,6 +31,7 @@ import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/s
 import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-importer';
 import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-package';
 import { generateRosterPackage } from './generate';
+import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
 import { BenchIssuer } from './issuer';
 
 const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
@@ -162,7 +166,7 @@ async function startDatabase(root: string): Promise<Database> {
   };
 }
 
-async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: string; deploymentId: string }> {
+async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: string; deploymentId: string; appId: string }> {
   const ds = createDataSource({ url, poolSize: 1, applicationName: 'bench-setup' });
   await ds.initialize();
   try {
@@ -187,12 +191,12 @@ async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: s
     const deployment = await ds.getRepository(DeploymentEntity).save({
       appId: app.id,
       tenantId: tenant.id,
-      scope: [`${SCOPE_BASE}/roster.readonly`, `${SCOPE_BASE}/roster-core.readonly`],
+      scope: [`${SCOPE_BASE}/roster.readonly`, `${SCOPE_BASE}/roster-core.readonly`, `${SCOPE_BASE}/gradebook.readonly`, `${SCOPE_BASE}/gradebook.createput`],
       clientId: null,
       clientSecretHash: null,
       settings: {},
     });
-    return { tenantId: tenant.id, deploymentId: deployment.id };
+    return { tenantId: tenant.id, deploymentId: deployment.id, appId: app.id };
   } finally {
     await ds.destroy();
   }
@@ -244,6 +248,10 @@ interface Scenario {
   target: 'service' | 'baseline';
   /** Path of the n-th request. */
   path: (n: number) => string;
+  /** A JSON PUT: the body of the n-th request. */
+  put?: (n: number) => string;
+  /** Send exactly this many requests (no warm-up) instead of running for `--duration`. */
+  amount?: number;
 }
 
 interface RunResult {
@@ -261,15 +269,19 @@ interface RunResult {
 
 async function run(baseUrl: string, scenario: Scenario, connections: number, duration: number, headers: Record<string, string>): Promise<RunResult> {
   let n = 0;
+  const put = scenario.put;
   const result = await autocannon({
     url: baseUrl,
     connections,
-    duration,
-    headers,
+    ...(scenario.amount ? { amount: scenario.amount } : { duration }),
+    headers: put ? { ...headers, 'content-type': 'application/json' } : headers,
     requests: [
       {
+        ...(put ? { method: 'PUT' } : {}),
         setupRequest: (req) => {
-          req.path = scenario.path(n++);
+          const i = n++;
+          req.path = scenario.path(i);
+          if (put) req.body = put(i);
           return req;
         },
       },
@@ -313,7 +325,7 @@ async function main(): Promise<void> {
     log('migrating');
     await runMigrations(db.url);
     const rootOrg = 'org-district';
-    const { tenantId, deploymentId } = await createTenant(db.url, rootOrg);
+    const { tenantId, deploymentId, appId } = await createTenant(db.url, rootOrg);
 
     log(`generating the synthetic district (scale ${args.scale})`);
     const genStart = Date.now();
@@ -339,6 +351,8 @@ async function main(): Promise<void> {
     const nClasses = Number((await probe.query('SELECT count(*) AS n FROM roster_classes WHERE tenant_id = $1', [tenantId])).rows[0].n);
     const names: string[] = (await probe.query('SELECT DISTINCT family_name AS f FROM roster_users WHERE tenant_id = $1 ORDER BY 1', [tenantId])).rows.map((r: { f: string }) => r.f);
     const stamp: Date = (await probe.query('SELECT max(date_last_modified) AS d FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].d;
+    // One class per connection count: each gets its first result sync at that count.
+    const graded = await classesWithStudents(probe, tenantId, args.connections.length);
     await probe.end();
 
     const servicePort = await freePort();
@@ -364,8 +378,13 @@ async function main(): Promise<void> {
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
     await waitFor(`${serviceUrl}/health/ready`, 60_000);
     await waitFor(`${baselineUrl}/users`, 60_000);
-    const token = await issuer.mint({ scopes: [`${SCOPE_BASE}/roster.readonly`], tenantId, deploymentId });
+    const scopes = ['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`);
+    // `sub` is the app: it owns what it writes.
+    const token = await issuer.mint({ scopes, tenantId, deploymentId, sub: appId });
     const auth = { authorization: `Bearer ${token}` };
+    log(`creating ${graded.length} x 40 line items`);
+    for (const cls of graded) await createLineItems(serviceUrl, PREFIX, auth, cls);
+    const synced: GradedClass[] = [];
 
     const deepBase = Math.floor((nUsers * 0.9) / 100) * 100;
     const deepPages = Math.max(1, Math.min(1000, Math.floor((nUsers - deepBase) / 100)));
@@ -390,7 +409,17 @@ async function main(): Promise<void> {
       { name: '/classes/{id}/students (distinct)', target: 'service', path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % nClasses) + 1, 7)}/students` },
     ];
 
-    // Sanity: every scenario answers 200 before it is measured.
+    // The gradebook scenarios of the i-th connection count: a fresh class synced, then its results replaced and read.
+    const gradebookScenarios = (i: number): Scenario[] => {
+      const cls = graded[i] as GradedClass;
+      return [
+        { name: `PUT results: class sync, ${RESULTS_PER_CLASS} creates (30 students x 40 line items)`, target: 'service', amount: RESULTS_PER_CLASS, path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n).body },
+        { name: 'PUT results: replace (score changes)', target: 'service', path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n + 1).body },
+        { name: '/classes/{id}/results pages (limit 100)', target: 'service', path: (n) => resultsPage(PREFIX, synced.length > 0 ? synced : [cls], n) },
+      ];
+    };
+
+    // Sanity: every read scenario answers 200 before it is measured (the PUTs are checked by their line items and non-2xx counts).
     for (const s of [baselinePage1, ...scenarios]) {
       const res = await fetch(`${s.target === 'service' ? serviceUrl : baselineUrl}${s.path(1)}`, { headers: s.target === 'service' ? auth : {} });
       if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${await res.text()}`);
@@ -408,6 +437,15 @@ async function main(): Promise<void> {
       };
       await measure(baselinePage1, `${baselinePage1.name} (before)`);
       for (const s of scenarios) if (!args.only || s.name.includes(args.only)) await measure(s);
+      const [sync, replace, reads] = gradebookScenarios(args.connections.indexOf(connections)) as [Scenario, Scenario, Scenario];
+      if (!args.only || [sync, replace, reads].some((s) => s.name.includes(args.only as string))) {
+        const first = await run(serviceUrl, sync, connections, args.duration, auth);
+        results.push(first);
+        log(`${sync.name} @${connections}: ${first.requestsPerSecond} req/s, p50 ${first.p50} ms, p99 ${first.p99} ms${first.non2xx || first.errors ? `, ${first.non2xx} non-2xx, ${first.errors} errors` : ''}`);
+        synced.push(graded[args.connections.indexOf(connections)] as GradedClass);
+        await measure(replace);
+        await measure(reads);
+      }
       await measure(baselinePage1, `${baselinePage1.name} (after)`);
     }
 

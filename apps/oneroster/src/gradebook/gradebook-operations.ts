@@ -17,9 +17,15 @@ import { ALL, pathId, text, type BaseSet, type BaseSetInput, type CollectionOper
 /** Live objects only: a deleted gradebook object is gone for single reads. */
 const LIVE: BaseSet = { conditions: [`t.status = 'active'`] };
 
-/** Line items of the class `class_id` (any status), as a subquery of sourcedIds. */
-function lineItemsOfClass(input: BaseSetInput): string {
-  return `SELECT li.sourced_id FROM gradebook_line_items AS li WHERE li.tenant_id = $1::uuid AND li.class_sourced_id = ${text(input, pathId(input, 'class_id'))}`;
+/**
+ * `t.line_item_sourced_id` is one of the class's line items (any status). Written as `= ANY` of
+ * an array computed once, so the results are fetched by line item through their index, from
+ * the class's few line items, rather than by walking the tenant's results; the ids are cast to
+ * the column's collation so that index applies (`sourced_id` itself is collated "C").
+ */
+function ofClassLineItems(input: BaseSetInput): string {
+  const cls = text(input, pathId(input, 'class_id'));
+  return `t.line_item_sourced_id = ANY (ARRAY(SELECT li.sourced_id COLLATE "default" FROM gradebook_line_items AS li WHERE li.tenant_id = $1::uuid AND li.class_sourced_id = ${cls}))`;
 }
 
 export const GRADEBOOK_COLLECTIONS = {
@@ -34,7 +40,7 @@ export const GRADEBOOK_COLLECTIONS = {
   getResultsForClass: {
     name: 'getResultsForClass',
     resource: 'result',
-    base: (i) => ({ conditions: [`t.line_item_sourced_id IN (${lineItemsOfClass(i)})`] }),
+    base: (i) => ({ conditions: [ofClassLineItems(i)] }),
   },
   getResultsForLineItemForClass: {
     name: 'getResultsForLineItemForClass',
@@ -52,7 +58,7 @@ export const GRADEBOOK_COLLECTIONS = {
   getResultsForStudentForClass: {
     name: 'getResultsForStudentForClass',
     resource: 'result',
-    base: (i) => ({ conditions: [`t.student_sourced_id = ${text(i, pathId(i, 'student_id'))}`, `t.line_item_sourced_id IN (${lineItemsOfClass(i)})`] }),
+    base: (i) => ({ conditions: [`t.student_sourced_id = ${text(i, pathId(i, 'student_id'))}`, ofClassLineItems(i)] }),
   },
   getCategoriesForClass: {
     name: 'getCategoriesForClass',
