@@ -313,6 +313,20 @@ describe('OneRoster gradebook reads', () => {
       }
     });
 
+    it("refuses reads and writes on another region's host (403)", async () => {
+      const sg = await h.boot({ SERVICE_REGION: 'SG' });
+      try {
+        const t = await h.token(D, [SCOPE.gradebook, SCOPE.gradebookPut, SCOPE.gradebookDelete], { region: 'SG' });
+        expectImsxError(await h.get('classes/cls-alg-1/results', t, sg), 403, 'forbidden');
+        const request = (await import('supertest')).default;
+        const put = await request(sg.getHttpServer()).put('/ims/oneroster/v1p1/categories/cat-region').set('Authorization', `Bearer ${t}`).send({ category: { title: 'x' } });
+        expectImsxError(put, 403, 'forbidden');
+        expectImsxError(await h.get('categories/cat-region', token), 404, 'unknownobject');
+      } finally {
+        await sg.close();
+      }
+    });
+
     it('refuses developer tokens and tenants without the data-operations licence (403)', async () => {
       const dev = await h.issuer.mint({ scopes: [SCOPE.gradebook], developerId: D.tenantId });
       expectImsxError(await h.get('results', dev), 403, 'forbidden');
