@@ -104,8 +104,7 @@ async function startStack(root: string, args: Args): Promise<Stack> {
   await waitFor(`http://127.0.0.1:${idPort}/health/ready`, 60_000);
   const jwks = `http://127.0.0.1:${idPort}/.well-known/jwks.json`;
   await fetch(jwks); // makes sure the webhook key exists before the dispatcher signs
-  // Large alert messages are submitted whole; the alerts body limit is raised for them.
-  const alerts = startChild(root, 'apps/alerts/src/main', { ...common, ...dev, PORT: String(alertsPort), JWKS_URL: jwks, BODY_LIMIT_BYTES: String(64 * 1024 * 1024) }, profile);
+  const alerts = startChild(root, 'apps/alerts/src/main', { ...common, ...dev, PORT: String(alertsPort), JWKS_URL: jwks }, profile);
   const receiver = startChild(root, 'bench/alerts/receiver', { RECEIVER_PORT: String(recvPort), JWKS_URL: jwks }, profile);
   const dispatcherEnv = { ...common, ...dev, ALERTS_PUBLIC_BASE_URL: `http://127.0.0.1:${alertsPort}` };
   await Promise.all([waitFor(`http://127.0.0.1:${alertsPort}/health/ready`, 60_000), waitFor(`http://127.0.0.1:${recvPort}/stats`, 30_000)]);

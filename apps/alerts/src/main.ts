@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { runHttpService } from '@edu/http';
+import { alertsHttpOptions } from './alerts-http';
 import { AlertsModule } from './alerts.module';
 import { AlertsEnv } from './config/alerts.env';
 
@@ -7,5 +8,6 @@ void runHttpService({
   name: 'alerts',
   envClass: AlertsEnv,
   module: (env) => AlertsModule.forRoot(env),
-  bodyLimitBytes: (env) => env.BODY_LIMIT_BYTES,
+  bodyLimitBytes: (env) => alertsHttpOptions(env).bodyLimitBytes,
+  largeJsonRoutes: (env) => alertsHttpOptions(env).largeJsonRoutes,
 });

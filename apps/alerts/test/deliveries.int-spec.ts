@@ -5,6 +5,7 @@ import { loadConfig } from '@edu/config';
 import { ScopeCatalog } from '@edu/domain';
 import { WebhookDeliveryEntity } from '@edu/persistence';
 import { baseTestEnv, createTestApp, createTestDatabase, expectError, sampleAlertMessage, TestIssuer, testRedis, World, type TestDatabase } from '@edu/testing';
+import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
@@ -39,7 +40,7 @@ describe('alerts API: delivery log, redelivery and test deliveries', () => {
     issuer = await new TestIssuer().start();
     const redis = testRedis();
     const env = loadConfig(AlertsEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, WEBHOOK_TEST_WAIT_MS: '300' }));
-    app = await createTestApp(AlertsModule.forRoot(env));
+    app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     ds = app.get(DataSource);
     const world = new World(ds);
     const dev = await world.developer();

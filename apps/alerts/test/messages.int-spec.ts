@@ -5,6 +5,7 @@ import { loadConfig } from '@edu/config';
 import { ScopeCatalog } from '@edu/domain';
 import { AlertMessageEntity, WebhookDeliveryEntity, WebhookEntity } from '@edu/persistence';
 import { baseTestEnv, createTestApp, createTestDatabase, expectError, sampleAlertMessage, TestIssuer, testRedis, World, type TestDatabase } from '@edu/testing';
+import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
@@ -38,7 +39,7 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     issuer = await new TestIssuer().start();
     const redis = testRedis();
     const env = loadConfig(AlertsEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer }));
-    app = await createTestApp(AlertsModule.forRoot(env));
+    app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     ds = app.get(DataSource);
     world = new World(ds);
     const dev = await world.developer();
@@ -100,6 +101,17 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     expect(other.body.messages[0].message_id).not.toBe(first.body.messages[0].message_id);
     expect(other.body.messages[0].deliveries).toBe(2);
   });
+
+  it('takes a full batch of 1,000 rich messages (several MB, tens of thousands of objects) that other routes would refuse', async () => {
+    const messages = Array.from({ length: 1_000 }, () => sampleAlertMessage({ groups: 3, items: 3 }));
+    const body = JSON.stringify({ tenant_id: tenantB, messages });
+    expect(body.length).toBeGreaterThan(2 * 1_048_576);
+    const res = await http().post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(201);
+    expect(res.body.messages).toHaveLength(1_000);
+    const elsewhere = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${readerB}`).set('Content-Type', 'application/json').send(body);
+    expectError(elsewhere, 413, 'payload_too_large');
+  }, 60_000);
 
   it('keeps two concurrent submissions of one transaction id to one message', async () => {
     const msg = sampleAlertMessage();
@@ -231,7 +243,7 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     beforeAll(async () => {
       const redis = testRedis();
       const env = loadConfig(AlertsEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, SERVICE_REGION: 'SG' }));
-      regional = await createTestApp(AlertsModule.forRoot(env));
+      regional = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     });
     afterAll(() => regional?.close());
 

@@ -5,6 +5,7 @@ import { loadConfig } from '@edu/config';
 import { ScopeCatalog } from '@edu/domain';
 import { WebhookEntity } from '@edu/persistence';
 import { baseTestEnv, createTestApp, createTestDatabase, expectError, routeInventory, TestIssuer, World, type TestDatabase } from '@edu/testing';
+import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
@@ -31,7 +32,7 @@ describe('alerts API: webhook management', () => {
       AlertsEnv,
       baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: '{t-alerts}', JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer }),
     );
-    app = await createTestApp(AlertsModule.forRoot(env));
+    app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     ds = app.get(DataSource);
     const world = new World(ds);
     const dev = await world.developer();

@@ -95,3 +95,28 @@ describe('AuthGuard (remote JWKS over HTTP)', () => {
     }
   });
 });
+
+describe('AuthGuard when the JWKS cannot be fetched', () => {
+  it('answers 503 with Retry-After, not 401 (the token may be good)', async () => {
+    const issuer = await new TestIssuer().start();
+    const token = await issuer.mint({ scopes: [ROSTER], tenantId: 't-1' });
+    await issuer.stop(); // the identity service is down: nothing listens at the JWKS URL
+    @Module({
+      imports: [
+        LoggerModule.forRoot({ pinoHttp: { level: 'silent' } }),
+        resourceServerAuth({ ...bases, TOKEN_ISSUER: issuer.issuer, TOKEN_AUDIENCE: issuer.audience, JWKS_URL: issuer.jwksUrl, JWKS_CACHE_SECONDS: 60 }),
+      ],
+      controllers: [ProbeController],
+    })
+    class DownModule {}
+    const app = await createTestApp(DownModule);
+    try {
+      const res = await request(app.getHttpServer()).get('/t/either').set('Authorization', `Bearer ${token}`);
+      expectError(res, 503, 'service_unavailable');
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['www-authenticate']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+});

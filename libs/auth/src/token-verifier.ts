@@ -1,5 +1,5 @@
 import { errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { Principal } from '@edu/domain';
+import { ApiError, ApiErrorCode, type Principal } from '@edu/domain';
 import { invalidToken } from './auth.errors';
 
 /** The only signature algorithms accepted (no `none`, no HMAC). */
@@ -29,6 +29,11 @@ export class TokenVerifier {
         requiredClaims: ['exp', 'iat', 'jti', 'sub', 'client_id', 'scope'],
       }));
     } catch (err) {
+      // The keys could not be had (JWKS unreachable or slow, key store down): not the caller's
+      // fault, so 503 rather than 401 (a client would drop a good token on a 401).
+      if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError)) {
+        throw new ApiError(ApiErrorCode.ServiceUnavailable, 'The keys that verify access tokens are unavailable; retry shortly');
+      }
       throw invalidToken(describeJoseError(err), true);
     }
     return toPrincipal(payload);
@@ -41,7 +46,6 @@ function describeJoseError(err: unknown): string {
   if (err instanceof joseErrors.JWSSignatureVerificationFailed) return 'The access token signature is invalid';
   if (err instanceof joseErrors.JWKSNoMatchingKey) return 'The access token was signed with an unknown key';
   if (err instanceof joseErrors.JOSEAlgNotAllowed) return 'The access token uses a signature algorithm that is not accepted';
-  if (err instanceof joseErrors.JWKSTimeout || err instanceof joseErrors.JOSEError) return 'The access token could not be verified';
   return 'The access token could not be verified';
 }
 

@@ -1,12 +1,23 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { json } from 'express';
 import { Logger } from 'nestjs-pino';
-import { verifyJsonShape } from './json-body-shape';
+import { JSON_SHAPE_LIMITS, jsonShapeVerifier, verifyJsonShape } from './json-body-shape';
 import { JsonErrorFilter } from './json-error.filter';
 import { createValidationPipe } from './validation';
 
+/** A route that takes larger JSON documents than the app's default limits allow. */
+export interface LargeJsonRoute {
+  path: string;
+  bodyLimitBytes: number;
+  /** Objects and arrays the body may hold (the default is 50,000). */
+  maxContainers: number;
+}
+
 export interface HttpAppOptions {
   bodyLimitBytes: number;
+  /** Routes with their own, larger JSON limits (their parser runs first; the default one then skips the body). */
+  largeJsonRoutes?: readonly LargeJsonRoute[];
   /** Error renderer; defaults to the `{error, message}` JSON filter. */
   errorFilter?: Parameters<INestApplication['useGlobalFilters']>[0];
 }
@@ -23,7 +34,11 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   // Every JSON body's nesting depth and container widths are checked on the raw bytes before
   // parsing (json-body-shape.ts). Nest's typings omit `verify` only because `rawBody` uses it.
   const jsonShapeCheck = { verify: verifyJsonShape } as object;
-  app.useBodyParser('json', { limit: options.bodyLimitBytes, type: ['application/json', 'application/*+json'], ...jsonShapeCheck });
+  const jsonTypes = ['application/json', 'application/*+json'];
+  for (const route of options.largeJsonRoutes ?? []) {
+    app.use(route.path, json({ limit: route.bodyLimitBytes, type: jsonTypes, verify: jsonShapeVerifier({ ...JSON_SHAPE_LIMITS, maxContainers: route.maxContainers }) }));
+  }
+  app.useBodyParser('json', { limit: options.bodyLimitBytes, type: jsonTypes, ...jsonShapeCheck });
   app.useBodyParser('urlencoded', { limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(options.errorFilter ?? new JsonErrorFilter());

@@ -99,6 +99,11 @@ export function verifyJsonShape(_req: unknown, _res: unknown, raw: Buffer, chars
   assertJsonShape(toUtf8(raw, charset));
 }
 
+/** A body-parser `verify` hook checking other limits (routes that take larger documents). */
+export function jsonShapeVerifier(limits: JsonShapeLimits): (req: unknown, res: unknown, raw: Buffer, charset: string | null) => void {
+  return (_req, _res, raw, charset) => assertJsonShape(toUtf8(raw, charset), limits);
+}
+
 function toUtf8(raw: Buffer, charset: string | null): Uint8Array {
   const label = (charset ?? 'utf-8').toLowerCase();
   if (label === 'utf-8' || label === 'utf8') return raw;

@@ -9,6 +9,7 @@ export interface HttpServiceDefinition<E extends BaseEnv> {
   envClass: new () => E;
   module: (env: E) => DynamicModule;
   bodyLimitBytes?: (env: E) => number;
+  largeJsonRoutes?: (env: E) => HttpAppOptions['largeJsonRoutes'];
   errorFilter?: HttpAppOptions['errorFilter'];
   /** Extra setup before listening (OpenAPI document, ...). */
   beforeListen?: (app: NestExpressApplication, env: E) => void;
@@ -18,7 +19,7 @@ export interface HttpServiceDefinition<E extends BaseEnv> {
 export async function runHttpService<E extends BaseEnv>(def: HttpServiceDefinition<E>): Promise<NestExpressApplication> {
   const env = loadConfigOrExit(def.envClass, def.name);
   const app = await NestFactory.create<NestExpressApplication>(def.module(env), { bodyParser: false, bufferLogs: true });
-  configureHttpApp(app, { bodyLimitBytes: def.bodyLimitBytes?.(env) ?? 1_048_576, errorFilter: def.errorFilter });
+  configureHttpApp(app, { bodyLimitBytes: def.bodyLimitBytes?.(env) ?? 1_048_576, largeJsonRoutes: def.largeJsonRoutes?.(env), errorFilter: def.errorFilter });
   def.beforeListen?.(app, env);
   try {
     await app.listen(env.PORT, env.HOST);
