@@ -88,3 +88,17 @@ describe('JSON body shape check', () => {
     expect(refusal).toMatchObject({ status: 415, type: 'charset.unsupported' });
   });
 });
+
+describe('NUL characters in JSON strings', () => {
+  const check = (text: string) => () => assertJsonShape(Buffer.from(text, 'utf8'));
+
+  it('refuses the escape \\u0000 anywhere in a string, as PostgreSQL cannot store it', () => {
+    expect(check('{"name":"a\\u0000b"}')).toThrow(/U\+0000/);
+    expect(check('{"a\\u0000":1}')).toThrow(/U\+0000/);
+  });
+
+  it('accepts an escaped backslash followed by u0000 text, and other escapes', () => {
+    expect(check('{"name":"\\\\u0000"}')).not.toThrow();
+    expect(check('{"name":"\\u0001 \\u00e9 \\n"}')).not.toThrow();
+  });
+});

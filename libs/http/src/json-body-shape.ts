@@ -63,8 +63,11 @@ export function assertJsonShape(utf8: Uint8Array, limits: JsonShapeLimits = JSON
   for (let i = 0; i < utf8.length; i++) {
     const c = utf8[i];
     if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
+      if (c === BACKSLASH) {
+        // PostgreSQL text and jsonb cannot hold U+0000: refuse it here rather than fail at storage.
+        if (isEscapedNul(utf8, i)) throw new JsonShapeError('The request body contains the character U+0000 (\\u0000), which text fields cannot hold');
+        i++;
+      } else if (c === QUOTE) inString = false;
       continue;
     }
     switch (c) {
@@ -88,6 +91,14 @@ export function assertJsonShape(utf8: Uint8Array, limits: JsonShapeLimits = JSON
         break;
     }
   }
+}
+
+const ZERO = 0x30;
+const LOWER_U = 0x75;
+
+/** True when the backslash at `i` starts the escape `\u0000`. */
+function isEscapedNul(utf8: Uint8Array, i: number): boolean {
+  return utf8[i + 1] === LOWER_U && utf8[i + 2] === ZERO && utf8[i + 3] === ZERO && utf8[i + 4] === ZERO && utf8[i + 5] === ZERO;
 }
 
 /**

@@ -34,6 +34,7 @@ export function jsonShapeAttacks(maxContainers = MAX_JSON_CONTAINERS): JsonShape
     { name: 'an unknown property holding 100,000 keys', body: `{"name":"x","a":${keys(100_000)}}`, names: WIDTH },
     { name: 'an array of 500,000 tiny items', body: items(500_000), names: WIDTH },
     { name: 'an unknown property holding 500,000 items', body: `{"a":${items(500_000)}}`, names: WIDTH },
+    { name: 'a NUL character (\\u0000) in a string, which PostgreSQL cannot store', body: '{"name":"x\\u0000y","endpoint":"https://a.example/\\u0000"}', names: /U\+0000/ },
     { name: 'more empty objects than the limit, in arrays of 9,000', body: `{"a":[${new Array(arrays).fill(`[${new Array(9_000).fill('{}').join(',')}]`).join(',')}]}`, names: many(maxContainers) },
   ];
 }
