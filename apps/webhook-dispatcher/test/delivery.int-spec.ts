@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { DispatchHarness, ISSUER } from './support/dispatch-harness';
 
@@ -88,6 +89,17 @@ describe('webhook dispatcher: signed deliveries', () => {
     }
   }, 30_000);
 
+  it('classifies a refused connection and a failed TLS handshake as failures of their own kind', async () => {
+    const refused = await h.webhook(`http://127.0.0.1:${await closedPort()}/x`);
+    const tls = await h.webhook(`https://127.0.0.1:${h.receiver.port}/plain-http`); // TLS to a plain HTTP server
+    const [a] = await h.deliveries(refused, [(await h.message()).id]);
+    const [b] = await h.deliveries(tls, [(await h.message()).id]);
+    await waitFor(async () => (await h.attempts(a)).length >= 1 && (await h.attempts(b)).length >= 1);
+    expect((await h.attempts(a))[0]).toMatchObject({ error_code: 'E_CONNECT', response_status: null });
+    expect((await h.attempts(b))[0]).toMatchObject({ error_code: 'E_TLS', response_status: null });
+    for (const hook of [refused, tls]) await h.ds.query(`DELETE FROM webhooks WHERE id = $1`, [hook.id]);
+  });
+
   it('cancels, without sending, a delivery whose webhook was deleted before its turn', async () => {
     const hook = await h.webhook(`${h.receiver.url}/gone`);
     const [id] = await h.deliveries(hook, [(await h.message()).id], { queued: false });
@@ -124,6 +136,15 @@ describe('webhook dispatcher: signed deliveries', () => {
     }
   });
 });
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
