@@ -25,7 +25,8 @@ const FORGED: Readonly<Record<string, string>> = {
   'X-Host': 'forged-xh.example',
   Forwarded: 'for=203.0.113.7;host=forged-fwd.example;proto=gopher',
 };
-const MARKERS = ['forged', 'gopher', '6553'];
+// A forged port would show as `:6553` in a URL; bare digits also occur in random ids.
+const MARKERS = ['forged', 'gopher', ':6553'];
 /** URIs that name things rather than link to them (the scopes a 403 asks for). */
 const IDENTIFIERS = [`${DEFAULT_ONEROSTER_SCOPE_BASE}/`];
 
