@@ -73,6 +73,9 @@ export class RecoveryLoops implements OnApplicationBootstrap, OnModuleDestroy {
         await this.queue.enqueue(lost.map((d) => ({ deliveryId: d.id, attemptOffset: d.attempt_count })));
         total += lost.length;
       }
+      // Oldest first: a page whose jobs are all still in Redis means the queue is merely behind
+      // (a long burst), not robbed; stop there instead of asking Redis about the whole backlog.
+      if (lost.length === 0) break;
       const last = page[page.length - 1];
       after = { dueAt: last.due_at, id: last.id };
     }
