@@ -3,14 +3,20 @@ import { DataSource } from 'typeorm';
 import { resourceServerAuth } from '@edu/auth';
 import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
 import { PersistenceModule } from '@edu/persistence';
-import { QueueHealth, QueueModule } from '@edu/queue';
-import { AlertsEnv } from './config/alerts.env';
+import { QueueDashboardModule, QueueHealth, QueueModule } from '@edu/queue';
+import { AlertsEnv, queueDashboardCredentials } from './config/alerts.env';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { MessagesModule } from './messages/messages.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** The alerts service (`/v2/alerts`): alert messages, webhook management and the delivery log. */
+/** Where operators see the delivery queue (Bull Board, HTTP Basic with the operator credentials). */
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * The alerts service (`/v2/alerts`): alert messages, webhook management and the delivery log;
+ * the delivery queue's dashboard for operators at `/admin/queues`.
+ */
 @Module({})
 export class AlertsModule {
   static forRoot(env: AlertsEnv): DynamicModule {
@@ -34,6 +40,7 @@ export class AlertsModule {
         WebhooksModule,
         DeliveriesModule,
         MessagesModule,
+        QueueDashboardModule.forRoot({ path: QUEUE_DASHBOARD_PATH, credentials: queueDashboardCredentials(env) }),
       ],
       providers: [{ provide: AlertsEnv, useValue: env }],
       exports: [AlertsEnv],

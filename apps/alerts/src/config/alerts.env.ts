@@ -1,5 +1,8 @@
-import { IsInt, Max, Min } from 'class-validator';
-import { ResourceServerEnv, ToInt, WithWebhookDelivery } from '@edu/config';
+import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { isProduction, RefuseInProduction, ResourceServerEnv, Secret, ToInt, WithWebhookDelivery } from '@edu/config';
+
+/** The identity service's demo operator secret (printed by `npm start`; refused in production by both services). */
+export const DEMO_OPERATOR_SECRET = 'demo-operator-secret-not-for-production';
 
 /** Configuration of the alerts service (validated at boot). */
 export class AlertsEnv extends WithWebhookDelivery(ResourceServerEnv) {
@@ -15,4 +18,22 @@ export class AlertsEnv extends WithWebhookDelivery(ResourceServerEnv) {
   /** How long `POST /v2/alerts/webhook/:id/test` waits for the attempt (a little above the 30 s delivery timeout). */
   @ToInt() @IsInt() @Min(100) @Max(120_000)
   WEBHOOK_TEST_WAIT_MS = 35_000;
+
+  /** The operator's client id (the identity service's OPERATOR_CLIENT_ID): user name of the queue dashboard. */
+  @IsString() @MinLength(3)
+  OPERATOR_CLIENT_ID = 'operator';
+
+  /**
+   * The operator's client secret (the identity service's OPERATOR_CLIENT_SECRET): password of the
+   * queue dashboard at /admin/queues. Unset: the demo secret outside production, and no dashboard
+   * in production (see `queueDashboardCredentials`).
+   */
+  @IsOptional() @Secret() @IsString() @MinLength(16) @RefuseInProduction(DEMO_OPERATOR_SECRET)
+  OPERATOR_CLIENT_SECRET?: string;
+}
+
+/** HTTP Basic credentials of the queue dashboard, or undefined when it is off. */
+export function queueDashboardCredentials(env: AlertsEnv): { username: string; password: string } | undefined {
+  const password = env.OPERATOR_CLIENT_SECRET ?? (isProduction(env) ? undefined : DEMO_OPERATOR_SECRET);
+  return password === undefined ? undefined : { username: env.OPERATOR_CLIENT_ID, password };
 }
