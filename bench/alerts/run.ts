@@ -224,6 +224,9 @@ interface ScenarioResult {
   perSecond: number;
   firstAttemptP50Ms: number;
   firstAttemptP99Ms: number;
+  /** Attempt duration (connect, send, answer) p50 / p99. */
+  attemptP50Ms: number;
+  attemptP99Ms: number;
   extra?: Record<string, number>;
 }
 
@@ -234,6 +237,7 @@ async function measure(stack: Stack, scenario: string, webhookIds: string[], sta
        FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])`,
     [webhookIds],
   );
+  const attempts = await sql<{ ms: number }>(stack.db, `SELECT a.duration_ms AS ms FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [webhookIds]);
   const stats = (await (await fetch(`${stack.receiver}/stats?path=/${scenario}`)).json()) as { received: number; distinct: number; invalid: number };
   const delivered = rows.filter((r) => r.status === 'delivered');
   const lastFinished = Math.max(...delivered.map((r) => Number(r.finished)));
@@ -250,6 +254,8 @@ async function measure(stack: Stack, scenario: string, webhookIds: string[], sta
     perSecond: Math.round(delivered.length / seconds),
     firstAttemptP50Ms: Math.round(quantile(lags, 0.5)),
     firstAttemptP99Ms: Math.round(quantile(lags, 0.99)),
+    attemptP50Ms: quantile(attempts.map((a) => a.ms), 0.5),
+    attemptP99Ms: quantile(attempts.map((a) => a.ms), 0.99),
   };
 }
 
@@ -348,6 +354,7 @@ function report(results: ScenarioResult[], args: Args): void {
       out.push(line('in-flight deliveries done after the kill', `${r.extra?.firstHundredOpenResumedMs} ms`, '<= 15,000 ms', (r.extra?.firstHundredOpenResumedMs ?? Infinity) <= 15_000));
     }
     out.push(line('enqueue -> first attempt p50 / p99', `${r.firstAttemptP50Ms} / ${r.firstAttemptP99Ms} ms`, '', undefined));
+    out.push(line('attempt duration p50 / p99', `${r.attemptP50Ms} / ${r.attemptP99Ms} ms`, '', undefined));
     out.push(line('lost', String(r.lost), '0', r.lost === 0));
     out.push(line('duplicates (same jti)', String(r.duplicates), r.scenario === 'crash' ? '<= concurrency' : '0', r.scenario === 'crash' ? r.duplicates <= 100 : r.duplicates === 0));
     out.push(line('signatures the receiver refused', String(r.invalidSignatures), '0', r.invalidSignatures === 0));

@@ -31,7 +31,7 @@ describe('webhook token signer', () => {
   it('signs a JWT that jose verifies against the published JWKS, with the webhook typ and claims', async () => {
     const { token, kid } = await signer.sign(claims);
     const jwks = createLocalJWKSet({ keys: await store.publishedKeys() });
-    const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: 'https://id.edu.example', audience: 'app-1', algorithms: ['ES256'], typ: WEBHOOK_TOKEN_TYPE });
+    const { payload, protectedHeader } = await jwtVerify(token.toString(), jwks, { issuer: 'https://id.edu.example', audience: 'app-1', algorithms: ['ES256'], typ: WEBHOOK_TOKEN_TYPE });
     expect(protectedHeader).toEqual({ alg: 'ES256', kid, typ: WEBHOOK_TOKEN_TYPE });
     expect(kid).toMatch(/^wh-/);
     expect(payload).toMatchObject({ sub: 'm-1', jti: 'd-1', tenant_id: 't-1', type: 'notification-only', notice: { message_id: 'm-1', alert_count: 3 } });
@@ -42,7 +42,7 @@ describe('webhook token signer', () => {
     const big = JSON.stringify({ rows: Array.from({ length: 30_000 }, (_, i) => ({ key: `row ${i}`, value: 'x'.repeat(30) })) });
     expect(big.length).toBeGreaterThan(1_000_000);
     const { token, kid } = await signer.sign({ ...claims, type: 'full-payload', bodyClaim: 'message', bodyJson: big });
-    const [h, p, s] = token.split('.');
+    const [h, p, s] = token.toString().split('.');
     const jwk = (await store.publishedKeys()).find((k) => k.kid === kid);
     const ok = verify('sha256', Buffer.from(`${h}.${p}`), { key: createPublicKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
     expect(ok).toBe(true);
@@ -52,7 +52,7 @@ describe('webhook token signer', () => {
   it('gives every attempt a fresh iat but the same jti', async () => {
     const first = await signer.sign(claims, Date.UTC(2026, 0, 1, 0, 0, 0));
     const later = await signer.sign(claims, Date.UTC(2026, 0, 1, 0, 0, 5));
-    const decode = (t: string) => JSON.parse(Buffer.from(t.split('.')[1], 'base64url').toString());
+    const decode = (t: Buffer) => JSON.parse(Buffer.from(t.toString().split('.')[1], 'base64url').toString());
     expect(decode(later.token).iat - decode(first.token).iat).toBe(5);
     expect(decode(later.token).jti).toBe(decode(first.token).jti);
   });

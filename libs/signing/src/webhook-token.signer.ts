@@ -22,11 +22,13 @@ export interface WebhookTokenClaims {
 }
 
 export interface SignedWebhookToken {
-  token: string;
+  /** The compact JWS as bytes (ASCII), ready to be sent as a request body. */
+  token: Buffer;
   kid: string;
 }
 
-const b64url = (s: string | Buffer): string => Buffer.from(s).toString('base64url');
+const b64url = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
+const DOT = Buffer.from('.');
 
 /**
  * Signs webhook deliveries as compact ES256 JWTs with the active webhook key (design §6), fresh
@@ -48,9 +50,10 @@ export class WebhookTokenSigner {
     const header = b64url(JSON.stringify({ alg: key.alg, kid: key.kid, typ: WEBHOOK_TOKEN_TYPE }));
     const fixed = JSON.stringify({ iss: this.issuer, aud: c.appId, sub: c.subject, jti: c.deliveryId, iat, exp: iat + this.ttlSeconds, type: c.type, tenant_id: c.tenantId });
     const payload = `${fixed.slice(0, -1)},${JSON.stringify(c.bodyClaim)}:${c.bodyJson}}`;
-    const input = `${header}.${b64url(payload)}`;
-    const signature = sign('sha256', Buffer.from(input), { key: this.keyObject(key.privateKey), dsaEncoding: 'ieee-p1363' });
-    return { token: `${input}.${signature.toString('base64url')}`, kid: key.kid };
+    // Bytes all the way: a multi-MB token is encoded once and never turned back into a string.
+    const input = Buffer.from(`${header}.${b64url(payload)}`, 'latin1');
+    const signature = sign('sha256', input, { key: this.keyObject(key.privateKey), dsaEncoding: 'ieee-p1363' });
+    return { token: Buffer.concat([input, DOT, Buffer.from(signature.toString('base64url'), 'latin1')]), kid: key.kid };
   }
 
   private keyObject(cryptoKey: object): KeyObject {

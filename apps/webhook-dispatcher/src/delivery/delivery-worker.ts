@@ -108,7 +108,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       this.metrics.deliveries.inc({ outcome: 'cancelled' });
       return;
     }
-    const done = this.load.tryStart(d.webhook_id);
+    const done = await this.load.acquire(d.webhook_id);
     if (!done) {
       this.metrics.deferred.inc();
       return this.pause(job, token, this.load.deferMs(d.webhook_id));

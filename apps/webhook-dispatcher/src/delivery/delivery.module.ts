@@ -12,7 +12,8 @@ import { RESOLVER } from './resolver.token';
 
 const PROVIDERS = [
   { provide: KeyEncryption, inject: [DispatcherEnv], useFactory: (env: DispatcherEnv) => new KeyEncryption(env.KEY_ENCRYPTION_KEY) },
-  { provide: SigningKeyStore, inject: [DataSource, KeyEncryption], useFactory: (ds: DataSource, enc: KeyEncryption) => new SigningKeyStore(ds, enc) },
+  // Read-only: the identity service creates the webhook key (in a regional database it arrives by replication).
+  { provide: SigningKeyStore, inject: [DataSource, KeyEncryption], useFactory: (ds: DataSource, enc: KeyEncryption) => new SigningKeyStore(ds, enc, undefined, { createMissing: false }) },
   // Tokens name the platform's identity service as issuer: the JWKS that verifies them lives there.
   { provide: WebhookTokenSigner, inject: [SigningKeyStore, DispatcherEnv], useFactory: (keys: SigningKeyStore, env: DispatcherEnv) => new WebhookTokenSigner(keys, env.TOKEN_ISSUER) },
   DispatchRepository,

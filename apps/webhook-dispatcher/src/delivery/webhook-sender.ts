@@ -82,7 +82,7 @@ export class WebhookSender {
     });
   }
 
-  async send(url: string, token: string, headers: Record<string, string>): Promise<SendResult> {
+  async send(url: string, token: Buffer, headers: Record<string, string>): Promise<SendResult> {
     const startedAt = new Date();
     const started = performance.now();
     const done = (r: Omit<SendResult, 'startedAt' | 'durationMs'>): SendResult => ({ startedAt, durationMs: Math.round(performance.now() - started), ...r });
