@@ -3,6 +3,7 @@ import { runHttpService } from '@edu/http';
 import { alertsHttpOptions } from './alerts-http';
 import { AlertsModule } from './alerts.module';
 import { AlertsEnv } from './config/alerts.env';
+import { setupOpenApi } from './openapi';
 
 void runHttpService({
   name: 'alerts',
@@ -10,4 +11,5 @@ void runHttpService({
   module: (env) => AlertsModule.forRoot(env),
   bodyLimitBytes: (env) => alertsHttpOptions(env).bodyLimitBytes,
   largeJsonRoutes: (env) => alertsHttpOptions(env).largeJsonRoutes,
+  beforeListen: (app) => setupOpenApi(app),
 });

@@ -10,3 +10,4 @@ export * from './validation';
 export * from './run-http-service';
 export * from './require-json-body.guard';
 export * from './field-paths';
+export * from './openapi';

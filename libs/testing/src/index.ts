@@ -8,3 +8,4 @@ export * from './route-inventory';
 export * from './json-shape-attacks';
 export * from './webhook-receiver';
 export * from './alert-fixtures';
+export * from './openapi-checks';
