@@ -4,7 +4,7 @@ import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
 import { AccessTokenSigner } from './access-token.signer';
 import { KeyEncryption } from './key-encryption';
-import { SigningKeyStore } from './signing-key.store';
+import { SigningKeyStore, SigningKeyUnavailableError } from './signing-key.store';
 
 describe('signing keys', () => {
   let db: TestDatabase;
@@ -47,6 +47,18 @@ describe('signing keys', () => {
     const kids = (await store.publishedKeys()).map((k) => k.kid);
     expect(kids).toContain(newKid);
     expect(kids).not.toContain(oldKid);
+  });
+
+  it('never creates a key when read-only (a regional replica): a clear error until the key arrives, then that key', async () => {
+    await ds.query(`DELETE FROM signing_keys WHERE use = 'webhook'`);
+    const reader = new SigningKeyStore(ds, encryption, 60_000, { createMissing: false });
+    await expect(reader.activeKey('webhook')).rejects.toBeInstanceOf(SigningKeyUnavailableError);
+    await expect(reader.activeKey('webhook')).rejects.toThrow(/No active webhook signing key in this database yet/);
+    await expect(reader.rotate('webhook', 1_000)).rejects.toThrow(/read-only/);
+    expect((await ds.query(`SELECT count(*)::int AS n FROM signing_keys WHERE use = 'webhook'`))[0].n).toBe(0);
+
+    const created = await new SigningKeyStore(ds, encryption).activeKey('webhook');
+    expect((await reader.activeKey('webhook')).kid).toBe(created.kid);
   });
 
   it('cannot decrypt private keys with another encryption key', async () => {

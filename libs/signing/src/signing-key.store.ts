@@ -12,23 +12,48 @@ export interface ActiveSigningKey {
   privateKey: CryptoKey;
 }
 
+export interface SigningKeyStoreOptions {
+  /**
+   * Create the active key when there is none (default true). False for readers of a copy: in a
+   * regional database `signing_keys` is a logical-replication replica of the global table, where
+   * only the identity service creates and rotates keys (the global JWKS publishes them).
+   */
+  createMissing?: boolean;
+}
+
+/** No active key of that use here yet (a read-only store never creates one): retry later. */
+export class SigningKeyUnavailableError extends Error {
+  constructor(readonly use: SigningKeyUse) {
+    super(
+      `No active ${use} signing key in this database yet: the identity service creates it (on its first JWKS request) and it reaches a regional database by replication`,
+    );
+  }
+}
+
 /**
  * Signing keys in PostgreSQL: one active key per use (access tokens, webhooks), created on first
- * need; retired keys stay published until `publish_until`.
+ * need unless `createMissing` is false; retired keys stay published until `publish_until`.
  */
 export class SigningKeyStore {
   private readonly cache = new Map<SigningKeyUse, { key: ActiveSigningKey; until: number }>();
+  private readonly createMissing: boolean;
 
   constructor(
     private readonly ds: DataSource,
     private readonly encryption: KeyEncryption,
     private readonly cacheMs = 60_000,
-  ) {}
+    options: SigningKeyStoreOptions = {},
+  ) {
+    this.createMissing = options.createMissing ?? true;
+  }
 
+  /** The active key of `use`; a read-only store throws SigningKeyUnavailableError while there is none. */
   async activeKey(use: SigningKeyUse): Promise<ActiveSigningKey> {
     const hit = this.cache.get(use);
     if (hit && hit.until > Date.now()) return hit.key;
-    const row = (await this.findActive(use)) ?? (await this.createKey(use));
+    const found = await this.findActive(use);
+    if (!found && !this.createMissing) throw new SigningKeyUnavailableError(use);
+    const row = found ?? (await this.createKey(use));
     const key = { kid: row.kid, alg: row.alg, privateKey: (await importJWK(JSON.parse(this.encryption.decrypt(row.privateJwkEncrypted)), row.alg)) as CryptoKey };
     this.cache.set(use, { key, until: Date.now() + this.cacheMs });
     return key;
@@ -47,6 +72,7 @@ export class SigningKeyStore {
 
   /** Retires the active key of `use` (still published for `keepPublishedMs`) and makes a new one. */
   async rotate(use: SigningKeyUse, keepPublishedMs: number): Promise<string> {
+    if (!this.createMissing) throw new Error('A read-only signing key store cannot rotate keys: rotate them in the global database');
     await this.ds.query(`UPDATE signing_keys SET status = 'retired', publish_until = now() + ($2 || ' milliseconds')::interval WHERE use = $1 AND status = 'active'`, [use, String(keepPublishedMs)]);
     this.cache.delete(use);
     return (await this.createKey(use)).kid;
