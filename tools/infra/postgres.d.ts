@@ -12,5 +12,12 @@ export interface PostgresServer {
   process: ChildProcess;
 }
 
-export function startPostgres(options: { dataDir: string; port?: number; durable?: boolean; log?: (line: string) => void }): Promise<PostgresServer>;
+export function startPostgres(options: {
+  dataDir: string;
+  port?: number;
+  durable?: boolean;
+  /** Extra server settings, passed as `-c name=value` (e.g. `{ wal_level: 'logical' }`). */
+  settings?: Record<string, string | number>;
+  log?: (line: string) => void;
+}): Promise<PostgresServer>;
 export function freePort(): Promise<number>;

@@ -121,9 +121,11 @@ function stopStale(dataDir) {
 
 /**
  * Starts PostgreSQL. Options: dataDir (created and initialised when empty), port (0 = random),
- * durable (false = fsync off etc., for tests). Resolves { url, port, stop(), pause(), resume() }.
+ * durable (false = fsync off etc., for tests), settings (extra server settings passed as `-c
+ * name=value`, e.g. { wal_level: 'logical' } for a logical replication publisher).
+ * Resolves { url, port, stop(), pause(), resume() }.
  */
-async function startPostgres({ dataDir, port = 0, durable = true, log = () => {} }) {
+async function startPostgres({ dataDir, port = 0, durable = true, settings = {}, log = () => {} }) {
   const user = serverUser();
   const native = binariesFor(user);
   const bin = (name) => path.join(native, 'bin', name);
@@ -142,6 +144,7 @@ async function startPostgres({ dataDir, port = 0, durable = true, log = () => {}
   const actualPort = port || (await freePort());
   const args = ['-D', dataDir, '-p', String(actualPort), '-h', '127.0.0.1', '-k', '', '-c', 'max_connections=300', '-c', 'shared_buffers=256MB'];
   if (!durable) args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  for (const [name, value] of Object.entries(settings)) args.push('-c', `${name}=${value}`);
   const child = spawn(bin('postgres'), args, { uid: user?.uid, gid: user?.gid, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });

@@ -89,6 +89,16 @@ describe('alerts API: webhook management', () => {
     expect(still.body.type).toBe('notification-only');
   });
 
+  it("answers 503 with Retry-After while the token's app has not reached this database (replication lag), and stores nothing", async () => {
+    const notYetHere = await issuer.mint({ scopes: [WEBHOOKS], tenantId, sub: UNKNOWN_ID });
+    const before = await count();
+    const res = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${notYetHere}`).send({ endpoint: 'https://hooks.partner.example/early', type: 'full-payload' });
+    expectError(res, 503, 'service_unavailable');
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body.message).toContain('retry later');
+    expect(await count()).toBe(before);
+  });
+
   it('refuses a malformed id with 400', async () => {
     const res = await http().get('/v2/alerts/webhook/not-a-uuid').set('Authorization', `Bearer ${tokenA}`);
     expectError(res, 400, 'validation_failed');

@@ -1,5 +1,7 @@
 export * from './data-source';
 export * from './entities';
 export * from './migrate';
+export * from './orphans';
+export * from './replication';
 export { MIGRATIONS } from './migrations';
 export * from './persistence.module';

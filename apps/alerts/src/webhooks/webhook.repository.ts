@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { isUuid } from '@edu/domain';
 import { WebhookEntity, type WebhookType } from '@edu/persistence';
 
 /** Webhook registrations. Every query is scoped by the owning app's id. */
@@ -18,6 +19,13 @@ export class WebhookRepository {
 
   findForApp(appId: string, id: string): Promise<WebhookEntity | null> {
     return this.repo.findOne({ where: { id, appId } });
+  }
+
+  /** Whether the app's row is here (a regional database holds a replicated copy of `apps`). */
+  async appExists(appId: string): Promise<boolean> {
+    if (!isUuid(appId)) return false;
+    const rows: unknown[] = await this.ds.query('SELECT 1 FROM apps WHERE id = $1::uuid', [appId]);
+    return rows.length > 0;
   }
 
   create(appId: string, endpoint: string, type: WebhookType): Promise<WebhookEntity> {

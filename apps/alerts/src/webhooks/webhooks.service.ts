@@ -34,6 +34,11 @@ export class WebhooksService {
   async create(who: Principal, dto: CreateWebhookDto): Promise<WebhookActionResult> {
     await this.access.partnerTenant(who);
     this.checkEndpoint(dto.endpoint);
+    // The token proves the app exists in the identity database; on a regional host its row arrives
+    // by replication a moment later. No foreign key holds webhooks to apps (libs/persistence/README.md).
+    if (!(await this.webhooks.appExists(who.appId))) {
+      throw new ApiError(ApiErrorCode.ServiceUnavailable, 'This app is not known on this host yet (identity data reaches it within seconds): retry later');
+    }
     const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type);
     return { webhook_id: saved.id, action: 'newWebhook', success: true };
   }

@@ -1,10 +1,14 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { AppEntity } from './app.entity';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 export type WebhookType = 'notification-only' | 'full-payload';
 export const WEBHOOK_TYPES: readonly WebhookType[] = ['notification-only', 'full-payload'];
 
-/** A partner app's registration for alert deliveries (spec 2.11). Webhooks belong to the app. */
+/**
+ * A partner app's registration for alert deliveries (spec 2.11). Webhooks belong to the app, but
+ * hold no foreign key to `apps`: in a regional database that table is a logical-replication copy
+ * (see libs/persistence/README.md). The alerts API registers webhooks only for an app it can see;
+ * webhooks of a deleted app are removed by `npm run db:cleanup-orphans`.
+ */
 @Entity({ name: 'webhooks' })
 export class WebhookEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -13,10 +17,6 @@ export class WebhookEntity {
   @Index()
   @Column({ type: 'uuid', name: 'app_id' })
   appId: string;
-
-  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'app_id' })
-  app?: AppEntity;
 
   @Column({ type: 'text' })
   endpoint: string;

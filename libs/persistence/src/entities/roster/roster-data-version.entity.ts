@@ -1,5 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../tenant.entity';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * A tenant's rostering data version: incremented inside every successful import's transaction,
@@ -9,10 +8,6 @@ import { TenantEntity } from '../tenant.entity';
 export class RosterDataVersionEntity {
   @PrimaryColumn({ type: 'uuid', name: 'tenant_id' })
   tenantId: string;
-
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'tenant_id' })
-  tenant?: TenantEntity;
 
   /** bigint: read as a string. */
   @Column({ type: 'bigint' })

@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { TenantEntity } from '../tenant.entity';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** `running` only for imports accepted by the operator endpoint and not finished yet. */
 export type RosterImportStatus = 'running' | 'succeeded' | 'failed';
@@ -28,10 +27,6 @@ export class RosterImportEntity {
   @Index('IDX_roster_imports_tenant')
   @Column({ type: 'uuid', name: 'tenant_id' })
   tenantId: string;
-
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'tenant_id' })
-  tenant?: TenantEntity;
 
   @Column({ type: 'text' })
   status: RosterImportStatus;

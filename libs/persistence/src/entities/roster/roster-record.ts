@@ -1,5 +1,4 @@
-import { Column, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../tenant.entity';
+import { Column, PrimaryColumn } from 'typeorm';
 
 /** Record lifecycle of every OneRoster object (v1.0's `inactive` is imported as `tobedeleted`). */
 export type RosterStatus = 'active' | 'tobedeleted';
@@ -9,7 +8,9 @@ export type RosterStatus = 'active' | 'tobedeleted';
  * keep `ordinal` dense (0..n-1 per tenant) in `sourced_id` byte order (COLLATE "C"), so the
  * default order's page at offset N is an index range scan on (tenant_id, ordinal), not a skip.
  * The unique constraints on ordinals are DEFERRABLE INITIALLY DEFERRED: an import renumbers rows
- * in place and the constraint is checked at commit.
+ * in place and the constraint is checked at commit. No foreign key to `tenants`: in a regional
+ * database that table is a logical-replication copy, whose deletes must not fail or cascade on
+ * regional data; rows of a deleted tenant are removed by `npm run db:cleanup-orphans`.
  */
 export abstract class RosterRecord {
   @PrimaryColumn({ type: 'uuid', name: 'tenant_id' })
@@ -17,10 +18,6 @@ export abstract class RosterRecord {
 
   @PrimaryColumn({ type: 'text', name: 'sourced_id' })
   sourcedId: string;
-
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'tenant_id' })
-  tenant?: TenantEntity;
 
   @Column({ type: 'text' })
   status: RosterStatus;
