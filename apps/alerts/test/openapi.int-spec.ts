@@ -53,7 +53,7 @@ describe('alerts OpenAPI document', () => {
     // As main.ts does it: OpenAPI routes before init.
     const ref = await Test.createTestingModule({ imports: [AlertsModule.forRoot(env)] }).compile();
     app = ref.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
-    configureHttpApp(app, { bodyLimitBytes: 1_048_576, ...alertsHttpOptions(env) });
+    configureHttpApp(app, alertsHttpOptions(env));
     setupOpenApi(app);
     await app.init();
     doc = (await http().get('/docs-json').expect(200)).body;

@@ -3,6 +3,7 @@ import { runHttpService } from '@edu/http';
 import { ImsxErrorFilter } from './common/imsx-error.filter';
 import { OnerosterEnv } from './config/oneroster.env';
 import { OnerosterModule } from './oneroster.module';
+import { setupOpenApi } from './openapi';
 
 void runHttpService({
   name: 'oneroster',
@@ -10,4 +11,5 @@ void runHttpService({
   module: (env) => OnerosterModule.forRoot(env),
   bodyLimitBytes: (env) => env.BODY_LIMIT_BYTES,
   errorFilter: new ImsxErrorFilter(),
+  beforeListen: (app) => setupOpenApi(app),
 });
