@@ -1,7 +1,10 @@
 /** Static checks of docker-compose.yml (Docker is not needed to run them). */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BaseEnv, HttpServiceEnv, loadConfig, ResourceServerEnv } from '@edu/config';
+import { alertsProxyNeeds, appRoutes, isOperatorRoute, OPS_ROUTES, samplePath } from './app-routes';
 import { isObject, Json, JsonObject, loadYamlDocuments, REPO_ROOT } from './kustomize';
+import { directive, directives, effective, locationFor, nginxSeconds, nginxSize, parseNginx, readNginx, targetOf } from './nginx-conf';
 import { API_APPS, APP_PORTS, AppName, APPS, KNOWN_VARIABLES, MIGRATE_ENTRY, PUBLIC_URL_APPS, REDIS_APPS, RUNNER, SECRET_VARIABLES, SHUTDOWN_MARGIN_SECONDS } from './platform';
 
 const COMPOSE_FILE = path.join(REPO_ROOT, 'docker-compose.yml');
@@ -52,9 +55,9 @@ const service = (name: string): JsonObject => {
 };
 
 describe('docker-compose.yml', () => {
-  test('is one YAML document defining postgres, redis, migrate and the four apps', () => {
+  test('is one YAML document defining postgres, redis, migrate, the four apps and the proxy', () => {
     expect(docs).toHaveLength(1);
-    expect(Object.keys(services).sort()).toEqual(['postgres', 'redis', 'migrate', ...APPS].sort());
+    expect(Object.keys(services).sort()).toEqual(['postgres', 'redis', 'migrate', 'proxy', ...APPS].sort());
   });
 
   test('postgres is PostgreSQL 16 or 17 with a pg_isready healthcheck and a volume', () => {
@@ -81,14 +84,14 @@ describe('docker-compose.yml', () => {
     expect(new URL(environmentOf(migrate).DATABASE_URL).hostname).toBe('postgres');
   });
 
-  test.each(APPS)('%s is built from the Dockerfile with APP set to its name and publishes its port', (app) => {
+  test.each(APPS)('%s is built from the Dockerfile with APP set to its name and publishes its port (identity publicly, the others on loopback for health and metrics)', (app) => {
     const s = service(app);
     const build = asObject(s.build);
     expect(build.context).toBe('.');
     expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
     expect(asObject(build.args).APP).toBe(app);
     const port = APP_PORTS[app];
-    expect(s.ports).toEqual([`${port}:${port}`]);
+    expect(s.ports).toEqual([app === 'identity' ? `${port}:${port}` : `127.0.0.1:${port}:${port}`]);
     expect(environmentOf(s).PORT).toBe(String(port));
   });
 
@@ -99,7 +102,7 @@ describe('docker-compose.yml', () => {
     if (REDIS_APPS.includes(app)) expect(deps.redis).toBe('service_healthy');
   });
 
-  test.each(['postgres', 'redis', ...APPS])('%s has a working healthcheck', (name) => {
+  test.each(['postgres', 'redis', 'proxy', ...APPS])('%s has a working healthcheck', (name) => {
     const hc = asObject(service(name).healthcheck);
     expect(hc.disable).toBeUndefined();
     expect(Array.isArray(hc.test) && hc.test.length > 1).toBe(true);
@@ -124,9 +127,14 @@ describe('docker-compose.yml', () => {
     else expect(env.REDIS_URL).toBeUndefined();
   });
 
-  test.each(PUBLIC_URL_APPS)('%s writes links on the URL clients on this machine use (its published port)', (app) => {
-    const [published] = String((service(app).ports as Json[])[0]).split(':');
+  test.each(PUBLIC_URL_APPS)('%s writes links on the URL clients on this machine use (the unified host of the proxy)', (app) => {
+    const [published] = String((service('proxy').ports as Json[])[0]).split(':');
     expect(environmentOf(service(app)).PUBLIC_BASE_URL).toBe(`http://localhost:${published}`);
+  });
+
+  test('the dispatcher links notification-only deliveries to getMessage on the unified host', () => {
+    const [published] = String((service('proxy').ports as Json[])[0]).split(':');
+    expect(environmentOf(service('webhook-dispatcher')).ALERTS_PUBLIC_BASE_URL).toBe(`http://localhost:${published}`);
   });
 
   test('demo credentials are marked as local-only and never meet NODE_ENV=production', () => {
@@ -173,4 +181,103 @@ describe('docker-compose.yml', () => {
       expect(service(app).entrypoint).toBeUndefined();
     }
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// the proxy serving the unified host
+
+describe('the proxy (the unified host on one port)', () => {
+  const proxy = service('proxy');
+  const [hostPort, containerPort] = String((proxy.ports as Json[])[0]).split(':').map(Number);
+  const mount = (proxy.volumes as Json[]).map(String).find((v) => v.includes('/etc/nginx/'))!;
+  const [source, target, mode] = mount.split(':');
+  const conf = readNginx(path.join(REPO_ROOT, source));
+  const servers = directives(conf, 'server');
+  const unified = servers.find((s) => directives(s.block, 'listen').some((l) => l.args[0] === String(containerPort)))!;
+  const routes = { identity: appRoutes('identity'), oneroster: appRoutes('oneroster'), alerts: appRoutes('alerts') };
+  const targetFor = (p: string) => {
+    const location = locationFor(unified, p);
+    return location ? targetOf(location) : undefined;
+  };
+
+  test('is the official nginx image, pinned, with its configuration from the repository mounted read-only', () => {
+    expect(String(proxy.image)).toMatch(/^nginx:\d+\.\d+(\.\d+)?(-alpine)?$/);
+    expect(proxy.build).toBeUndefined();
+    expect(fs.existsSync(path.join(REPO_ROOT, source))).toBe(true);
+    expect([source.startsWith('./'), target, mode]).toEqual([true, '/etc/nginx/conf.d/default.conf', 'ro']);
+    expect(proxy.ports).toEqual([`${hostPort}:${containerPort}`]);
+    expect(unified).toBeDefined();
+  });
+
+  test('starts once oneroster and alerts are healthy, and checks its own health server', () => {
+    expect(dependsOn(proxy)).toEqual({ oneroster: 'service_healthy', alerts: 'service_healthy' });
+    const url = new URL(String((asObject(proxy.healthcheck).test as Json[]).at(-1)));
+    const health = servers.find((s) => directives(s.block, 'listen').some((l) => l.args[0] === `${url.hostname}:${url.port}`));
+    expect(health).toBeDefined();
+    expect(targetOf(locationFor(health!, url.pathname)!)).toEqual({ status: 200 });
+    // The health server is not published.
+    expect((proxy.ports as Json[]).map(String).some((p) => p.endsWith(`:${url.port}`))).toBe(false);
+  });
+
+  test('sends every public OneRoster and Alerts route to its app, unchanged, at the port the app listens on', () => {
+    expect(routes.oneroster.length).toBeGreaterThan(30);
+    for (const app of ['oneroster', 'alerts'] as const) {
+      const wrong = routes[app]
+        .filter((r) => !isOperatorRoute(r.path))
+        .map((r) => ({ route: `${r.method} ${r.path}`, target: targetFor(samplePath(r.path)) }))
+        .filter((r) => JSON.stringify(r.target) !== JSON.stringify({ proxyPass: `http://${app}:${APP_PORTS[app]}` }));
+      expect({ app, wrong }).toEqual({ app, wrong: [] });
+      // The compose service of that name runs that app on that port.
+      expect(environmentOf(service(app)).PORT).toBe(String(APP_PORTS[app]));
+    }
+  });
+
+  test('proxies exactly the two API prefixes (as the Ingress does); identity, health, metrics and operator routes answer 404', () => {
+    const proxied = directives(unified.block, 'location')
+      .filter((l) => l.args[0] !== '=' && 'proxyPass' in (targetOf(l) ?? {}))
+      .map((l) => `${l.args.at(-1)} -> ${(targetOf(l) as { proxyPass: string }).proxyPass}`);
+    expect(proxied).toEqual(['/ims/oneroster/v1p1/ -> http://oneroster:3001', '/v2/alerts/ -> http://alerts:3002']);
+    const hidden = [
+      ...routes.identity.map((r) => samplePath(r.path)),
+      ...OPS_ROUTES,
+      ...routes.oneroster.filter((r) => isOperatorRoute(r.path)).map((r) => samplePath(r.path)),
+      '/docs',
+      '/v2/alertsX',
+      '/ims/oneroster/v1p1x',
+    ];
+    for (const p of hidden) expect({ path: p, target: targetFor(p) }).toEqual({ path: p, target: { status: 404 } });
+  });
+
+  test("leaves room for the apps' own limits: 32 MiB alert batches, other bodies of BODY_LIMIT_BYTES, test deliveries waiting 35 s", () => {
+    const needs = alertsProxyNeeds();
+    const alertsLocation = locationFor(unified, '/v2/alerts/messages')!;
+    const onerosterLocation = locationFor(unified, '/ims/oneroster/v1p1/users')!;
+    expect(nginxSize(effective(unified, alertsLocation, 'client_max_body_size')!)).toBeGreaterThan(needs.messagesBodyLimitBytes);
+    expect(nginxSize(effective(unified, onerosterLocation, 'client_max_body_size')!)).toBeGreaterThan(Number(environmentOf(service('oneroster')).BODY_LIMIT_BYTES));
+    expect(nginxSeconds(effective(unified, alertsLocation, 'proxy_read_timeout')!)).toBeGreaterThan(needs.testWaitMs / 1000);
+    // The request id the apps log and echo travels through.
+    expect(directives(unified.block, 'proxy_set_header').map((d) => d.args[0])).toContain('X-Request-Id');
+  });
+});
+
+test('the nginx reader follows nginx location matching (exact first, then the longest prefix)', () => {
+  const [server] = parseNginx(`server { listen 80; # comment
+    location = /a { return 204; }
+    location /a/ { set $u http://x:1; proxy_pass $u; }
+    location /a/b/ { proxy_pass http://y:2; }
+    location / { return 404 '{"a": "b;}"}'; }
+  }`);
+  expect(directive(server.block, 'listen')?.args).toEqual(['80']);
+  expect(['/a', '/a/', '/a/c', '/a/b/c', '/ab', '/'].map((p) => targetOf(locationFor(server, p)!))).toEqual([
+    { status: 204 },
+    { proxyPass: 'http://x:1' },
+    { proxyPass: 'http://x:1' },
+    { proxyPass: 'http://y:2' },
+    { status: 404 },
+    { status: 404 },
+  ]);
+  expect(() => locationFor(parseNginx('server { location ~ ^/x { return 200; } }')[0], '/x')).toThrow(/only exact and prefix/);
+  expect(() => parseNginx('server { listen 80 }')).toThrow();
+  expect(nginxSize('33m')).toBe(33 * 1024 * 1024);
+  expect(nginxSeconds('60s')).toBe(60);
 });

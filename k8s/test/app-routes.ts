@@ -1,0 +1,80 @@
+/**
+ * The HTTP routes each app declares, read from the Nest decorators of its controllers (the
+ * classes are imported, not the apps booted). Proxies and Ingress rules are checked against
+ * these, so a new controller prefix that no public route reaches shows up as a test failure.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import 'reflect-metadata';
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { REPO_ROOT } from './kustomize';
+import type { AppName } from './platform';
+
+export interface AppRoute {
+  method: string;
+  /** Express-style path: `/v2/alerts/webhook/:id`. */
+  path: string;
+  controller: string;
+}
+
+/** Operations routes every app serves from the shared HTTP library: never routed publicly. */
+export const OPS_ROUTES = ['/health/live', '/health/ready', '/metrics'];
+
+function controllerFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...controllerFiles(full));
+    else if (entry.name.endsWith('.controller.ts')) out.push(full);
+  }
+  return out.sort();
+}
+
+const join = (...parts: Array<string | undefined>): string =>
+  `/${parts
+    .flatMap((p) => (p ?? '').split('/'))
+    .filter(Boolean)
+    .join('/')}`;
+
+/** Every route of an app's own controllers (`apps/<app>/src/**\/*.controller.ts`). */
+export function appRoutes(app: AppName): AppRoute[] {
+  const routes: AppRoute[] = [];
+  for (const file of controllerFiles(path.join(REPO_ROOT, 'apps', app, 'src'))) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const exported = require(file) as Record<string, unknown>;
+    for (const value of Object.values(exported)) {
+      if (typeof value !== 'function') continue;
+      const base = Reflect.getMetadata(PATH_METADATA, value) as string | string[] | undefined;
+      if (base === undefined) continue;
+      const proto = (value as { prototype: Record<string, unknown> }).prototype;
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const handler = proto[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+        if (methodPath === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number] as string;
+        for (const b of Array.isArray(base) ? base : [base]) {
+          for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(b, p), controller: value.name });
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+/** Turns a route path into a concrete path a request could use (`:id` and `*path` filled in). */
+export function samplePath(route: string): string {
+  return route.replace(/:[a-zA-Z_]+/g, 'x1').replace(/\*[a-zA-Z_]+/g, 'x1/x2');
+}
+
+/** Default limits of the alerts API that proxies in front of it must leave room for. */
+export function alertsProxyNeeds(): { messagesBodyLimitBytes: number; testWaitMs: number } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { AlertsEnv } = require(path.join(REPO_ROOT, 'apps/alerts/src/config/alerts.env')) as { AlertsEnv: new () => { MESSAGES_BODY_LIMIT_BYTES: number; WEBHOOK_TEST_WAIT_MS: number } };
+  const env = new AlertsEnv();
+  return { messagesBodyLimitBytes: env.MESSAGES_BODY_LIMIT_BYTES, testWaitMs: env.WEBHOOK_TEST_WAIT_MS };
+}
+
+/** Routes only operators use (roster imports): served by the app, reached through kubectl port-forward or the CLI, never routed publicly. */
+export const isOperatorRoute = (route: string): boolean => route.startsWith('/admin/');
