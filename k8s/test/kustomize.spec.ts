@@ -126,6 +126,44 @@ spec:
     expect(() => renderKustomization(path.join(dir, 'c'))).toThrow(/patches: \[\{ path \}\]/);
   });
 
+  test('applies components the way kustomize does: their resources join, their patches apply before the own patches of the parent', () => {
+    write({
+      'base/kustomization.yaml': `${KUSTOMIZATION}resources: [deployment.yaml]\n`,
+      'base/deployment.yaml': DEPLOYMENT,
+      'extra/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [cm.yaml]\npatches:\n  - path: patch.yaml\n',
+      'extra/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata: { A: b }\n',
+      'extra/patch.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n',
+      'overlay/kustomization.yaml': `${KUSTOMIZATION}namespace: prod\nresources: [../base]\ncomponents: [../extra]\npatches:\n  - path: patch.yaml\n`,
+      'overlay/patch.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: null\n  revisionHistoryLimit: 2\n',
+      'plain/kustomization.yaml': `${KUSTOMIZATION}resources: [../base]\n`,
+    });
+    const [web, cm] = renderKustomization(path.join(dir, 'overlay'));
+    expect([web.kind, cm.kind, cm.metadata.namespace]).toEqual(['Deployment', 'ConfigMap', 'prod']);
+    // The component set replicas; the overlay's own patch, applied after it, removed it again.
+    expect(web.spec).toMatchObject({ revisionHistoryLimit: 2 });
+    expect((web.spec as JsonObject).replicas).toBeUndefined();
+    // An optional component can be applied on top of a kustomization that does not list it.
+    const plain = renderKustomization(path.join(dir, 'plain'), [path.join(dir, 'extra')]);
+    expect(plain.map((o) => o.kind)).toEqual(['Deployment', 'ConfigMap']);
+    expect((plain[0].spec as JsonObject).replicas).toBe(3);
+  });
+
+  test('a Component is never a resource or built alone, and a Kustomization is never a component', () => {
+    write({
+      'extra/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: []\n',
+      'plain/kustomization.yaml': `${KUSTOMIZATION}resources: []\n`,
+      'a/kustomization.yaml': `${KUSTOMIZATION}resources: [../extra]\n`,
+      'b/kustomization.yaml': `${KUSTOMIZATION}components: [../plain]\n`,
+      'c/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Component\n',
+      'd/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nnamespace: x\n',
+    });
+    expect(() => renderKustomization(path.join(dir, 'a'))).toThrow(/is a Component; list it under components/);
+    expect(() => renderKustomization(path.join(dir, 'b'))).toThrow(/listed under components but is a Kustomization/);
+    expect(() => renderKustomization(path.join(dir, 'extra'))).toThrow(/never built alone/);
+    expect(() => renderKustomization(path.join(dir, 'c'))).toThrow(/apiVersion of a Component/);
+    expect(() => renderKustomization(path.join(dir, 'd'), [])).toThrow(/not supported.*namespace/);
+  });
+
   test('rejects YAML with duplicate keys', () => {
     write({ 'kustomization.yaml': `${KUSTOMIZATION}resources: [d.yaml]\n`, 'd.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n' });
     expect(() => renderKustomization(dir)).toThrow(/d\.yaml/);

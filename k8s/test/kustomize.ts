@@ -10,6 +10,11 @@
  * - `labels`: `pairs` added to metadata (and pod templates with `includeTemplates`); selectors
  *   are never touched
  * - `images`: `name` matched against container images, replaced by `newName` / `newTag`
+ * - `components`: directories holding a `kind: Component` kustomization (with `resources` and
+ *   `patches` only). As in kustomize, a component's resources join the parent's after the
+ *   parent's own resources are gathered, and its patches apply to everything gathered so far,
+ *   before the parent's own patches and transformers. A Component listed under `resources`, or a
+ *   Kustomization under `components`, is an error, as is building a Component on its own.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -29,8 +34,9 @@ export interface K8sObject extends JsonObject {
 
 export interface Kustomization {
   apiVersion: string;
-  kind: 'Kustomization';
+  kind: 'Kustomization' | 'Component';
   resources?: string[];
+  components?: string[];
   patches?: Array<{ path: string }>;
   namespace?: string;
   labels?: Array<{ pairs: Record<string, string>; includeSelectors?: boolean; includeTemplates?: boolean }>;
@@ -38,7 +44,9 @@ export interface Kustomization {
 }
 
 export const KUSTOMIZE_API_VERSION = 'kustomize.config.k8s.io/v1beta1';
-const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'patches', 'namespace', 'labels', 'images']);
+export const COMPONENT_API_VERSION = 'kustomize.config.k8s.io/v1alpha1';
+const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'components', 'patches', 'namespace', 'labels', 'images']);
+const COMPONENT_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'patches']);
 const CLUSTER_SCOPED_KINDS = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'StorageClass', 'PersistentVolume', 'CustomResourceDefinition']);
 const POD_TEMPLATE_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
@@ -83,8 +91,9 @@ export function listYamlFiles(dir: string): string[] {
   return out.sort();
 }
 
+/** A Kustomization or a Component (the files named kustomization.yaml). */
 export function isKustomization(doc: Json): doc is Json & Kustomization {
-  return isObject(doc) && doc.kind === 'Kustomization';
+  return isObject(doc) && (doc.kind === 'Kustomization' || doc.kind === 'Component') && typeof doc.apiVersion === 'string' && doc.apiVersion.startsWith('kustomize.config.k8s.io/');
 }
 
 export function isK8sObject(doc: Json): doc is K8sObject {
@@ -98,10 +107,12 @@ export function readKustomization(dir: string): Kustomization {
   const file = path.join(dir, 'kustomization.yaml');
   if (!fs.existsSync(file)) throw new Error(`${rel(dir)} has no kustomization.yaml`);
   const docs = loadYamlDocuments(file);
-  if (docs.length !== 1 || !isKustomization(docs[0])) throw new Error(`${rel(file)} must hold exactly one Kustomization`);
+  if (docs.length !== 1 || !isKustomization(docs[0])) throw new Error(`${rel(file)} must hold exactly one Kustomization or Component`);
   const k = docs[0];
-  if (k.apiVersion !== KUSTOMIZE_API_VERSION) throw new Error(`${rel(file)}: apiVersion must be ${KUSTOMIZE_API_VERSION}`);
-  const unsupported = Object.keys(k).filter((key) => !KUSTOMIZATION_FIELDS.has(key));
+  const component = k.kind === 'Component';
+  const apiVersion = component ? COMPONENT_API_VERSION : KUSTOMIZE_API_VERSION;
+  if (k.apiVersion !== apiVersion) throw new Error(`${rel(file)}: apiVersion of a ${k.kind} must be ${apiVersion}`);
+  const unsupported = Object.keys(k).filter((key) => !(component ? COMPONENT_FIELDS : KUSTOMIZATION_FIELDS).has(key));
   if (unsupported.length > 0) throw new Error(`${rel(file)}: fields not supported by the test renderer: ${unsupported.join(', ')}`);
   for (const patch of k.patches ?? []) {
     const extra = Object.keys(patch).filter((key) => key !== 'path');
@@ -119,19 +130,21 @@ export function readKustomization(dir: string): Kustomization {
   return k;
 }
 
-/** Files a kustomization points at (resources and patches), resolved; a missing one throws. */
-export function kustomizationFiles(dir: string): { resources: string[]; patches: string[] } {
+/** Files a kustomization points at (resources, components and patches), resolved; a missing one throws. */
+export function kustomizationFiles(dir: string): { resources: string[]; components: string[]; patches: string[] } {
   const k = readKustomization(dir);
   const resolve = (entry: string, what: string): string => {
     const full = path.resolve(dir, entry);
     if (!fs.existsSync(full)) throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: ${what} ${entry} does not exist`);
-    if (what === 'resource' && fs.statSync(full).isDirectory() && !fs.existsSync(path.join(full, 'kustomization.yaml'))) {
-      throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: resource directory ${entry} has no kustomization.yaml`);
+    if (what !== 'patch' && fs.statSync(full).isDirectory() && !fs.existsSync(path.join(full, 'kustomization.yaml'))) {
+      throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: ${what} directory ${entry} has no kustomization.yaml`);
     }
+    if (what === 'component' && !fs.statSync(full).isDirectory()) throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: component ${entry} must be a directory`);
     return full;
   };
   return {
     resources: (k.resources ?? []).map((r) => resolve(r, 'resource')),
+    components: (k.components ?? []).map((c) => resolve(c, 'component')),
     patches: (k.patches ?? []).map((p) => resolve(p.path, 'patch')),
   };
 }
@@ -209,33 +222,68 @@ function loadResource(file: string): K8sObject[] {
   });
 }
 
-/** `kustomize build dir`, restricted to the features listed at the top of this file. */
-export function renderKustomization(dir: string): K8sObject[] {
-  const k = readKustomization(dir);
-  const files = kustomizationFiles(dir);
-  const where = rel(path.join(dir, 'kustomization.yaml'));
-
-  let objects: K8sObject[] = [];
-  for (const resource of files.resources) {
-    objects.push(...(fs.statSync(resource).isDirectory() ? renderKustomization(resource) : loadResource(resource)));
-  }
+function checkUnique(objects: K8sObject[], where: string): void {
   const seen = new Set<string>();
   for (const o of objects) {
     const id = `${o.apiVersion}|${objectId(o)}`;
     if (seen.has(id)) throw new Error(`${where}: ${objectId(o)} is defined twice`);
     seen.add(id);
   }
+}
 
-  for (const file of files.patches) {
+function applyPatches(objects: K8sObject[], patchFiles: string[], where: string): K8sObject[] {
+  let out = objects;
+  for (const file of patchFiles) {
     const docs = loadYamlDocuments(file);
     if (docs.length !== 1 || !isK8sObject(docs[0])) throw new Error(`${rel(file)} must hold exactly one patch naming apiVersion, kind and metadata.name`);
     const patch = docs[0];
-    const matches = objects.filter(
+    const matches = out.filter(
       (o) => o.apiVersion === patch.apiVersion && o.kind === patch.kind && o.metadata.name === patch.metadata.name && (!patch.metadata.namespace || patch.metadata.namespace === o.metadata.namespace),
     );
     if (matches.length !== 1) throw new Error(`${rel(file)} patches ${patch.kind}/${patch.metadata.name}, which ${where} does not contain exactly once`);
-    objects = objects.map((o) => (o === matches[0] ? (strategicMerge(o, patch) as K8sObject) : o));
+    out = out.map((o) => (o === matches[0] ? (strategicMerge(o, patch) as K8sObject) : o));
   }
+  return out;
+}
+
+function renderResources(files: string[], where: string): K8sObject[] {
+  const objects: K8sObject[] = [];
+  for (const resource of files) {
+    if (fs.statSync(resource).isDirectory()) {
+      if (readKustomization(resource).kind === 'Component') throw new Error(`${where}: ${rel(resource)} is a Component; list it under components, not resources`);
+      objects.push(...renderKustomization(resource));
+    } else {
+      objects.push(...loadResource(resource));
+    }
+  }
+  return objects;
+}
+
+/**
+ * `kustomize build dir`, restricted to the features listed at the top of this file.
+ * `extraComponents` are applied as if the kustomization listed them after its own components
+ * (to check an optional component on top of a stack without writing a kustomization for it).
+ */
+export function renderKustomization(dir: string, extraComponents: string[] = []): K8sObject[] {
+  const k = readKustomization(dir);
+  const where = rel(path.join(dir, 'kustomization.yaml'));
+  if (k.kind === 'Component') throw new Error(`${where} is a Component: it is applied by a kustomization that lists it under components, never built alone`);
+  const files = kustomizationFiles(dir);
+
+  let objects = renderResources(files.resources, where);
+  checkUnique(objects, where);
+
+  for (const componentDir of [...files.components, ...extraComponents]) {
+    const component = readKustomization(componentDir);
+    const componentWhere = rel(path.join(componentDir, 'kustomization.yaml'));
+    if (component.kind !== 'Component') throw new Error(`${where}: ${rel(componentDir)} is listed under components but is a ${component.kind}`);
+    const componentFiles = kustomizationFiles(componentDir);
+    objects = [...objects, ...renderResources(componentFiles.resources, componentWhere)];
+    checkUnique(objects, `${where} with ${componentWhere}`);
+    objects = applyPatches(objects, componentFiles.patches, `${where} with ${componentWhere}`);
+  }
+
+  objects = applyPatches(objects, files.patches, where);
 
   if (k.namespace) {
     for (const o of objects) if (!CLUSTER_SCOPED_KINDS.has(o.kind)) o.metadata.namespace = k.namespace;

@@ -43,14 +43,8 @@ import {
   SECRET_VARIABLES,
   SHUTDOWN_MARGIN_SECONDS,
 } from './platform';
+import { DEPLOYABLES } from './stacks';
 
-/** The kustomizations meant for `kubectl apply -k`, and the apps each one runs. */
-const DEPLOYABLES: Record<string, { dir: string; apps: AppName[] }> = {
-  base: { dir: 'base', apps: APPS },
-  'overlays/global': { dir: 'overlays/global', apps: ['identity'] },
-  'overlays/au-nsw': { dir: 'overlays/au-nsw', apps: ['oneroster', 'alerts', 'webhook-dispatcher'] },
-  'overlays/sg': { dir: 'overlays/sg', apps: ['oneroster', 'alerts', 'webhook-dispatcher'] },
-};
 
 /** Stand-ins for Secret values, shaped like the real ones, to run the apps' config validation. */
 const PLACEHOLDER_SECRETS: Record<string, string> = {

@@ -1,0 +1,162 @@
+/**
+ * The Ingress objects of every rendered stack: one per public host, named by the stack's
+ * configuration, routing every public route of the apps (read from their controllers) to the
+ * right Service and nothing else (no /health, no /metrics, no operator routes).
+ */
+import { isObject, K8sObject, objectId } from './kustomize';
+import { alertsProxyNeeds, appRoutes, isOperatorRoute, OPS_ROUTES, samplePath } from './app-routes';
+import { API_APPS, AppName, APPS } from './platform';
+import { asArray, asObject, byKind, DEPLOYABLES, find, render } from './stacks';
+
+interface IngressPath {
+  path: string;
+  pathType: string;
+  service: string;
+  port: string | number;
+}
+
+function pathsOf(ingress: K8sObject): Array<{ host: string; paths: IngressPath[] }> {
+  return asArray(asObject(ingress.spec).rules)
+    .filter(isObject)
+    .map((rule) => ({
+      host: String(rule.host),
+      paths: asArray(asObject(rule.http).paths)
+        .filter(isObject)
+        .map((p) => {
+          const service = asObject(asObject(p.backend).service);
+          const port = asObject(service.port);
+          return { path: String(p.path), pathType: String(p.pathType), service: String(service.name), port: (port.name ?? port.number) as string | number };
+        }),
+    }));
+}
+
+const elements = (p: string): string[] => p.split('/').filter(Boolean);
+
+/** The Service a request for `host` + `path` reaches, with the Ingress API's matching rules (longest match, Exact before Prefix). */
+function routeOf(ingresses: K8sObject[], host: string, path: string): string | undefined {
+  const candidates = ingresses.flatMap(pathsOf).filter((r) => r.host === host).flatMap((r) => r.paths);
+  const matching = candidates.filter((c) => {
+    if (c.pathType === 'Exact') return c.path === path;
+    if (c.pathType === 'Prefix') {
+      const want = elements(c.path);
+      const have = elements(path);
+      return want.length <= have.length && want.every((e, i) => have[i] === e);
+    }
+    throw new Error(`pathType ${c.pathType} has implementation-specific matching; use Prefix or Exact`);
+  });
+  matching.sort((a, b) => elements(b.path).length - elements(a.path).length || (a.pathType === 'Exact' ? -1 : 1));
+  return matching[0]?.service;
+}
+
+function sizeInBytes(value: string): number {
+  const m = /^(\d+)([kmg]?)$/i.exec(value);
+  if (!m) throw new Error(`not a size: ${value}`);
+  return Number(m[1]) * 1024 ** ['', 'k', 'm', 'g'].indexOf(m[2].toLowerCase());
+}
+
+const routes = Object.fromEntries(APPS.map((app) => [app, appRoutes(app)])) as Record<AppName, ReturnType<typeof appRoutes>>;
+
+test('the apps declare routes to check (read from their controllers)', () => {
+  expect(routes.identity.map((r) => r.path)).toEqual(expect.arrayContaining(['/oauth/token', '/.well-known/jwks.json', '/tenants/:id']));
+  expect(routes.oneroster.map((r) => r.path)).toEqual(expect.arrayContaining(['/ims/oneroster/v1p1/users/:id', '/admin/tenants/:tenantId/roster-imports']));
+  expect(routes.alerts.map((r) => r.path)).toEqual(expect.arrayContaining(['/v2/alerts/messages', '/v2/alerts/webhook/:id']));
+  expect(routes['webhook-dispatcher']).toEqual([]);
+});
+
+describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps }) => {
+  let objects: K8sObject[] = [];
+  let ingresses: K8sObject[] = [];
+  const config = () => asObject(find(objects, 'ConfigMap', 'edu-platform-config').data);
+
+  beforeAll(() => {
+    objects = render(dir);
+    ingresses = byKind(objects, 'Ingress');
+  });
+
+  /** identity on the TOKEN_ISSUER host; oneroster and alerts on the PUBLIC_BASE_URL host. */
+  const hostOf = (app: AppName): string =>
+    new URL(String(app === 'identity' ? config().TOKEN_ISSUER : asObject(find(objects, 'ConfigMap', 'edu-platform-public-url').data).PUBLIC_BASE_URL)).hostname;
+
+  test('one Ingress per public host, named by the configuration the apps run with, each with TLS', () => {
+    const publicApps = apps.filter((a) => API_APPS.includes(a));
+    const hosts = [...new Set(publicApps.map(hostOf))].sort();
+    expect(ingresses.flatMap((i) => pathsOf(i).map((r) => r.host)).sort()).toEqual(hosts);
+    for (const i of ingresses) {
+      const spec = asObject(i.spec);
+      expect(pathsOf(i)).toHaveLength(1);
+      expect(spec.ingressClassName).toBe('nginx');
+      const tls = asArray(spec.tls).filter(isObject);
+      expect({ id: objectId(i), tlsHosts: tls.flatMap((t) => asArray(t.hosts)), secret: typeof tls[0]?.secretName }).toEqual({ id: objectId(i), tlsHosts: [pathsOf(i)[0].host], secret: 'string' });
+    }
+  });
+
+  test('every backend is a Service of this stack and a port it declares', () => {
+    for (const i of ingresses) {
+      for (const p of pathsOf(i).flatMap((r) => r.paths)) {
+        const service = find(objects, 'Service', p.service);
+        expect(asArray(asObject(service.spec).ports).filter(isObject).map((sp) => sp.name)).toContain(p.port);
+      }
+    }
+  });
+
+  test('the API host routes /ims/oneroster/v1p1 to oneroster and /v2/alerts to alerts, and nothing else', () => {
+    const api = ingresses.filter((i) => pathsOf(i).some((r) => r.paths.some((p) => p.service !== 'identity')));
+    if (!apps.includes('oneroster')) return expect(api).toEqual([]);
+    expect(api).toHaveLength(1);
+    expect(pathsOf(api[0])[0].paths.map((p) => `${p.pathType} ${p.path} -> ${p.service}`)).toEqual(['Prefix /ims/oneroster/v1p1 -> oneroster', 'Prefix /v2/alerts -> alerts']);
+  });
+
+  test("every public route of each app reaches the app's Service on its host", () => {
+    for (const app of apps.filter((a) => API_APPS.includes(a))) {
+      const unrouted = routes[app].filter((r) => !isOperatorRoute(r.path) && routeOf(ingresses, hostOf(app), samplePath(r.path)) !== app).map((r) => `${r.method} ${r.path}`);
+      expect({ app, unrouted }).toEqual({ app, unrouted: [] });
+    }
+  });
+
+  test('health, metrics, operator routes and the dispatcher are not routed on any host', () => {
+    const hosts = ingresses.flatMap((i) => pathsOf(i).map((r) => r.host));
+    const hidden = [...OPS_ROUTES, ...APPS.flatMap((a) => routes[a].filter((r) => isOperatorRoute(r.path)).map((r) => samplePath(r.path)))];
+    expect(hidden.length).toBeGreaterThan(OPS_ROUTES.length);
+    for (const host of hosts) for (const path of hidden) expect({ host, path, service: routeOf(ingresses, host, path) }).toEqual({ host, path, service: undefined });
+    for (const p of ingresses.flatMap(pathsOf).flatMap((r) => r.paths)) expect(p.service).not.toMatch(/dispatcher/);
+  });
+
+  test("the API host's proxy limits leave room for the apps' own (alert batches of 32 MiB, test deliveries waiting 35 s)", () => {
+    const needs = alertsProxyNeeds();
+    for (const i of ingresses) {
+      const annotations = asObject(i.metadata.annotations);
+      const bodyLimit = sizeInBytes(String(annotations['nginx.ingress.kubernetes.io/proxy-body-size']));
+      const apps_ = new Set(pathsOf(i).flatMap((r) => r.paths.map((p) => p.service)));
+      // Above the apps' limits, so the apps answer 413 in their own error format.
+      expect(bodyLimit).toBeGreaterThan(Number(config().BODY_LIMIT_BYTES));
+      if (apps_.has('alerts')) {
+        expect(bodyLimit).toBeGreaterThan(needs.messagesBodyLimitBytes);
+        expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThan(needs.testWaitMs / 1000);
+      }
+    }
+  });
+});
+
+test('Ingress path matching follows the Ingress API (element-wise Prefix, Exact, longest match)', () => {
+  const ingress: K8sObject = {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'x' },
+    spec: {
+      rules: [
+        {
+          host: 'h',
+          http: {
+            paths: [
+              { path: '/docs', pathType: 'Prefix', backend: { service: { name: 'a', port: { name: 'http' } } } },
+              { path: '/docs-json', pathType: 'Exact', backend: { service: { name: 'b', port: { name: 'http' } } } },
+              { path: '/docs/deep', pathType: 'Prefix', backend: { service: { name: 'c', port: { name: 'http' } } } },
+            ],
+          },
+        },
+      ],
+    },
+  };
+  expect(['/docs', '/docs/', '/docs/x', '/docs-json', '/docs-json/x', '/docsx', '/docs/deep/y', '/other'].map((p) => routeOf([ingress], 'h', p))).toEqual(['a', 'a', 'a', 'b', undefined, undefined, 'c', undefined]);
+  expect(routeOf([ingress], 'other-host', '/docs')).toBeUndefined();
+});
