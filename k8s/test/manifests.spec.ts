@@ -270,7 +270,17 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       const pod = asObject(podSpecOf(o)?.securityContext);
       expect({ id: objectId(o), runAsNonRoot: pod.runAsNonRoot }).toEqual({ id: objectId(o), runAsNonRoot: true });
       expect(typeof pod.runAsUser === 'number' && pod.runAsUser > 0).toBe(true);
+      expect({ id: objectId(o), seccomp: asObject(pod.seccompProfile).type }).toEqual({ id: objectId(o), seccomp: 'RuntimeDefault' });
       expect(podSpecOf(o)?.automountServiceAccountToken).toBe(false);
+      // What must be written (Node's temporary files) goes to a size-limited emptyDir on /tmp.
+      const volumes = asArray(podSpecOf(o)?.volumes).filter(isObject);
+      for (const c of containersOf(o)) {
+        const tmp = asArray(c.volumeMounts)
+          .filter(isObject)
+          .find((m) => m.mountPath === '/tmp');
+        const volume = volumes.find((v) => v.name === tmp?.name);
+        expect({ id: objectId(o), container: c.name, tmp: typeof asObject(volume?.emptyDir).sizeLimit }).toEqual({ id: objectId(o), container: c.name, tmp: 'string' });
+      }
       for (const c of containersOf(o)) {
         const sc = asObject(c.securityContext);
         expect({ id: objectId(o), escalation: sc.allowPrivilegeEscalation, readOnly: sc.readOnlyRootFilesystem, drop: asObject(sc.capabilities).drop }).toEqual({
