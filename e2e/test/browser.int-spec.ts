@@ -85,8 +85,14 @@ describe('in a browser: queue dashboard and OpenAPI pages', () => {
     if (init.bearer) headers.Authorization = `Bearer ${init.bearer}`;
     if (init.basic) headers.Authorization = `Basic ${Buffer.from(init.basic.join(':')).toString('base64')}`;
     let body: string | undefined;
-    if (init.form) (headers['Content-Type'] = 'application/x-www-form-urlencoded'), (body = new URLSearchParams(init.form).toString());
-    if (init.body) (headers['Content-Type'] = 'application/json'), (body = JSON.stringify(init.body));
+    if (init.form) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    }
+    if (init.body) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(init.body);
+    }
     const res = await fetch(url, { method, headers, body });
     const parsed = await res.json();
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(parsed)}`);
