@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BaseEnv, HttpServiceEnv, loadConfig, ResourceServerEnv } from '@edu/config';
 import { REGION_IDS } from '@edu/domain';
+import { replicationConfigFromEnv } from '@edu/persistence';
 import {
   containersOf,
   isK8sObject,
@@ -52,6 +53,7 @@ const PLACEHOLDER_SECRETS: Record<string, string> = {
   REDIS_URL: 'redis://redis.internal:6379',
   OPERATOR_CLIENT_SECRET: 'placeholder-operator-secret-from-the-secret-store',
   KEY_ENCRYPTION_KEY: 'placeholder-key-encryption-key-from-the-secret-store',
+  REPLICATION_SOURCE_URL: 'postgres://replicator:placeholder@global-postgres.internal:5432/edu',
 };
 
 /** The shared env class each app's own configuration extends (apps add their own fields). */
@@ -116,8 +118,14 @@ function effectiveEnv(objects: K8sObject[], container: JsonObject): Record<strin
     Object.assign(env, asObject(cm.data));
   }
   for (const v of envOf(container)) {
+    const configRef = v.valueFrom && asObject(v.valueFrom.configMapKeyRef);
     if (typeof v.value === 'string') env[v.name] = v.value;
     else if (secretRefOf(v)) env[v.name] = PLACEHOLDER_SECRETS[v.name] ?? 'placeholder';
+    else if (configRef && typeof configRef.name === 'string') {
+      const data = asObject(byKind(objects, 'ConfigMap').find((c) => c.metadata.name === configRef.name)?.data);
+      if (typeof data[String(configRef.key)] !== 'string') throw new Error(`${v.name} refers to ConfigMap ${configRef.name} key ${String(configRef.key)}, which is not in the render`);
+      env[v.name] = data[String(configRef.key)] as string;
+    }
   }
   return env;
 }
@@ -325,7 +333,18 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       expect(refs.sort()).toEqual(needed.sort());
     }
     const job = find(objects, 'Job', 'migrate');
-    expect(envOf(mainContainer(job)).filter((v) => secretRefOf(v)).map((v) => v.name)).toEqual(['DATABASE_URL']);
+    // A regional database subscribes to the global one: the Job also gets the global database's URL.
+    const regional = dir.startsWith('overlays/') && dir !== 'overlays/global';
+    expect(envOf(mainContainer(job)).filter((v) => secretRefOf(v)).map((v) => v.name)).toEqual(regional ? ['DATABASE_URL', 'REPLICATION_SOURCE_URL'] : ['DATABASE_URL']);
+  });
+
+  test('the migration Job sets up the identity replication its database plays a part in (none in one stack)', () => {
+    const env = effectiveEnv(objects, mainContainer(find(objects, 'Job', 'migrate')));
+    // The same reading of the environment the migration runner does at start.
+    const config = replicationConfigFromEnv(env);
+    const expected = dir === 'base' ? { role: 'none' } : dir === 'overlays/global' ? { role: 'publisher' } : { role: 'subscriber', sourceUrl: PLACEHOLDER_SECRETS.REPLICATION_SOURCE_URL, subscription: expect.stringMatching(/^edu_identity_/) };
+    expect(config).toEqual(expected);
+    if (config.role === 'subscriber') expect(config.subscription).toBe(`edu_identity_${String(env.SERVICE_REGION).toLowerCase().replace(/-/g, '_')}`);
   });
 
   test('every variable set is one the processes read, and envFrom ConfigMaps exist', () => {
@@ -550,6 +569,7 @@ describe.each(Object.entries(REGION_OVERLAYS))('the %s regional stack', (overlay
       const stores = ['DATABASE_URL', ...(app && REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
       expect({ id: objectId(o), secrets: stores.map((name) => secretOf(o, name)) }).toEqual({ id: objectId(o), secrets: stores.map(() => regionalSecret) });
     }
+    expect(secretOf(find(objects, 'Job', 'migrate'), 'REPLICATION_SOURCE_URL')).toBe(regionalSecret);
     // Platform-wide key material (same value in every stack) stays in the common Secret.
     const keyReaders = workloads.filter((o) => secretOf(o, 'KEY_ENCRYPTION_KEY') !== undefined);
     expect(keyReaders.map((o) => o.metadata.name)).toContain('webhook-dispatcher');

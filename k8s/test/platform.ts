@@ -17,7 +17,7 @@ export const API_APPS: AppName[] = ['identity', 'oneroster', 'alerts'];
 export const REDIS_APPS: AppName[] = ['alerts', 'webhook-dispatcher'];
 
 /** Variables that hold credentials: only ever read from a Secret. */
-export const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY'] as const;
+export const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', 'REPLICATION_SOURCE_URL'] as const;
 
 /** Every variable the processes read (all validated at boot); anything else is a typo. */
 export const KNOWN_VARIABLES = new Set<string>([
@@ -47,6 +47,10 @@ export const KNOWN_VARIABLES = new Set<string>([
   'WEBHOOK_CONCURRENCY',
   'PUBLIC_BASE_URL',
   'ALERTS_PUBLIC_BASE_URL',
+  // the migration runner: identity replication (libs/persistence/README.md)
+  'REPLICATION_ROLE',
+  'REPLICATION_SOURCE_URL',
+  'REPLICATION_SUBSCRIPTION',
 ]);
 
 /**
