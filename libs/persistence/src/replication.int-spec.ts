@@ -191,6 +191,15 @@ describe('identity replication: publication, subscription and orphan cleanup', (
     }
   });
 
+  it('follows a changed REPLICATION_SOURCE_URL on the next run, and keeps replicating', async () => {
+    const moved: ReplicationConfig = { role: 'subscriber', sourceUrl: `${global.url}?application_name=edu_identity_moved`, subscription: SUB };
+    expect(await configureReplication(regional.url, moved)).toEqual([`subscription ${SUB} connection updated`]);
+    expect(await configureReplication(regional.url, moved)).toEqual([]);
+    const t = await tenant(g, 'SG');
+    await regionalSees('SELECT region_id FROM tenants WHERE id = $1', [t], (rows) => rows[0]?.region_id === 'SG');
+    expect(await configureReplication(regional.url, subscriber)).toEqual([`subscription ${SUB} connection updated`]);
+  });
+
   it('copies a table added to the publication later, on the next run of both sides', async () => {
     await g.query(`ALTER PUBLICATION ${IDENTITY_PUBLICATION} DROP TABLE signing_keys`);
     await r.query(`ALTER SUBSCRIPTION ${SUB} REFRESH PUBLICATION`);
