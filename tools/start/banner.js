@@ -36,7 +36,7 @@ function alertsDemo(identity, alerts, demo) {
   ];
 }
 
-function printBanner({ ports, demoAlerts }) {
+function printBanner({ ports, demoAlerts, logDir, processes = [] }) {
   const identity = `http://localhost:${ports.identity}`;
   const oneroster = `http://localhost:${ports.oneroster}`;
   const alerts = `http://localhost:${ports.alerts}`;
@@ -45,12 +45,19 @@ function printBanner({ ports, demoAlerts }) {
     'The platform is up.',
     '',
     `  Identity API + OAuth + JWKS  ${identity}   (OpenAPI: ${identity}/docs)`,
-    `  OneRoster v1.1               ${oneroster}/ims/oneroster/v1p1`,
-    `  Alerts API                   ${alerts}/v2/alerts`,
+    `  OneRoster v1.1               ${oneroster}/ims/oneroster/v1p1   (OpenAPI: ${oneroster}/docs)`,
+    `  Alerts API                   ${alerts}/v2/alerts   (OpenAPI: ${alerts}/docs)`,
+    `  Delivery queue dashboard     ${alerts}/admin/queues   (HTTP Basic: the operator credentials below)`,
     `  Webhook dispatcher (ops)     http://localhost:${ports.dispatcher}/health/ready`,
     `  Demo webhook receiver        http://localhost:${ports.receiver}   (logs each delivery as [demo-receiver])`,
     '',
     '  Every process: /health/live, /health/ready, /metrics',
+    ...(logDir
+      ? [
+          `  Logs: ${logDir}/<process>.log, full JSON (${processes.join(', ')}); \`tail -f ${logDir}/alerts.log\``,
+          '        this terminal shows warnings and errors only (START_VERBOSE=1: one line per request too)',
+        ]
+      : []),
     '',
     'Try it (copy and paste):',
     '',

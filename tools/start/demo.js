@@ -9,7 +9,6 @@ const path = require('node:path');
 const DEMO_FILE = 'tools/provision/demo.json';
 const ROSTER_DIR = 'tools/demo/oneroster';
 
-
 /** Rostering packages to import: tools/demo/oneroster/<tenant id>/ folders holding manifest.csv. */
 function rosterPackages(root) {
   const dir = path.join(root, ROSTER_DIR);
@@ -30,13 +29,24 @@ function fingerprint(root, databaseUrl) {
   return h.digest('hex');
 }
 
-function runDist(root, entry, args, databaseUrl) {
-  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry, ...args], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' },
-  });
-  if (r.status !== 0) throw new Error(`${entry} ${args.join(' ')} failed (exit ${r.status})`);
+/** Runs a compiled CLI with its output in .data/logs/demo-data.log; its last lines are shown when it fails. */
+function runDist(root, dataDir, entry, args, databaseUrl) {
+  const logFile = path.join(dataDir, 'logs', 'demo-data.log');
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const fd = fs.openSync(logFile, 'a');
+  try {
+    const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry, ...args], {
+      cwd: root,
+      stdio: ['ignore', fd, fd],
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' },
+    });
+    if (r.status !== 0) {
+      const tail = fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
+      throw new Error(`${entry} ${args.join(' ')} failed (exit ${r.status}); the end of ${path.relative(root, logFile)}:\n${tail}`);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 async function loadDemoData({ root, dataDir, databaseUrl, log }) {
@@ -48,13 +58,13 @@ async function loadDemoData({ root, dataDir, databaseUrl, log }) {
   }
   if (fs.existsSync(path.join(root, DEMO_FILE)) && fs.existsSync(path.join(root, 'dist/apps/identity/src/provisioning/cli.js'))) {
     log(`loading demo identity data (${DEMO_FILE})`);
-    runDist(root, 'apps/identity/src/provisioning/cli', [path.join(root, DEMO_FILE)], databaseUrl);
+    runDist(root, dataDir, 'apps/identity/src/provisioning/cli', [path.join(root, DEMO_FILE)], databaseUrl);
   }
   const importer = 'apps/oneroster/src/imports/cli';
   if (fs.existsSync(path.join(root, 'dist', `${importer}.js`))) {
     for (const p of rosterPackages(root)) {
       log(`importing demo rostering data for tenant ${p.tenantId}`);
-      runDist(root, importer, ['--tenant', p.tenantId, p.folder], databaseUrl);
+      runDist(root, dataDir, importer, ['--tenant', p.tenantId, p.folder], databaseUrl);
     }
   }
   fs.writeFileSync(marker, print);

