@@ -179,9 +179,14 @@ describe('regional stack fed by logical replication (two PostgreSQL servers, sep
     expect(users.status).toBe(200);
     expect(users.body.users.map((u) => u.sourcedId)).toEqual(['usr-ada', 'usr-ben']);
 
-    const hook = await call<{ webhook_id: string; success: boolean }>('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/au`, type: 'full-payload' });
+    // As a partner client would: a 503 (the app's row not here yet) is retried after a moment.
+    let hook: { status: number; body: { webhook_id: string; success: boolean } } | undefined;
+    await within(5_000, 'the webhook is registered at the regional alerts API', async () => {
+      hook = await call<{ webhook_id: string; success: boolean }>('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/au`, type: 'full-payload' });
+      return hook.status !== 503;
+    });
     expect(hook).toMatchObject({ status: 200, body: { success: true } });
-    Object.assign(state, { tenantId: p.tenantId, appId: p.appId, webhookId: hook.body.webhook_id });
+    Object.assign(state, { tenantId: p.tenantId, appId: p.appId, webhookId: hook?.body.webhook_id });
   });
 
   it('delivers an alert signed with the webhook key identity created and published (replicated, never created regionally)', async () => {
