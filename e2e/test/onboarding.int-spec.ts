@@ -197,7 +197,7 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
 
     // the school's own console deployment was not touched
     const own = await identityCall<{ settings: unknown }[]>(school, 'GET', `/tenants/${tenantId}/apps/${adminConsole.id}`, 200);
-    expect(own[0].settings).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'string' });
+    expect(own[0].settings).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'string', oneroster_profile: 'strict' });
 
     // and back: only the named setting changes
     await identityCall(school, 'PATCH', `/tenants/${tenantId}/apps/${appId}`, 200, { settings: { oneroster_date_format: 'compact' } });

@@ -253,6 +253,11 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
       expect(await counts()).toEqual(before);
       expectError(await request(regional.getHttpServer()).get(`/v2/alerts/message/${UNKNOWN_ID}`).set('Authorization', `Bearer ${readerA}`), 403, 'wrong_region');
       expectError(await request(regional.getHttpServer()).get('/v2/alerts/webhook').set('Authorization', `Bearer ${readerB}`), 403, 'wrong_region');
+      // A tenant of this region whose identity data has not reached this database yet: retry later.
+      const notYet = await issuer.mint({ scopes: [READ, HOOKS], tenantId: UNKNOWN_ID, region: 'SG', sub: partner });
+      const early = await request(regional.getHttpServer()).get('/v2/alerts/webhook').set('Authorization', `Bearer ${notYet}`);
+      expectError(early, 503, 'service_unavailable');
+      expect(early.headers['retry-after']).toBeDefined();
       const sgOk = await request(regional.getHttpServer()).post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).send({ tenant_id: tenantSg, messages: [sampleAlertMessage()] });
       expect(sgOk.status).toBe(201);
       expect(sgOk.body.messages[0].deliveries).toBe(0);

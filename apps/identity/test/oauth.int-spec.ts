@@ -170,6 +170,11 @@ describe('OAuth token endpoint and JWKS', () => {
     expect(anonymous.body.error).toBe('invalid_client');
   });
 
+  it('creates both signing keys at boot, before anyone asks for the JWKS (the dispatcher never creates the webhook key)', async () => {
+    const rows: { use: string }[] = await app.get(DataSource).query(`SELECT use FROM signing_keys WHERE status = 'active' ORDER BY use`);
+    expect(rows.map((r) => r.use)).toEqual(['access-token', 'webhook']);
+  });
+
   it('publishes a JWKS whose key verifies issued tokens with an independent verifier (node:crypto)', async () => {
     const issued = await token().set('Authorization', basic(partner.clientId, partner.clientSecret)).send({ grant_type: 'client_credentials', tenant_id: tenantId }).expect(200);
     const jwks = await request(app.getHttpServer()).get('/.well-known/jwks.json').expect(200);

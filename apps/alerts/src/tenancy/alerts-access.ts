@@ -23,6 +23,12 @@ export class AlertsAccess {
   async partnerTenant(who: Principal): Promise<string> {
     if (who.kind !== 'tenant' || !isUuid(who.tenantId)) throw insufficientScope(this.catalog.uris(ALERTS_SCOPES as ScopeKey[]));
     const tenantId = who.tenantId.toLowerCase();
+    const region = await this.regions.regionOf(tenantId);
+    // A valid token for a tenant this database does not have yet: the identity data is still on
+    // its way (replication to a regional database). Not the caller's fault; it will be there soon.
+    if (region === null && this.env.SERVICE_REGION && who.region === this.env.SERVICE_REGION) {
+      throw new ApiError(ApiErrorCode.ServiceUnavailable, 'The tenant is not available on this host yet; retry shortly');
+    }
     await this.assertServed(tenantId, true);
     return tenantId;
   }

@@ -3,7 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 
-/** A tenant's region (null when the tenant is unknown), cached per replica for a few seconds. */
+/**
+ * A tenant's region (null when the tenant is unknown), cached per replica for a few seconds. An
+ * unknown tenant is not cached: on a regional database it may arrive by replication any moment.
+ */
 @Injectable()
 export class TenantRegionsRepository {
   private readonly cache = new LRUCache<string, { region: string | null }>({ max: 10_000, ttl: 5_000 });
@@ -15,7 +18,7 @@ export class TenantRegionsRepository {
     if (hit) return hit.region;
     const rows: { region_id: string }[] = await this.ds.query('SELECT region_id FROM tenants WHERE id = $1', [tenantId]);
     const region = rows[0]?.region_id ?? null;
-    this.cache.set(tenantId, { region });
+    if (region !== null) this.cache.set(tenantId, { region });
     return region;
   }
 }

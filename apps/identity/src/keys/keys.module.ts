@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessTokenSigner, KeyEncryption, SigningKeyStore } from '@edu/signing';
 import { IdentityEnv } from '../config/identity.env';
 import { JwksController } from './jwks.controller';
+import { SigningKeysBootstrap } from './signing-keys.bootstrap';
 
 /** Signing keys, the access-token signer and the global JWKS document. */
 @Global()
@@ -16,6 +17,7 @@ import { JwksController } from './jwks.controller';
       inject: [SigningKeyStore, IdentityEnv],
       useFactory: (keys: SigningKeyStore, env: IdentityEnv) => new AccessTokenSigner(keys, env.TOKEN_ISSUER, env.TOKEN_AUDIENCE, env.ACCESS_TOKEN_TTL_SECONDS),
     },
+    SigningKeysBootstrap,
   ],
   exports: [SigningKeyStore, AccessTokenSigner],
 })

@@ -64,7 +64,7 @@ export class DispatchRepository {
   loadForSending(ids: string[]): Promise<DeliveryToSend[]> {
     return this.ds.query(
       `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status,
-              w.endpoint, m.transaction_id, m.method, m.alert_count, json_array_length(m.alerts) AS group_count,
+              w.endpoint, m.transaction_id, m.method, m.alert_count, json_array_length(m.alerts::json) AS group_count,
               m.created_at AS message_created_at, m.recipient::text AS recipient_json,
               CASE WHEN d.kind = 'full-payload' THEN m.alerts::text END AS alerts_json,
               c.open_deliveries, c.delivered_deliveries, c.fetching_apps
