@@ -1,10 +1,21 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose';
-import type { DataSource } from 'typeorm';
-import { SigningKeyEntity, type SigningKeyUse } from '@edu/persistence';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SigningKeyEntity, type SigningKeyStatus, type SigningKeyUse } from '@edu/persistence';
 import { KeyEncryption } from './key-encryption';
 
 export const SIGNING_ALG = 'ES256';
 const CREATE_KEY_LOCK_ID = 7_310_043;
+
+/** A key of one use as operators see it (no key material). */
+export interface SigningKeyInfo {
+  kid: string;
+  use: SigningKeyUse;
+  /** `next`: published, not signing yet; `active`: signing; `retired`: published until `publishUntil`. */
+  status: SigningKeyStatus;
+  createdAt: Date;
+  publishUntil: Date | null;
+  published: boolean;
+}
 
 export interface ActiveSigningKey {
   kid: string;
@@ -32,7 +43,10 @@ export class SigningKeyUnavailableError extends Error {
 
 /**
  * Signing keys in PostgreSQL: one active key per use (access tokens, webhooks), created on first
- * need unless `createMissing` is false; retired keys stay published until `publish_until`.
+ * need unless `createMissing` is false; retired keys stay published until `publish_until`. A
+ * rotation may be staged: `stage()` publishes the next key (status `next`) without signing with
+ * it, so verifiers that cache the JWKS hold it before the first token it signs; `rotate()` then
+ * makes it the active key.
  */
 export class SigningKeyStore {
   private readonly cache = new Map<SigningKeyUse, { key: ActiveSigningKey; until: number }>();
@@ -64,18 +78,66 @@ export class SigningKeyStore {
     const rows = await this.ds
       .getRepository(SigningKeyEntity)
       .createQueryBuilder('k')
-      .where(`k.status = 'active' OR k.publish_until > now()`)
+      .where(`k.status IN ('active', 'next') OR k.publish_until > now()`)
       .orderBy('k.created_at', 'DESC')
       .getMany();
     return rows.map((r) => ({ ...(r.publicJwk as JWK), kid: r.kid, alg: r.alg, use: 'sig' }));
   }
 
-  /** Retires the active key of `use` (still published for `keepPublishedMs`) and makes a new one. */
+  /**
+   * Retires the active key of `use` (still published for `keepPublishedMs`) and activates the
+   * staged key of that use, or a new one when none is staged. Returns the new active kid.
+   */
   async rotate(use: SigningKeyUse, keepPublishedMs: number): Promise<string> {
-    if (!this.createMissing) throw new Error('A read-only signing key store cannot rotate keys: rotate them in the global database');
-    await this.ds.query(`UPDATE signing_keys SET status = 'retired', publish_until = now() + ($2 || ' milliseconds')::interval WHERE use = $1 AND status = 'active'`, [use, String(keepPublishedMs)]);
+    this.refuseReadOnly('rotate');
+    const kid = await this.ds.transaction(async (em) => {
+      await em.query('SELECT pg_advisory_xact_lock($1)', [CREATE_KEY_LOCK_ID]);
+      await em.query(`UPDATE signing_keys SET status = 'retired', publish_until = now() + ($2 || ' milliseconds')::interval WHERE use = $1 AND status = 'active'`, [use, String(keepPublishedMs)]);
+      const staged = await em.getRepository(SigningKeyEntity).findOne({ where: { use, status: 'next' }, order: { createdAt: 'DESC' } });
+      if (!staged) return (await this.insertKey(em, use, 'active')).kid;
+      await em.query(`UPDATE signing_keys SET status = 'active' WHERE kid = $1`, [staged.kid]);
+      return staged.kid;
+    });
     this.cache.delete(use);
-    return (await this.createKey(use)).kid;
+    return kid;
+  }
+
+  /**
+   * Publishes the next key of `use` without signing with it (status `next`); the next `rotate()`
+   * activates it. A key already staged is kept and returned.
+   */
+  async stage(use: SigningKeyUse): Promise<SigningKeyInfo> {
+    this.refuseReadOnly('stage');
+    const row = await this.ds.transaction(async (em) => {
+      await em.query('SELECT pg_advisory_xact_lock($1)', [CREATE_KEY_LOCK_ID]);
+      const existing = await em.getRepository(SigningKeyEntity).findOne({ where: { use, status: 'next' }, order: { createdAt: 'DESC' } });
+      return existing ?? this.insertKey(em, use, 'next');
+    });
+    return toInfo(row);
+  }
+
+  /** Every key of `use` (or of both uses) still published or signing, newest first, then the others. */
+  async list(use?: SigningKeyUse): Promise<SigningKeyInfo[]> {
+    const rows = await this.ds
+      .getRepository(SigningKeyEntity)
+      .createQueryBuilder('k')
+      .where(use ? 'k.use = :use' : 'TRUE', { use })
+      .orderBy('k.use')
+      .addOrderBy('k.created_at', 'DESC')
+      .getMany();
+    return rows.map(toInfo);
+  }
+
+  /** Decrypts the active key of `use`: fails when this store's encryption key is not the one it was stored with. */
+  async checkDecryptable(use: SigningKeyUse): Promise<string | null> {
+    const row = await this.findActive(use);
+    if (!row) return null;
+    this.encryption.decrypt(row.privateJwkEncrypted);
+    return row.kid;
+  }
+
+  private refuseReadOnly(action: string): void {
+    if (!this.createMissing) throw new Error(`A read-only signing key store cannot ${action} keys: ${action} them in the global database`);
   }
 
   private findActive(use: SigningKeyUse): Promise<SigningKeyEntity | null> {
@@ -88,19 +150,28 @@ export class SigningKeyStore {
       await em.query('SELECT pg_advisory_xact_lock($1)', [CREATE_KEY_LOCK_ID]);
       const existing = await em.getRepository(SigningKeyEntity).findOne({ where: { use, status: 'active' } });
       if (existing) return existing;
-      const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
-      const publicJwk = await exportJWK(publicKey);
-      const kid = `${use === 'webhook' ? 'wh' : 'at'}-${await calculateJwkThumbprint(publicJwk)}`;
-      const row = em.getRepository(SigningKeyEntity).create({
-        kid,
-        use,
-        alg: SIGNING_ALG,
-        publicJwk: publicJwk as Record<string, unknown>,
-        privateJwkEncrypted: this.encryption.encrypt(JSON.stringify(await exportJWK(privateKey))),
-        status: 'active',
-        publishUntil: null,
-      });
-      return em.getRepository(SigningKeyEntity).save(row);
+      return this.insertKey(em, use, 'active');
     });
   }
+
+  private async insertKey(em: EntityManager, use: SigningKeyUse, status: 'active' | 'next'): Promise<SigningKeyEntity> {
+    const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    const kid = `${use === 'webhook' ? 'wh' : 'at'}-${await calculateJwkThumbprint(publicJwk)}`;
+    const row = em.getRepository(SigningKeyEntity).create({
+      kid,
+      use,
+      alg: SIGNING_ALG,
+      publicJwk: publicJwk as Record<string, unknown>,
+      privateJwkEncrypted: this.encryption.encrypt(JSON.stringify(await exportJWK(privateKey))),
+      status,
+      publishUntil: null,
+    });
+    return em.getRepository(SigningKeyEntity).save(row);
+  }
+}
+
+function toInfo(row: SigningKeyEntity): SigningKeyInfo {
+  const published = row.status !== 'retired' || (row.publishUntil !== null && row.publishUntil.getTime() > Date.now());
+  return { kid: row.kid, use: row.use, status: row.status, createdAt: row.createdAt, publishUntil: row.publishUntil, published };
 }

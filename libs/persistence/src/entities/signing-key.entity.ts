@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export type SigningKeyUse = 'access-token' | 'webhook';
-export type SigningKeyStatus = 'active' | 'retired';
+/** `next`: published in the JWKS, not signing yet (a staged rotation); `active`: signing; `retired`: published until `publish_until`. */
+export type SigningKeyStatus = 'next' | 'active' | 'retired';
 
 /** An asymmetric signing key. The private half is stored encrypted with the configured key. */
 @Entity({ name: 'signing_keys' })

@@ -1,0 +1,189 @@
+/**
+ * Signing key administration (see cli.ts): list the keys, stage the next key of a use (published
+ * in the JWKS, not signing yet), rotate (the staged key, or a new one, becomes the active key; the
+ * previous one stays published for a while). Runs against the global (identity) database.
+ */
+import { IsString, MinLength } from 'class-validator';
+import type { DataSource } from 'typeorm';
+import { BaseEnv, ConfigValidationError, DEMO_KEY_ENCRYPTION_KEY, loadConfig, RefuseInProduction, Secret } from '@edu/config';
+import { createDataSource, type SigningKeyUse } from '@edu/persistence';
+import { KeyEncryption, SigningKeyStore, type SigningKeyInfo } from '@edu/signing';
+
+export interface CliOutput {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+/** What the key commands read from the environment: the database and the key that encrypts private keys at rest. */
+export class KeysCliEnv extends BaseEnv {
+  @Secret() @IsString() @MinLength(32) @RefuseInProduction(DEMO_KEY_ENCRYPTION_KEY)
+  KEY_ENCRYPTION_KEY = DEMO_KEY_ENCRYPTION_KEY;
+}
+
+const USES: readonly SigningKeyUse[] = ['webhook', 'access-token'];
+const COMMANDS = ['list', 'stage', 'rotate'] as const;
+type Command = (typeof COMMANDS)[number];
+
+export const KEYS_USAGE = [
+  'usage: npm run keys:list [-- --use webhook|access-token]',
+  '       npm run keys:stage -- --use webhook|access-token',
+  '       npm run keys:rotate -- --use webhook|access-token [--keep-published 24h]',
+].join('\n');
+
+/** The JWKS answer's `Cache-Control: max-age`: how long a verifier may keep a copy without asking again. */
+export const JWKS_MAX_AGE_SECONDS = 300;
+/** How long a staged key should have been published before it signs: twice the JWKS max-age, for caches that round up. */
+export const STAGE_AT_LEAST_SECONDS = 2 * JWKS_MAX_AGE_SECONDS;
+/** The shortest publication of a retired key that outlives what it signed (`0` is allowed: an emergency removal). */
+const SAFE_KEEP_SECONDS: Record<SigningKeyUse, { seconds: number; why: string }> = {
+  // Access tokens live ACCESS_TOKEN_TTL_SECONDS (default 3600); signers cache the active key 60 s.
+  'access-token': { seconds: 3600 + 60, why: 'access tokens it signed stay valid for up to ACCESS_TOKEN_TTL_SECONDS (default 1 h)' },
+  // Webhook tokens expire 300 s after signing; dispatchers cache the active key 60 s.
+  webhook: { seconds: 300 + 60, why: 'deliveries signed with it carry exp = iat + 300 s, and dispatchers keep signing with it for up to 60 s' },
+};
+
+/** `24h`, `30m`, `90s`, `7d`, `500ms` or `0` → milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  if (n !== 0 && !m[2]) return undefined;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 'ms'] as number;
+  return n * unit;
+}
+
+function humanSeconds(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 360) / 10} h`;
+}
+
+interface Parsed {
+  command: Command;
+  use?: SigningKeyUse;
+  keepMs: number;
+}
+
+function parse(args: string[]): Parsed | string {
+  const [command, ...rest] = args;
+  if (!COMMANDS.includes(command as Command)) return `unknown command ${JSON.stringify(command ?? '')}`;
+  const out: Parsed = { command: command as Command, keepMs: 24 * 3_600_000 };
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i];
+    const value = rest[i + 1];
+    if (flag === '--use') {
+      if (!USES.includes(value as SigningKeyUse)) return `--use must be webhook or access-token (got ${JSON.stringify(value ?? '')})`;
+      out.use = value as SigningKeyUse;
+      i++;
+    } else if (flag === '--keep-published' && command === 'rotate') {
+      const ms = value === undefined ? undefined : parseDuration(value);
+      if (ms === undefined) return `--keep-published must be a duration such as 24h, 90m or 0 (got ${JSON.stringify(value ?? '')})`;
+      out.keepMs = ms;
+      i++;
+    } else {
+      return `unexpected argument ${JSON.stringify(flag)} for ${command}`;
+    }
+  }
+  if (command !== 'list' && !out.use) return `${command} needs --use webhook or --use access-token`;
+  return out;
+}
+
+function describeKey(k: SigningKeyInfo): string {
+  const state =
+    k.status === 'next'
+      ? 'next     published, not signing yet'
+      : k.status === 'active'
+        ? 'active   signing'
+        : `retired  published until ${k.publishUntil?.toISOString()}`;
+  return `  ${k.use.padEnd(12)} ${k.kid.padEnd(48)} ${state}   (created ${k.createdAt.toISOString()})`;
+}
+
+/** Refuses a database that receives the identity data by replication: keys are made in the global one. */
+async function refuseReplica(ds: DataSource): Promise<string | undefined> {
+  const subs: { subname: string }[] = await ds.query(`SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+  if (subs.length === 0) return undefined;
+  return `this database subscribes to the identity replication (${subs.map((s) => s.subname).join(', ')}): signing keys are staged and rotated in the global identity database, and reach the regions by replication`;
+}
+
+/** The key commands as a function (exit code), so tests can run them in-process. */
+export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
+  const parsed = parse(args);
+  if (typeof parsed === 'string') {
+    out.error(parsed);
+    out.error(KEYS_USAGE);
+    return 2;
+  }
+  let config: KeysCliEnv;
+  try {
+    config = loadConfig(KeysCliEnv, env);
+    if (!env.DATABASE_URL) throw new ConfigValidationError(['DATABASE_URL: not set']);
+  } catch (err) {
+    out.error(err instanceof Error ? err.message : String(err));
+    return 2;
+  }
+  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'edu-keys' });
+  await ds.initialize();
+  try {
+    const store = new SigningKeyStore(ds, new KeyEncryption(config.KEY_ENCRYPTION_KEY), 0);
+    if (parsed.command === 'list') {
+      const keys = await store.list(parsed.use);
+      const shown = keys.filter((k) => k.published);
+      out.log(shown.length ? 'Signing keys in the JWKS:' : 'No signing keys yet: the identity service creates them when it starts.');
+      for (const k of shown) out.log(describeKey(k));
+      const hidden = keys.length - shown.length;
+      if (hidden) out.log(`  (${hidden} retired key${hidden === 1 ? '' : 's'} no longer published)`);
+      return 0;
+    }
+    const use = parsed.use as SigningKeyUse;
+    const replica = await refuseReplica(ds);
+    if (replica) {
+      out.error(`Refused: ${replica}.`);
+      return 1;
+    }
+    try {
+      await store.checkDecryptable(use);
+    } catch {
+      out.error(`Refused: KEY_ENCRYPTION_KEY does not decrypt the active ${use} key. Use the value the identity service (and the webhook dispatcher) run with, or they could not use the new key.`);
+      return 1;
+    }
+    if (parsed.command === 'stage') {
+      const staged = await store.stage(use);
+      const age = (Date.now() - staged.createdAt.getTime()) / 1000;
+      out.log(age < 5 ? `Staged ${use} key ${staged.kid}: published in the JWKS, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
+      out.log(`Activate it with \`npm run keys:rotate -- --use ${use}\` once it has been published for at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} (verifiers may cache the JWKS for ${JWKS_MAX_AGE_SECONDS} s).`);
+      return 0;
+    }
+    const before = await store.list(use);
+    const previous = before.find((k) => k.status === 'active');
+    const staged = before.find((k) => k.status === 'next');
+    const kid = await store.rotate(use, parsed.keepMs);
+    out.log(`Rotated the ${use} key: ${kid} is active${staged ? ' (the staged key)' : ' (new)'}.`);
+    if (previous) {
+      out.log(
+        parsed.keepMs === 0
+          ? `${previous.kid} is retired and no longer published: tokens it signed are refused from now on.`
+          : `${previous.kid} is retired and stays published until ${new Date(Date.now() + parsed.keepMs).toISOString()}.`,
+      );
+    }
+    out.log('Services pick the new key within 60 s (their cache of the active key).');
+    if (!staged) {
+      out.error(
+        `Warning: no key was staged, so ${kid} signs from the moment it is published. Verifiers that refetch the JWKS for an unknown kid (jose createRemoteJWKSet) accept it at once; ones that keep a cached JWKS for its max-age (${JWKS_MAX_AGE_SECONDS} s) refuse its tokens until then. Stage first: npm run keys:stage -- --use ${use}`,
+      );
+    } else {
+      const publishedFor = (Date.now() - staged.createdAt.getTime()) / 1000;
+      if (publishedFor < STAGE_AT_LEAST_SECONDS) {
+        out.error(
+          `Warning: the staged key was published only ${humanSeconds(publishedFor)} ago (at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} is advised): verifiers that keep a cached JWKS for its max-age (${JWKS_MAX_AGE_SECONDS} s) without refetching for an unknown kid refuse its tokens until their copy expires.`,
+        );
+      }
+    }
+    const safe = SAFE_KEEP_SECONDS[use];
+    if (previous && parsed.keepMs > 0 && parsed.keepMs < safe.seconds * 1000) {
+      out.error(`Warning: --keep-published ${humanSeconds(parsed.keepMs / 1000)} is short: ${safe.why}; keep it published for at least ${humanSeconds(safe.seconds)}.`);
+    }
+    return 0;
+  } finally {
+    await ds.destroy();
+  }
+}
