@@ -27,6 +27,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Sampling interval in ms (default 1000); a run ends on a sample tick. */
+    sampleInt?: number;
     timeout?: number;
     headers?: Record<string, string>;
     requests?: RequestSpec[];

@@ -273,7 +273,8 @@ async function run(baseUrl: string, scenario: Scenario, connections: number, dur
   const result = await autocannon({
     url: baseUrl,
     connections,
-    ...(scenario.amount ? { amount: scenario.amount } : { duration }),
+    // autocannon ends a run on its next sample tick: 50 ms ticks keep a short fixed-amount run's elapsed time exact.
+    ...(scenario.amount ? { amount: scenario.amount, sampleInt: 50 } : { duration }),
     headers: put ? { ...headers, 'content-type': 'application/json' } : headers,
     requests: [
       {
@@ -287,8 +288,8 @@ async function run(baseUrl: string, scenario: Scenario, connections: number, dur
       },
     ],
   });
-  // A fixed amount finishes within a few seconds: its rate is requests over elapsed time (autocannon's
-  // per-second average counts whole seconds only).
+  // A fixed amount finishes within a few seconds: its rate is requests over elapsed time (the
+  // per-sample average is not per second there).
   const sent = result['2xx'] + result.non2xx;
   const rate = scenario.amount && result.duration > 0 ? sent / result.duration : result.requests.average;
   return {
