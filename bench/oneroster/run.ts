@@ -19,10 +19,9 @@
  * Prints a table with the issue's targets and writes JSON to bench/results/.
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -33,6 +32,7 @@ import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-packa
 import { generateRosterPackage } from './generate';
 import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
 import { BenchIssuer } from './issuer';
+import { freePort, log, projectRoot, startChild, stopChild, waitFor } from '../common/processes';
 
 const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
 const PREFIX = '/ims/oneroster/v1p1';
@@ -91,33 +91,6 @@ function parseArgs(argv: string[]): Args {
   }
   return args;
 }
-
-/** The checkout's root: the nearest ancestor holding `tools/runtime` (run from dist/ or from source). */
-function projectRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(path.join(dir, 'tools', 'runtime', 'run-dist.js'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the project root (tools/runtime/run-dist.js)');
-    dir = up;
-  }
-  return dir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const log = (message: string): void => {
-  process.stderr.write(`[bench] ${message}\n`);
-};
 
 function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -200,47 +173,6 @@ async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: s
   } finally {
     await ds.destroy();
   }
-}
-
-function startChild(root: string, entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'tools', 'runtime', 'run-dist.js'), entry], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let tail = '';
-  const keep = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.on('exit', (code) => {
-    if (code !== 0 && code !== null) log(`${entry} exited with ${code}: ${tail}`);
-  });
-  return child;
-}
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
 }
 
 interface Scenario {
