@@ -29,26 +29,31 @@ async function keyFor(kid: string): Promise<KeyObject | undefined> {
 }
 
 /** The `jti` claim, read from the start of the payload: a multi-MB message need not be parsed for it. */
-function jtiOf(payloadB64: string): string | undefined {
-  const head = Buffer.from(payloadB64.slice(0, 1_024), 'base64url').toString('utf8');
+function jtiOf(payloadB64: Buffer): string | undefined {
+  const head = Buffer.from(payloadB64.subarray(0, 1_024).toString('latin1'), 'base64url').toString('utf8');
   const m = /"jti":"([^"]+)"/.exec(head);
-  return m ? m[1] : (JSON.parse(Buffer.from(payloadB64, 'base64url').toString('utf8')) as { jti?: string }).jti;
+  return m ? m[1] : (JSON.parse(Buffer.from(payloadB64.toString('latin1'), 'base64url').toString('utf8')) as { jti?: string }).jti;
 }
 
-/** The token's `jti` when its ES256 signature verifies against a key of the JWKS. */
-async function verified(token: string): Promise<string | undefined> {
-  const [h, p, s] = token.split('.');
-  if (!h || !p || !s) return undefined;
-  const header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as { alg?: string; kid?: string };
+/**
+ * The token's `jti` when its ES256 signature verifies against a key of the JWKS. Works on the raw
+ * bytes (a compact JWS is ASCII): the signature covers everything before the second dot.
+ */
+async function verified(token: Buffer): Promise<string | undefined> {
+  const first = token.indexOf(0x2e);
+  const second = first < 0 ? -1 : token.indexOf(0x2e, first + 1);
+  if (first <= 0 || second < 0 || token.indexOf(0x2e, second + 1) >= 0) return undefined;
+  const header = JSON.parse(Buffer.from(token.subarray(0, first).toString('latin1'), 'base64url').toString('utf8')) as { alg?: string; kid?: string };
   const key = header.alg === 'ES256' && header.kid ? await keyFor(header.kid) : undefined;
-  if (!key || !verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))) return undefined;
-  return jtiOf(p);
+  const signature = Buffer.from(token.subarray(second + 1).toString('latin1'), 'base64url');
+  if (!key || !verify('sha256', token.subarray(0, second), { key, dsaEncoding: 'ieee-p1363' }, signature)) return undefined;
+  return jtiOf(token.subarray(first + 1, second));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 const server = createServer((req, res) => {

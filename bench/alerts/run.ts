@@ -42,7 +42,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { submitFirst: 0, profile: 0, workers: 1, count: 100_000, full: 200, fullBytes: 1_200_000, webhooks: 4, killCount: 20_000, parallel: 2 };
+  const args: Args = { submitFirst: 0, profile: 0, workers: 2, count: 100_000, full: 200, fullBytes: 1_200_000, webhooks: 4, killCount: 20_000, parallel: 2 };
   const names: Record<string, keyof Args> = { '--count': 'count', '--full': 'full', '--full-bytes': 'fullBytes', '--webhooks': 'webhooks', '--kill-count': 'killCount', '--parallel': 'parallel', '--submit-first': 'submitFirst', '--profile': 'profile', '--workers': 'workers' };
   for (let i = 0; i < argv.length; i += 2) {
     const key = names[argv[i]];
