@@ -1,0 +1,338 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import Redis from 'ioredis';
+import { decodeJwt } from 'jose';
+import { Client } from 'pg';
+import { createTestDatabase, sampleAlertMessage, type TestDatabase } from '@edu/testing';
+import { checkK8sBlock } from './docs-k8s';
+import { parseDoc, runDoc, type DocRun, type ServerProcess } from './docs-runner';
+import { demoAlertsConfig, startReceiver, type DemoAlertsConfig, type DemoReceiver } from './demo-tools';
+import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+
+const root = path.resolve(__dirname, '..', '..');
+const ISSUER = 'https://identity.docs.example';
+const QUEUE_PREFIX = '{e2e-docs}';
+/** The demo operator credentials (`npm start` prints them; refused in production). */
+const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+/** Every guide, in the order the test runs them (later guides build on what earlier ones did). */
+const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors'].map((g) => `docs/partners/${g}.md`);
+const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys'].map((g) => `docs/operators/${g}.md`);
+const GUIDES = [...PARTNER_GUIDES, ...OPERATOR_GUIDES];
+
+function runDist(entry: string, args: string[], databaseUrl: string): void {
+  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`${entry} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function expectRan(run: DocRun): void {
+  if (!run.ok) throw new Error(run.failure);
+  expect(run.results.length).toBeGreaterThan(0);
+}
+
+/**
+ * A partner's load balancer in front of the example receiver: passes every request through,
+ * except that it loses the receiver's answer to the first alert delivery (the receiver got and
+ * processed it; the platform sees a 502). The platform then retries the same delivery, the same
+ * `jti`, and the receiver must recognise it.
+ */
+class LossyProxy {
+  private server?: Server;
+  lostJti?: string;
+  url = '';
+
+  async start(targetPort: () => number): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const headers: Record<string, string> = {};
+        for (const h of ['content-type', 'webhook-id', 'webhook-attempt']) if (req.headers[h]) headers[h] = String(req.headers[h]);
+        fetch(`http://127.0.0.1:${targetPort()}${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? body : undefined })
+          .then(async (answer) => {
+            const text = await answer.text();
+            let claims: Record<string, unknown> = {};
+            try {
+              claims = decodeJwt(body.toString('utf8'));
+            } catch {
+              /* not a token */
+            }
+            if (!this.lostJti && claims.type && claims.type !== 'test' && answer.status === 200) {
+              this.lostJti = String(claims.jti);
+              res.writeHead(502).end('bad gateway');
+              return;
+            }
+            res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(text);
+          })
+          .catch(() => res.writeHead(502).end('receiver down'));
+      });
+    });
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/alerts`;
+    return this;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+}
+
+/**
+ * docs/: every `sh` block of every guide runs, in order, against the compiled services as
+ * processes on a fresh database holding the demo data set (conventions: docs/README.md).
+ */
+describe('docs: every command of the partner and operator guides runs against the real stack', () => {
+  let db: TestDatabase;
+  let pg: Client;
+  let identity: ServiceProcess;
+  let oneroster: ServiceProcess;
+  let alerts: ServiceProcess;
+  let dispatcher: ServiceProcess;
+  let demo: DemoAlertsConfig;
+  let demoReceiver: DemoReceiver;
+  const demoLines: string[] = [];
+  let proxy: LossyProxy;
+  let receiverPort: number;
+  let deliveryEnv: Record<string, string>;
+  let dispatcherEnv: Record<string, string>;
+  let partnerToken: string;
+  let operatorToken: string;
+  let messageId: string;
+  /** A webhook of the demo app pointing at an endpoint that is down: its deliveries become undeliverable. */
+  let downHook: string;
+  const servers: ServerProcess[] = [];
+
+  const env = (): Record<string, string> => ({
+    IDENTITY: identity.url,
+    ONEROSTER: oneroster.url,
+    ALERTS: alerts.url,
+    DISPATCHER: dispatcher.url,
+    ISSUER,
+    DATABASE_URL: db.url,
+    GLOBAL_DATABASE_URL: db.url,
+    REGIONAL_DATABASE_URL: db.url,
+    REDIS_URL: process.env.REDIS_URL as string,
+    RECEIVER_PORT: String(receiverPort),
+    WEBHOOK_ENDPOINT: proxy.url,
+    MESSAGE_ID: messageId,
+    WEBHOOK_ID: downHook,
+  });
+
+  async function token(form: Record<string, string>): Promise<string> {
+    const res = await fetch(`${identity.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', ...form }) });
+    if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  async function submitMessage(): Promise<string> {
+    const res = await fetch(`${alerts.url}/v2/alerts/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tenant_id: demo.tenant.id, messages: [sampleAlertMessage()] }),
+    });
+    if (res.status !== 201) throw new Error(`submit: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { messages: { message_id: string }[] }).messages[0].message_id;
+  }
+
+  const rows = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => (await pg.query(sql, params)).rows as T[];
+
+  beforeAll(async () => {
+    buildServices();
+    demo = demoAlertsConfig();
+    db = await createTestDatabase();
+    runDist('apps/identity/src/provisioning/cli', [path.join(root, 'tools/provision/demo.json')], db.url);
+    for (const tenant of readdirSync(path.join(root, 'tools/demo/oneroster')).filter((d) => UUID.test(d))) {
+      runDist('apps/oneroster/src/imports/cli', ['--tenant', tenant, '--quiet', path.join(root, 'tools/demo/oneroster', tenant)], db.url);
+    }
+    pg = new Client({ connectionString: db.url });
+    await pg.connect();
+
+    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER });
+    const jwksUrl = `${identity.url}/.well-known/jwks.json`;
+    deliveryEnv = {
+      DATABASE_URL: db.url,
+      REDIS_URL: process.env.REDIS_URL as string,
+      QUEUE_PREFIX,
+      TOKEN_ISSUER: ISSUER,
+      JWKS_URL: jwksUrl,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_ALLOWED_PORTS: '*',
+    };
+    receiverPort = await freePort();
+    [proxy, demoReceiver] = await Promise.all([
+      new LossyProxy().start(() => receiverPort),
+      startReceiver({ port: 0, host: '127.0.0.1', jwksUrl, issuer: ISSUER, apps: demo.knownApps, log: (l) => demoLines.push(l) }),
+    ]);
+    [oneroster, alerts] = await Promise.all([
+      // development: links in answers are built on http://localhost:<port>, the URL the guides call.
+      startService('oneroster', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, JWKS_URL: jwksUrl, NODE_ENV: 'development' }),
+      startService('alerts', deliveryEnv),
+    ]);
+    // A fast schedule (the whole of it in about 5 s) and a sweeper that notices lost jobs at once.
+    dispatcherEnv = { ...deliveryEnv, ALERTS_PUBLIC_BASE_URL: alerts.url, WEBHOOK_RETRY_BASE_MS: '5', WEBHOOK_SWEEP_INTERVAL_MS: '500', WEBHOOK_SWEEP_GRACE_MS: '1000' };
+    dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
+
+    operatorToken = await token({ client_id: OPERATOR.id, client_secret: OPERATOR.secret });
+    partnerToken = await token({ client_id: demo.app.clientId, client_secret: demo.app.clientSecret, tenant_id: demo.tenant.id });
+    const down = `http://127.0.0.1:${await freePort()}/down`;
+    const created = await fetch(`${alerts.url}/v2/alerts/webhook`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${partnerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: down, type: 'notification-only' }),
+    });
+    downHook = ((await created.json()) as { webhook_id: string }).webhook_id;
+    // The message partners read in calling-the-apis.md; its delivery to the dead endpoint becomes undeliverable.
+    messageId = await submitMessage();
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close()]);
+    await identity?.stop();
+    await pg?.end();
+    await db?.drop();
+  });
+
+  it('every guide follows the block conventions, is linked from docs/README.md, and its relative links resolve', () => {
+    const readme = readFileSync(path.join(root, 'docs/README.md'), 'utf8');
+    const all = ['docs/README.md', ...GUIDES];
+    const onDisk = ['partners', 'operators'].flatMap((d) => readdirSync(path.join(root, 'docs', d)).map((f) => `docs/${d}/${f}`));
+    expect(onDisk.sort()).toEqual([...GUIDES].sort());
+    for (const file of all) {
+      parseDoc(file); // throws on a refused fence
+      if (file !== 'docs/README.md') expect(readme).toContain(`(${path.relative('docs', file)})`);
+      const text = readFileSync(path.join(root, file), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(m[1])) continue;
+        expect({ file, link: m[1], exists: existsSync(path.resolve(root, path.dirname(file), m[1])) }).toEqual({ file, link: m[1], exists: true });
+      }
+    }
+  });
+
+  it('every command that needs a cluster names kustomizations that render and objects that exist', () => {
+    const problems = GUIDES.flatMap((file) => parseDoc(file).blocks.filter((b) => b.kind === 'k8s').flatMap((b) => checkK8sBlock(file, b)));
+    expect(problems).toEqual([]);
+    expect(GUIDES.flatMap((file) => parseDoc(file).blocks.filter((b) => b.kind === 'k8s')).length).toBeGreaterThan(0);
+  });
+
+  it.each(['getting-a-token', 'calling-the-apis', 'oneroster-cookbook'])('partners/%s.md', async (guide) => {
+    expectRan(await runDoc(parseDoc(`docs/partners/${guide}.md`), env()));
+  });
+
+  it('partners/webhooks.md: the example receiver verifies the platform deliveries, drops the retry of a delivery it already had, and takes a redelivery', async () => {
+    const run = await runDoc(parseDoc('docs/partners/webhooks.md'), env());
+    servers.push(...run.servers);
+    expectRan(run);
+    expect(run.servers).toHaveLength(1);
+    const receiver = run.servers[0];
+    const lines = receiver.output().split('\n').filter(Boolean);
+    await receiver.stop();
+    const verified = lines.filter((l) => l.startsWith('verified '));
+    // The test delivery, the message (first attempt, whose answer the proxy lost), the redelivery.
+    expect(verified.map((l) => /type=(\S+)/.exec(l)?.[1])).toEqual(['test', 'notification-only', 'notification-only']);
+    expect(proxy.lostJti).toMatch(UUID);
+    expect(verified[1]).toContain(`jti=${proxy.lostJti} `);
+    expect(verified[1]).toMatch(/attempt=1$/);
+    expect(lines.filter((l) => l.startsWith('duplicate '))).toEqual([`duplicate type=notification-only jti=${proxy.lostJti} attempt=2`]);
+    // The redelivery is the same message under a new jti.
+    expect(/message=(\S+)/.exec(verified[2])?.[1]).toBe(/message=(\S+)/.exec(verified[1])?.[1]);
+    expect(verified[2]).not.toContain(proxy.lostJti!);
+    expect(lines.filter((l) => l.startsWith('refused'))).toEqual([]);
+    // Every token it accepted was signed by a key the JWKS publishes.
+    const kids = ((await (await fetch(`${identity.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+    for (const l of verified) expect(kids).toContain(/kid=(\S+)/.exec(l)?.[1]);
+  });
+
+  it('partners/errors.md', async () => {
+    expectRan(await runDoc(parseDoc('docs/partners/errors.md'), env()));
+  });
+
+  it.each(['rostering-data', 'deploying-a-region', 'dispatcher'])('operators/%s.md', async (guide) => {
+    expectRan(await runDoc(parseDoc(`docs/operators/${guide}.md`), env()));
+  });
+
+  it('operators/deliveries.md: after the endpoint is fixed, its undeliverable deliveries are replayed and arrive; after a Redis loss, the sweeper re-queues what Redis lost', async () => {
+    // The dead endpoint's deliveries have all given up.
+    const undeliverable = await until('the down webhook has no delivery under way', async () => {
+      const open = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status IN ('pending', 'awaiting_retry', 'sending')`, [downHook]);
+      const done = await rows<{ id: string; message_id: string }>(`SELECT id, message_id FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'undeliverable'`, [downHook]);
+      return open[0].n === 0 && done.length > 0 && done;
+    });
+    // The partner fixes its endpoint: the demo receiver stands in for it.
+    const fixed = await fetch(`${alerts.url}/v2/alerts/webhook/${downHook}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${partnerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: `${demoReceiver.url}/webhooks/fixed` }),
+    });
+    expect(fixed.status).toBe(200);
+
+    // Redis loses the queue while a delivery is queued and no dispatcher runs.
+    await dispatcher.stop();
+    const lostMessage = await submitMessage();
+    const redis = new Redis(process.env.REDIS_URL as string);
+    try {
+      const keys = await redis.keys(`${QUEUE_PREFIX}:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+    dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
+    await until('the sweeper re-queued the lost delivery and it was delivered', async () => {
+      const [d] = await rows<{ status: string }>(`SELECT status FROM webhook_deliveries WHERE message_id = $1 AND webhook_id = $2`, [lostMessage, downHook]);
+      const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
+      return d?.status === 'delivered' && /^webhook_deliveries_requeued_total\{reason="lost"\} [1-9]/m.test(metrics);
+    });
+
+    expectRan(await runDoc(parseDoc('docs/operators/deliveries.md'), env()));
+
+    // Every undeliverable delivery was replayed once, and each replay reached the fixed endpoint.
+    const replays = await until('the replays were delivered', async () => {
+      const r = await rows<{ redelivery_of: string; status: string; message_id: string }>(`SELECT redelivery_of, status, message_id FROM webhook_deliveries WHERE webhook_id = $1 AND trigger = 'redeliver'`, [downHook]);
+      return r.length > 0 && r.every((x) => x.status === 'delivered') && r;
+    });
+    expect(replays.map((r) => r.redelivery_of).sort()).toEqual(undeliverable.map((u) => u.id).sort());
+    for (const r of replays) expect(demoLines.some((l) => l.startsWith('verified ') && l.includes(`message=${r.message_id}`))).toBe(true);
+  });
+
+  it('operators/signing-keys.md', async () => {
+    expectRan(await runDoc(parseDoc('docs/operators/signing-keys.md'), env()));
+  });
+
+  it('names only metrics the services export', async () => {
+    const exported = new Set<string>();
+    for (const service of [identity, oneroster, alerts, dispatcher]) {
+      for (const line of (await (await fetch(`${service.url}/metrics`)).text()).split('\n')) {
+        const name = /^([a-z_:]+)[{ ]/.exec(line)?.[1];
+        if (name) exported.add(name);
+      }
+    }
+    const named = new Set<string>();
+    for (const file of GUIDES) {
+      for (const m of readFileSync(path.join(root, file), 'utf8').matchAll(/\b((?:webhook|http_request|alert_messages)_[a-z_]*(?:_total|_seconds|_jobs|_count|_sum|_bucket))\b/g)) named.add(m[1]);
+    }
+    expect(named.size).toBeGreaterThan(5);
+    expect([...named].filter((n) => !exported.has(n) && !exported.has(`${n}_count`))).toEqual([]);
+  });
+});
