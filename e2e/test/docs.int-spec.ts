@@ -157,6 +157,9 @@ describe('docs: every command of the partner and operator guides runs against th
   const rows = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => (await pg.query(sql, params)).rows as T[];
 
   beforeAll(async () => {
+    // The guides' tools (docs/README.md): name a missing one instead of failing a guide obscurely.
+    const missing = ['bash', 'curl', 'jq', 'zip', 'redis-cli', 'setsid'].filter((tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0);
+    if (missing.length) throw new Error(`the docs test needs ${missing.join(', ')} on PATH (Debian: apt-get install ${missing.join(' ').replace('redis-cli', 'redis-tools').replace('setsid', 'util-linux')})`);
     buildServices();
     demo = demoAlertsConfig();
     db = await createTestDatabase();
