@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ApiError, ApiErrorCode, type Principal } from '@edu/domain';
 import { DeliveryQueue } from '@edu/queue';
 import { AlertsEnv } from '../config/alerts.env';
-import { AlertsAccess } from '../tenancy/alerts-access';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { decodeCursor, encodeCursor } from './delivery-cursor';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository';
@@ -36,16 +35,14 @@ export class DeliveriesService {
   constructor(
     private readonly deliveries: DeliveryRepository,
     private readonly webhooks: WebhooksService,
-    private readonly access: AlertsAccess,
     private readonly queue: DeliveryQueue,
     private readonly env: AlertsEnv,
   ) {}
 
   async list(who: Principal, webhookId: string, q: ListDeliveriesQuery): Promise<DeliveryPage> {
-    const tenantId = await this.access.partnerTenant(who);
-    await this.webhooks.find(who, webhookId);
+    const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const limit = q.limit ?? 20;
-    const rows = await this.deliveries.list(tenantId, webhookId, { status: q.status, after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: limit + 1 });
+    const rows = await this.deliveries.list(tenantId, hook.id, { status: q.status, after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: limit + 1 });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
@@ -55,21 +52,21 @@ export class DeliveriesService {
   }
 
   async get(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryView & { attempts: AttemptView[] }> {
-    const delivery = await this.find(who, webhookId, deliveryId);
+    const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
+    const delivery = await this.find(tenantId, hook.id, deliveryId);
     const attempts = await this.deliveries.attempts(delivery.id);
     return { ...toDeliveryView(delivery), attempts: attempts.map(toAttemptView) };
   }
 
   /** A new delivery of a finished delivery's message, on a new schedule (a new `jti`). */
   async redeliver(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryView> {
-    const tenantId = await this.access.partnerTenant(who);
-    const hook = await this.webhooks.find(who, webhookId);
-    const original = await this.find(who, webhookId, deliveryId);
+    const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
+    const original = await this.find(tenantId, hook.id, deliveryId);
     if (!original.message_id) throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
     if (!FINAL.has(original.status)) throw new ApiError(ApiErrorCode.Conflict, `The delivery is still ${original.status}; redeliver it once it has finished`);
     const created = await this.deliveries.createRedelivery(original, tenantId, hook.appId, hook.type);
     await this.enqueue(created.id, false);
-    return toDeliveryView((await this.deliveries.find(tenantId, webhookId, created.id)) ?? created);
+    return toDeliveryView(created);
   }
 
   /**
@@ -77,8 +74,7 @@ export class DeliveriesService {
    * its single attempt. When it does not finish in time the answer says so (202 by the controller).
    */
   async test(who: Principal, webhookId: string): Promise<TestDeliveryResult> {
-    const tenantId = await this.access.partnerTenant(who);
-    const hook = await this.webhooks.find(who, webhookId);
+    const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const created = await this.deliveries.createTest(tenantId, hook.appId, hook.id, hook.type);
     await this.enqueue(created.id, true);
     const deadline = Date.now() + this.env.WEBHOOK_TEST_WAIT_MS;
@@ -92,9 +88,8 @@ export class DeliveriesService {
     return { delivery_id: created.id, success: current.status === 'delivered', status: current.status, attempt: attempt ? toAttemptView(attempt) : null };
   }
 
-  private async find(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryRow> {
-    const tenantId = await this.access.partnerTenant(who);
-    await this.webhooks.find(who, webhookId);
+  /** A delivery of the webhook at the tenant; any other id answers 404. */
+  private async find(tenantId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow> {
     const delivery = await this.deliveries.find(tenantId, webhookId, deliveryId.toLowerCase());
     if (!delivery) throw ApiError.notFound('Delivery');
     return delivery;

@@ -29,16 +29,21 @@ export class AlertsAccess {
     if (region === null && this.env.SERVICE_REGION && who.region === this.env.SERVICE_REGION) {
       throw new ApiError(ApiErrorCode.ServiceUnavailable, 'The tenant is not available on this host yet; retry shortly');
     }
-    await this.assertServed(tenantId, true);
+    this.assertRegion(region);
     return tenantId;
   }
 
-  /** Refuses a tenant this host does not serve; a tenant named in a body (`fromToken` false) must exist, else 400 naming `tenant_id`. */
-  async assertServed(tenantId: string, fromToken = false): Promise<void> {
+  /** A tenant named in a body (the operator's submission): it must exist (400 naming `tenant_id`) and be served here. */
+  async assertServed(tenantId: string): Promise<void> {
     const region = await this.regions.regionOf(tenantId);
-    if (region === null && !fromToken) {
+    if (region === null) {
       throw new ApiError(ApiErrorCode.ValidationFailed, 'tenant_id: no such tenant', { fields: [{ field: 'tenant_id', problems: ['no such tenant'] }] });
     }
+    this.assertRegion(region);
+  }
+
+  /** 403 on a regional host for a tenant of another region (or unknown there). */
+  private assertRegion(region: string | null): void {
     if (this.env.SERVICE_REGION && region !== this.env.SERVICE_REGION) {
       throw new ApiError(ApiErrorCode.RegionMismatch, `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`);
     }

@@ -9,16 +9,16 @@ import { DataSource } from 'typeorm';
  */
 @Injectable()
 export class TenantRegionsRepository {
-  private readonly cache = new LRUCache<string, { region: string | null }>({ max: 10_000, ttl: 5_000 });
+  private readonly cache = new LRUCache<string, string>({ max: 10_000, ttl: 5_000 });
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async regionOf(tenantId: string): Promise<string | null> {
     const hit = this.cache.get(tenantId);
-    if (hit) return hit.region;
+    if (hit !== undefined) return hit;
     const rows: { region_id: string }[] = await this.ds.query('SELECT region_id FROM tenants WHERE id = $1', [tenantId]);
     const region = rows[0]?.region_id ?? null;
-    if (region !== null) this.cache.set(tenantId, { region });
+    if (region !== null) this.cache.set(tenantId, region);
     return region;
   }
 }

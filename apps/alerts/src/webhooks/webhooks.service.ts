@@ -65,10 +65,15 @@ export class WebhooksService {
 
   /** The calling app's webhook; another app's id answers exactly like an unknown one (404). */
   async find(who: Principal, id: string): Promise<WebhookEntity> {
-    await this.access.partnerTenant(who);
+    return (await this.owned(who, id)).hook;
+  }
+
+  /** The token's tenant and the calling app's webhook, each looked up once (404 for another app's id). */
+  async owned(who: Principal, id: string): Promise<{ tenantId: string; hook: WebhookEntity }> {
+    const tenantId = await this.access.partnerTenant(who);
     const hook = await this.webhooks.findForApp(who.appId, id);
     if (!hook) throw ApiError.notFound('Webhook');
-    return hook;
+    return { tenantId, hook };
   }
 
   private checkEndpoint(endpoint: string): void {
