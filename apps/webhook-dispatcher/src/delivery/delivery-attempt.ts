@@ -11,6 +11,8 @@ export interface AttemptSettings {
   workerId: string;
 }
 
+const SIGNING_ERROR_LOG_EVERY_MS = 10_000;
+
 /** Signing failed (key store unreachable): our fault, so the attempt is not counted. */
 export class SigningUnavailableError extends Error {}
 
@@ -21,6 +23,7 @@ export class SigningUnavailableError extends Error {}
  */
 export class DeliveryAttempt {
   private readonly logger = new Logger('DeliveryAttempt');
+  private lastSigningError = 0;
 
   constructor(
     private readonly signer: WebhookTokenSigner,
@@ -34,7 +37,11 @@ export class DeliveryAttempt {
     try {
       signed = await this.signer.sign({ appId: d.app_id, deliveryId: d.id, subject: body.subject, tenantId: d.tenant_id, type: body.type, bodyClaim: body.claim, bodyJson: body.json });
     } catch (err) {
-      this.logger.error({ err, deliveryId: d.id }, 'Cannot sign the delivery');
+      // Every queued job hits this while the key is missing: say so once in a while, not per job.
+      if (Date.now() - this.lastSigningError > SIGNING_ERROR_LOG_EVERY_MS) {
+        this.lastSigningError = Date.now();
+        this.logger.error({ err, deliveryId: d.id }, 'Cannot sign deliveries; they wait without spending attempts');
+      }
       throw new SigningUnavailableError(err instanceof Error ? err.message : String(err));
     }
     const url = d.endpoint as string;
