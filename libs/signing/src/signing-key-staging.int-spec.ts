@@ -30,14 +30,14 @@ describe('staged signing key rotation', () => {
     const current = (await store.activeKey('access-token')).kid;
 
     const staged = await store.stage('access-token');
-    expect(staged).toMatchObject({ use: 'access-token', status: 'next', published: true, publishUntil: null });
+    expect(staged).toMatchObject({ use: 'access-token', status: 'next', published: true, publishUntil: null, created: true });
     expect(staged.kid).toMatch(/^at-/);
     expect(await kids(store)).toEqual(expect.arrayContaining([current, staged.kid]));
     // Still signing with the current key.
     const before = await signer.sign({ sub: 'app', client_id: 'c', scope: ['s'] });
     expect(JSON.parse(Buffer.from(before.token.split('.')[0], 'base64url').toString()).kid).toBe(current);
     // Staging again keeps the staged key.
-    expect((await store.stage('access-token')).kid).toBe(staged.kid);
+    expect(await store.stage('access-token')).toMatchObject({ kid: staged.kid, created: false });
 
     const activated = await store.rotate('access-token', 60_000);
     expect(activated).toBe(staged.kid);

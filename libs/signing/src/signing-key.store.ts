@@ -104,19 +104,18 @@ export class SigningKeyStore {
 
   /**
    * Publishes the next key of `use` without signing with it (status `next`); the next `rotate()`
-   * activates it. A key already staged is kept and returned.
+   * activates it. A key already staged is kept and returned (`created` false).
    */
-  async stage(use: SigningKeyUse): Promise<SigningKeyInfo> {
+  async stage(use: SigningKeyUse): Promise<SigningKeyInfo & { created: boolean }> {
     this.refuseReadOnly('stage');
-    const row = await this.ds.transaction(async (em) => {
+    return this.ds.transaction(async (em) => {
       await em.query('SELECT pg_advisory_xact_lock($1)', [CREATE_KEY_LOCK_ID]);
       const existing = await em.getRepository(SigningKeyEntity).findOne({ where: { use, status: 'next' }, order: { createdAt: 'DESC' } });
-      return existing ?? this.insertKey(em, use, 'next');
+      return { ...toInfo(existing ?? (await this.insertKey(em, use, 'next'))), created: !existing };
     });
-    return toInfo(row);
   }
 
-  /** Every key of `use` (or of both uses) still published or signing, newest first, then the others. */
+  /** Every key of `use` (or of both uses), published or not: by use, newest first. */
   async list(use?: SigningKeyUse): Promise<SigningKeyInfo[]> {
     const rows = await this.ds
       .getRepository(SigningKeyEntity)

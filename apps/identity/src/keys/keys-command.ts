@@ -148,8 +148,7 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
     }
     if (parsed.command === 'stage') {
       const staged = await store.stage(use);
-      const age = (Date.now() - staged.createdAt.getTime()) / 1000;
-      out.log(age < 5 ? `Staged ${use} key ${staged.kid}: published in the JWKS, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
+      out.log(staged.created ? `Staged ${use} key ${staged.kid}: published in the JWKS, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
       out.log(`Activate it with \`npm run keys:rotate -- --use ${use}\` once it has been published for at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} (verifiers may cache the JWKS for ${JWKS_MAX_AGE_SECONDS} s).`);
       return 0;
     }
