@@ -21,6 +21,7 @@
  * - Text: any Unicode except NUL and unpaired surrogates (PostgreSQL cannot store them).
  */
 import { parseDateLiteral, parseDateTimeLiteral, SCORE_STATUS_TYPES, type ScoreStatus } from '@edu/oneroster-query';
+import { MAX_SOURCED_ID_LENGTH } from '../imports/cell-parsers';
 
 export type GradebookClass = 'category' | 'lineItem' | 'result';
 
@@ -76,12 +77,13 @@ export interface GradebookInputs {
   result: ResultInput;
 }
 
-/** Longest sourcedId accepted (the CSV importer's bound too). */
-export const MAX_SOURCED_ID_LENGTH = 256;
 /** Longest `title` (long enough for any LMS assignment title). */
-export const MAX_TITLE_LENGTH = 10_000;
+const MAX_TITLE_LENGTH = 10_000;
 /** Longest `description` / `comment`. */
-export const MAX_TEXT_LENGTH = 100_000;
+const MAX_TEXT_LENGTH = 100_000;
+
+/** Score statuses with nothing to score: a result with one of them may come without a score (PUT and CSV alike). */
+export const UNSCORED_STATUSES: ReadonlySet<string> = new Set<ScoreStatus>(['exempt', 'not submitted']);
 
 /** Accepted GUIDRef `type`s per reference field (reference §3.2 and the subtypes clients send). */
 const REF_TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -115,14 +117,9 @@ class FieldReader {
     throw new GradebookInputError(this.path(name), `${this.path(name)} ${message}`);
   }
 
-  /** The value, with `null` read as absent. */
+  /** The value of an own property (`__proto__` and the like find nothing), or undefined. */
   raw(name: string): unknown {
     return Object.hasOwn(this.obj, name) ? this.obj[name] : undefined;
-  }
-
-  has(name: string): boolean {
-    const v = this.raw(name);
-    return v !== undefined && v !== null;
   }
 
   text(name: string, max: number, required: true): string;
@@ -286,13 +283,11 @@ function readResult(r: FieldReader): ResultInput {
   if (rawStatus === undefined || rawStatus === null) r.fail('scoreStatus', 'is required');
   const scoreStatus = typeof rawStatus === 'string' ? scoreStatusOf.get(rawStatus.toLowerCase()) : undefined;
   if (!scoreStatus) r.fail('scoreStatus', `must be one of ${SCORE_STATUS_TYPES.map((s) => `'${s}'`).join(', ')}`);
-  // Nothing to score: an exempt or missing submission may come without a score.
-  const scoreRequired = scoreStatus !== 'exempt' && scoreStatus !== 'not submitted';
   return {
     lineItemId,
     studentId,
     scoreStatus,
-    score: r.number('score', scoreRequired),
+    score: r.number('score', !UNSCORED_STATUSES.has(scoreStatus)),
     scoreDate: r.date('scoreDate'),
     comment: r.text('comment', MAX_TEXT_LENGTH, false),
     metadata: r.metadata(),

@@ -24,6 +24,7 @@ import {
   readUserIds,
   readYear,
 } from './cell-parsers';
+import { UNSCORED_STATUSES } from '../gradebook/gradebook-input';
 import { csvBatches, CsvSyntaxError } from './csv-records';
 import { standardHeaders, type CsvColumn, type FileLayout, type RosterFileType } from './csv-layout';
 import { didYouMean, type IssueLog } from './import-issues';
@@ -70,9 +71,6 @@ const RECORD_NAME: Readonly<Record<RosterFileType, string>> = {
   lineItems: 'line item',
   results: 'result',
 };
-
-/** Score statuses for which a result may come without a score (nothing to score). */
-const UNSCORED = new Set(['exempt', 'not submitted']);
 
 /**
  * Rows waiting to be sent, as COPY text lines; one COPY in flight while the next batch is read
@@ -488,7 +486,7 @@ export async function loadRosterFile(
       }
       case 'results': {
         const status = row[idx.scoreStatus];
-        if (row[idx.score] === null && typeof status === 'string' && !UNSCORED.has(status)) {
+        if (row[idx.score] === null && typeof status === 'string' && !UNSCORED_STATUSES.has(status)) {
           issues.error(file, line, 'score', `score is required unless scoreStatus is exempt or not submitted (it is '${status}')`);
         }
         break;
