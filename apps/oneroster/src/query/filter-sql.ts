@@ -154,7 +154,7 @@ function positiveSql(node: PredicateNode, resolved: Resolved, ctx: FilterSqlCont
   if (columnOf(ctx.resource, node.field.field).kind === 'absent') return 'FALSE';
   if (resolved.refTypeOf) {
     // A GUIDRef's type is fixed by its field: decided here, as the SQL would decide it on a column holding that type.
-    return refTypeHolds(resolved.refTypeOf.target.type, op, value) ? resolved.refTypeOf.present : 'FALSE';
+    return enumHolds(resolved.refTypeOf.target.type, op, value) ? resolved.refTypeOf.present : 'FALSE';
   }
   // Enums are text: `~` and ordering ignore case (equality is exact, both sides being canonical).
   const caseInsensitive = (node.field.textMatch === 'caseInsensitive' || node.field.valueKind === 'enum') && resolved.type === 'text';
@@ -205,16 +205,15 @@ function compare(expr: string, op: ComparisonOperator, literal: TypedLiteral, ty
 }
 
 /**
- * `<type> <op> <literal>` for the constant `type` of a GUIDRef field, with the enum rules of
- * `compare` (lower-cased text; an unlisted value equals nothing). The types are ASCII, so JS
- * string order agrees with code-point order here.
+ * `a <op> b` evaluated in JS, for values the database would compare the same way (numbers, or
+ * ASCII text in code-point order); `!=` is plain inequality, `~` substring containment.
  */
-function refTypeHolds(type: string, op: ComparisonOperator, literal: TypedLiteral): boolean {
-  const a = type.toLowerCase();
-  const b = literalValue(literal).toLowerCase();
+export function holds<T extends number | string>(a: T, op: ComparisonOperator, b: T): boolean {
   switch (op) {
     case '=':
-      return literal.kind !== 'unlisted' && a === b;
+      return a === b;
+    case '!=':
+      return a !== b;
     case '>':
       return a > b;
     case '>=':
@@ -224,10 +223,17 @@ function refTypeHolds(type: string, op: ComparisonOperator, literal: TypedLitera
     case '<=':
       return a <= b;
     case '~':
-      return a.includes(b);
-    case '!=':
-      throw new TypeError('negation is handled by the caller');
+      return typeof a === 'string' && typeof b === 'string' && a.includes(b);
   }
+}
+
+/**
+ * A known enum value (a stored status, a GUIDRef field's fixed type) against a literal, in JS,
+ * with the enum rules of `compare`: lower-cased text; an unlisted value equals nothing.
+ */
+export function enumHolds(value: string, op: ComparisonOperator, literal: TypedLiteral): boolean {
+  if (literal.kind === 'unlisted' && op === '=') return false;
+  return holds(value.toLowerCase(), op, literalValue(literal).toLowerCase());
 }
 
 function literalValue(literal: TypedLiteral): string {

@@ -9,7 +9,8 @@
  * table hold too many distinct pairs (stamps taken from delta files), the caller falls back to
  * a COUNT.
  */
-import type { FilterNode, PredicateNode } from '@edu/oneroster-query';
+import type { FilterNode } from '@edu/oneroster-query';
+import { enumHolds, holds } from '../query/filter-sql';
 
 /**
  * Distinct pairs beyond which the histogram is not kept (the caller counts instead). Bulk
@@ -33,38 +34,16 @@ export function histogramCanAnswer(filter: FilterNode): boolean {
   return histogramCanAnswer(filter.left) && histogramCanAnswer(filter.right);
 }
 
-function compare<T extends number | string>(a: T, op: PredicateNode['op'], b: T): boolean {
-  switch (op) {
-    case '=':
-      return a === b;
-    case '!=':
-      return a !== b;
-    case '>':
-      return a > b;
-    case '>=':
-      return a >= b;
-    case '<':
-      return a < b;
-    case '<=':
-      return a <= b;
-    case '~':
-      return typeof a === 'string' && typeof b === 'string' && a.includes(b);
-  }
-}
-
 function matches(filter: FilterNode, bucket: StampBucket): boolean {
   if (filter.kind !== 'predicate') {
     return filter.kind === 'and' ? matches(filter.left, bucket) && matches(filter.right, bucket) : matches(filter.left, bucket) || matches(filter.right, bucket);
   }
   const { value } = filter;
   if (filter.field.field === 'dateLastModified' && value.kind === 'datetime') {
-    return compare(bucket.micros, filter.op, value.value.getTime() * 1000);
+    return holds(bucket.micros, filter.op, value.value.getTime() * 1000);
   }
-  if (filter.field.field === 'status' && (value.kind === 'enum' || value.kind === 'unlisted')) {
-    // As in the SQL: an unlisted value equals no status; ordering and `~` compare lower-cased text.
-    if (value.kind === 'unlisted' && filter.op === '=') return false;
-    return compare(bucket.status.toLowerCase(), filter.op, value.value.toLowerCase());
-  }
+  // As in the SQL: an unlisted value equals no status; ordering and `~` compare lower-cased text.
+  if (filter.field.field === 'status' && (value.kind === 'enum' || value.kind === 'unlisted')) return enumHolds(bucket.status, filter.op, value);
   throw new TypeError(`histogram cannot evaluate ${filter.field.path}`);
 }
 
