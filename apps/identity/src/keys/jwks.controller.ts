@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '@edu/auth';
 import { SigningKeyStore } from '@edu/signing';
+import { JWKS_MAX_AGE_SECONDS } from './keys-command';
 
 /** The global JWKS: every public key in use (access tokens and webhook JWTs, told apart by kid). */
 @ApiTags('oauth')
@@ -11,7 +12,7 @@ export class JwksController {
 
   @Get('jwks.json')
   @Public()
-  @Header('Cache-Control', 'public, max-age=300')
+  @Header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
   @ApiOkResponse({ description: 'JSON Web Key Set (RFC 7517)' })
   async jwks(): Promise<{ keys: unknown[] }> {
     // Make sure both key kinds exist before anyone needs to verify with them.
