@@ -57,34 +57,56 @@ export class GradebookWritesRepository {
     return row ? { ownerAppId: row.owner_app_id, status: row.status } : undefined;
   }
 
-  /** Inserts a new object owned by `appId`; false when a row with that id appeared meanwhile. */
-  async insert(tx: SqlTransaction, kind: GradebookClass, tenantId: string, id: string, appId: string, values: readonly ColumnValue[]): Promise<boolean> {
+  /**
+   * Inserts a new object owned by `appId` and returns it through the read path's serializer;
+   * undefined when a row with that id appeared meanwhile.
+   */
+  async insert(
+    tx: SqlTransaction,
+    kind: GradebookClass,
+    tenantId: string,
+    id: string,
+    appId: string,
+    values: readonly ColumnValue[],
+    serializer: RowSerializer,
+  ): Promise<Record<string, unknown> | undefined> {
     const p = new SqlParams([tenantId, id, appId]);
     const columns = ['tenant_id', 'sourced_id', 'owner_app_id', 'status', 'date_last_modified', ...values.map((v) => v.column)];
     const placeholders = ['$1::uuid', '$2::text', '$3::uuid', `'active'`, NOW, ...values.map((v) => typed(p, v))];
-    const { count } = await tx.execute(
-      `INSERT INTO ${quoteIdent(GRADEBOOK_TABLE[kind])} (${columns.map(quoteIdent).join(', ')}) VALUES (${placeholders.join(', ')}) ON CONFLICT (tenant_id, sourced_id) DO NOTHING`,
+    const { rows } = await tx.execute<Record<string, unknown>>(
+      `INSERT INTO ${quoteIdent(GRADEBOOK_TABLE[kind])} AS t (${columns.map(quoteIdent).join(', ')}) VALUES (${placeholders.join(', ')}) ` +
+        `ON CONFLICT (tenant_id, sourced_id) DO NOTHING RETURNING ${serializer.columns}`,
       p.values,
     );
-    return count === 1;
+    return rows[0];
   }
 
   /**
    * Replaces an object of `appId` (and makes it active again): written only when some value
-   * differs, so a PUT of identical content leaves `dateLastModified` alone. True when written.
+   * differs, so a PUT of identical content leaves `dateLastModified` alone. Returns the written
+   * object through the read path's serializer; undefined when nothing was written.
    */
-  async replace(tx: SqlTransaction, kind: GradebookClass, tenantId: string, id: string, appId: string, values: readonly ColumnValue[]): Promise<boolean> {
+  async replace(
+    tx: SqlTransaction,
+    kind: GradebookClass,
+    tenantId: string,
+    id: string,
+    appId: string,
+    values: readonly ColumnValue[],
+    serializer: RowSerializer,
+  ): Promise<Record<string, unknown> | undefined> {
     const p = new SqlParams([tenantId, id, appId]);
     const sets = values.map((v) => `${quoteIdent(v.column)} = ${typed(p, v)}`);
-    const columns = ['status', ...values.map((v) => v.column)].map((c) => quoteIdent(c));
+    const columns = ['status', ...values.map((v) => v.column)].map((c) => `t.${quoteIdent(c)}`);
     // Values are re-bound for the comparison: each placeholder has one type.
     const news = [`'active'`, ...values.map((v) => typed(p, v))];
-    const { count } = await tx.execute(
-      `UPDATE ${quoteIdent(GRADEBOOK_TABLE[kind])} SET status = 'active', date_last_modified = ${NEXT_STAMP}, ${sets.join(', ')} ` +
-        `WHERE tenant_id = $1::uuid AND sourced_id = $2::text AND owner_app_id = $3::uuid AND (${columns.join(', ')}) IS DISTINCT FROM (${news.join(', ')})`,
+    const { rows } = await tx.execute<Record<string, unknown>>(
+      `UPDATE ${quoteIdent(GRADEBOOK_TABLE[kind])} AS t SET status = 'active', date_last_modified = ${NEXT_STAMP}, ${sets.join(', ')} ` +
+        `WHERE t.tenant_id = $1::uuid AND t.sourced_id = $2::text AND t.owner_app_id = $3::uuid AND (${columns.join(', ')}) IS DISTINCT FROM (${news.join(', ')}) ` +
+        `RETURNING ${serializer.columns}`,
       p.values,
     );
-    return count === 1;
+    return rows[0];
   }
 
   /** Tombstones an active object of `appId`; true when it was active. */

@@ -34,8 +34,8 @@ function invalid(field: string, message: string): ApiError {
  * tenant-context token:
  *
  * - PUT creates (201) or replaces (200) the object at the path's sourcedId, in one transaction:
- *   body checks, then ownership, then references, then the write, then the stored object is read
- *   back through the read path's serializer. Nothing is written when any check fails.
+ *   body checks, then ownership, then references, then the write, which returns the stored object
+ *   through the read path's serializer. Nothing is written when any check fails.
  * - The app that created an object owns it: other apps may read it but not replace or delete it
  *   (403 `unauthorisedrequest`). Imported objects (CSV) belong to the import: no app may.
  * - DELETE tombstones (`tobedeleted`, `dateLastModified` bumped): the object then reads as 404
@@ -71,19 +71,15 @@ export class GradebookWritesService {
       if (before) this.assertOwner(kind, id, before.ownerAppId, owner);
       const values = await this.checkReferences(tx, kind, tenantId, input);
       let created = !before || before.status !== 'active';
-      if (!before) {
-        const inserted = await this.repo.insert(tx, kind, tenantId, id, owner, values);
-        if (!inserted) {
-          // Another request created it between our read and our insert: replace it if ours.
-          const now = await this.repo.state(tx, kind, tenantId, id);
-          this.assertOwner(kind, id, now?.ownerAppId ?? null, owner);
-          created = now?.status !== 'active';
-          await this.repo.replace(tx, kind, tenantId, id, owner, values);
-        }
-      } else {
-        await this.repo.replace(tx, kind, tenantId, id, owner, values);
+      let row = before ? undefined : await this.repo.insert(tx, kind, tenantId, id, owner, values, serializer);
+      if (!before && !row) {
+        // Another request created it between our read and our insert: replace it if ours.
+        const now = await this.repo.state(tx, kind, tenantId, id);
+        this.assertOwner(kind, id, now?.ownerAppId ?? null, owner);
+        created = now?.status !== 'active';
       }
-      const row = await this.repo.read(tx, kind, tenantId, id, serializer);
+      // The written row comes back from the write itself; a replace that changed nothing is read.
+      row ??= (await this.repo.replace(tx, kind, tenantId, id, owner, values, serializer)) ?? (await this.repo.read(tx, kind, tenantId, id, serializer));
       if (!row) throw new Error(`${kind} ${id} vanished inside its own transaction`);
       // A header is ASCII: the id fully percent-encoded (the body's href is the same IRI, escaped as in every href).
       const headers: Record<string, string> = created ? { Location: `${info.hrefRoot}/${COLLECTION[kind]}/${encodeURIComponent(id)}` } : {};
