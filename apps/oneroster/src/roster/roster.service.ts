@@ -120,25 +120,27 @@ export class RosterService {
     serializer: RowSerializer,
     hrefRoot: string,
   ): Promise<{ total: number; rows: Row[] }> {
-    const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId];
     const baseSet = rowSet(op.resource, base.conditions, input.params);
-    let set = baseSet;
-    let filterKey = '';
-    if (query.filter) {
-      set = rowSet(op.resource, [...base.conditions, filterToSql(query.filter, { resource: op.resource, params: input.params, hrefRoot })], input.params);
-      const usesHref = filterPredicates(query.filter).some((p) => p.field.subField === 'href' && p.field.fieldKind !== 'metadata');
-      filterKey = `${stringifyFilter(query.filter)}${usesHref ? `|${hrefRoot}` : ''}`;
-    }
-    const cacheKey = JSON.stringify([...baseKey, filterKey]);
+    const set = query.filter ? rowSet(op.resource, [...base.conditions, filterToSql(query.filter, { resource: op.resource, params: input.params, hrefRoot })], input.params) : baseSet;
     const sort = sortToSql(op.resource, query.sort);
     const { offset, limit } = query;
+    // A page that is not full ends the set: its end is the total, no count needed (most
+    // relationship reads, e.g. the students of a class, fit in one page).
+    const ends = (rows: readonly Row[]) => (rows.length > 0 ? rows.length < limit : offset === 0);
 
     if (ROSTER_TABLES[op.resource].changes === 'api') {
       // Written through the API: no version covers these rows, so nothing is cached.
       const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
-      const ended = rows.length > 0 ? rows.length < limit : offset === 0;
-      return { total: ended ? offset + rows.length : await this.repo.count(set), rows };
+      return { total: ends(rows) ? offset + rows.length : await this.repo.count(set), rows };
     }
+
+    const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId];
+    let filterKey = '';
+    if (query.filter) {
+      const usesHref = filterPredicates(query.filter).some((p) => p.field.subField === 'href' && p.field.fieldKind !== 'metadata');
+      filterKey = `${stringifyFilter(query.filter)}${usesHref ? `|${hrefRoot}` : ''}`;
+    }
+    const cacheKey = JSON.stringify([...baseKey, filterKey]);
 
     const ordinal = op.ordinal;
     if (ordinal && !query.filter && sort.isDefaultOrder) {
@@ -165,9 +167,7 @@ export class RosterService {
       return { total: cached, rows: offset >= cached ? [] : await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit) };
     }
     const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
-    // A page that is not full ends the set: its end is the total, no count needed (most
-    // relationship reads, e.g. the students of a class, fit in one page).
-    if (rows.length > 0 ? rows.length < limit : offset === 0) {
+    if (ends(rows)) {
       const total = offset + rows.length;
       return { total: await this.totals.get(cacheKey, async () => total), rows };
     }
