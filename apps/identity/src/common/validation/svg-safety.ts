@@ -60,30 +60,25 @@ function anyAttributeProblem(attr: XmlAttribute): string | undefined {
   return undefined;
 }
 
-/** Attributes of an SVG element: on the allow-list, and CSS-valued ones free of fetches. */
-function svgAttributeProblem(el: XmlElement, attr: XmlAttribute): string | undefined {
-  switch (attr.uri) {
-    case '':
-      if (!SVG_ATTRIBUTES.has(attr.local) && !hasFreePrefix(attr.local)) return `attribute ${attr.name} is not allowed on <${el.name}>`;
-      if (attr.local === 'href' || attr.local === 'style' || TEXT_ATTRIBUTES.has(attr.local) || hasFreePrefix(attr.local)) return undefined;
-      return cssProblem(attr.value);
-    case XLINK_NAMESPACE:
-      return XLINK_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
-    case XML_NAMESPACE:
-      return XML_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
-    case XMLNS_NAMESPACE:
-      return undefined;
-    default:
-      return isEditor(attr.uri) ? undefined : `attribute ${attr.name} in ${namespaceLabel(attr.uri)} is not allowed`;
-  }
-}
-
-/** Attributes of an editor-metadata element: its own unprefixed ones are free, prefixed ones must be known. */
-function editorAttributeProblem(attr: XmlAttribute): string | undefined {
-  if (attr.uri === '' || attr.uri === XMLNS_NAMESPACE || isEditor(attr.uri)) return undefined;
+/** Attributes in a namespace, on any element: `xmlns:` and editor metadata are free, `xlink:` and `xml:` must be known. */
+function namespacedAttributeProblem(attr: XmlAttribute): string | undefined {
+  if (attr.uri === XMLNS_NAMESPACE || isEditor(attr.uri)) return undefined;
   if (attr.uri === XLINK_NAMESPACE) return XLINK_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
   if (attr.uri === XML_NAMESPACE) return XML_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
   return `attribute ${attr.name} in ${namespaceLabel(attr.uri)} is not allowed`;
+}
+
+/** Attributes of an SVG element: on the allow-list, and CSS-valued ones free of fetches. */
+function svgAttributeProblem(el: XmlElement, attr: XmlAttribute): string | undefined {
+  if (attr.uri !== '') return namespacedAttributeProblem(attr);
+  if (!SVG_ATTRIBUTES.has(attr.local) && !hasFreePrefix(attr.local)) return `attribute ${attr.name} is not allowed on <${el.name}>`;
+  if (attr.local === 'href' || attr.local === 'style' || TEXT_ATTRIBUTES.has(attr.local) || hasFreePrefix(attr.local)) return undefined;
+  return cssProblem(attr.value);
+}
+
+/** Attributes of an editor-metadata element: its own unprefixed ones are free. */
+function editorAttributeProblem(attr: XmlAttribute): string | undefined {
+  return attr.uri === '' ? undefined : namespacedAttributeProblem(attr);
 }
 
 /** `set`/`animate`/...: only harmless attributes may be animated, and never to a URL. */
