@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, sampleAlertMessage, WebhookReceiver, World, type TestDatabase } from '@edu/testing';
+import { clientToken, jsonCall } from './http';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
@@ -53,31 +54,17 @@ describe('alerts delivery (separate processes)', () => {
     await db?.drop();
   });
 
-  async function token(body: Record<string, string>, basic: [string, string]): Promise<string> {
-    const res = await fetch(`${identity.url}/oauth/token`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(basic.join(':')).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', ...body }),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
-  const partnerToken = () => token({ tenant_id: creds.tenantId }, [creds.id, creds.secret]);
-  const operatorToken = () => token({}, ['operator', OPERATOR_SECRET]);
-
-  async function call(method: string, url: string, bearer: string, body?: unknown): Promise<{ status: number; body: ReturnType<typeof JSON.parse> }> {
-    const res = await fetch(url, { method, headers: { Authorization: `Bearer ${bearer}`, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-    return { status: res.status, body: await res.json() };
-  }
+  const partnerToken = () => clientToken(identity.url, creds, { tenant_id: creds.tenantId });
+  const operatorToken = () => clientToken(identity.url, { id: 'operator', secret: OPERATOR_SECRET });
 
   async function webhook(path: string, type: string): Promise<string> {
-    const res = await call('POST', `${alerts.url}/v2/alerts/webhook`, await partnerToken(), { endpoint: `${receiver.url}${path}`, type });
+    const res = await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, await partnerToken(), { endpoint: `${receiver.url}${path}`, type });
     expect(res.status).toBe(200);
     return res.body.webhook_id;
   }
 
   async function submit(count: number): Promise<{ message_id: string; deliveries: number }[]> {
-    const res = await call('POST', `${alerts.url}/v2/alerts/messages`, await operatorToken(), { tenant_id: creds.tenantId, messages: Array.from({ length: count }, () => sampleAlertMessage()) });
+    const res = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, await operatorToken(), { tenant_id: creds.tenantId, messages: Array.from({ length: count }, () => sampleAlertMessage()) });
     expect(res.status).toBe(201);
     return res.body.messages;
   }
@@ -108,22 +95,22 @@ describe('alerts delivery (separate processes)', () => {
     ]);
     const notice = got.find((d) => d.path === '/notify')!.claims;
     expect(notice).toMatchObject({ iss: 'http://identity.e2e', aud: creds.appId, tenant_id: creds.tenantId, notice: { message_url: `https://alerts.e2e.example/v2/alerts/message/${sent.message_id}` } });
-    const message = await call('GET', `${alerts.url}/v2/alerts/message/${sent.message_id}`, await partnerToken());
+    const message = await jsonCall('GET', `${alerts.url}/v2/alerts/message/${sent.message_id}`, await partnerToken());
     expect(message.status).toBe(200);
     expect(message.body).toMatchObject({ queued_alert_count: 0, sent_alert_count: 2, fetched_alert_count: 1 });
     expect(got.find((d) => d.path === '/full')!.claims.message).toMatchObject({ message_id: sent.message_id, recipient: message.body.recipient, alerts: message.body.alerts });
-    for (const id of [notify, full]) expect((await call('DELETE', `${alerts.url}/v2/alerts/webhook/${id}`, await partnerToken())).status).toBe(200);
+    for (const id of [notify, full]) expect((await jsonCall('DELETE', `${alerts.url}/v2/alerts/webhook/${id}`, await partnerToken())).status).toBe(200);
   });
 
   it('answers a test delivery with its result', async () => {
     const hook = await webhook('/test', 'notification-only');
-    const ok = await call('POST', `${alerts.url}/v2/alerts/webhook/${hook}/test`, await partnerToken());
+    const ok = await jsonCall('POST', `${alerts.url}/v2/alerts/webhook/${hook}/test`, await partnerToken());
     expect(ok).toMatchObject({ status: 200, body: { success: true, status: 'delivered', attempt: { attempt_number: 1, response_status: 200, error_code: null } } });
     receiver.responder = (d) => (d.path === '/test' ? { status: 410 } : { status: 200 });
-    const failed = await call('POST', `${alerts.url}/v2/alerts/webhook/${hook}/test`, await partnerToken());
+    const failed = await jsonCall('POST', `${alerts.url}/v2/alerts/webhook/${hook}/test`, await partnerToken());
     expect(failed).toMatchObject({ status: 200, body: { success: false, status: 'undeliverable', attempt: { response_status: 410, error_code: 'E_HTTP' } } });
     receiver.responder = () => ({ status: 200 });
-    await call('DELETE', `${alerts.url}/v2/alerts/webhook/${hook}`, await partnerToken());
+    await jsonCall('DELETE', `${alerts.url}/v2/alerts/webhook/${hook}`, await partnerToken());
   });
 
   it('loses nothing when the dispatcher is killed mid-burst: every delivery arrives after a restart, duplicates carry the same jti', async () => {

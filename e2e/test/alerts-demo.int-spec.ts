@@ -6,6 +6,7 @@ import path from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
 import { demoAlertsConfig, registerDemoWebhooks, startReceiver, type DemoAlertsConfig, type DemoReceiver } from './demo-tools';
+import { clientToken } from './http';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -169,12 +170,7 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
     expect(Date.now() - started).toBeLessThan(20_000);
 
     // What the notification-only receiver then fetches: the message, built from the tenant's roster.
-    const tokenRes = await fetch(`${identity.url}/oauth/token`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${demo.app.clientId}:${demo.app.clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', tenant_id: demo.tenant.id }),
-    });
-    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const access_token = await clientToken(identity.url, { id: demo.app.clientId, secret: demo.app.clientSecret }, { tenant_id: demo.tenant.id });
     const res = await fetch(`${alerts.url}/v2/alerts/message/${submitted[0].id}`, { headers: { Authorization: `Bearer ${access_token}` } });
     expect(res.status).toBe(200);
     const message = (await res.json()) as {

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, docOperations, sampleAlertMessage, World, type TestDatabase } from '@edu/testing';
+import { clientToken, jsonCall } from './http';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
@@ -80,25 +81,6 @@ describe('in a browser: queue dashboard and OpenAPI pages', () => {
     return file;
   }
 
-  async function json(method: string, url: string, init: { bearer?: string; basic?: [string, string]; form?: Record<string, string>; body?: unknown }): Promise<ReturnType<typeof JSON.parse>> {
-    const headers: Record<string, string> = {};
-    if (init.bearer) headers.Authorization = `Bearer ${init.bearer}`;
-    if (init.basic) headers.Authorization = `Basic ${Buffer.from(init.basic.join(':')).toString('base64')}`;
-    let body: string | undefined;
-    if (init.form) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(init.form).toString();
-    }
-    if (init.body) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(init.body);
-    }
-    const res = await fetch(url, { method, headers, body });
-    const parsed = await res.json();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(parsed)}`);
-    return parsed;
-  }
-
   it('shows the delivery queue with its counts after a burst, with the operator credentials', async () => {
     // A partner app's webhook at a tenant, then a burst submitted as the alert generator does.
     const world = new World(ds);
@@ -106,11 +88,12 @@ describe('in a browser: queue dashboard and OpenAPI pages', () => {
     const dev = await world.developer();
     const app = await world.app({ type: 'developer', id: dev.id }, 'Wellbeing');
     await world.deploy(app.app.id, tenant.id, catalog.uris(['alerts.messages.read', 'alerts.webhooks.write']));
-    const partner = (await json('POST', `${identity.url}/oauth/token`, { basic: [app.clientId, app.clientSecret], form: { grant_type: 'client_credentials', tenant_id: tenant.id } })).access_token;
-    await json('POST', `${alerts.url}/v2/alerts/webhook`, { bearer: partner, body: { endpoint: `http://127.0.0.1:${await freePort()}/alerts`, type: 'notification-only' } });
-    const operator = (await json('POST', `${identity.url}/oauth/token`, { basic: [OPERATOR.username, OPERATOR.password], form: { grant_type: 'client_credentials' } })).access_token;
-    const submitted = await json('POST', `${alerts.url}/v2/alerts/messages`, { bearer: operator, body: { tenant_id: tenant.id, messages: Array.from({ length: BURST }, () => sampleAlertMessage()) } });
-    expect(submitted.messages.map((m: { deliveries: number }) => m.deliveries)).toEqual(Array(BURST).fill(1));
+    const partner = await clientToken(identity.url, { id: app.clientId, secret: app.clientSecret }, { tenant_id: tenant.id });
+    expect(await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `http://127.0.0.1:${await freePort()}/alerts`, type: 'notification-only' })).toMatchObject({ status: 200 });
+    const operator = await clientToken(identity.url, { id: OPERATOR.username, secret: OPERATOR.password });
+    const submitted = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, operator, { tenant_id: tenant.id, messages: Array.from({ length: BURST }, () => sampleAlertMessage()) });
+    expect(submitted.status).toBe(201);
+    expect(submitted.body.messages.map((m: { deliveries: number }) => m.deliveries)).toEqual(Array(BURST).fill(1));
 
     const ctx = await context(OPERATOR);
     const page = await ctx.newPage();

@@ -10,6 +10,7 @@ import { createTestDatabase, sampleAlertMessage, type TestDatabase } from '@edu/
 import { checkK8sBlock } from './docs-k8s';
 import { parseDoc, runDoc, type DocRun, type ServerProcess } from './docs-runner';
 import { demoAlertsConfig, startReceiver, type DemoAlertsConfig, type DemoReceiver } from './demo-tools';
+import { clientToken } from './http';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -138,12 +139,6 @@ describe('docs: every command of the partner and operator guides runs against th
     WEBHOOK_ID: downHook,
   });
 
-  async function token(form: Record<string, string>): Promise<string> {
-    const res = await fetch(`${identity.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', ...form }) });
-    if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
-
   async function submitMessage(): Promise<string> {
     const res = await fetch(`${alerts.url}/v2/alerts/messages`, {
       method: 'POST',
@@ -196,8 +191,8 @@ describe('docs: every command of the partner and operator guides runs against th
     dispatcherEnv = { ...deliveryEnv, ALERTS_PUBLIC_BASE_URL: alerts.url, WEBHOOK_RETRY_BASE_MS: '5', WEBHOOK_SWEEP_INTERVAL_MS: '500', WEBHOOK_SWEEP_GRACE_MS: '1000' };
     dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
 
-    operatorToken = await token({ client_id: OPERATOR.id, client_secret: OPERATOR.secret });
-    partnerToken = await token({ client_id: demo.app.clientId, client_secret: demo.app.clientSecret, tenant_id: demo.tenant.id });
+    operatorToken = await clientToken(identity.url, OPERATOR);
+    partnerToken = await clientToken(identity.url, { id: demo.app.clientId, secret: demo.app.clientSecret }, { tenant_id: demo.tenant.id });
     const down = `http://127.0.0.1:${await freePort()}/down`;
     const created = await fetch(`${alerts.url}/v2/alerts/webhook`, {
       method: 'POST',

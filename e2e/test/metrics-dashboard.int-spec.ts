@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, sampleAlertMessage, WebhookReceiver, World, type TestDatabase } from '@edu/testing';
+import { clientToken, jsonCall } from './http';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
 const DASHBOARD_FILE = path.resolve(__dirname, '../../k8s/monitoring/grafana-dashboard.json');
@@ -183,21 +184,6 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
     const scrapes = new Map<string, Scrape>();
     let ids: { tenant: string; webhook: string; message: string; missing: string };
 
-    async function token(body: Record<string, string>, basic: [string, string], url: string): Promise<string> {
-      const res = await fetch(`${url}/oauth/token`, {
-        method: 'POST',
-        headers: { Authorization: `Basic ${Buffer.from(basic.join(':')).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', ...body }),
-      });
-      expect(res.status).toBe(200);
-      return ((await res.json()) as { access_token: string }).access_token;
-    }
-
-    async function call(method: string, url: string, bearer: string, body?: unknown): Promise<{ status: number; body: ReturnType<typeof JSON.parse> }> {
-      const res = await fetch(url, { method, headers: { Authorization: `Bearer ${bearer}`, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-      return { status: res.status, body: await res.json() };
-    }
-
     beforeAll(async () => {
       buildServices();
       db = await createTestDatabase();
@@ -224,22 +210,22 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
       receiver = await new WebhookReceiver({ jwksUrl: jwks }).start();
 
       // Traffic on routes with path parameters, so the route label can be checked for templates.
-      const partner = await token({ tenant_id: tenant.id }, [app.clientId, app.clientSecret], identity.url);
-      const operator = await token({}, ['operator', OPERATOR_SECRET], identity.url);
+      const partner = await clientToken(identity.url, { id: app.clientId, secret: app.clientSecret }, { tenant_id: tenant.id });
+      const operator = await clientToken(identity.url, { id: 'operator', secret: OPERATOR_SECRET });
       const missing = randomUUID();
-      expect((await call('GET', `${identity.url}/tenants/${tenant.id}`, operator)).status).toBe(200);
-      expect((await call('GET', `${identity.url}/tenants/${missing}`, operator)).status).toBe(404);
-      expect((await call('GET', `${oneroster.url}/ims/oneroster/v1p1/users?limit=5`, partner)).status).toBe(200);
-      expect((await call('GET', `${oneroster.url}/ims/oneroster/v1p1/users/${missing}`, partner)).status).toBe(404);
-      expect((await call('GET', `${oneroster.url}/ims/oneroster/v1p1/classes/${missing}/students`, partner)).status).toBeLessThan(500);
-      const created = await call('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/metrics-hook`, type: 'notification-only' });
+      expect((await jsonCall('GET', `${identity.url}/tenants/${tenant.id}`, operator)).status).toBe(200);
+      expect((await jsonCall('GET', `${identity.url}/tenants/${missing}`, operator)).status).toBe(404);
+      expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/users?limit=5`, partner)).status).toBe(200);
+      expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/users/${missing}`, partner)).status).toBe(404);
+      expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/classes/${missing}/students`, partner)).status).toBeLessThan(500);
+      const created = await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/metrics-hook`, type: 'notification-only' });
       expect(created.status).toBe(200);
-      expect((await call('GET', `${alerts.url}/v2/alerts/webhook/${created.body.webhook_id}`, partner)).status).toBe(200);
-      const submitted = await call('POST', `${alerts.url}/v2/alerts/messages`, operator, { tenant_id: tenant.id, messages: [sampleAlertMessage()] });
+      expect((await jsonCall('GET', `${alerts.url}/v2/alerts/webhook/${created.body.webhook_id}`, partner)).status).toBe(200);
+      const submitted = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, operator, { tenant_id: tenant.id, messages: [sampleAlertMessage()] });
       expect(submitted.status).toBe(201);
       const messageId = submitted.body.messages[0].message_id as string;
       await receiver.until((all) => all.some((d) => d.claims.sub === messageId), 30_000);
-      expect((await call('GET', `${alerts.url}/v2/alerts/message/${messageId}`, partner)).status).toBe(200);
+      expect((await jsonCall('GET', `${alerts.url}/v2/alerts/message/${messageId}`, partner)).status).toBe(200);
       ids = { tenant: tenant.id, webhook: created.body.webhook_id, message: messageId, missing };
 
       // The dispatcher counts an attempt once the receiver's answer is in: wait for the counter.

@@ -1,6 +1,7 @@
 import { ZipFile } from 'yazl';
 import { ScopeCatalog } from '@edu/domain';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { clientToken } from './http';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
@@ -75,16 +76,7 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
     await db?.drop();
   });
 
-  async function token(clientId: string, secret: string, form: Record<string, string> = {}): Promise<string> {
-    const res = await fetch(`${identity.url}/oauth/token`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', ...form }),
-    });
-    const body = (await res.json()) as { access_token: string };
-    expect({ status: res.status, body }).toMatchObject({ status: 200 });
-    return body.access_token;
-  }
+  const token = (clientId: string, secret: string, form: Record<string, string> = {}) => clientToken(identity.url, { id: clientId, secret }, form);
 
   /** A JSON call to the identity API; fails the test unless the answer has `status`. */
   async function identityCall<T = Record<string, unknown>>(bearer: string, method: string, path: string, status: number, body?: unknown): Promise<T> {

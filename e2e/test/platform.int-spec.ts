@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, World, type TestDatabase } from '@edu/testing';
+import { clientToken } from './http';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
@@ -48,15 +49,7 @@ describe('platform (separate processes)', () => {
     await db?.drop();
   });
 
-  async function token(extra: Record<string, string> = {}): Promise<string> {
-    const res = await fetch(`${identity.url}/oauth/token`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${creds.id}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', tenant_id: creds.tenantId, ...extra }),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
+  const token = (extra: Record<string, string> = {}) => clientToken(identity.url, creds, { tenant_id: creds.tenantId, ...extra });
 
   it('accepts identity-issued tokens in the alerts process (remote JWKS)', async () => {
     const bearer = await token();

@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { ZipFile } from 'yazl';
 import { ScopeCatalog } from '@edu/domain';
 import { sampleAlertMessage, testRedis, WebhookReceiver } from '@edu/testing';
+import { clientToken, jsonCall } from './http';
 import { startPostgres, type PostgresServer } from './infra';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
@@ -109,37 +110,23 @@ describe('regional stack fed by logical replication (two PostgreSQL servers, sep
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  async function token(clientId: string, secret: string, form: Record<string, string> = {}): Promise<string> {
-    const res = await fetch(`${identity.url}/oauth/token`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', ...form }),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
-  const operatorToken = () => token(OPERATOR.id, OPERATOR.secret);
-
-  async function call<T = Record<string, unknown>>(method: string, url: string, bearer: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const res = await fetch(url, { method, headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
+  const token = (clientId: string, secret: string, form: Record<string, string> = {}) => clientToken(identity.url, { id: clientId, secret }, form);
+  const operatorToken = () => clientToken(identity.url, OPERATOR);
 
   /** Operator onboarding through the identity API: a tenant of `region`, a developer's app deployed there. */
   async function provision(region: string, customerId: number): Promise<{ tenantId: string; appId: string; clientId: string; secret: string }> {
     const operator = await operatorToken();
-    const tenant = await call<{ id: string }>('POST', `${identity.url}/tenants`, operator, { name: `School ${customerId}`, customer_id: customerId, govt_id: `G-${customerId}`, region, licences: ['data-operations'] });
+    const tenant = await jsonCall<{ id: string }>('POST', `${identity.url}/tenants`, operator, { name: `School ${customerId}`, customer_id: customerId, govt_id: `G-${customerId}`, region, licences: ['data-operations'] });
     expect(tenant.status).toBe(201);
-    const developer = await call<{ id: string }>('POST', `${identity.url}/developers`, operator, { name: `Partner ${customerId}`, email: `partner-${customerId}@partner.example` });
-    const app = await call<{ id: string; client_id: string; client_secret: string }>('POST', `${identity.url}/apps`, operator, {
+    const developer = await jsonCall<{ id: string }>('POST', `${identity.url}/developers`, operator, { name: `Partner ${customerId}`, email: `partner-${customerId}@partner.example` });
+    const app = await jsonCall<{ id: string; client_id: string; client_secret: string }>('POST', `${identity.url}/apps`, operator, {
       name: `Wellbeing ${customerId}`,
       auth_type: 'oauth2',
       oauth2: { redirect_uris: ['https://partner.example/callback'] },
       owner: { type: 'developer', id: developer.body.id },
     });
     expect(app.status).toBe(201);
-    expect((await call('POST', `${identity.url}/tenants/${tenant.body.id}/apps`, operator, { app_id: app.body.id, scope: SCOPES })).status).toBe(201);
+    expect((await jsonCall('POST', `${identity.url}/tenants/${tenant.body.id}/apps`, operator, { app_id: app.body.id, scope: SCOPES })).status).toBe(201);
     return { tenantId: tenant.body.id, appId: app.body.id, clientId: app.body.client_id, secret: app.body.client_secret };
   }
 
@@ -167,22 +154,22 @@ describe('regional stack fed by logical replication (two PostgreSQL servers, sep
     const operator = await operatorToken();
 
     // The regional services never call identity: the tenant and its deployment arrive by replication.
-    const lag = await within(5_000, 'the regional OneRoster API serves the new tenant', async () => (await call('GET', `${oneroster.url}${ONEROSTER}/users`, partner)).status === 200);
+    const lag = await within(5_000, 'the regional OneRoster API serves the new tenant', async () => (await jsonCall('GET', `${oneroster.url}${ONEROSTER}/users`, partner)).status === 200);
     console.info(`identity data reached the regional API ${lag} ms after the deployment was created`);
 
     const upload = await fetch(`${oneroster.url}/admin/tenants/${p.tenantId}/roster-imports`, { method: 'POST', headers: { Authorization: `Bearer ${operator}`, 'Content-Type': 'application/zip' }, body: await rosterPackage() });
     expect([201, 202]).toContain(upload.status);
     const location = upload.headers.get('location') as string;
-    await within(10_000, 'the roster import finishes', async () => (await call<{ import: { status: string } }>('GET', `${oneroster.url}${location}`, operator)).body.import.status !== 'running');
-    expect((await call<{ import: { status: string } }>('GET', `${oneroster.url}${location}`, operator)).body.import.status).toBe('succeeded');
-    const users = await call<{ users: { sourcedId: string }[] }>('GET', `${oneroster.url}${ONEROSTER}/users`, partner);
+    await within(10_000, 'the roster import finishes', async () => (await jsonCall<{ import: { status: string } }>('GET', `${oneroster.url}${location}`, operator)).body.import.status !== 'running');
+    expect((await jsonCall<{ import: { status: string } }>('GET', `${oneroster.url}${location}`, operator)).body.import.status).toBe('succeeded');
+    const users = await jsonCall<{ users: { sourcedId: string }[] }>('GET', `${oneroster.url}${ONEROSTER}/users`, partner);
     expect(users.status).toBe(200);
     expect(users.body.users.map((u) => u.sourcedId)).toEqual(['usr-ada', 'usr-ben']);
 
     // As a partner client would: a 503 (the app's row not here yet) is retried after a moment.
     let hook: { status: number; body: { webhook_id: string; success: boolean } } | undefined;
     await within(5_000, 'the webhook is registered at the regional alerts API', async () => {
-      hook = await call<{ webhook_id: string; success: boolean }>('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/au`, type: 'full-payload' });
+      hook = await jsonCall<{ webhook_id: string; success: boolean }>('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/au`, type: 'full-payload' });
       return hook.status !== 503;
     });
     expect(hook).toMatchObject({ status: 200, body: { success: true } });
@@ -191,7 +178,7 @@ describe('regional stack fed by logical replication (two PostgreSQL servers, sep
 
   it('delivers an alert signed with the webhook key identity created and published (replicated, never created regionally)', async () => {
     expect(state.webhookId).toBeDefined();
-    const submitted = await call<{ messages: { message_id: string; deliveries: number }[] }>('POST', `${alerts.url}/v2/alerts/messages`, await operatorToken(), {
+    const submitted = await jsonCall<{ messages: { message_id: string; deliveries: number }[] }>('POST', `${alerts.url}/v2/alerts/messages`, await operatorToken(), {
       tenant_id: state.tenantId,
       messages: [sampleAlertMessage()],
     });
@@ -212,15 +199,15 @@ describe('regional stack fed by logical replication (two PostgreSQL servers, sep
     const sg = await provision('SG', 710002);
     await within(5_000, 'the SG deployment reaches the regional database', async () => (await r.query('SELECT 1 FROM tenant_app_deployments WHERE tenant_id = $1', [sg.tenantId])).rowCount === 1);
     const partner = await token(sg.clientId, sg.secret, { tenant_id: sg.tenantId });
-    expect(await call('GET', `${oneroster.url}${ONEROSTER}/users`, partner)).toMatchObject({ status: 403 });
-    expect(await call('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/sg`, type: 'full-payload' })).toMatchObject({ status: 403, body: { error: 'wrong_region' } });
+    expect(await jsonCall('GET', `${oneroster.url}${ONEROSTER}/users`, partner)).toMatchObject({ status: 403 });
+    expect(await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/sg`, type: 'full-payload' })).toMatchObject({ status: 403, body: { error: 'wrong_region' } });
   });
 
   it('deletions at identity replicate without breaking regional data; db:cleanup-orphans then removes what they left', async () => {
     const { tenantId, appId } = state as Required<typeof state>;
     const operator = await operatorToken();
-    expect((await call('DELETE', `${identity.url}/apps/${appId}`, operator)).status).toBe(204);
-    expect((await call('DELETE', `${identity.url}/tenants/${tenantId}`, operator)).status).toBe(204);
+    expect((await jsonCall('DELETE', `${identity.url}/apps/${appId}`, operator)).status).toBe(204);
+    expect((await jsonCall('DELETE', `${identity.url}/tenants/${tenantId}`, operator)).status).toBe(204);
     await within(5_000, 'the deletes reach the regional database', async () => {
       const { rows } = await r.query('SELECT (SELECT count(*) FROM apps WHERE id = $1)::int + (SELECT count(*) FROM tenants WHERE id = $2)::int AS n', [appId, tenantId]);
       return rows[0].n === 0;

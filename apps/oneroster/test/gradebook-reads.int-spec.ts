@@ -1,3 +1,4 @@
+import { GRADEBOOK_COLLECTIONS, GRADEBOOK_SINGLES } from '../src/gradebook/gradebook-operations';
 import { HREF_ROOT, RosterHarness, SCOPE, type TenantSetup } from './support/harness';
 import { districtGradebook, GradebookModel, schoolGradebook, writeGradebook } from './support/gradebook-fixture';
 import { expectImsxError, expectImsxWarning, parseLinks } from './support/imsx';
@@ -280,8 +281,10 @@ describe('OneRoster gradebook reads', () => {
   });
 
   describe('access', () => {
-    it('covers the eleven gradebook reads', () => {
-      expect(new Set([...COLLECTIONS, ...SINGLES].map((c) => c.op)).size).toBe(11);
+    it('covers the eleven gradebook reads the service serves', () => {
+      const served = [...Object.keys(GRADEBOOK_COLLECTIONS), ...Object.keys(GRADEBOOK_SINGLES)].sort();
+      expect(served).toHaveLength(11);
+      expect([...new Set([...COLLECTIONS, ...SINGLES].map((c) => c.op))].sort()).toEqual(served);
     });
 
     it('refuses a request without a token (401) and every forged or expired token (401)', async () => {
