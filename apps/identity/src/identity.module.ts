@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthModule } from '@edu/auth';
+import { scopeBasesOf } from '@edu/domain';
 import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
 import { PersistenceModule } from '@edu/persistence';
 import { SigningKeyStore } from '@edu/signing';
@@ -37,7 +38,7 @@ export class IdentityModule {
           useFactory: (store: SigningKeyStore) => ({
             issuer: env.TOKEN_ISSUER,
             audience: env.TOKEN_AUDIENCE,
-            scopeBases: { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE },
+            scopeBases: scopeBasesOf(env),
             keys: { getKey: localKeyGetter(store) },
           }),
         }),

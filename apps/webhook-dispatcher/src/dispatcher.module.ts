@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthModule } from '@edu/auth';
+import { scopeBasesOf } from '@edu/domain';
 import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
 import { PersistenceModule } from '@edu/persistence';
 import { QueueHealth, QueueModule } from '@edu/queue';
@@ -33,7 +34,7 @@ export class DispatcherModule {
           useFactory: () => ({
             issuer: env.TOKEN_ISSUER,
             audience: env.TOKEN_AUDIENCE,
-            scopeBases: { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE },
+            scopeBases: scopeBasesOf(env),
             // No route of this process accepts tokens; an empty key set refuses any that arrive.
             keys: { getKey: async () => { throw new Error('no keys'); } },
           }),

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
-import { ScopeCatalog, type ScopeBases } from '@edu/domain';
+import { ScopeCatalog, scopeBasesOf, type ScopeBases } from '@edu/domain';
 import { AuthGuard, SCOPE_CATALOG, TOKEN_VERIFIER } from './auth.guard';
 import { CachingTokenVerifier } from './caching-token-verifier';
 import { TokenVerifier } from './token-verifier';
@@ -65,6 +65,7 @@ export interface ResourceServerAuthEnv {
   TOKEN_AUDIENCE: string;
   SCHEMA_BASE: string;
   ONEROSTER_SCOPE_BASE: string;
+  ONEROSTER_V1P2_SCOPE_BASE?: string;
   JWKS_URL: string;
   JWKS_CACHE_SECONDS: number;
 }
@@ -78,7 +79,7 @@ export function resourceServerAuth(env: ResourceServerAuthEnv, verifiedTokenCach
       verifiedTokenCacheEntries,
       issuer: env.TOKEN_ISSUER,
       audience: env.TOKEN_AUDIENCE,
-      scopeBases: { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE },
+      scopeBases: scopeBasesOf(env),
       keys: { jwksUrl: env.JWKS_URL, cacheSeconds: env.JWKS_CACHE_SECONDS },
     }),
   });

@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
-import { DEFAULT_ONEROSTER_SCOPE_BASE, REGION_IDS } from '@edu/domain';
+import { DEFAULT_ONEROSTER_SCOPE_BASE, DEFAULT_ONEROSTER_V1P2_SCOPE_BASE, REGION_IDS } from '@edu/domain';
 import { Secret } from './load-config';
 import { ToInt } from './transforms';
 
@@ -35,6 +35,10 @@ export class BaseEnv {
   /** `{oneroster_scope_base}` */
   @IsUrl(URL_OPTS)
   ONEROSTER_SCOPE_BASE = DEFAULT_ONEROSTER_SCOPE_BASE;
+
+  /** Base of the OneRoster v1.2 scope URIs (design §9). */
+  @IsUrl(URL_OPTS)
+  ONEROSTER_V1P2_SCOPE_BASE = DEFAULT_ONEROSTER_V1P2_SCOPE_BASE;
 
   /** `iss` of access tokens. */
   @IsUrl(URL_OPTS)

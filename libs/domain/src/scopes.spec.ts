@@ -1,4 +1,4 @@
-import { ALL_SCOPE_KEYS, ScopeCatalog, resolveScope } from './scopes';
+import { ALL_SCOPE_KEYS, ONEROSTER_V1P2_SCOPE_KEYS, ScopeCatalog, resolveScope } from './scopes';
 
 describe('scope catalog', () => {
   const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example/', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
@@ -14,6 +14,17 @@ describe('scope catalog', () => {
     for (const key of ALL_SCOPE_KEYS) expect(catalog.keyOf(catalog.uri(key))).toBe(key);
     expect(catalog.keyOf('https://api.edu.example/scope/id/unknown')).toBeUndefined();
     expect(new Set(ALL_SCOPE_KEYS.map((k) => catalog.uri(k))).size).toBe(ALL_SCOPE_KEYS.length);
+  });
+
+  it('builds the OneRoster v1.2 scopes under their own base, the standard one by default', () => {
+    expect(catalog.uri('v1p2.roster.readonly')).toBe('https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly');
+    expect(catalog.uri('v1p2.gradebook.createpost')).toBe('https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.createpost');
+    const custom = new ScopeCatalog({ schemaBase: 'urn:x', onerosterBase: 'urn:y', oneroster12Base: 'https://or12.example/scope/' });
+    expect(custom.uri('v1p2.assessment.delete')).toBe('https://or12.example/scope/assessment.delete');
+    expect(custom.keyOf('https://purl.imsglobal.org/spec/or/v1p2/scope/assessment.delete')).toBeUndefined();
+    // The same short name under the two versions' bases is two scopes.
+    expect(catalog.keyOf('https://purl.imsglobal.org/spec/or/v1p1/scope/roster.readonly')).toBe('roster.readonly');
+    expect(ONEROSTER_V1P2_SCOPE_KEYS).toHaveLength(13);
   });
 
   it('resolves with a base that has no trailing slash', () => {

@@ -22,7 +22,24 @@ export const SCOPE_PATHS = {
   'gradebook.readonly': { base: 'oneroster', path: 'gradebook.readonly' },
   'gradebook.createput': { base: 'oneroster', path: 'gradebook.createput' },
   'gradebook.delete': { base: 'oneroster', path: 'gradebook.delete' },
-} as const satisfies Record<string, { base: 'schema' | 'oneroster'; path: string }>;
+  // OneRoster v1.2 (reference oneroster-v1p2 §8): accepted only by the v1p2 services, as the v1.1
+  // ones above are only by v1p1.
+  'v1p2.roster-core.readonly': { base: 'oneroster12', path: 'roster-core.readonly' },
+  'v1p2.roster.readonly': { base: 'oneroster12', path: 'roster.readonly' },
+  'v1p2.roster-demographics.readonly': { base: 'oneroster12', path: 'roster-demographics.readonly' },
+  'v1p2.gradebook-core.readonly': { base: 'oneroster12', path: 'gradebook-core.readonly' },
+  'v1p2.gradebook.readonly': { base: 'oneroster12', path: 'gradebook.readonly' },
+  'v1p2.gradebook.createput': { base: 'oneroster12', path: 'gradebook.createput' },
+  'v1p2.gradebook.createpost': { base: 'oneroster12', path: 'gradebook.createpost' },
+  'v1p2.gradebook.delete': { base: 'oneroster12', path: 'gradebook.delete' },
+  'v1p2.assessment.readonly': { base: 'oneroster12', path: 'assessment.readonly' },
+  'v1p2.assessment.createput': { base: 'oneroster12', path: 'assessment.createput' },
+  'v1p2.assessment.delete': { base: 'oneroster12', path: 'assessment.delete' },
+  'v1p2.resource-core.readonly': { base: 'oneroster12', path: 'resource-core.readonly' },
+  'v1p2.resource.readonly': { base: 'oneroster12', path: 'resource.readonly' },
+} as const satisfies Record<string, { base: ScopeBaseName; path: string }>;
+
+type ScopeBaseName = 'schema' | 'oneroster' | 'oneroster12';
 
 export type ScopeKey = keyof typeof SCOPE_PATHS;
 
@@ -39,15 +56,26 @@ export interface ScopeBases {
   schemaBase: string;
   /** `{oneroster_scope_base}`, e.g. `https://purl.imsglobal.org/spec/or/v1p1/scope` */
   onerosterBase: string;
+  /** Base of the OneRoster v1.2 scopes; default `DEFAULT_ONEROSTER_V1P2_SCOPE_BASE`. */
+  oneroster12Base?: string;
 }
 
 export const DEFAULT_ONEROSTER_SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
+export const DEFAULT_ONEROSTER_V1P2_SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p2/scope';
+
+/** The OneRoster v1.2 scopes (their own base, like the v1.1 ones). */
+export const ONEROSTER_V1P2_SCOPE_KEYS = ALL_SCOPE_KEYS.filter((k) => SCOPE_PATHS[k].base === 'oneroster12');
+
+/** The scope bases of a process's configuration (`SCHEMA_BASE`, `ONEROSTER_SCOPE_BASE`, `ONEROSTER_V1P2_SCOPE_BASE`). */
+export function scopeBasesOf(env: { SCHEMA_BASE: string; ONEROSTER_SCOPE_BASE: string; ONEROSTER_V1P2_SCOPE_BASE?: string }): ScopeBases {
+  return { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE, oneroster12Base: env.ONEROSTER_V1P2_SCOPE_BASE ?? DEFAULT_ONEROSTER_V1P2_SCOPE_BASE };
+}
 
 const trimSlash = (s: string): string => s.replace(/\/+$/, '');
 
 export function resolveScope(key: ScopeKey, bases: ScopeBases): string {
-  const def = SCOPE_PATHS[key];
-  const base = def.base === 'schema' ? bases.schemaBase : bases.onerosterBase;
+  const def: { base: ScopeBaseName; path: string } = SCOPE_PATHS[key];
+  const base = def.base === 'schema' ? bases.schemaBase : def.base === 'oneroster' ? bases.onerosterBase : (bases.oneroster12Base ?? DEFAULT_ONEROSTER_V1P2_SCOPE_BASE);
   return `${trimSlash(base)}/${def.path}`;
 }
 

@@ -1,4 +1,4 @@
-import type { ScopeCatalog, ScopeKey } from '@edu/domain';
+import { ONEROSTER_V1P2_SCOPE_KEYS, type ScopeCatalog, type ScopeKey } from '@edu/domain';
 
 /**
  * Scopes a tenant may grant to apps it deploys. Alerts scopes are enabled only by the operator
@@ -14,6 +14,7 @@ export const TENANT_GRANTABLE_SCOPES: readonly ScopeKey[] = [
   'gradebook.readonly',
   'gradebook.createput',
   'gradebook.delete',
+  ...ONEROSTER_V1P2_SCOPE_KEYS,
 ];
 
 /**

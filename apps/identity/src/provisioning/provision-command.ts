@@ -1,7 +1,7 @@
 /** The provisioning command line (see cli.ts), as a function returning the exit code. */
 import { readFileSync } from 'node:fs';
 import { BaseEnv, ConfigValidationError, loadConfig } from '@edu/config';
-import { ScopeCatalog } from '@edu/domain';
+import { ScopeCatalog, scopeBasesOf } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 import { Provisioner, ProvisioningError, type ProvisionReport } from './provisioner';
 
@@ -47,7 +47,7 @@ export async function runProvisionCli(args: string[], env: NodeJS.ProcessEnv, ou
   const ds = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'edu-provision' });
   await ds.initialize();
   try {
-    const catalog = new ScopeCatalog({ schemaBase: config.SCHEMA_BASE, onerosterBase: config.ONEROSTER_SCOPE_BASE });
+    const catalog = new ScopeCatalog(scopeBasesOf(config));
     const report = await new Provisioner(ds, catalog).load(input, { dryRun });
     for (const line of describe(report, files[0])) out.log(line);
     return 0;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { GradebookRecord } from './gradebook-record';
+import { GradebookRecord, type LearningObjectiveSet } from './gradebook-record';
 
 /**
  * OneRoster gradebook line item (reference §3.11). `category` and `gradingPeriod` may be absent:
@@ -35,4 +35,19 @@ export class GradebookLineItemEntity extends GradebookRecord {
 
   @Column({ type: 'double precision', name: 'result_value_max', nullable: true })
   resultValueMax: number | null;
+
+  // OneRoster v1.2 fields (absent from v1.1 answers).
+  /** v1.2 `school`; when absent (v1.1 writes) the class's school is served. */
+  @Column({ type: 'text', name: 'school_sourced_id', nullable: true })
+  schoolSourcedId: string | null;
+
+  @Column({ type: 'text', name: 'academic_session_sourced_id', nullable: true })
+  academicSessionSourcedId: string | null;
+
+  @Column({ type: 'text', name: 'score_scale_sourced_id', nullable: true })
+  scoreScaleSourcedId: string | null;
+
+  /** `[{source, learningObjectiveIds[]}]` */
+  @Column({ type: 'jsonb', name: 'learning_objective_set', nullable: true })
+  learningObjectiveSet: LearningObjectiveSet[] | null;
 }

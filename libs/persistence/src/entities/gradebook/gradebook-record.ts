@@ -10,3 +10,15 @@ export abstract class GradebookRecord extends SourcedRecord {
   @Column({ type: 'uuid', name: 'owner_app_id', nullable: true })
   ownerAppId: string | null;
 }
+
+/** v1.2 `LearningObjectiveSetDType`: objectives a line item assesses, per source (`case`, `unknown`, ...). */
+export interface LearningObjectiveSet {
+  source: string;
+  learningObjectiveIds: string[];
+}
+
+/** v1.2 `LearningObjectiveScoreSetDType`: a result's scores per objective. */
+export interface LearningObjectiveScoreSet {
+  source: string;
+  learningObjectiveResults: { learningObjectiveId: string; score?: number; textScore?: string }[];
+}

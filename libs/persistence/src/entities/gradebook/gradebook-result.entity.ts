@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { GradebookRecord } from './gradebook-record';
+import { GradebookRecord, type LearningObjectiveScoreSet } from './gradebook-record';
 
 export type ScoreStatusValue = 'exempt' | 'fully graded' | 'not submitted' | 'partially graded' | 'submitted';
 
@@ -30,4 +30,27 @@ export class GradebookResultEntity extends GradebookRecord {
 
   @Column({ type: 'text', nullable: true })
   comment: string | null;
+
+  // OneRoster v1.2 fields (absent from v1.1 answers). `class` is the line item's, never stored.
+  @Column({ type: 'text', name: 'score_scale_sourced_id', nullable: true })
+  scoreScaleSourcedId: string | null;
+
+  @Column({ type: 'text', name: 'text_score', nullable: true })
+  textScore: string | null;
+
+  /** `[{source, learningObjectiveResults: [{learningObjectiveId, score?, textScore?}]}]` */
+  @Column({ type: 'jsonb', name: 'learning_objective_set', nullable: true })
+  learningObjectiveSet: LearningObjectiveScoreSet[] | null;
+
+  @Column({ type: 'boolean', name: 'in_progress', nullable: true })
+  inProgress: boolean | null;
+
+  @Column({ type: 'boolean', nullable: true })
+  incomplete: boolean | null;
+
+  @Column({ type: 'boolean', nullable: true })
+  late: boolean | null;
+
+  @Column({ type: 'boolean', nullable: true })
+  missing: boolean | null;
 }

@@ -4,6 +4,7 @@ export * from './roster-academic-session.entity';
 export * from './roster-course.entity';
 export * from './roster-class.entity';
 export * from './roster-user.entity';
+export * from './roster-user-links.entity';
 export * from './roster-enrollment.entity';
 export * from './roster-demographic.entity';
 export * from './roster-data-version.entity';
@@ -18,6 +19,7 @@ import { RosterEnrollmentEntity } from './roster-enrollment.entity';
 import { RosterImportEntity } from './roster-import.entity';
 import { RosterOrgEntity } from './roster-org.entity';
 import { RosterUserEntity } from './roster-user.entity';
+import { RosterUserProfileRecordEntity, RosterUserResourceRecordEntity, RosterUserRoleRecordEntity } from './roster-user-links.entity';
 
 export const ROSTER_ENTITIES = [
   RosterOrgEntity,
@@ -25,6 +27,9 @@ export const ROSTER_ENTITIES = [
   RosterCourseEntity,
   RosterClassEntity,
   RosterUserEntity,
+  RosterUserRoleRecordEntity,
+  RosterUserProfileRecordEntity,
+  RosterUserResourceRecordEntity,
   RosterEnrollmentEntity,
   RosterDemographicEntity,
   RosterDataVersionEntity,

@@ -27,7 +27,35 @@ export interface RosterUserId {
   identifier: string;
 }
 
-/** OneRoster user (reference §3.10). Passwords are never stored. */
+/**
+ * One entry of a user's OneRoster v1.2 `roles` (reference oneroster-v1p2 §4.3), org by sourcedId.
+ * `role` is in the v1.2 vocabulary; dates are `YYYY-MM-DD`.
+ */
+export interface RosterUserRole {
+  roleType: 'primary' | 'secondary';
+  role: string;
+  org: string;
+  userProfile?: string;
+  beginDate?: string;
+  endDate?: string;
+}
+
+/** One entry of a user's OneRoster v1.2 `userProfiles` (credentials without passwords). */
+export interface RosterUserProfile {
+  profileId: string;
+  profileType: string;
+  vendorId: string;
+  applicationId?: string;
+  description?: string;
+  credentials?: { type: string; username: string }[];
+}
+
+/**
+ * OneRoster user (reference §3.10; v1.2 §4.3). Passwords are never stored. Both versions read
+ * this one row: `roles` is the v1.2 list of role/org pairs; `role`, `org_sourced_ids` and
+ * `role_group` are the v1.1 view of it (primary role, every org), which the rostering indexes and
+ * the `/students` and `/teachers` orderings rest on. An import writes both from the same record.
+ */
 @Entity({ name: 'roster_users' })
 @Unique('UQ_roster_users_ordinal', ['tenantId', 'ordinal'], { deferrable: 'INITIALLY DEFERRED' })
 @Unique('UQ_roster_users_group_ordinal', ['tenantId', 'roleGroup', 'groupOrdinal'], { deferrable: 'INITIALLY DEFERRED' })
@@ -90,4 +118,35 @@ export class RosterUserEntity extends RosterRecord {
   /** Position among the tenant's users of the same role group (sourcedId order), dense. */
   @Column({ type: 'integer', name: 'group_ordinal' })
   groupOrdinal: number;
+
+  // OneRoster v1.2 fields (absent from v1.1 answers).
+  @Column({ type: 'text', name: 'user_master_identifier', nullable: true })
+  userMasterIdentifier: string | null;
+
+  @Column({ type: 'text', name: 'preferred_first_name', nullable: true })
+  preferredFirstName: string | null;
+
+  @Column({ type: 'text', name: 'preferred_middle_name', nullable: true })
+  preferredMiddleName: string | null;
+
+  @Column({ type: 'text', name: 'preferred_last_name', nullable: true })
+  preferredLastName: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  pronouns: string | null;
+
+  /** v1.2 `primaryOrg`; for v1.1 data the first of `orgSourcedIds`. */
+  @Column({ type: 'text', name: 'primary_org_sourced_id', nullable: true })
+  primaryOrgSourcedId: string | null;
+
+  /** v1.2 `roles` (at least one); for v1.1 data derived from `role` and `orgSourcedIds`. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  roles: RosterUserRole[];
+
+  @Column({ type: 'jsonb', name: 'user_profiles', default: () => "'[]'" })
+  userProfiles: RosterUserProfile[];
+
+  /** v1.2 `resources` of the user (`userResources.csv`), by resource sourcedId. */
+  @Column({ type: 'text', name: 'resource_sourced_ids', array: true, default: () => "'{}'" })
+  resourceSourcedIds: string[];
 }
