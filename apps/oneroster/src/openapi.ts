@@ -13,6 +13,7 @@ import {
   type ImsxCodeMinorValue,
   type OneRosterResource,
 } from '@edu/oneroster-query';
+import { apiOfPath } from './common/oneroster-api';
 import { OnerosterEnv } from './config/oneroster.env';
 import { GRADEBOOK_COLLECTIONS, GRADEBOOK_SINGLES } from './gradebook/gradebook-operations';
 import { RESOURCE_COLLECTIONS, RESOURCE_SINGLES } from './resources/resource-operations';
@@ -62,6 +63,12 @@ function fieldSchema(f: FieldDef): SchemaObject | { $ref: string } {
       return { type: 'array', items: { type: 'object', required: ['type', 'identifier'], properties: { type: str, identifier: str }, additionalProperties: false } };
     case 'metadata':
       return { type: 'object', additionalProperties: true };
+    case 'roles':
+    case 'userProfiles':
+    case 'learningObjectives':
+    case 'scoreScaleValues':
+      // v1.2 structured lists: described by the v1.2 documents.
+      return { type: 'array', items: { type: 'object' } };
   }
 }
 
@@ -301,8 +308,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const doc = SwaggerModule.createDocument(app, config);
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...oneRosterSchemas() } };
   const all = documentedOperations(app, doc);
-  for (const op of all.filter((o) => o.catchAll)) removeOperation(doc, op.path, op.method);
-  const ops = all.filter((o) => !o.catchAll);
+  // The catch-alls are not operations; the v1.2 services have documents of their own.
+  const leftOut = (o: DocumentedOperation) => o.catchAll || apiOfPath(o.path)?.version === 'v1p2';
+  for (const op of all.filter(leftOut)) removeOperation(doc, op.path, op.method);
+  const ops = all.filter((o) => !leftOut(o));
   addRouteScopes(app, doc, ops, `${env.TOKEN_ISSUER.replace(/\/+$/, '')}/oauth/token`);
   declarePathParameters(ops);
   for (const op of ops) if (!describe(op)) IMPORTS[op.handler]?.(op);

@@ -171,7 +171,10 @@ describe('CSV import of resources and gradebook files', () => {
     expect(report.counts['lineItems.csv']).toMatchObject({ updated: 1 });
     const token = await h.token(t, [SCOPE.gradebook]);
     expectImsxError(await h.get('categories/cat-2', token), 404, 'unknownobject');
-    expect((await h.get('categories', token).expect(200)).body.categories.map((c: { sourcedId: string; status: string }) => [c.sourcedId, c.status])).toEqual([
+    const listed = async (query: string) => (await h.get(`categories${query}`, token).expect(200)).body.categories.map((c: { sourcedId: string; status: string }) => [c.sourcedId, c.status]);
+    // Gone from a plain read; a delta read (a filter on status or dateLastModified) still sees the tombstone.
+    expect(await listed('')).toEqual([['cat-1', 'active']]);
+    expect(await listed(`?filter=${encodeURIComponent("dateLastModified>'2000-01-01'")}`)).toEqual([
       ['cat-1', 'active'],
       ['cat-2', 'tobedeleted'],
     ]);

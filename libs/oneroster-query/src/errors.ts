@@ -5,8 +5,11 @@
  * successful response (imsx success/warning entries in `statusInfoSet`).
  */
 
-/** imsx_codeMinor values this library can raise as errors. Both map to HTTP 400. */
-export type OneRosterQueryErrorCode = 'invalid_filter_field' | 'invaliddata';
+/**
+ * imsx_codeMinor values this library can raise as errors; all map to HTTP 400. v1.2 answers have
+ * no room for warnings, so there an unknown `fields` name is the error `invalid_selection_field`.
+ */
+export type OneRosterQueryErrorCode = 'invalid_filter_field' | 'invaliddata' | 'invalid_selection_field';
 
 /** imsx_codeMinor values this library can raise as warnings (HTTP 200). */
 export type OneRosterQueryWarningCode = 'invalid_sort_field' | 'invalid_selection_field';
@@ -34,6 +37,12 @@ export class OneRosterQueryError extends Error {
   static invalidData(parameter: string, message: string): OneRosterQueryError {
     return new OneRosterQueryError('invaliddata', parameter, message);
   }
+
+  /** The error a warning becomes where warnings cannot be sent (v1.2): unknown fields keep their code, sort problems are `invaliddata`. */
+  static fromWarning(warning: QueryWarning): OneRosterQueryError {
+    const code = warning.code === 'invalid_selection_field' ? 'invalid_selection_field' : 'invaliddata';
+    return new OneRosterQueryError(code, warning.parameter, warning.problem);
+  }
 }
 
 /** Shortens client-supplied text before echoing it in a message (descriptions stay readable). */
@@ -50,8 +59,10 @@ export interface QueryWarning {
   readonly code: OneRosterQueryWarningCode;
   /** The query parameter the warning is about (`data_field`, `sort`, `orderBy`, `fields`). */
   readonly parameter: string;
-  /** Human-readable text for `imsx_description`. */
+  /** Human-readable text for `imsx_description`: the problem and what was done instead. */
   readonly message: string;
+  /** The problem alone, for where it is refused instead (v1.2). */
+  readonly problem: string;
   /** The rejected values, as sent. */
   readonly values: readonly string[];
 }

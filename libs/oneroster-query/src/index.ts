@@ -1,9 +1,10 @@
-// @edu/oneroster-query: framework-free OneRoster v1.1 query language (filter, sort, fields,
+// @edu/oneroster-query: framework-free OneRoster v1.1 and v1.2 query language (filter, sort, fields,
 // paging), field catalogs, output formatting and imsx status payloads.
 export * from './errors';
 export * from './model/enums';
 export * from './model/field-kinds';
 export * from './model/catalog';
+export { V1P2_RESOURCES, type V1p2Resource } from './model/catalog-v1p2';
 export * from './filter/ast';
 export { resolveFilterField, type ResolvedField } from './filter/field-ref';
 export { allowedOperators, parseNumberLiteral } from './filter/literals';

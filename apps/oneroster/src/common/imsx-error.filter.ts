@@ -6,11 +6,12 @@ import {
   failureStatusInfo,
   HTTP_STATUS_BY_CODE_MINOR,
   isOneRosterQueryError,
-  queryErrorStatusInfoSet,
   statusInfoSet,
+  v1p2FailureStatusInfo,
   type ImsxCodeMinorValue,
-  type ImsxStatusInfoSet,
+  type StatusContext,
 } from '@edu/oneroster-query';
+import { apiOfPath } from './oneroster-api';
 
 /** imsx_codeMinorFieldValue per error (OneRoster v1.1 binding, reference §8). Exhaustive by type. */
 const CODE_MINOR: Readonly<Record<ApiErrorCode, ImsxCodeMinorValue>> = {
@@ -35,11 +36,18 @@ const CODE_MINOR: Readonly<Record<ApiErrorCode, ImsxCodeMinorValue>> = {
 /** Operation name a handler stored on the request (for `imsx_operationRefIdentifier`). */
 export const OPERATION_KEY = 'onerosterOperation';
 
+/** One failure as the body of the binding the request path belongs to. */
+function errorBody(path: string, codeMinor: ImsxCodeMinorValue, description: string, context: StatusContext, fieldName?: string): object {
+  if (apiOfPath(path)?.version === 'v1p2') return v1p2FailureStatusInfo(codeMinor, description, fieldName);
+  return statusInfoSet(failureStatusInfo(codeMinor, description, context, fieldName));
+}
+
 /**
- * Every OneRoster error as the imsx status payload in the `statusInfoSet` envelope (reference
- * §8.2), never a stack trace: query errors (`OneRosterQueryError`) as 400 with their own
- * codeMinor and parameter, domain/auth errors by code, a database outage as 503 `server_busy`
- * with Retry-After, anything unexpected as 500 with an error id that is logged with the stack.
+ * Every OneRoster error as the imsx status payload, never a stack trace: in the `statusInfoSet`
+ * envelope (reference §8.2) under v1.1, as one bare `imsx_StatusInfo` (v1.2 §7.2) under the v1.2
+ * roots. Query errors (`OneRosterQueryError`) are 400 with their own codeMinor and parameter,
+ * domain/auth errors by code, a database outage 503 `server_busy` with Retry-After, anything
+ * unexpected 500 with an error id that is logged with the stack.
  */
 @Catch()
 export class ImsxErrorFilter implements ExceptionFilter {
@@ -55,12 +63,12 @@ export class ImsxErrorFilter implements ExceptionFilter {
       ...(typeof req[OPERATION_KEY] === 'string' ? { operationRefIdentifier: req[OPERATION_KEY] as string } : {}),
     };
     if (isOneRosterQueryError(exception)) {
-      this.send(res, exception.httpStatus, queryErrorStatusInfoSet(exception, context), {});
+      this.send(res, exception.httpStatus, errorBody(req.path, exception.code, exception.message, context, exception.parameter), {});
       return;
     }
     if (exception instanceof URIError) {
       // The router could not percent-decode a path segment (e.g. `%FF`): a malformed request.
-      this.send(res, 400, statusInfoSet(failureStatusInfo('invaliddata', 'The request path is not valid percent-encoded UTF-8', context)), {});
+      this.send(res, 400, errorBody(req.path, 'invaliddata', 'The request path is not valid percent-encoded UTF-8', context), {});
       return;
     }
     const e = classifyError(exception);
@@ -71,10 +79,10 @@ export class ImsxErrorFilter implements ExceptionFilter {
     if (typeof e.details?.allow === 'string') headers['Allow'] = e.details.allow;
     const description = e.errorId ? `${e.message} (error id ${e.errorId})` : e.message;
     const status = e.status ?? HTTP_STATUS_BY_CODE_MINOR[minor];
-    this.send(res, status, statusInfoSet(failureStatusInfo(minor, description, context, fieldName)), headers);
+    this.send(res, status, errorBody(req.path, minor, description, context, fieldName), headers);
   }
 
-  private send(res: Response, status: number, body: ImsxStatusInfoSet, headers: Record<string, string>): void {
+  private send(res: Response, status: number, body: object, headers: Record<string, string>): void {
     res.status(status).set(headers).json(body);
   }
 }

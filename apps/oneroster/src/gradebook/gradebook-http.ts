@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { Principal } from '@edu/domain';
+import { ApiError, ApiErrorCode, type Principal } from '@edu/domain';
+import type { OneRosterApi } from '../common/oneroster-api';
 import { RosterHttp, sendJson } from '../roster/roster-http';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
 import type { GradebookClass } from './gradebook-input';
@@ -14,14 +15,15 @@ export class GradebookHttp {
     private readonly http: RosterHttp,
   ) {}
 
-  async put(access: TenantAccess, who: Principal, kind: GradebookClass, operation: string, id: string, req: Request, res: Response): Promise<void> {
-    const info = this.http.info(req, operation);
+  async put(api: OneRosterApi, access: TenantAccess, who: Principal, kind: GradebookClass, operation: string, id: string, req: Request, res: Response): Promise<void> {
+    const info = this.http.info(api, req, operation);
+    if (api.version !== 'v1p1') throw new ApiError(ApiErrorCode.NotFound, 'Not yet served');
     const out = await this.writes.put(kind, access, who.appId, id, req.body as unknown, info);
     sendJson(res, out, out.created ? 201 : 200);
   }
 
-  async delete(access: TenantAccess, who: Principal, kind: GradebookClass, operation: string, id: string, req: Request, res: Response): Promise<void> {
-    this.http.info(req, operation);
+  async delete(api: OneRosterApi, access: TenantAccess, who: Principal, kind: GradebookClass, operation: string, id: string, req: Request, res: Response): Promise<void> {
+    this.http.info(api, req, operation);
     await this.writes.delete(kind, access, who.appId, id);
     res.status(204).end();
   }

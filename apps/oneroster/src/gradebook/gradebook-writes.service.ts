@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, isUuid } from '@edu/domain';
 import { excerpt, RESOURCE_KEYS } from '@edu/oneroster-query';
+import { tableOf } from '../query/roster-tables-v1p2';
 import { RosterDb, type SqlTransaction } from '../roster/roster-db';
 import { rowSerializer } from '../roster/roster-serializer';
 import type { RequestInfo, RosterResponse } from '../roster/roster.service';
@@ -63,7 +64,7 @@ export class GradebookWritesService {
       throw err;
     }
     const owner = ownerOf(appId);
-    const serializer = rowSerializer(kind, undefined, { dateMode: access.output.dateMode, booleans: access.output.booleans, hrefRoot: info.hrefRoot });
+    const serializer = rowSerializer(tableOf(kind, 'v1p1'), undefined, { dateMode: access.output.dateMode, booleans: access.output.booleans, hrefRoots: info.hrefRoots });
     const tenantId = access.tenantId;
 
     return this.db.transaction(async (tx) => {
@@ -82,7 +83,7 @@ export class GradebookWritesService {
       row ??= (await this.repo.replace(tx, kind, tenantId, id, owner, values, serializer)) ?? (await this.repo.read(tx, kind, tenantId, id, serializer));
       if (!row) throw new Error(`${kind} ${id} vanished inside its own transaction`);
       // A header is ASCII: the id fully percent-encoded (the body's href is the same IRI, escaped as in every href).
-      const headers: Record<string, string> = created ? { Location: `${info.hrefRoot}/${COLLECTION[kind]}/${encodeURIComponent(id)}` } : {};
+      const headers: Record<string, string> = created ? { Location: `${info.hrefRoots.gradebook}/${COLLECTION[kind]}/${encodeURIComponent(id)}` } : {};
       return { created, headers, body: `{${JSON.stringify(RESOURCE_KEYS[kind].single)}:${serializer.write(row)}}` };
     });
   }

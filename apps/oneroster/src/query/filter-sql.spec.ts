@@ -1,13 +1,14 @@
 import { getCatalog, ONEROSTER_RESOURCES, parseFilter, type OneRosterResource } from '@edu/oneroster-query';
 import { filterToSql } from './filter-sql';
-import { ROSTER_TABLES, SQL_IDENTIFIER } from './roster-tables';
+import { ROSTER_TABLES, sharedRoot, SQL_IDENTIFIER } from './roster-tables';
+import { tableOf } from './roster-tables-v1p2';
 import { SqlParams } from './sql-params';
 
 const ROOT = 'https://h.example/ims/oneroster/v1p1';
 
 function sql(resource: OneRosterResource, filter: string): { text: string; values: unknown[] } {
   const params = new SqlParams(['tenant']);
-  const text = filterToSql(parseFilter(filter, resource), { resource, params, hrefRoot: ROOT });
+  const text = filterToSql(parseFilter(filter, resource), { table: tableOf(resource, 'v1p1'), params, hrefRoots: sharedRoot(ROOT) });
   return { text, values: params.values.slice(1) };
 }
 

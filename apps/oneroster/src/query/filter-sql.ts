@@ -13,17 +13,21 @@
  *   enums as text (enum ordering and `~` lower-cased). An `unlisted` literal (outside an enumeration or true/false) equals no
  *   stored value: `=` is FALSE, so `!=` holds for every row.
  *
- * Column names come only from `ROSTER_TABLES`; every value is a `$n` parameter.
+ * - v1.2 `roles.*` look into the user's role list (any element matching); an enrollment role
+ *   served as `ext:aide` matches as the value it is served as.
+ *
+ * Column names come only from the storage maps (`roster-tables*.ts`); every value is a `$n` parameter.
  */
-import type { ComparisonOperator, FilterNode, OneRosterResource, PredicateNode, TypedLiteral } from '@edu/oneroster-query';
-import { columnOf, quoteIdent, ROSTER_TABLES, urlSegmentSql, type ColumnSource, type LinkTable, type RefTarget } from './roster-tables';
+import type { ComparisonOperator, FilterNode, PredicateNode, TypedLiteral } from '@edu/oneroster-query';
+import { columnOf, quoteIdent, urlSegmentSql, type ColumnSource, type HrefRoots, type LinkTable, type RefTarget, type RosterTable } from './roster-tables';
 import { escapeLike, type SqlParams } from './sql-params';
 
 export interface FilterSqlContext {
-  readonly resource: OneRosterResource;
+  /** The filtered class as its version sees it. */
+  readonly table: RosterTable;
   readonly params: SqlParams;
-  /** Service root used to build GUIDRef hrefs, e.g. `https://host/ims/oneroster/v1p1`. */
-  readonly hrefRoot: string;
+  /** Service roots used to build GUIDRef hrefs, e.g. `https://host/ims/oneroster/v1p1`. */
+  readonly hrefRoots: HrefRoots;
   /** Alias of the filtered table (default `t`). */
   readonly alias?: string;
 }
@@ -75,12 +79,12 @@ function col(ctx: FilterSqlContext, column: string): string {
 }
 
 function hrefPrefix(ctx: FilterSqlContext, target: RefTarget): string {
-  return ctx.params.typed(`${ctx.hrefRoot}/${target.collection}/`, 'text');
+  return ctx.params.typed(`${ctx.hrefRoots[target.service]}/${target.collection}/`, 'text');
 }
 
 /** Correlated source of derived `children`: same table, same tenant, `parent_sourced_id` = this row. */
 function childrenFrom(ctx: FilterSqlContext): { from: string; where: string } {
-  const table = quoteIdent(ROSTER_TABLES[ctx.resource].table);
+  const table = quoteIdent(ctx.table.table);
   const a = alias(ctx);
   return { from: `${table} AS c`, where: `c.tenant_id = ${a}.tenant_id AND c.parent_sourced_id = ${a}.sourced_id` };
 }
@@ -91,12 +95,50 @@ function linkedFrom(ctx: FilterSqlContext, link: LinkTable): { from: string; whe
   return { from: `${quoteIdent(link.table)} AS l`, where: `l.tenant_id = ${a}.tenant_id AND l.${quoteIdent(link.owner)} = ${a}.sourced_id AND l.status = 'active'` };
 }
 
+/** A single GUIDRef held by `expr` (a column or a derived expression). */
+function resolveRef(expr: string, target: RefTarget, subField: string | undefined, ctx: FilterSqlContext): Resolved {
+  if (subField === 'type') return { source: { multi: false, expr }, type: 'text', refTypeOf: { target, present: `${expr} IS NOT NULL` } };
+  if (subField === 'href') return { source: { multi: false, expr: `(${hrefPrefix(ctx, target)} || ${urlSegmentSql(expr)})` }, type: 'text' };
+  return { source: { multi: false, expr }, type: 'text' };
+}
+
+/** The SQL type of a v1.2 role's sub-field, and the text key holding it. */
+const ROLE_PARTS: Readonly<Record<string, { key: string; type: SqlType }>> = {
+  roleType: { key: 'roleType', type: 'text' },
+  role: { key: 'role', type: 'text' },
+  'org.sourcedId': { key: 'org', type: 'text' },
+  'org.href': { key: 'org', type: 'text' },
+  userProfile: { key: 'userProfile', type: 'text' },
+  beginDate: { key: 'beginDate', type: 'date' },
+  endDate: { key: 'endDate', type: 'date' },
+};
+
+/** `roles.<part>`: any element of the stored role list (org by sourcedId; its href and type derived). */
+function resolveRoles(column: string, target: RefTarget, subField: string | undefined, ctx: FilterSqlContext): Resolved {
+  if (subField === 'org.type') return { source: { multi: false, expr: 'NULL' }, type: 'text', refTypeOf: { target, present: `jsonb_array_length(${column}) > 0` } };
+  const part = subField === undefined ? undefined : ROLE_PARTS[subField];
+  if (!part) throw new TypeError(`roles.${String(subField)} is not a Role field`);
+  const value = `(r.e ->> ${ctx.params.typed(part.key, 'text')})`;
+  const elem = subField === 'org.href' ? `(${hrefPrefix(ctx, target)} || ${urlSegmentSql(value)})` : part.type === 'date' ? `${value}::date` : value;
+  return { source: { multi: true, from: `jsonb_array_elements(${column}) AS r(e)`, elem }, type: part.type };
+}
+
 function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
   const { field, subField } = node.field;
-  const source: ColumnSource = columnOf(ctx.resource, field);
+  const source: ColumnSource = columnOf(ctx.table, field);
   switch (source.kind) {
     case 'text':
       return { source: { multi: false, expr: col(ctx, source.column) }, type: 'text' };
+    case 'extText': {
+      // Compared as served: values outside the version's list read as `ext:<value>`.
+      const c = col(ctx, source.column);
+      const listed = source.values.map((v) => ctx.params.typed(v, 'text')).join(', ');
+      return { source: { multi: false, expr: `(CASE WHEN ${c} IN (${listed}) OR ${c} LIKE 'ext:%' THEN ${c} ELSE 'ext:' || ${c} END)` }, type: 'text' };
+    }
+    case 'roles':
+      return resolveRoles(col(ctx, source.column), source.ref, subField, ctx);
+    case 'jsonList':
+      throw new TypeError(`${field} cannot be filtered`);
     case 'date':
       return { source: { multi: false, expr: col(ctx, source.column) }, type: 'date' };
     case 'timestamptz':
@@ -118,12 +160,10 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
       const key = ctx.params.typed(subField, 'text');
       return { source: { multi: true, from: `jsonb_array_elements(${col(ctx, source.column)}) AS u(e)`, elem: `(u.e ->> ${key})` }, type: 'text' };
     }
-    case 'ref': {
-      const c = col(ctx, source.column);
-      if (subField === 'type') return { source: { multi: false, expr: c }, type: 'text', refTypeOf: { target: source.ref, present: `${c} IS NOT NULL` } };
-      if (subField === 'href') return { source: { multi: false, expr: `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql(c)})` }, type: 'text' };
-      return { source: { multi: false, expr: c }, type: 'text' };
-    }
+    case 'ref':
+      return resolveRef(col(ctx, source.column), source.ref, subField, ctx);
+    case 'refExpr':
+      return resolveRef(source.sql(alias(ctx)), source.ref, subField, ctx);
     case 'refArray': {
       const c = col(ctx, source.column);
       if (subField === 'type') return { source: { multi: false, expr: c }, type: 'text', refTypeOf: { target: source.ref, present: `COALESCE(cardinality(${c}), 0) > 0` } };
@@ -151,7 +191,7 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
 /** The SQL for `=`, `~` or an ordering operator (never `!=`). */
 function positiveSql(node: PredicateNode, resolved: Resolved, ctx: FilterSqlContext): string {
   const { op, value } = node;
-  if (columnOf(ctx.resource, node.field.field).kind === 'absent') return 'FALSE';
+  if (columnOf(ctx.table, node.field.field).kind === 'absent') return 'FALSE';
   if (resolved.refTypeOf) {
     // A GUIDRef's type is fixed by its field: decided here, as the SQL would decide it on a column holding that type.
     return enumHolds(resolved.refTypeOf.target.type, op, value) ? resolved.refTypeOf.present : 'FALSE';

@@ -3,7 +3,19 @@
  * where its value comes from. This is the only place SQL identifiers for OneRoster data are
  * written; the filter and sort translators take column names from here and nowhere else.
  */
-import type { GuidRefType, OneRosterResource } from '@edu/oneroster-query';
+import type { GuidRefType, ONEROSTER_RESOURCES, OneRosterResource, OneRosterVersion } from '@edu/oneroster-query';
+
+/** The three services of OneRoster v1.2 (v1.1 serves all three under one root). */
+export const ONEROSTER_SERVICES = ['rostering', 'gradebook', 'resources'] as const;
+export type OneRosterService = (typeof ONEROSTER_SERVICES)[number];
+
+/** The absolute root of each service that hrefs and filters on `href` are built on. */
+export type HrefRoots = Readonly<Record<OneRosterService, string>>;
+
+/** One root for every service (v1.1). */
+export function sharedRoot(root: string): HrefRoots {
+  return { rostering: root, gradebook: root, resources: root };
+}
 
 /** Where a field's value lives. */
 export type ColumnSource =
@@ -14,10 +26,20 @@ export type ColumnSource =
   | { readonly kind: 'boolean'; readonly column: string }
   /** `double precision`: gradebook floats (every JSON number round-trips exactly). */
   | { readonly kind: 'number'; readonly column: string }
+  /**
+   * A v1.2 extensible enumeration stored in a wider vocabulary (enrollment roles: the v1.1
+   * importer accepts all eight user roles): values outside `values` are served as `ext:<value>`.
+   */
+  | { readonly kind: 'extText'; readonly column: string; readonly values: readonly string[] }
   /** `text[]`: grades, subjects, subjectCodes, periods. */
   | { readonly kind: 'textArray'; readonly column: string }
   /** One GUIDRef stored as the referenced sourcedId. */
   | { readonly kind: 'ref'; readonly column: string; readonly ref: RefTarget }
+  /**
+   * One GUIDRef computed from other rows (`sql` over the row alias): a v1.1 line item's school is
+   * its class's, a result's class its line item's.
+   */
+  | { readonly kind: 'refExpr'; readonly sql: (alias: string) => string; readonly ref: RefTarget }
   /** GUIDRefs stored as a `text[]` of sourcedIds. */
   | { readonly kind: 'refArray'; readonly column: string; readonly ref: RefTarget }
   /** GUIDRefs derived from the rows of the same table whose `parent_sourced_id` is this row. */
@@ -30,6 +52,10 @@ export type ColumnSource =
   /** `[{type, identifier}]` jsonb. */
   | { readonly kind: 'userIds'; readonly column: string }
   | { readonly kind: 'metadata'; readonly column: string }
+  /** v1.2 `roles`: jsonb `[{roleType, role, org, userProfile?, beginDate?, endDate?}]`, org by sourcedId. */
+  | { readonly kind: 'roles'; readonly column: string; readonly ref: RefTarget }
+  /** A jsonb list stored in its answer shape (v1.2 userProfiles, learning objectives, score scale values): written as stored. */
+  | { readonly kind: 'jsonList'; readonly column: string }
   /** Not stored (never emitted, never matches): `password`. */
   | { readonly kind: 'absent' };
 
@@ -38,6 +64,8 @@ export interface RefTarget {
   readonly type: GuidRefType;
   /** Path segment after the service root, e.g. `orgs` for `/ims/oneroster/v1p1/orgs/{id}`. */
   readonly collection: string;
+  /** The service whose root the `href` starts with. */
+  readonly service: OneRosterService;
 }
 
 /** A table of link records (`classResources.csv`): which owner row uses which target. */
@@ -49,6 +77,8 @@ export interface LinkTable {
 
 export interface RosterTable {
   readonly resource: OneRosterResource;
+  /** The binding this view of the table answers in (the same rows serve both). */
+  readonly version: OneRosterVersion;
   readonly table: string;
   /**
    * How the default order (sourcedId in byte order, also every sort's tie-breaker) is read:
@@ -65,38 +95,39 @@ export interface RosterTable {
   readonly columns: Readonly<Record<string, ColumnSource>>;
 }
 
-const ORG: RefTarget = { type: 'org', collection: 'orgs' };
-const SESSION: RefTarget = { type: 'academicSession', collection: 'academicSessions' };
-const COURSE: RefTarget = { type: 'course', collection: 'courses' };
-const CLASS: RefTarget = { type: 'class', collection: 'classes' };
-const USER: RefTarget = { type: 'user', collection: 'users' };
-const RESOURCE: RefTarget = { type: 'resource', collection: 'resources' };
-const CATEGORY: RefTarget = { type: 'category', collection: 'categories' };
-const LINE_ITEM: RefTarget = { type: 'lineItem', collection: 'lineItems' };
+export const ORG: RefTarget = { type: 'org', collection: 'orgs', service: 'rostering' };
+export const SESSION: RefTarget = { type: 'academicSession', collection: 'academicSessions', service: 'rostering' };
+const COURSE: RefTarget = { type: 'course', collection: 'courses', service: 'rostering' };
+export const CLASS: RefTarget = { type: 'class', collection: 'classes', service: 'rostering' };
+export const USER: RefTarget = { type: 'user', collection: 'users', service: 'rostering' };
+export const RESOURCE: RefTarget = { type: 'resource', collection: 'resources', service: 'resources' };
+const CATEGORY: RefTarget = { type: 'category', collection: 'categories', service: 'gradebook' };
+const LINE_ITEM: RefTarget = { type: 'lineItem', collection: 'lineItems', service: 'gradebook' };
 
 /** Link tables of `classResources.csv` and `courseResources.csv`. */
 export const CLASS_RESOURCES: LinkTable = { table: 'roster_class_resources', owner: 'class_sourced_id', target: 'resource_sourced_id' };
 export const COURSE_RESOURCES: LinkTable = { table: 'roster_course_resources', owner: 'course_sourced_id', target: 'resource_sourced_id' };
 
-const text = (column: string): ColumnSource => ({ kind: 'text', column });
-const date = (column: string): ColumnSource => ({ kind: 'date', column });
-const bool = (column: string): ColumnSource => ({ kind: 'boolean', column });
+export const text = (column: string): ColumnSource => ({ kind: 'text', column });
+export const date = (column: string): ColumnSource => ({ kind: 'date', column });
+export const bool = (column: string): ColumnSource => ({ kind: 'boolean', column });
 const list = (column: string): ColumnSource => ({ kind: 'textArray', column });
-const ref = (column: string, target: RefTarget): ColumnSource => ({ kind: 'ref', column, ref: target });
-const refs = (column: string, target: RefTarget): ColumnSource => ({ kind: 'refArray', column, ref: target });
-const num = (column: string): ColumnSource => ({ kind: 'number', column });
-const timestamp = (column: string): ColumnSource => ({ kind: 'timestamptz', column });
-const ABSENT: ColumnSource = { kind: 'absent' };
-const IMPORTED = { order: 'ordinal', changes: 'import' } as const;
+export const ref = (column: string, target: RefTarget): ColumnSource => ({ kind: 'ref', column, ref: target });
+export const refs = (column: string, target: RefTarget): ColumnSource => ({ kind: 'refArray', column, ref: target });
+export const num = (column: string): ColumnSource => ({ kind: 'number', column });
+export const timestamp = (column: string): ColumnSource => ({ kind: 'timestamptz', column });
+export const ABSENT: ColumnSource = { kind: 'absent' };
+const IMPORTED = { order: 'ordinal', changes: 'import', version: 'v1p1' } as const;
 
-const BASE: Readonly<Record<string, ColumnSource>> = {
+export const BASE: Readonly<Record<string, ColumnSource>> = {
   sourcedId: text('sourced_id'),
   status: text('status'),
   dateLastModified: timestamp('date_last_modified'),
   metadata: { kind: 'metadata', column: 'metadata' },
 };
 
-export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
+/** The v1.1 view of every table (the v1.2 view is `roster-tables-v1p2.ts`). */
+export const ROSTER_TABLES: Readonly<Record<(typeof ONEROSTER_RESOURCES)[number], RosterTable>> = {
   academicSession: {
     resource: 'academicSession',
     ...IMPORTED,
@@ -223,6 +254,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   category: {
     resource: 'category',
     table: 'gradebook_categories',
+    version: 'v1p1',
     order: 'sourcedId',
     changes: 'api',
     columns: { ...BASE, title: text('title') },
@@ -230,6 +262,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   lineItem: {
     resource: 'lineItem',
     table: 'gradebook_line_items',
+    version: 'v1p1',
     order: 'sourcedId',
     changes: 'api',
     columns: {
@@ -248,6 +281,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   result: {
     resource: 'result',
     table: 'gradebook_results',
+    version: 'v1p1',
     order: 'sourcedId',
     changes: 'api',
     columns: {
@@ -263,6 +297,7 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
   resource: {
     resource: 'resource',
     table: 'roster_resources',
+    version: 'v1p1',
     order: 'sourcedId',
     changes: 'import',
     columns: {
@@ -278,9 +313,9 @@ export const ROSTER_TABLES: Readonly<Record<OneRosterResource, RosterTable>> = {
 };
 
 /** The source of one field; throws for a field the table map does not know (a programming error). */
-export function columnOf(resource: OneRosterResource, field: string): ColumnSource {
-  const source = ROSTER_TABLES[resource].columns[field];
-  if (!source) throw new TypeError(`No storage mapping for ${resource}.${field}`);
+export function columnOf(table: RosterTable, field: string): ColumnSource {
+  const source = table.columns[field];
+  if (!source) throw new TypeError(`No storage mapping for ${table.version} ${table.resource}.${field}`);
   return source;
 }
 

@@ -10,8 +10,8 @@
  *   default: NULL is the largest value).
  * - The tie-breaker follows the requested direction, so `desc` is exactly the reverse of `asc`.
  */
-import { getCatalog, type OneRosterResource, type SortSpec } from '@edu/oneroster-query';
-import { columnOf, quoteIdent, ROSTER_TABLES } from './roster-tables';
+import { getCatalog, type SortSpec } from '@edu/oneroster-query';
+import { columnOf, quoteIdent, type RosterTable } from './roster-tables';
 
 export interface SortSql {
   /** The ORDER BY list (without the keywords). */
@@ -20,16 +20,17 @@ export interface SortSql {
   readonly isDefaultOrder: boolean;
 }
 
-export function sortToSql(resource: OneRosterResource, sort: SortSpec, alias = 't'): SortSql {
+export function sortToSql(table: RosterTable, sort: SortSpec, alias = 't'): SortSql {
   const dir = sort.direction === 'desc' ? 'DESC' : 'ASC';
-  const tiebreak = `${alias}.${ROSTER_TABLES[resource].order === 'ordinal' ? 'ordinal' : 'sourced_id'} ${dir}`;
+  const tiebreak = `${alias}.${table.order === 'ordinal' ? 'ordinal' : 'sourced_id'} ${dir}`;
   if (!sort.requested || sort.field === 'sourcedId') return { orderBy: tiebreak, isDefaultOrder: true };
-  const def = getCatalog(resource).field(sort.field);
+  const def = getCatalog(table.resource, table.version).field(sort.field);
   if (!def || !def.sortable) return { orderBy: tiebreak, isDefaultOrder: true };
-  const source = columnOf(resource, def.name);
+  const source = columnOf(table, def.name);
   let key: string;
   switch (source.kind) {
-    case 'text': {
+    case 'text':
+    case 'extText': {
       const c = `${alias}.${quoteIdent(source.column)}`;
       key = def.kind === 'string' && !def.caseSensitive ? `lower(${c}) COLLATE "C"` : `${c} COLLATE "C"`;
       break;

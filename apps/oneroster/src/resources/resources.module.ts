@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { RosterModule } from '../roster/roster.module';
-import { ResourcesController } from './resources.controller';
+import { ONEROSTER_APIS } from '../common/oneroster-api';
+import { resourcesController } from './resources.controller';
 
-/** The OneRoster v1.1 resources service (four reads of imported data). */
-@Module({ imports: [RosterModule], controllers: [ResourcesController] })
+/** The resources service of both bindings (reads of imported data). */
+@Module({ imports: [RosterModule], controllers: ONEROSTER_APIS.map((api) => resourcesController(api)) })
 export class ResourcesModule {}

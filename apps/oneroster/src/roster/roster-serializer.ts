@@ -1,6 +1,6 @@
 /**
- * Rows of the roster tables → OneRoster JSON text (reference §3, §4), for every class, from the
- * storage map in `query/roster-tables.ts`. The query selects slim columns (dates and datetimes
+ * Rows of the roster tables → OneRoster JSON text (reference §3, §4; v1.2 §4), for every class
+ * of either version, from the storage maps in `query/roster-tables*.ts`. The query selects slim columns (dates and datetimes
  * already formatted by PostgreSQL, jsonb as text) and each row is written straight to JSON text:
  * no intermediate objects, no second serialisation pass.
  *
@@ -15,16 +15,20 @@
  * - Field selection (`fields`) writes only the selected properties, in the requested order;
  *   without it, the model's order with `metadata` last.
  * - `password` is never stored, so never emitted.
+ * - v1.2: hrefs start at the root of the service the target belongs to (rostering, gradebook,
+ *   resources); `roles` get GUIDRefs for their orgs; values outside a v1.2 vocabulary that the
+ *   store holds for v1.1 (enrollment role `aide`) are served as `ext:aide`.
  */
-import { getCatalog, type DateOutputMode, type OneRosterResource } from '@edu/oneroster-query';
+import { EXT_VALUE, getCatalog, type DateOutputMode } from '@edu/oneroster-query';
 import { LRUCache } from 'lru-cache';
-import { quoteIdent, ROSTER_TABLES, type ColumnSource, type RefTarget } from '../query/roster-tables';
+import { quoteIdent, type ColumnSource, type HrefRoots, type RefTarget, type RosterTable } from '../query/roster-tables';
+import { rolesWriter } from './roles-writer';
 
 export interface JsonFormat {
   readonly dateMode: DateOutputMode;
   readonly booleans: 'string' | 'json';
-  /** Service root, e.g. `https://host/ims/oneroster/v1p1`. */
-  readonly hrefRoot: string;
+  /** Service roots, e.g. `https://host/ims/oneroster/v1p1` (v1.1: one for all three). */
+  readonly hrefRoots: HrefRoots;
 }
 
 export interface RowSerializer {
@@ -48,19 +52,17 @@ const DATETIME_PATTERN: Readonly<Record<DateOutputMode, string>> = {
   iso8601: 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"',
 };
 
-/** Output order of a class's fields: the model's order, with `metadata` last. */
-const OUTPUT_FIELDS: Readonly<Record<OneRosterResource, readonly string[]>> = Object.fromEntries(
-  (Object.keys(ROSTER_TABLES) as OneRosterResource[]).map((r) => {
-    const names = getCatalog(r).fields.map((f) => f.name);
-    return [r, [...names.filter((n) => n !== 'metadata'), 'metadata']];
-  }),
-) as Record<OneRosterResource, string[]>;
+/** Output order of a class's fields: the model's order (of the table's version), with `metadata` last. */
+function outputFields(table: RosterTable): readonly string[] {
+  const names = getCatalog(table.resource, table.version).fields.map((f) => f.name);
+  return [...names.filter((n) => n !== 'metadata'), 'metadata'];
+}
 
 type Emit = (value: unknown) => string;
 const q = JSON.stringify;
 
-function refWriter(target: RefTarget, fmt: JsonFormat): (id: string) => string {
-  const prefix = `${fmt.hrefRoot}/${target.collection}/`;
+export function refWriter(target: RefTarget, fmt: JsonFormat): (id: string) => string {
+  const prefix = `${fmt.hrefRoots[target.service]}/${target.collection}/`;
   const tail = `,"type":${q(target.type)}}`;
   return (id) => `{"href":${q(prefix + urlSegment(id))},"sourcedId":${q(id)}${tail}`;
 }
@@ -72,13 +74,23 @@ function refList(ids: unknown, ref: (id: string) => string): string | undefined 
   return out ? `[${out}]` : undefined;
 }
 
+/** jsonb text of a non-empty array column, else NULL. */
+function jsonArraySql(column: string): string {
+  return `CASE WHEN jsonb_typeof(${column}) = 'array' AND jsonb_array_length(${column}) > 0 THEN ${column}::text END`;
+}
+
 /** The SQL column and the writer of one field. */
-function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonFormat, alias: string): { sql: string; emit: Emit } | undefined {
+function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, alias: string): { sql: string; emit: Emit } | undefined {
   const col = (column: string) => `${alias}.${quoteIdent(column)}`;
   const text: Emit = (v) => (typeof v === 'string' && v !== '' ? q(v) : '');
   switch (source.kind) {
     case 'text':
       return { sql: col(source.column), emit: text };
+    case 'extText': {
+      // A value the version's vocabulary lacks is served as an extension value.
+      const listed = new Set(source.values);
+      return { sql: col(source.column), emit: (v) => (typeof v !== 'string' || v === '' ? '' : q(listed.has(v) || EXT_VALUE.test(v) ? v : `ext:${v}`)) };
+    }
     case 'date':
       return { sql: `to_char(${col(source.column)}, '${DATE_PATTERN[fmt.dateMode]}')`, emit: text };
     case 'timestamptz':
@@ -99,9 +111,10 @@ function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonF
           return items.length > 0 ? q(items) : '';
         },
       };
-    case 'ref': {
+    case 'ref':
+    case 'refExpr': {
       const ref = refWriter(source.ref, fmt);
-      return { sql: col(source.column), emit: (v) => (typeof v === 'string' && v !== '' ? ref(v) : '') };
+      return { sql: source.kind === 'ref' ? col(source.column) : source.sql(alias), emit: (v) => (typeof v === 'string' && v !== '' ? ref(v) : '') };
     }
     case 'refArray': {
       const ref = refWriter(source.ref, fmt);
@@ -109,9 +122,9 @@ function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonF
     }
     case 'children': {
       const ref = refWriter(source.ref, fmt);
-      const table = quoteIdent(ROSTER_TABLES[resource].table);
+      const name = quoteIdent(table.table);
       return {
-        sql: `ARRAY(SELECT c.sourced_id FROM ${table} AS c WHERE c.tenant_id = ${alias}.tenant_id AND c.parent_sourced_id = ${alias}.sourced_id ORDER BY c.ordinal)`,
+        sql: `ARRAY(SELECT c.sourced_id FROM ${name} AS c WHERE c.tenant_id = ${alias}.tenant_id AND c.parent_sourced_id = ${alias}.sourced_id ORDER BY c.ordinal)`,
         emit: (v) => refList(v, ref) ?? '',
       };
     }
@@ -125,8 +138,13 @@ function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonF
       };
     }
     case 'userIds':
-      // jsonb text of the stored [{type, identifier}] list (the importer writes only complete entries).
-      return { sql: `CASE WHEN jsonb_typeof(${col(source.column)}) = 'array' AND jsonb_array_length(${col(source.column)}) > 0 THEN ${col(source.column)}::text END`, emit: (v) => (typeof v === 'string' ? v : '') };
+    case 'jsonList':
+      // jsonb text of a list stored in its answer shape ([{type, identifier}], v1.2 profiles, ...): written as is.
+      return { sql: jsonArraySql(col(source.column)), emit: (v) => (typeof v === 'string' ? v : '') };
+    case 'roles': {
+      const write = rolesWriter(refWriter(source.ref, fmt));
+      return { sql: jsonArraySql(col(source.column)), emit: (v) => (typeof v === 'string' ? write(v) : '') };
+    }
     case 'metadata':
       return {
         sql: `CASE WHEN jsonb_typeof(${col(source.column)}) = 'object' AND ${col(source.column)} <> '{}'::jsonb THEN jsonb_strip_nulls(${col(source.column)})::text END`,
@@ -137,14 +155,13 @@ function fieldPlan(resource: OneRosterResource, source: ColumnSource, fmt: JsonF
   }
 }
 
-function build(resource: OneRosterResource, fields: readonly string[] | undefined, fmt: JsonFormat, alias: string): RowSerializer {
-  const columns = ROSTER_TABLES[resource].columns;
+function build(table: RosterTable, fields: readonly string[] | undefined, fmt: JsonFormat, alias: string): RowSerializer {
   const sql: string[] = [];
   const writers: Array<{ key: string; column: string; emit: Emit }> = [];
-  for (const name of fields ?? OUTPUT_FIELDS[resource]) {
-    const source = columns[name];
+  for (const name of fields ?? outputFields(table)) {
+    const source = table.columns[name];
     if (!source) continue;
-    const plan = fieldPlan(resource, source, fmt, alias);
+    const plan = fieldPlan(table, source, fmt, alias);
     if (!plan) continue;
     const column = `c${sql.length}`;
     sql.push(`${plan.sql} AS "${column}"`);
@@ -166,12 +183,13 @@ function build(resource: OneRosterResource, fields: readonly string[] | undefine
 
 const CACHE = new LRUCache<string, RowSerializer>({ max: 1_000 });
 
-/** The serializer for a class, field selection and output format (built once, then cached). */
-export function rowSerializer(resource: OneRosterResource, fields: readonly string[] | undefined, fmt: JsonFormat, alias = 't'): RowSerializer {
-  const key = `${resource}|${fields?.join(',') ?? '*'}|${fmt.dateMode}|${fmt.booleans}|${fmt.hrefRoot}|${alias}`;
+/** The serializer for a class view, field selection and output format (built once, then cached). */
+export function rowSerializer(table: RosterTable, fields: readonly string[] | undefined, fmt: JsonFormat, alias = 't'): RowSerializer {
+  const roots = fmt.hrefRoots;
+  const key = `${table.version}|${table.resource}|${fields?.join(',') ?? '*'}|${fmt.dateMode}|${fmt.booleans}|${roots.rostering}|${roots.gradebook}|${roots.resources}|${alias}`;
   let serializer = CACHE.get(key);
   if (!serializer) {
-    serializer = build(resource, fields, fmt, alias);
+    serializer = build(table, fields, fmt, alias);
     CACHE.set(key, serializer);
   }
   return serializer;

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { RosterAccessGuard } from '../tenancy/roster-access.guard';
 import { TenantAccessService } from '../tenancy/tenant-access.service';
-import { AcademicSessionsController } from './controllers/academic-sessions.controller';
-import { ClassesController } from './controllers/classes.controller';
-import { CoursesController } from './controllers/courses.controller';
-import { DemographicsController } from './controllers/demographics.controller';
-import { EnrollmentsController } from './controllers/enrollments.controller';
-import { OrgsController } from './controllers/orgs.controller';
-import { UsersController } from './controllers/users.controller';
+import { ONEROSTER_APIS } from '../common/oneroster-api';
+import { academicSessionsController } from './controllers/academic-sessions.controller';
+import { classesController } from './controllers/classes.controller';
+import { coursesController } from './controllers/courses.controller';
+import { demographicsController } from './controllers/demographics.controller';
+import { enrollmentsController } from './controllers/enrollments.controller';
+import { orgsController } from './controllers/orgs.controller';
+import { usersController } from './controllers/users.controller';
 import { RosterDb } from './roster-db';
 import { RosterHttp } from './roster-http';
 import { RosterVersionsService } from './roster-versions.service';
@@ -16,12 +17,15 @@ import { RosterService } from './roster.service';
 
 const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard];
 
+const CONTROLLERS = [academicSessionsController, classesController, coursesController, demographicsController, enrollmentsController, orgsController, usersController];
+
 /**
- * Every OneRoster v1.1 rostering read, and the read path, database access and access rules the
+ * Every rostering read of both bindings (v1.1 and the v1.2 rostering service, the same 41
+ * operations on the same data), and the read path, database access and access rules the
  * gradebook and resources services share. The catch-all is `UnsupportedRoutesModule`, imported last.
  */
 @Module({
-  controllers: [AcademicSessionsController, ClassesController, CoursesController, DemographicsController, EnrollmentsController, OrgsController, UsersController],
+  controllers: ONEROSTER_APIS.flatMap((api) => CONTROLLERS.map((controller) => controller(api))),
   providers: SHARED,
   exports: SHARED,
 })

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { OneRosterResource } from '@edu/oneroster-query';
-import { quoteIdent, ROSTER_TABLES } from '../query/roster-tables';
+import { quoteIdent, type RosterTable } from '../query/roster-tables';
 import { SqlParams } from '../query/sql-params';
 import type { OrdinalColumn } from './roster-operations';
 import { RosterDb } from './roster-db';
@@ -14,14 +13,14 @@ export type Row = Record<string, unknown>;
  * operation's base set and the filter, with their values bound in `values`.
  */
 export interface RowSet {
-  readonly resource: OneRosterResource;
+  readonly table: RosterTable;
   readonly where: string;
   readonly values: readonly unknown[];
 }
 
 /** Builds a row set: the tenant (`$1`) plus conditions whose placeholders are bound in `params`. */
-export function rowSet(resource: OneRosterResource, conditions: readonly string[], params: SqlParams): RowSet {
-  return { resource, where: ['t.tenant_id = $1::uuid', ...conditions].join(' AND '), values: params.values };
+export function rowSet(table: RosterTable, conditions: readonly string[], params: SqlParams): RowSet {
+  return { table, where: ['t.tenant_id = $1::uuid', ...conditions].join(' AND '), values: params.values };
 }
 
 /** The SQL of the rostering reads. Every statement is parameterised; identifiers come from the storage map. */
@@ -30,7 +29,7 @@ export class RosterRepository {
   constructor(private readonly db: RosterDb) {}
 
   private table(set: RowSet): string {
-    return quoteIdent(ROSTER_TABLES[set.resource].table);
+    return quoteIdent(set.table.table);
   }
 
   /** The one row of the set (the caller's conditions pin the sourcedId). */

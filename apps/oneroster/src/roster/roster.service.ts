@@ -4,6 +4,7 @@ import {
   buildLinkHeader,
   excerpt,
   filterPredicates,
+  getCatalog,
   parseCollectionQuery,
   parseSingleQuery,
   pickLinkParams,
@@ -11,15 +12,18 @@ import {
   stringifyFilter,
   warningsStatusInfoSet,
   type CollectionQuery,
+  type FilterNode,
   type RawQuery,
 } from '@edu/oneroster-query';
 import { LoadingCache } from '../common/loading-cache';
+import type { OneRosterApi } from '../common/oneroster-api';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { filterToSql } from '../query/filter-sql';
-import { ROSTER_TABLES } from '../query/roster-tables';
+import type { HrefRoots, RosterTable } from '../query/roster-tables';
+import { tableOf } from '../query/roster-tables-v1p2';
 import { sortToSql } from '../query/sort-sql';
 import { SqlParams } from '../query/sql-params';
-import type { TenantAccess } from '../tenancy/tenant-access.service';
+import { outputFor, type OutputSettings, type TenantAccess } from '../tenancy/tenant-access.service';
 import type { BaseSet, BaseSetInput, CollectionOperation, SingleOperation } from './roster-operations';
 import { RosterVersionsService } from './roster-versions.service';
 import { rowSerializer, type JsonFormat, type RowSerializer } from './roster-serializer';
@@ -28,8 +32,10 @@ import { countFromHistogram, histogramCanAnswer, type StampBucket } from './stam
 
 /** Where the request came from: what links and hrefs are built on, and the request id. */
 export interface RequestInfo {
-  /** Service root for hrefs, e.g. `https://host/ims/oneroster/v1p1`. */
-  readonly hrefRoot: string;
+  /** The binding the request is answered in. */
+  readonly api: OneRosterApi;
+  /** Service roots for hrefs, e.g. `https://host/ims/oneroster/v1p1`. */
+  readonly hrefRoots: HrefRoots;
   /** Absolute URL of the requested path, without query (base of `Link` URLs). */
   readonly selfUrl: string;
   readonly requestId: string;
@@ -44,6 +50,18 @@ export interface RosterResponse {
 /** `{"<key>":<value>[,"statusInfoSet":[…]]}` from a JSON text already built by the database. */
 function envelope(key: string, value: string, status: { statusInfoSet: unknown } | undefined): string {
   return `{${JSON.stringify(key)}:${value}${status ? `,"statusInfoSet":${JSON.stringify(status.statusInfoSet)}` : ''}}`;
+}
+
+/** Filters that read tombstones on purpose: delta syncs (`dateLastModified`) and status queries. */
+const SEES_TOMBSTONES = new Set(['status', 'dateLastModified']);
+
+/**
+ * Deleted gradebook objects vanish from plain collection reads (Google's suites DELETE, then
+ * expect the class's collection not to list the object) but stay visible to a filter on
+ * `status` or `dateLastModified`, which is how sync clients learn of deletions. Both versions.
+ */
+function hidesTombstones(table: RosterTable, filter: FilterNode | undefined): boolean {
+  return table.changes === 'api' && !(filter && filterPredicates(filter).some((p) => SEES_TOMBSTONES.has(p.field.field)));
 }
 
 
@@ -74,10 +92,13 @@ export class RosterService {
   }
 
   async list(access: TenantAccess, op: CollectionOperation, ids: Readonly<Record<string, string>>, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
-    const query = parseCollectionQuery(raw, op.resource, { overLimit: access.output.overLimit });
+    const { version } = info.api;
+    const output = outputFor(info.api, access);
+    const table = tableOf(op.resource, version);
+    const query = parseCollectionQuery(raw, getCatalog(op.resource, version), { overLimit: output.overLimit, strict: version === 'v1p2' });
     const prepared = await this.prepare(access, op.base, ids);
-    const serializer = rowSerializer(op.resource, query.fields, this.format(access, info));
-    const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, query, prepared, serializer, info.hrefRoot);
+    const serializer = rowSerializer(table, query.fields, this.format(output, info));
+    const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, table, query, prepared, serializer, info.hrefRoots);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
     return {
       body: envelope(RESOURCE_KEYS[op.resource].collection, `[${rows.map((r) => serializer.write(r)).join(',')}]`, status),
@@ -90,17 +111,19 @@ export class RosterService {
   }
 
   async get(access: TenantAccess, op: SingleOperation, id: string, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
-    const query = parseSingleQuery(raw, op.resource);
+    const { version } = info.api;
+    const table = tableOf(op.resource, version);
+    const query = parseSingleQuery(raw, getCatalog(op.resource, version), { strict: version === 'v1p2' });
     const { input, base } = await this.prepare(access, op.base, { id });
-    const serializer = rowSerializer(op.resource, query.fields, this.format(access, info));
-    const row = base.empty ? undefined : await this.repo.findOne(rowSet(op.resource, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params), serializer);
+    const serializer = rowSerializer(table, query.fields, this.format(outputFor(info.api, access), info));
+    const row = base.empty ? undefined : await this.repo.findOne(rowSet(table, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params), serializer);
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
     return { body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status), headers: { 'X-Total-Count': '1' } };
   }
 
-  private format(access: TenantAccess, info: RequestInfo): JsonFormat {
-    return { dateMode: access.output.dateMode, booleans: access.output.booleans, hrefRoot: info.hrefRoot };
+  private format(output: OutputSettings, info: RequestInfo): JsonFormat {
+    return { dateMode: output.dateMode, booleans: output.booleans, hrefRoots: info.hrefRoots };
   }
 
   private async prepare(access: TenantAccess, base: (input: BaseSetInput) => BaseSet, ids: Readonly<Record<string, string>>): Promise<PreparedSet> {
@@ -115,20 +138,22 @@ export class RosterService {
   private async page(
     access: TenantAccess,
     op: CollectionOperation,
+    table: RosterTable,
     query: CollectionQuery,
     { version, input, base }: PreparedSet,
     serializer: RowSerializer,
-    hrefRoot: string,
+    hrefRoots: HrefRoots,
   ): Promise<{ total: number; rows: Row[] }> {
-    const baseSet = rowSet(op.resource, base.conditions, input.params);
-    const set = query.filter ? rowSet(op.resource, [...base.conditions, filterToSql(query.filter, { resource: op.resource, params: input.params, hrefRoot })], input.params) : baseSet;
-    const sort = sortToSql(op.resource, query.sort);
+    const conditions = hidesTombstones(table, query.filter) ? [...base.conditions, `t.status = 'active'`] : base.conditions;
+    const baseSet = rowSet(table, conditions, input.params);
+    const set = query.filter ? rowSet(table, [...conditions, filterToSql(query.filter, { table, params: input.params, hrefRoots })], input.params) : baseSet;
+    const sort = sortToSql(table, query.sort);
     const { offset, limit } = query;
     // A page that is not full ends the set: its end is the total, no count needed (most
     // relationship reads, e.g. the students of a class, fit in one page).
     const ends = (rows: readonly Row[]) => (rows.length > 0 ? rows.length < limit : offset === 0);
 
-    if (ROSTER_TABLES[op.resource].changes === 'api') {
+    if (table.changes === 'api') {
       // Written through the API: no version covers these rows, so nothing is cached.
       const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
       return { total: ends(rows) ? offset + rows.length : await this.repo.count(set), rows };
@@ -137,8 +162,9 @@ export class RosterService {
     const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId];
     let filterKey = '';
     if (query.filter) {
-      const usesHref = filterPredicates(query.filter).some((p) => p.field.subField === 'href' && p.field.fieldKind !== 'metadata');
-      filterKey = `${stringifyFilter(query.filter)}${usesHref ? `|${hrefRoot}` : ''}`;
+      // The same filter text can mean different things in the two versions (`ext:` values, `roles`).
+      const usesHref = filterPredicates(query.filter).some((p) => p.field.subField?.endsWith('href') && p.field.fieldKind !== 'metadata');
+      filterKey = `${table.version}|${stringifyFilter(query.filter)}${usesHref ? `|${JSON.stringify(hrefRoots)}` : ''}`;
     }
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
 

@@ -3,6 +3,7 @@ import { ApiError, ApiErrorCode, isUuid, type TenantPrincipal } from '@edu/domai
 import type { DateOutputMode, OverLimit } from '@edu/oneroster-query';
 import { LoadingCache } from '../common/loading-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
+import type { OneRosterApi } from '../common/oneroster-api';
 import { RosterDb } from '../roster/roster-db';
 
 /** How a deployment wants OneRoster values printed and pages served (design §8, reference §1, §5.1). */
@@ -97,4 +98,16 @@ export function outputSettings(settings: TenantRow['settings']): OutputSettings 
     booleans: settings?.onerosterBooleans === 'json' ? 'json' : 'string',
     overLimit: compatibility ? 'clamp' : 'reject',
   };
+}
+
+/**
+ * v1.2 has one output format (reference v1.2 §2, §6.1, design §9): ISO 8601, booleans as
+ * `"true"`/`"false"`, a limit above the maximum served as pages of the maximum. The v1.1
+ * deployment settings do not apply to it.
+ */
+export const V1P2_OUTPUT: OutputSettings = { dateMode: 'iso8601', booleans: 'string', overLimit: 'clamp' };
+
+/** How answers of `api` are printed for this caller. */
+export function outputFor(api: OneRosterApi, access: TenantAccess): OutputSettings {
+  return api.version === 'v1p2' ? V1P2_OUTPUT : access.output;
 }

@@ -134,7 +134,16 @@ export class GradebookModel {
     return this.g.lineItems.filter((li) => li.classId === classId);
   }
 
-  expected(op: string, ids: Record<string, string> = {}): string[] {
+  /**
+   * A plain read (no filter on `status` or `dateLastModified`): deleted objects are left out.
+   * `withTombstones` gives what a delta read (`status!='…'`, `dateLastModified>'…'`) sees.
+   */
+  expected(op: string, ids: Record<string, string> = {}, withTombstones = false): string[] {
+    const all = this.expectedAll(op, ids);
+    return withTombstones ? all : all.filter((id) => !this.isDeleted(id));
+  }
+
+  private expectedAll(op: string, ids: Record<string, string>): string[] {
     const sorted = (list: { id: string }[]) => list.map((x) => x.id).sort(byteOrder);
     const inClass = (r: ResultDef) => this.lineItemsOf(ids.class_id as string).some((li) => li.id === r.lineItemId);
     switch (op) {
@@ -159,7 +168,7 @@ export class GradebookModel {
     }
   }
 
-  /** Deleted objects keep showing in collections, with status `tobedeleted`. */
+  /** Deleted objects show, with status `tobedeleted`, only to reads filtering on status or dateLastModified. */
   isDeleted(id: string): boolean {
     return [...this.g.categories, ...this.g.results].some((x) => x.id === id && 'deleted' in x && x.deleted === true);
   }

@@ -2,7 +2,7 @@
  * Resolves a (possibly dotted) filter field path against a class's catalog.
  */
 import { OneRosterQueryError, excerpt } from '../errors';
-import { getCatalog, subFieldsOf, type OneRosterResource } from '../model/catalog';
+import { catalogOf, subFieldsOf, type ClassRef, type OneRosterVersion } from '../model/catalog';
 import type { FieldDef, ValueKind } from '../model/field-kinds';
 import type { FieldRef, TextMatch } from './ast';
 
@@ -11,6 +11,8 @@ export interface ResolvedField {
   readonly ref: FieldRef;
   readonly enumValues?: readonly string[];
   readonly enumAliases?: Readonly<Record<string, string>>;
+  /** v1.2 extensible enumeration: an `ext:<name>` literal is a value of it. */
+  readonly extensible?: boolean;
 }
 
 function textMatch(valueKind: ValueKind, caseSensitive: boolean): TextMatch {
@@ -22,14 +24,15 @@ function textMatch(valueKind: ValueKind, caseSensitive: boolean): TextMatch {
  * case-insensitively and come back in canonical case; metadata keys keep their case.
  * Throws `invalid_filter_field` for unknown or unusable paths.
  */
-export function resolveFilterField(resource: OneRosterResource, path: string, position?: number): ResolvedField {
+export function resolveFilterField(resource: ClassRef, path: string, position?: number): ResolvedField {
+  const catalog = catalogOf(resource);
   const fail = (why: string): never => {
-    throw OneRosterQueryError.filter(`Unknown filter field '${excerpt(path)}' for ${resource}: ${why}`, position);
+    throw OneRosterQueryError.filter(`Unknown filter field '${excerpt(path)}' for ${catalog.resource}: ${why}`, position);
   };
   const dot = path.indexOf('.');
   const baseName = dot < 0 ? path : path.slice(0, dot);
   const rest = dot < 0 ? undefined : path.slice(dot + 1);
-  const def = getCatalog(resource).field(baseName);
+  const def = catalog.field(baseName);
   if (!def) return fail('no such field');
   if (!def.filterable) return fail('this field cannot be filtered');
 
@@ -37,7 +40,8 @@ export function resolveFilterField(resource: OneRosterResource, path: string, po
     case 'guidRef':
     case 'guidRefList':
     case 'userIds':
-      return resolveStructured(def, rest, fail);
+    case 'roles':
+      return resolveStructured(def, rest, catalog.version, fail);
     case 'metadata':
       if (rest === undefined) return fail("name a metadata key, e.g. 'metadata.key'");
       if (rest.split('.').some((segment) => segment === '')) return fail('empty segment in metadata key');
@@ -52,6 +56,10 @@ export function resolveFilterField(resource: OneRosterResource, path: string, po
           textMatch: 'caseInsensitive',
         },
       };
+    case 'userProfiles':
+    case 'learningObjectives':
+    case 'scoreScaleValues':
+      return fail('this field cannot be filtered');
     default: {
       if (rest !== undefined) return fail(`'${def.name}' has no sub-fields`);
       const valueKind: ValueKind = def.kind === 'stringList' ? 'string' : def.kind;
@@ -66,15 +74,20 @@ export function resolveFilterField(resource: OneRosterResource, path: string, po
         },
         ...(def.values ? { enumValues: def.values } : {}),
         ...(def.aliases ? { enumAliases: def.aliases } : {}),
+        ...(def.extensible ? { extensible: true } : {}),
       };
     }
   }
 }
 
-function resolveStructured(def: FieldDef, rest: string | undefined, fail: (why: string) => never): ResolvedField {
-  const subs = subFieldsOf(def.kind);
-  // A bare GUIDRef name is shorthand for its sourcedId (`school='x'` = `school.sourcedId='x'`).
-  const subName = rest ?? (def.kind === 'userIds' ? undefined : 'sourcedId');
+/** Where a bare structured name points: a GUIDRef's sourcedId (`school='x'`), a role's role (`roles='teacher'`). */
+const BARE_SUBFIELD: Partial<Record<FieldDef['kind'], string>> = { guidRef: 'sourcedId', guidRefList: 'sourcedId', roles: 'role' };
+
+function resolveStructured(def: FieldDef, rest: string | undefined, version: OneRosterVersion, fail: (why: string) => never): ResolvedField {
+  const subs = subFieldsOf(def.kind, version);
+  // `roles.org` is shorthand for `roles.org.sourcedId`, as `school` is for `school.sourcedId`.
+  const named = rest !== undefined && def.kind === 'roles' && rest.toLowerCase() === 'org' ? 'org.sourcedId' : rest;
+  const subName = named ?? BARE_SUBFIELD[def.kind];
   if (subName === undefined) return fail(`name a sub-field: ${subs.map((s) => `${def.name}.${s.name}`).join(', ')}`);
   const sub = subs.find((s) => s.name.toLowerCase() === subName.toLowerCase());
   if (!sub) return fail(`sub-field must be one of ${subs.map((s) => s.name).join(', ')}`);
@@ -89,5 +102,6 @@ function resolveStructured(def: FieldDef, rest: string | undefined, fail: (why: 
       textMatch: textMatch(sub.valueKind, sub.caseSensitive),
     },
     ...(sub.values ? { enumValues: sub.values } : {}),
+    ...(sub.extensible ? { extensible: true } : {}),
   };
 }

@@ -123,7 +123,7 @@ function fieldCases(resource: OneRosterResource): fc.Arbitrary<FieldCase> {
         );
         break;
       default: {
-        const valueKind: ValueKind = def.kind === 'stringList' ? 'string' : def.kind;
+        const valueKind = (def.kind === 'stringList' ? 'string' : def.kind) as ValueKind;
         options.push(
           fc.constant({
             segments: [def.name],

@@ -2,6 +2,7 @@
  * Operator checks and typed literal validation for one filter predicate.
  */
 import { OneRosterQueryError, excerpt } from '../errors';
+import { EXT_VALUE } from '../model/enums';
 import { parseDateLiteral, parseDateTimeLiteral } from '../temporal/parse';
 import { ORDERING_OPERATORS, type ComparisonOperator, type FieldRef, type TypedLiteral } from './ast';
 import type { ResolvedField } from './field-ref';
@@ -53,7 +54,10 @@ export function parseLiteral(field: ResolvedField, raw: string, position?: numbe
       // Own keys only: `__proto__` or `constructor` must not find Object.prototype's members.
       const aliases = field.enumAliases ?? {};
       const canonical = (field.enumValues ?? []).find((v) => v.toLowerCase() === lower) ?? (Object.hasOwn(aliases, lower) ? aliases[lower] : undefined);
-      return canonical === undefined ? { kind: 'unlisted', value: lower } : { kind: 'enum', value: canonical };
+      if (canonical !== undefined) return { kind: 'enum', value: canonical };
+      // v1.2 extension values are compared as written (`ext:` names are case-sensitive identifiers).
+      if (field.extensible && EXT_VALUE.test(text)) return { kind: 'enum', value: text };
+      return { kind: 'unlisted', value: lower };
     }
     case 'boolean': {
       const lower = text.toLowerCase();

@@ -8,7 +8,7 @@
  * At most one logical operator (two clauses), as v1.1 defines; more is `invalid_filter_field`.
  */
 import { OneRosterQueryError, excerpt } from '../errors';
-import type { OneRosterResource } from '../model/catalog';
+import type { ClassRef } from '../model/catalog';
 import type { FilterNode, PredicateNode } from './ast';
 import { resolveFilterField } from './field-ref';
 import { tokenize, type Token } from './lexer';
@@ -38,7 +38,7 @@ class FilterParser {
 
   constructor(
     private readonly tokens: readonly Token[],
-    private readonly resource: OneRosterResource,
+    private readonly resource: ClassRef,
   ) {}
 
   parse(): FilterNode {
@@ -99,6 +99,6 @@ class FilterParser {
  * Parses and validates a filter expression for `resource`. Returns the AST, or throws
  * `OneRosterQueryError` (`invalid_filter_field`) for any syntax, field, operator or value problem.
  */
-export function parseFilter(input: string, resource: OneRosterResource): FilterNode {
+export function parseFilter(input: string, resource: ClassRef): FilterNode {
   return new FilterParser(tokenize(input), resource).parse();
 }

@@ -1,6 +1,7 @@
 /**
- * Field catalogs of the OneRoster v1.1 classes served (reference §3): the rostering classes, the
- * gradebook classes (category, lineItem, result) and the resources class; lookups into them.
+ * Field catalogs of the OneRoster classes served, per version: v1.1 (reference §3: the rostering
+ * classes, category/lineItem/result, resource) and v1.2 (`catalog-v1p2.ts`, which adds scoreScale,
+ * assessmentLineItem and assessmentResult); lookups into them.
  */
 import {
   CLASS_TYPES,
@@ -11,12 +12,19 @@ import {
   ROLE_TYPES,
   SCORE_STATUS_TYPES,
   SESSION_TYPES,
-  STATUS_ALIASES,
-  STATUS_TYPES,
+  V1P2_GUID_REF_TYPES,
+  V1P2_ROLE_KINDS,
+  V1P2_ROLE_TYPES,
 } from './enums';
-import { SCALAR_KINDS, type FieldDef, type FieldKind, type SubFieldDef } from './field-kinds';
+import { BASE_FIELDS, bool, date, datetime, enumOf, field, list, num, ref, refs, str } from './field-defs';
+import { V1P2_CLASS_FIELDS, V1P2_RESOURCES } from './catalog-v1p2';
+import type { FieldDef, FieldKind, SubFieldDef } from './field-kinds';
 
-/** The classes served, named as in the information model: rostering, then gradebook, then resources. */
+export const ONEROSTER_VERSIONS = ['v1p1', 'v1p2'] as const;
+/** The binding a request is answered in: `v1p1` (`/ims/oneroster/v1p1`) or `v1p2` (the three v1p2 services). */
+export type OneRosterVersion = (typeof ONEROSTER_VERSIONS)[number];
+
+/** The classes served by v1.1, named as in the information model: rostering, then gradebook, then resources. */
 export const ONEROSTER_RESOURCES = [
   'academicSession',
   'class',
@@ -30,9 +38,15 @@ export const ONEROSTER_RESOURCES = [
   'result',
   'resource',
 ] as const;
-export type OneRosterResource = (typeof ONEROSTER_RESOURCES)[number];
+/** Every class of either version (v1.2 adds three gradebook classes). */
+export type OneRosterResource = (typeof ONEROSTER_RESOURCES)[number] | (typeof V1P2_RESOURCES)[number];
 
-/** JSON wrapper keys per class (reference §4.1): the payload type, not the route, picks them. */
+/** The classes of a version. */
+export function resourcesOf(version: OneRosterVersion): readonly OneRosterResource[] {
+  return version === 'v1p1' ? ONEROSTER_RESOURCES : V1P2_RESOURCES;
+}
+
+/** JSON wrapper keys per class (reference §4.1, v1.2 §5.1): the payload type, not the route, picks them. */
 export const RESOURCE_KEYS: Readonly<Record<OneRosterResource, { readonly single: string; readonly collection: string }>> = {
   academicSession: { single: 'academicSession', collection: 'academicSessions' },
   class: { single: 'class', collection: 'classes' },
@@ -44,51 +58,13 @@ export const RESOURCE_KEYS: Readonly<Record<OneRosterResource, { readonly single
   category: { single: 'category', collection: 'categories' },
   lineItem: { single: 'lineItem', collection: 'lineItems' },
   result: { single: 'result', collection: 'results' },
+  scoreScale: { single: 'scoreScale', collection: 'scoreScales' },
+  assessmentLineItem: { single: 'assessmentLineItem', collection: 'assessmentLineItems' },
+  assessmentResult: { single: 'assessmentResult', collection: 'assessmentResults' },
   resource: { single: 'resource', collection: 'resources' },
 };
 
-interface FieldOptions {
-  readonly values?: readonly string[];
-  readonly aliases?: Readonly<Record<string, string>>;
-  readonly caseSensitive?: boolean;
-  readonly filterable?: boolean;
-  readonly sortable?: boolean;
-}
-
-function field(name: string, kind: FieldKind, options: FieldOptions = {}): FieldDef {
-  const scalar = SCALAR_KINDS.includes(kind);
-  const def: FieldDef = {
-    name,
-    kind,
-    sortable: options.sortable ?? scalar,
-    filterable: options.filterable ?? true,
-    caseSensitive: options.caseSensitive ?? false,
-    ...(options.values ? { values: options.values } : {}),
-    ...(options.aliases ? { aliases: options.aliases } : {}),
-  };
-  return Object.freeze(def);
-}
-
-const str = (name: string, options?: FieldOptions): FieldDef => field(name, 'string', options);
-const enumOf = (name: string, values: readonly string[], aliases?: Readonly<Record<string, string>>): FieldDef =>
-  field(name, 'enum', { values, ...(aliases ? { aliases } : {}) });
-const date = (name: string): FieldDef => field(name, 'date');
-const datetime = (name: string): FieldDef => field(name, 'datetime');
-const num = (name: string): FieldDef => field(name, 'number');
-const bool = (name: string): FieldDef => field(name, 'boolean');
-const list = (name: string): FieldDef => field(name, 'stringList');
-const ref = (name: string): FieldDef => field(name, 'guidRef');
-const refs = (name: string): FieldDef => field(name, 'guidRefList');
-
-/** Base fields present on every class (reference §3.1). */
-const BASE_FIELDS: readonly FieldDef[] = [
-  str('sourcedId', { caseSensitive: true }),
-  enumOf('status', STATUS_TYPES, STATUS_ALIASES),
-  field('dateLastModified', 'datetime'),
-  field('metadata', 'metadata'),
-];
-
-const CLASS_FIELDS: Readonly<Record<OneRosterResource, readonly FieldDef[]>> = {
+const CLASS_FIELDS: Readonly<Record<(typeof ONEROSTER_RESOURCES)[number], readonly FieldDef[]>> = {
   academicSession: [
     str('title'),
     date('startDate'),
@@ -191,56 +167,85 @@ export const GUID_REF_SUBFIELDS: readonly SubFieldDef[] = [
   { name: 'type', valueKind: 'enum', values: GUID_REF_TYPES, caseSensitive: true },
 ];
 
+/** Sub-fields of a v1.2 GUIDRef: its `type` is one fixed literal per field. */
+const V1P2_GUID_REF_SUBFIELDS: readonly SubFieldDef[] = [
+  { name: 'sourcedId', valueKind: 'string', caseSensitive: true },
+  { name: 'href', valueKind: 'string', caseSensitive: true },
+  { name: 'type', valueKind: 'enum', values: V1P2_GUID_REF_TYPES, caseSensitive: true },
+];
+
+/** Sub-fields of a v1.2 Role (`roles.role='teacher'`, `roles.org.sourcedId='s1'`; bare `roles.org` = its sourcedId). */
+export const ROLE_SUBFIELDS: readonly SubFieldDef[] = [
+  { name: 'roleType', valueKind: 'enum', values: V1P2_ROLE_KINDS, caseSensitive: true },
+  { name: 'role', valueKind: 'enum', values: V1P2_ROLE_TYPES, extensible: true, caseSensitive: true },
+  ...V1P2_GUID_REF_SUBFIELDS.map((s) => ({ ...s, name: `org.${s.name}` })),
+  { name: 'userProfile', valueKind: 'string', caseSensitive: true },
+  { name: 'beginDate', valueKind: 'date', caseSensitive: true },
+  { name: 'endDate', valueKind: 'date', caseSensitive: true },
+];
+
 /** Sub-fields of a UserId (reference §3.3). */
 export const USER_ID_SUBFIELDS: readonly SubFieldDef[] = [
   { name: 'type', valueKind: 'string', caseSensitive: false },
   { name: 'identifier', valueKind: 'string', caseSensitive: false },
 ];
 
-/** Catalog of one class: its fields in model order, plus case-insensitive lookup. */
+/** Catalog of one class in one version: its fields in model order, plus case-insensitive lookup. */
 export interface ResourceCatalog {
   readonly resource: OneRosterResource;
+  readonly version: OneRosterVersion;
   readonly fields: readonly FieldDef[];
   /** Finds a top-level field; names match case-insensitively. */
   field(name: string): FieldDef | undefined;
 }
 
-function buildCatalog(resource: OneRosterResource): ResourceCatalog {
-  const fields = Object.freeze([...BASE_FIELDS, ...CLASS_FIELDS[resource]]);
+function buildCatalog(resource: OneRosterResource, version: OneRosterVersion, classFields: readonly FieldDef[]): ResourceCatalog {
+  const fields = Object.freeze([...BASE_FIELDS, ...classFields]);
   const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
-  return Object.freeze({ resource, fields, field: (name: string) => byName.get(name.toLowerCase()) });
+  return Object.freeze({ resource, version, fields, field: (name: string) => byName.get(name.toLowerCase()) });
 }
 
-const CATALOGS = new Map<string, ResourceCatalog>(ONEROSTER_RESOURCES.map((r) => [r, buildCatalog(r)]));
+const CATALOGS: Readonly<Record<OneRosterVersion, ReadonlyMap<string, ResourceCatalog>>> = {
+  v1p1: new Map(ONEROSTER_RESOURCES.map((r) => [r, buildCatalog(r, 'v1p1', CLASS_FIELDS[r])])),
+  v1p2: new Map(V1P2_RESOURCES.map((r) => [r, buildCatalog(r, 'v1p2', V1P2_CLASS_FIELDS[r])])),
+};
 
-export function isOneRosterResource(value: string): value is OneRosterResource {
-  return CATALOGS.has(value);
+export function isOneRosterResource(value: string, version: OneRosterVersion = 'v1p1'): value is OneRosterResource {
+  return CATALOGS[version].has(value);
 }
 
-/** The catalog of a class. Throws a TypeError for a name that is not a rostering class (a programming error). */
-export function getCatalog(resource: OneRosterResource): ResourceCatalog {
-  const catalog = CATALOGS.get(resource);
-  if (!catalog) throw new TypeError(`Unknown OneRoster resource '${String(resource)}'`);
+/** The catalog of a class in a version. Throws a TypeError for a class the version lacks (a programming error). */
+export function getCatalog(resource: OneRosterResource, version: OneRosterVersion = 'v1p1'): ResourceCatalog {
+  const catalog = CATALOGS[version].get(resource);
+  if (!catalog) throw new TypeError(`Unknown OneRoster ${version} resource '${String(resource)}'`);
   return catalog;
 }
 
+/** A class as the query functions take it: a v1.1 class name, or the catalog of a class in a version. */
+export type ClassRef = OneRosterResource | ResourceCatalog;
+
+export function catalogOf(ref: ClassRef): ResourceCatalog {
+  return typeof ref === 'string' ? getCatalog(ref) : ref;
+}
+
 /** Names of the fields usable as `data_field` / `sort` for a class. */
-export function sortableFields(resource: OneRosterResource): string[] {
-  return getCatalog(resource)
+export function sortableFields(ref: ClassRef): string[] {
+  return catalogOf(ref)
     .fields.filter((f) => f.sortable)
     .map((f) => f.name);
 }
 
 /** Names of the top-level fields usable in `filter` (structured ones through a dotted sub-field). */
-export function filterableFields(resource: OneRosterResource): string[] {
-  return getCatalog(resource)
+export function filterableFields(ref: ClassRef): string[] {
+  return catalogOf(ref)
     .fields.filter((f) => f.filterable)
     .map((f) => f.name);
 }
 
-/** Sub-field definitions of a structured field kind; empty for scalar kinds and metadata. */
-export function subFieldsOf(kind: FieldKind): readonly SubFieldDef[] {
-  if (kind === 'guidRef' || kind === 'guidRefList') return GUID_REF_SUBFIELDS;
+/** Sub-field definitions of a structured field kind in a version; empty for scalar kinds and metadata. */
+export function subFieldsOf(kind: FieldKind, version: OneRosterVersion = 'v1p1'): readonly SubFieldDef[] {
+  if (kind === 'guidRef' || kind === 'guidRefList') return version === 'v1p2' ? V1P2_GUID_REF_SUBFIELDS : GUID_REF_SUBFIELDS;
   if (kind === 'userIds') return USER_ID_SUBFIELDS;
+  if (kind === 'roles') return ROLE_SUBFIELDS;
   return [];
 }

@@ -41,8 +41,45 @@ export type SessionType = (typeof SESSION_TYPES)[number];
 export type ClassType = (typeof CLASS_TYPES)[number];
 export type OrgType = (typeof ORG_TYPES)[number];
 export type RoleType = (typeof ROLE_TYPES)[number];
-export type GuidRefType = (typeof GUID_REF_TYPES)[number];
+export type GuidRefType = (typeof GUID_REF_TYPES)[number] | (typeof V1P2_GUID_REF_TYPES)[number];
 export type ScoreStatus = (typeof SCORE_STATUS_TYPES)[number];
 
 /** v1.0's `inactive` was dropped in v1.1; a filter on it means `tobedeleted`. */
 export const STATUS_ALIASES: Readonly<Record<string, StatusType>> = { inactive: 'tobedeleted' };
+
+// OneRoster v1.2 vocabularies (reference oneroster-v1p2 §3). Most are extensible: any value
+// matching `EXT_VALUE` is valid too.
+
+/** `ext:` extension values of the v1.2 extensible enumerations (the OAS pattern, anchored). */
+export const EXT_VALUE = /^ext:[A-Za-z0-9._-]+$/;
+/** v1.2 user roles (`Role.role`): `administrator` is gone, five values are new. */
+export const V1P2_ROLE_TYPES = [
+  'aide',
+  'counselor',
+  'districtAdministrator',
+  'guardian',
+  'parent',
+  'principal',
+  'proctor',
+  'relative',
+  'siteAdministrator',
+  'student',
+  'systemAdministrator',
+  'teacher',
+] as const;
+export const V1P2_ROLE_KINDS = ['primary', 'secondary'] as const;
+export const V1P2_GENDER_TYPES = ['male', 'female', 'unspecified', 'other'] as const;
+/** v1.2 GUIDRef `type`s: exactly one per reference field. */
+export const V1P2_GUID_REF_TYPES = [
+  'academicSession',
+  'assessmentLineItem',
+  'category',
+  'class',
+  'course',
+  'lineItem',
+  'org',
+  'resource',
+  'scoreScale',
+  'user',
+] as const;
+export type V1p2RoleType = (typeof V1P2_ROLE_TYPES)[number];

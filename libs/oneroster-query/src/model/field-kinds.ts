@@ -16,7 +16,12 @@ export type FieldKind =
   | 'guidRef' // { href, sourcedId, type }
   | 'guidRefList' // GUIDRef[]
   | 'userIds' // { type, identifier }[]
-  | 'metadata'; // free-form object
+  | 'metadata' // free-form object
+  // OneRoster v1.2 structured lists
+  | 'roles' // { roleType, role, org: GUIDRef, userProfile?, beginDate?, endDate? }[]
+  | 'userProfiles' // { profileId, profileType, vendorId, applicationId?, description?, credentials? }[]
+  | 'learningObjectives' // { source, learningObjectiveIds[] }[] or { source, learningObjectiveResults[] }[]
+  | 'scoreScaleValues'; // { itemValueLHS, itemValueRHS }[]
 
 /** The kind of the single value a filter predicate compares against (the leaf of a field path). */
 export type ValueKind = 'string' | 'enum' | 'date' | 'datetime' | 'boolean' | 'year' | 'number';
@@ -33,6 +38,8 @@ export interface FieldDef {
   readonly values?: readonly string[];
   /** Extra accepted spellings of enum values, mapped to a canonical value (lower-case keys). */
   readonly aliases?: Readonly<Record<string, string>>;
+  /** v1.2 extensible enumeration: `ext:<name>` values are valid too. */
+  readonly extensible?: boolean;
   /** Usable as `data_field` / `sort`. Only scalar fields are. */
   readonly sortable: boolean;
   /** Usable in `filter` (directly, or through a dotted sub-field). */
@@ -46,8 +53,10 @@ export interface FieldDef {
 
 /** A dotted sub-field of a structured field (`school.sourcedId`, `userIds.identifier`). */
 export interface SubFieldDef {
+  /** Name after the field's dot; nested GUIDRef parts are dotted too (`org.sourcedId` of `roles`). */
   readonly name: string;
   readonly valueKind: ValueKind;
   readonly values?: readonly string[];
+  readonly extensible?: boolean;
   readonly caseSensitive: boolean;
 }

@@ -1,4 +1,5 @@
 import { OneRosterQueryError } from '../errors';
+import { getCatalog } from '../model/catalog';
 import { parseCollectionQuery, parseSingleQuery } from './collection-query';
 import type { RawQuery } from './raw-params';
 
@@ -129,5 +130,38 @@ describe('parseSingleQuery', () => {
 
   it('warns about unknown selection fields', () => {
     expect(parseSingleQuery({ fields: 'name,bogus' }, 'org')).toMatchObject({ fields: ['name'], warnings: [{ code: 'invalid_selection_field' }] });
+  });
+});
+
+describe('v1.2 queries (strict: a success body has no room for warnings)', () => {
+  const user = getCatalog('user', 'v1p2');
+
+  it('refuses an unknown selection field as invalid_selection_field and a sort problem as invaliddata', () => {
+    expect(() => parseCollectionQuery({ fields: 'sourcedId,nickname' }, user, { strict: true })).toThrow(
+      expect.objectContaining({ code: 'invalid_selection_field', parameter: 'fields', message: "Unknown field 'nickname' for user" }),
+    );
+    expect(() => parseCollectionQuery({ sort: 'nickname' }, user, { strict: true })).toThrow(expect.objectContaining({ code: 'invaliddata', parameter: 'sort', message: "Unknown sort field 'nickname' for user" }));
+    expect(() => parseCollectionQuery({ orderBy: 'sideways' }, user, { strict: true })).toThrow(expect.objectContaining({ code: 'invaliddata', parameter: 'orderBy' }));
+    expect(() => parseSingleQuery({ fields: 'shoeSize' }, user, { strict: true })).toThrow(expect.objectContaining({ code: 'invalid_selection_field' }));
+    expect(parseCollectionQuery({ fields: 'roles,primaryOrg', sort: 'pronouns' }, user, { strict: true })).toMatchObject({ fields: ['roles', 'primaryOrg'], sort: { field: 'pronouns' } });
+  });
+
+  it('knows the v1.2 user: roles and primaryOrg instead of role and orgs', () => {
+    expect(() => parseCollectionQuery({ filter: "role='teacher'" }, user)).toThrow(expect.objectContaining({ code: 'invalid_filter_field' }));
+    expect(parseCollectionQuery({ filter: "role='teacher'" }, 'user').filter).toBeDefined();
+    const roles = parseCollectionQuery({ filter: "roles.org='s1' AND roles.role='districtAdministrator'" }, user).filter;
+    expect(roles).toMatchObject({ kind: 'and', left: { field: { path: 'roles.org.sourcedId', multi: true } }, right: { value: { kind: 'enum', value: 'districtAdministrator' } } });
+    expect(parseCollectionQuery({ filter: "roles='ext:coach'" }, user).filter).toMatchObject({ field: { path: 'roles.role' }, value: { kind: 'enum', value: 'ext:coach' } });
+    expect(parseCollectionQuery({ filter: "roles.role='wizard'" }, user).filter).toMatchObject({ value: { kind: 'unlisted' } });
+    expect(parseCollectionQuery({ filter: "roles.beginDate='2024-08-01'" }, user).filter).toMatchObject({ field: { valueKind: 'date' } });
+    expect(() => parseCollectionQuery({ filter: "userProfiles.vendorId='x'" }, user)).toThrow(expect.objectContaining({ code: 'invalid_filter_field' }));
+    expect(() => parseCollectionQuery({ filter: "roles.shoeSize='x'" }, user)).toThrow(expect.objectContaining({ code: 'invalid_filter_field' }));
+  });
+
+  it('accepts ext: values of extensible enumerations in v1.2 only', () => {
+    const org12 = parseCollectionQuery({ filter: "type='ext:trust'" }, getCatalog('org', 'v1p2')).filter;
+    expect(org12).toMatchObject({ value: { kind: 'enum', value: 'ext:trust' } });
+    expect(parseCollectionQuery({ filter: "type='ext:trust'" }, 'org').filter).toMatchObject({ value: { kind: 'unlisted' } });
+    expect(parseCollectionQuery({ filter: "type='ext:'" }, getCatalog('org', 'v1p2')).filter).toMatchObject({ value: { kind: 'unlisted' } });
   });
 });

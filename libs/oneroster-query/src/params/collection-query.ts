@@ -1,10 +1,10 @@
 /**
  * Entry points that turn a decoded query object into a validated, typed query.
  */
-import type { QueryWarning } from '../errors';
+import { OneRosterQueryError, type QueryWarning } from '../errors';
 import type { FilterNode } from '../filter/ast';
 import { parseFilter } from '../filter/parser';
-import type { OneRosterResource } from '../model/catalog';
+import type { ClassRef } from '../model/catalog';
 import { parseFields } from './fields-param';
 import { DEFAULT_LIMIT, MAX_LIMIT, parseLimit, parseOffset, type OverLimit } from './paging-params';
 import { singleParam, type RawQuery } from './raw-params';
@@ -17,6 +17,8 @@ export interface QueryOptions {
   readonly maxLimit?: number;
   /** `clamp` serves a larger `limit` as `maxLimit` instead of a 400 (consumer compatibility profile). Default `reject`. */
   readonly overLimit?: OverLimit;
+  /** Refuse what would otherwise be a warning (v1.2: a success body has no room for one). */
+  readonly strict?: boolean;
 }
 
 export interface CollectionQuery {
@@ -43,25 +45,28 @@ export interface SingleQuery {
  * `invalid_filter_field` for the filter); checked in the order limit, offset, filter, sort, fields.
  * Unknown parameters are ignored.
  */
-export function parseCollectionQuery(raw: RawQuery, resource: OneRosterResource, options: QueryOptions = {}): CollectionQuery {
+export function parseCollectionQuery(raw: RawQuery, resource: ClassRef, options: QueryOptions = {}): CollectionQuery {
   const limit = parseLimit(singleParam(raw, 'limit'), options.defaultLimit ?? DEFAULT_LIMIT, options.maxLimit ?? MAX_LIMIT, options.overLimit);
   const offset = parseOffset(singleParam(raw, 'offset'));
   const filterText = singleParam(raw, 'filter');
   const filter = filterText === undefined || filterText.trim() === '' ? undefined : parseFilter(filterText, resource);
   const { sort, warnings: sortWarnings } = parseSort(raw, resource);
   const { fields, warnings: fieldWarnings } = parseFields(raw, resource);
+  const warnings = [...sortWarnings, ...fieldWarnings];
+  if (options.strict && warnings[0]) throw OneRosterQueryError.fromWarning(warnings[0]);
   return {
     limit,
     offset,
     sort,
     ...(filter ? { filter } : {}),
     ...(fields ? { fields } : {}),
-    warnings: [...sortWarnings, ...fieldWarnings],
+    warnings,
   };
 }
 
 /** Validates the query of a single-object GET: only `fields` counts, everything else is ignored. */
-export function parseSingleQuery(raw: RawQuery, resource: OneRosterResource): SingleQuery {
+export function parseSingleQuery(raw: RawQuery, resource: ClassRef, options: Pick<QueryOptions, 'strict'> = {}): SingleQuery {
   const { fields, warnings } = parseFields(raw, resource);
+  if (options.strict && warnings[0]) throw OneRosterQueryError.fromWarning(warnings[0]);
   return { ...(fields ? { fields } : {}), warnings };
 }

@@ -24,6 +24,7 @@ describe('parseFields', () => {
           code: 'invalid_selection_field',
           parameter: 'fields',
           message: "Unknown fields 'nickname', 'shoeSize' for user ignored",
+          problem: "Unknown fields 'nickname', 'shoeSize' for user",
           values: ['nickname', 'shoeSize'],
         },
       ],

@@ -6,18 +6,18 @@
  * A repeated `fields` parameter is treated as one list (the values are joined).
  */
 import { excerpt, type QueryWarning } from '../errors';
-import { getCatalog, type OneRosterResource } from '../model/catalog';
+import { catalogOf, type ClassRef } from '../model/catalog';
 import { paramValues, type RawQuery } from './raw-params';
 
-export function parseFields(raw: RawQuery, resource: OneRosterResource): { fields: string[] | undefined; warnings: QueryWarning[] } {
+export function parseFields(raw: RawQuery, resource: ClassRef): { fields: string[] | undefined; warnings: QueryWarning[] } {
   const values = paramValues(raw, 'fields');
   if (values.length === 0) return { fields: undefined, warnings: [] };
   return parseFieldList(values.join(','), resource);
 }
 
 /** Parses one comma-separated list of field names for `resource`. */
-export function parseFieldList(list: string, resource: OneRosterResource): { fields: string[] | undefined; warnings: QueryWarning[] } {
-  const catalog = getCatalog(resource);
+export function parseFieldList(list: string, resource: ClassRef): { fields: string[] | undefined; warnings: QueryWarning[] } {
+  const catalog = catalogOf(resource);
   const names = list
     .split(',')
     .map((n) => n.trim())
@@ -36,10 +36,12 @@ export function parseFieldList(list: string, resource: OneRosterResource): { fie
   }
   if (unknown.length === 0) return { fields, warnings: [] };
   const none = fields.length === 0;
+  const problem = `Unknown field${unknown.length > 1 ? 's' : ''} ${excerpt(unknown.map((n) => `'${n}'`).join(', '), 200)} for ${catalog.resource}`;
   const warning: QueryWarning = {
     code: 'invalid_selection_field',
     parameter: 'fields',
-    message: `Unknown field${unknown.length > 1 ? 's' : ''} ${excerpt(unknown.map((n) => `'${n}'`).join(', '), 200)} for ${resource} ignored${none ? '; all fields returned' : ''}`,
+    message: `${problem} ignored${none ? '; all fields returned' : ''}`,
+    problem,
     values: unknown,
   };
   return { fields: none ? undefined : fields, warnings: [warning] };

@@ -40,6 +40,7 @@ describe('parseSort', () => {
         code: 'invalid_sort_field',
         parameter: 'data_field',
         message: "Unknown sort field 'nickname' for user; default order used",
+        problem: "Unknown sort field 'nickname' for user",
         values: ['nickname'],
       },
     ]);

@@ -4,7 +4,7 @@
  * `invalid_sort_field` warning.
  */
 import { excerpt, type QueryWarning } from '../errors';
-import { getCatalog, type OneRosterResource } from '../model/catalog';
+import { catalogOf, type ClassRef } from '../model/catalog';
 import type { FieldKind } from '../model/field-kinds';
 import { singleParam, type RawQuery } from './raw-params';
 
@@ -36,15 +36,16 @@ function parseDirection(raw: RawQuery, warnings: QueryWarning[]): SortDirection 
     code: 'invalid_sort_field',
     parameter: 'orderBy',
     message: `Unknown orderBy '${excerpt(text)}' (use asc or desc); ascending order used`,
+    problem: `Unknown orderBy '${excerpt(text)}' (use asc or desc)`,
     values: [text],
   });
   return 'asc';
 }
 
 /** Reads `data_field` / `sort` / `orderBy`; never throws except for conflicting repeated parameters. */
-export function parseSort(raw: RawQuery, resource: OneRosterResource): { sort: SortSpec; warnings: QueryWarning[] } {
+export function parseSort(raw: RawQuery, resource: ClassRef): { sort: SortSpec; warnings: QueryWarning[] } {
   const warnings: QueryWarning[] = [];
-  const catalog = getCatalog(resource);
+  const catalog = catalogOf(resource);
   const dataField = blankToUndefined(singleParam(raw, 'data_field'));
   const sortParam = blankToUndefined(singleParam(raw, 'sort'));
   const direction = parseDirection(raw, warnings);
@@ -54,6 +55,7 @@ export function parseSort(raw: RawQuery, resource: OneRosterResource): { sort: S
       code: 'invalid_sort_field',
       parameter: 'sort',
       message: `Both data_field '${excerpt(dataField)}' and sort '${excerpt(sortParam)}' given; data_field is used and sort ignored`,
+      problem: `Both data_field '${excerpt(dataField)}' and sort '${excerpt(sortParam)}' given`,
       values: [sortParam],
     });
   }
@@ -65,12 +67,12 @@ export function parseSort(raw: RawQuery, resource: OneRosterResource): { sort: S
 
   const def = catalog.field(requested);
   if (!def || !def.sortable) {
+    const problem = def ? `Field '${def.name}' of ${catalog.resource} cannot be sorted on` : `Unknown sort field '${excerpt(requested)}' for ${catalog.resource}`;
     warnings.push({
       code: 'invalid_sort_field',
       parameter,
-      message: def
-        ? `Field '${def.name}' of ${resource} cannot be sorted on; default order used`
-        : `Unknown sort field '${excerpt(requested)}' for ${resource}; default order used`,
+      message: `${problem}; default order used`,
+      problem,
       values: [requested],
     });
     return { sort: { field: fallback.name, kind: fallback.kind, direction, requested: false }, warnings };

@@ -42,7 +42,7 @@ describe('imsx status info', () => {
   });
 
   it('builds success/warning entries for query warnings', () => {
-    const warning: QueryWarning = { code: 'invalid_sort_field', parameter: 'sort', message: "Unknown sort field 'nickname'", values: ['nickname'] };
+    const warning: QueryWarning = { code: 'invalid_sort_field', parameter: 'sort', message: "Unknown sort field 'nickname'", problem: "Unknown sort field 'nickname'", values: ['nickname'] };
     expect(warningStatusInfo(warning, context)).toEqual({
       imsx_codeMajor: 'success',
       imsx_severity: 'warning',
@@ -55,8 +55,8 @@ describe('imsx status info', () => {
 
   it('puts one entry per warning in the set, or nothing at all', () => {
     const warnings: QueryWarning[] = [
-      { code: 'invalid_sort_field', parameter: 'data_field', message: 'a', values: ['x'] },
-      { code: 'invalid_selection_field', parameter: 'fields', message: 'b', values: ['y'] },
+      { code: 'invalid_sort_field', parameter: 'data_field', message: 'a', problem: 'a', values: ['x'] },
+      { code: 'invalid_selection_field', parameter: 'fields', message: 'b', problem: 'b', values: ['y'] },
     ];
     const set = warningsStatusInfoSet(warnings, context);
     expect(set?.statusInfoSet.map((s) => s.imsx_CodeMinor.imsx_codeMinorField[0]?.imsx_codeMinorFieldValue)).toEqual([

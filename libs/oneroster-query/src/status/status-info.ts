@@ -117,3 +117,28 @@ export function warningStatusInfo(warning: QueryWarning, context: StatusContext)
 export function warningsStatusInfoSet(warnings: readonly QueryWarning[], context: StatusContext): ImsxStatusInfoSet | undefined {
   return warnings.length === 0 ? undefined : statusInfoSet(...warnings.map((w) => warningStatusInfo(w, context)));
 }
+
+/**
+ * The v1.2 error body (reference oneroster-v1p2 §7.2): one bare `imsx_StatusInfo` object, closed
+ * (no `statusInfoSet` around it, no message or operation reference).
+ */
+export interface ImsxStatusInfoV1p2 {
+  readonly imsx_codeMajor: ImsxCodeMajor;
+  readonly imsx_severity: ImsxSeverity;
+  readonly imsx_description: string;
+  readonly imsx_CodeMinor?: { readonly imsx_codeMinorField: readonly ImsxCodeMinorField[] };
+}
+
+/**
+ * A v1.2 failure. `unsupportedoperation` is not a v1.2 codeMinor: a method the path does not take
+ * is reported with codeMajor `unsupported` and no codeMinor.
+ */
+export function v1p2FailureStatusInfo(codeMinor: ImsxCodeMinorValue, description: string, fieldName?: string): ImsxStatusInfoV1p2 {
+  if (codeMinor === 'unsupportedoperation') return { imsx_codeMajor: 'unsupported', imsx_severity: 'error', imsx_description: description };
+  return {
+    imsx_codeMajor: 'failure',
+    imsx_severity: 'error',
+    imsx_description: description,
+    imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: fieldName ?? TARGET_END_SYSTEM, imsx_codeMinorFieldValue: codeMinor }] },
+  };
+}

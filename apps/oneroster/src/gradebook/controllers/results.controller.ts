@@ -2,42 +2,46 @@ import { Controller, Delete, Get, Param, Put, Req, Res, UseGuards } from '@nestj
 import type { Request, Response } from 'express';
 import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { GRADEBOOK_DELETE, GRADEBOOK_PUT, GRADEBOOK_READ, ONEROSTER_PREFIX, RosterHttp } from '../../roster/roster-http';
+import { RosterHttp } from '../../roster/roster-http';
 import { RosterAccessGuard, RosterTenant } from '../../tenancy/roster-access.guard';
+import { namedFor, type OneRosterApi } from '../../common/oneroster-api';
 import type { TenantAccess } from '../../tenancy/tenant-access.service';
 import { GRADEBOOK_COLLECTIONS as C, GRADEBOOK_SINGLES as S } from '../gradebook-operations';
 import { GradebookHttp } from '../gradebook-http';
 
 /** The OneRoster v1.1 gradebook operations on one collection: GET all, GET one, PUT, DELETE (reference §6.3). */
-@Controller(ONEROSTER_PREFIX)
-@UseGuards(RosterAccessGuard)
-export class ResultsController {
-  constructor(
-    private readonly http: RosterHttp,
-    private readonly writes: GradebookHttp,
-  ) {}
+export function resultsController(api: OneRosterApi) {
+  @Controller(api.prefix.gradebook)
+  @UseGuards(RosterAccessGuard)
+  class ResultsController {
+    constructor(
+      private readonly http: RosterHttp,
+      private readonly writes: GradebookHttp,
+    ) {}
 
-  @Get('results')
-  @RequireScopes(...GRADEBOOK_READ)
-  getAllResults(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
-    return this.http.list(t, C.getAllResults, {}, req, res);
-  }
+    @Get('results')
+    @RequireScopes(...api.scopes.gradebookBase)
+    getAllResults(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
+      return this.http.list(api, t, C.getAllResults, {}, req, res);
+    }
 
-  @Get('results/:id')
-  @RequireScopes(...GRADEBOOK_READ)
-  getResult(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
-    return this.http.get(t, S.getResult, id, req, res);
-  }
+    @Get('results/:id')
+    @RequireScopes(...api.scopes.gradebookBase)
+    getResult(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+      return this.http.get(api, t, S.getResult, id, req, res);
+    }
 
-  @Put('results/:id')
-  @RequireScopes(...GRADEBOOK_PUT)
-  putResult(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
-    return this.writes.put(t, who, 'result', 'putResult', id, req, res);
-  }
+    @Put('results/:id')
+    @RequireScopes(...api.scopes.gradebookPut)
+    putResult(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+      return this.writes.put(api, t, who, 'result', 'putResult', id, req, res);
+    }
 
-  @Delete('results/:id')
-  @RequireScopes(...GRADEBOOK_DELETE)
-  deleteResult(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
-    return this.writes.delete(t, who, 'result', 'deleteResult', id, req, res);
+    @Delete('results/:id')
+    @RequireScopes(...api.scopes.gradebookDelete)
+    deleteResult(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+      return this.writes.delete(api, t, who, 'result', 'deleteResult', id, req, res);
+    }
   }
+  return namedFor(api, ResultsController);
 }

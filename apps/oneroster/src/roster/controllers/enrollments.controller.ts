@@ -2,23 +2,28 @@ import { Controller, Get, Param, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RequireScopes } from '@edu/auth';
 import { RosterAccessGuard, RosterTenant } from '../../tenancy/roster-access.guard';
+import { namedFor, type OneRosterApi } from '../../common/oneroster-api';
 import type { TenantAccess } from '../../tenancy/tenant-access.service';
-import { ONEROSTER_PREFIX, ROSTER_READ, RosterHttp } from '../roster-http';
+import { RosterHttp } from '../roster-http';
 import { COLLECTIONS as C, SINGLES as S } from '../roster-operations';
 
-@Controller(ONEROSTER_PREFIX)
-@UseGuards(RosterAccessGuard)
-@RequireScopes(...ROSTER_READ)
-export class EnrollmentsController {
-  constructor(private readonly http: RosterHttp) {}
+export function enrollmentsController(api: OneRosterApi) {
+  @Controller(api.prefix.rostering)
+  @UseGuards(RosterAccessGuard)
+  class EnrollmentsController {
+    constructor(private readonly http: RosterHttp) {}
 
-  @Get('enrollments')
-  getAllEnrollments(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
-    return this.http.list(t, C.getAllEnrollments, {}, req, res);
-  }
+    @Get('enrollments')
+    @RequireScopes(...api.scopes.rosterBase)
+    getAllEnrollments(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
+      return this.http.list(api, t, C.getAllEnrollments, {}, req, res);
+    }
 
-  @Get('enrollments/:id')
-  getEnrollment(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
-    return this.http.get(t, S.getEnrollment, id, req, res);
+    @Get('enrollments/:id')
+    @RequireScopes(...api.scopes.rosterBase)
+    getEnrollment(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+      return this.http.get(api, t, S.getEnrollment, id, req, res);
+    }
   }
+  return namedFor(api, EnrollmentsController);
 }
