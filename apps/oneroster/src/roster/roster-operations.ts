@@ -52,6 +52,12 @@ export interface CollectionOperation {
    */
   readonly ordinal?: OrdinalColumn;
   readonly base: (input: BaseSetInput) => BaseSet;
+  /**
+   * The objects a relationship read hangs off, by path parameter: in v1.2 an unknown (or
+   * invisible) one answers 404 `unknownobject` (reference v1.2 §7.1); v1.1 answers an empty
+   * collection. Only checked when the collection is empty, so a read with rows costs nothing more.
+   */
+  readonly parents?: Readonly<Record<string, SingleOperation>>;
 }
 
 export interface SingleOperation {
@@ -143,76 +149,6 @@ function forSchool(column: string): (input: BaseSetInput) => BaseSet {
 const ofType = (type: string) => (input: BaseSetInput): BaseSet => ({ conditions: [`t.type = ${text(input, type)}`] });
 const ofGroup = (group: string) => (input: BaseSetInput): BaseSet => ({ conditions: [`t.role_group = ${text(input, group)}`] });
 
-export const COLLECTIONS = {
-  getAllAcademicSessions: { name: 'getAllAcademicSessions', resource: 'academicSession', ordinal: 'ordinal', base: () => ALL },
-  getAllTerms: { name: 'getAllTerms', resource: 'academicSession', ordinal: 'type_ordinal', base: ofType('term') },
-  getAllGradingPeriods: { name: 'getAllGradingPeriods', resource: 'academicSession', ordinal: 'type_ordinal', base: ofType('gradingPeriod') },
-  getAllClasses: { name: 'getAllClasses', resource: 'class', ordinal: 'ordinal', base: () => ALL },
-  getAllCourses: { name: 'getAllCourses', resource: 'course', ordinal: 'ordinal', base: () => ALL },
-  getAllDemographics: { name: 'getAllDemographics', resource: 'demographics', ordinal: 'ordinal', base: () => ALL },
-  getAllEnrollments: { name: 'getAllEnrollments', resource: 'enrollment', ordinal: 'ordinal', base: () => ALL },
-  getAllOrgs: { name: 'getAllOrgs', resource: 'org', base: (i) => ({ conditions: visibleOrgs(i) }) },
-  getAllSchools: { name: 'getAllSchools', resource: 'org', base: (i) => ({ conditions: [`t.type = ${text(i, 'school')}`, ...visibleOrgs(i)] }) },
-  getAllUsers: { name: 'getAllUsers', resource: 'user', ordinal: 'ordinal', base: () => ALL },
-  getAllStudents: { name: 'getAllStudents', resource: 'user', ordinal: 'group_ordinal', base: ofGroup('student') },
-  getAllTeachers: { name: 'getAllTeachers', resource: 'user', ordinal: 'group_ordinal', base: ofGroup('staff') },
-
-  getCoursesForSchool: { name: 'getCoursesForSchool', resource: 'course', base: forSchool('org_sourced_id') },
-  getClassesForSchool: { name: 'getClassesForSchool', resource: 'class', base: forSchool('school_sourced_id') },
-  getEnrollmentsForSchool: { name: 'getEnrollmentsForSchool', resource: 'enrollment', base: forSchool('school_sourced_id') },
-  getEnrollmentsForClassInSchool: {
-    name: 'getEnrollmentsForClassInSchool',
-    resource: 'enrollment',
-    base: (i) => {
-      if (!isVisibleSchool(i, pathId(i, 'school_id'))) return EMPTY;
-      const cls = text(i, pathId(i, 'class_id'));
-      return { conditions: [`t.class_sourced_id = ${cls}`, classInSchool(i, cls)] };
-    },
-  },
-  getStudentsForClassInSchool: { name: 'getStudentsForClassInSchool', resource: 'user', base: (i) => usersOfClassInSchool(i, STUDENT_ROLES) },
-  getTeachersForClassInSchool: { name: 'getTeachersForClassInSchool', resource: 'user', base: (i) => usersOfClassInSchool(i, STAFF_ROLES) },
-  getStudentsForSchool: { name: 'getStudentsForSchool', resource: 'user', base: (i) => usersOfSchool(i, 'student', STUDENT_ROLES) },
-  getTeachersForSchool: { name: 'getTeachersForSchool', resource: 'user', base: (i) => usersOfSchool(i, 'staff', STAFF_ROLES) },
-  getTermsForSchool: {
-    name: 'getTermsForSchool',
-    resource: 'academicSession',
-    base: (i) => {
-      const id = pathId(i, 'school_id');
-      if (!isVisibleSchool(i, id)) return EMPTY;
-      return {
-        conditions: [
-          `t.type = ${text(i, 'term')}`,
-          `EXISTS (SELECT 1 FROM roster_classes AS k WHERE k.tenant_id = t.tenant_id AND k.school_sourced_id = ${text(i, id)} AND k.status = 'active' AND k.term_sourced_ids @> ARRAY[t.sourced_id])`,
-        ],
-      };
-    },
-  },
-  getClassesForTerm: {
-    name: 'getClassesForTerm',
-    resource: 'class',
-    base: (i) => ({ conditions: [`t.term_sourced_ids @> ARRAY[${text(i, pathId(i, 'id'))}]`] }),
-  },
-  getGradingPeriodsForTerm: {
-    name: 'getGradingPeriodsForTerm',
-    resource: 'academicSession',
-    base: (i) => ({ conditions: [`t.type = ${text(i, 'gradingPeriod')}`, `t.parent_sourced_id = ${text(i, pathId(i, 'id'))}`] }),
-  },
-  getClassesForCourse: { name: 'getClassesForCourse', resource: 'class', base: columnEquals('course_sourced_id', 'id') },
-  getClassesForStudent: { name: 'getClassesForStudent', resource: 'class', base: (i) => classesOfUser(i, STUDENT_ROLES) },
-  getClassesForTeacher: { name: 'getClassesForTeacher', resource: 'class', base: (i) => classesOfUser(i, STAFF_ROLES) },
-  getClassesForUser: { name: 'getClassesForUser', resource: 'class', base: (i) => classesOfUser(i) },
-  getStudentsForClass: {
-    name: 'getStudentsForClass',
-    resource: 'user',
-    base: (i) => ({ conditions: [enrolledUsers(i, 'class_sourced_id', text(i, pathId(i, 'id')), STUDENT_ROLES)] }),
-  },
-  getTeachersForClass: {
-    name: 'getTeachersForClass',
-    resource: 'user',
-    base: (i) => ({ conditions: [enrolledUsers(i, 'class_sourced_id', text(i, pathId(i, 'id')), STAFF_ROLES)] }),
-  },
-} as const satisfies Record<string, CollectionOperation>;
-
 export const SINGLES = {
   getAcademicSession: { name: 'getAcademicSession', resource: 'academicSession', noun: 'academic session', base: () => ALL },
   getTerm: { name: 'getTerm', resource: 'academicSession', noun: 'term', base: ofType('term') },
@@ -227,3 +163,81 @@ export const SINGLES = {
   getStudent: { name: 'getStudent', resource: 'user', noun: 'student', base: ofGroup('student') },
   getTeacher: { name: 'getTeacher', resource: 'user', noun: 'teacher', base: ofGroup('staff') },
 } as const satisfies Record<string, SingleOperation>;
+
+export const COLLECTIONS = {
+  getAllAcademicSessions: { name: 'getAllAcademicSessions', resource: 'academicSession', ordinal: 'ordinal', base: () => ALL },
+  getAllTerms: { name: 'getAllTerms', resource: 'academicSession', ordinal: 'type_ordinal', base: ofType('term') },
+  getAllGradingPeriods: { name: 'getAllGradingPeriods', resource: 'academicSession', ordinal: 'type_ordinal', base: ofType('gradingPeriod') },
+  getAllClasses: { name: 'getAllClasses', resource: 'class', ordinal: 'ordinal', base: () => ALL },
+  getAllCourses: { name: 'getAllCourses', resource: 'course', ordinal: 'ordinal', base: () => ALL },
+  getAllDemographics: { name: 'getAllDemographics', resource: 'demographics', ordinal: 'ordinal', base: () => ALL },
+  getAllEnrollments: { name: 'getAllEnrollments', resource: 'enrollment', ordinal: 'ordinal', base: () => ALL },
+  getAllOrgs: { name: 'getAllOrgs', resource: 'org', base: (i) => ({ conditions: visibleOrgs(i) }) },
+  getAllSchools: { name: 'getAllSchools', resource: 'org', base: (i) => ({ conditions: [`t.type = ${text(i, 'school')}`, ...visibleOrgs(i)] }) },
+  getAllUsers: { name: 'getAllUsers', resource: 'user', ordinal: 'ordinal', base: () => ALL },
+  getAllStudents: { name: 'getAllStudents', resource: 'user', ordinal: 'group_ordinal', base: ofGroup('student') },
+  getAllTeachers: { name: 'getAllTeachers', resource: 'user', ordinal: 'group_ordinal', base: ofGroup('staff') },
+
+  getCoursesForSchool: { name: 'getCoursesForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'course', base: forSchool('org_sourced_id') },
+  getClassesForSchool: { name: 'getClassesForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'class', base: forSchool('school_sourced_id') },
+  getEnrollmentsForSchool: { name: 'getEnrollmentsForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'enrollment', base: forSchool('school_sourced_id') },
+  getEnrollmentsForClassInSchool: {
+    name: 'getEnrollmentsForClassInSchool',
+    parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass },
+    resource: 'enrollment',
+    base: (i) => {
+      if (!isVisibleSchool(i, pathId(i, 'school_id'))) return EMPTY;
+      const cls = text(i, pathId(i, 'class_id'));
+      return { conditions: [`t.class_sourced_id = ${cls}`, classInSchool(i, cls)] };
+    },
+  },
+  getStudentsForClassInSchool: { name: 'getStudentsForClassInSchool', parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass }, resource: 'user', base: (i) => usersOfClassInSchool(i, STUDENT_ROLES) },
+  getTeachersForClassInSchool: { name: 'getTeachersForClassInSchool', parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass }, resource: 'user', base: (i) => usersOfClassInSchool(i, STAFF_ROLES) },
+  getStudentsForSchool: { name: 'getStudentsForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'user', base: (i) => usersOfSchool(i, 'student', STUDENT_ROLES) },
+  getTeachersForSchool: { name: 'getTeachersForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'user', base: (i) => usersOfSchool(i, 'staff', STAFF_ROLES) },
+  getTermsForSchool: {
+    name: 'getTermsForSchool',
+    parents: { school_id: SINGLES.getSchool },
+    resource: 'academicSession',
+    base: (i) => {
+      const id = pathId(i, 'school_id');
+      if (!isVisibleSchool(i, id)) return EMPTY;
+      return {
+        conditions: [
+          `t.type = ${text(i, 'term')}`,
+          `EXISTS (SELECT 1 FROM roster_classes AS k WHERE k.tenant_id = t.tenant_id AND k.school_sourced_id = ${text(i, id)} AND k.status = 'active' AND k.term_sourced_ids @> ARRAY[t.sourced_id])`,
+        ],
+      };
+    },
+  },
+  getClassesForTerm: {
+    name: 'getClassesForTerm',
+    parents: { id: SINGLES.getTerm },
+    resource: 'class',
+    base: (i) => ({ conditions: [`t.term_sourced_ids @> ARRAY[${text(i, pathId(i, 'id'))}]`] }),
+  },
+  getGradingPeriodsForTerm: {
+    name: 'getGradingPeriodsForTerm',
+    parents: { id: SINGLES.getTerm },
+    resource: 'academicSession',
+    base: (i) => ({ conditions: [`t.type = ${text(i, 'gradingPeriod')}`, `t.parent_sourced_id = ${text(i, pathId(i, 'id'))}`] }),
+  },
+  getClassesForCourse: { name: 'getClassesForCourse', parents: { id: SINGLES.getCourse }, resource: 'class', base: columnEquals('course_sourced_id', 'id') },
+  getClassesForStudent: { name: 'getClassesForStudent', parents: { id: SINGLES.getStudent }, resource: 'class', base: (i) => classesOfUser(i, STUDENT_ROLES) },
+  getClassesForTeacher: { name: 'getClassesForTeacher', parents: { id: SINGLES.getTeacher }, resource: 'class', base: (i) => classesOfUser(i, STAFF_ROLES) },
+  getClassesForUser: { name: 'getClassesForUser', parents: { id: SINGLES.getUser }, resource: 'class', base: (i) => classesOfUser(i) },
+  getStudentsForClass: {
+    name: 'getStudentsForClass',
+    parents: { id: SINGLES.getClass },
+    resource: 'user',
+    base: (i) => ({ conditions: [enrolledUsers(i, 'class_sourced_id', text(i, pathId(i, 'id')), STUDENT_ROLES)] }),
+  },
+  getTeachersForClass: {
+    name: 'getTeachersForClass',
+    parents: { id: SINGLES.getClass },
+    resource: 'user',
+    base: (i) => ({ conditions: [enrolledUsers(i, 'class_sourced_id', text(i, pathId(i, 'id')), STAFF_ROLES)] }),
+  },
+} as const satisfies Record<string, CollectionOperation>;
+
+

@@ -38,6 +38,12 @@ export class RosterRepository {
     return row;
   }
 
+  /** Whether the set has a row (a relationship read's parent exists). */
+  async exists(set: RowSet): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM ${this.table(set)} AS t WHERE ${set.where} LIMIT 1`, [...set.values]);
+    return rows.length > 0;
+  }
+
   /**
    * A page in default order over a dense ordinal: an index range from the first position
    * (ascending: `>= from`; descending: `<= from`), never a skip over earlier rows.

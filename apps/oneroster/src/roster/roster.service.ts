@@ -99,6 +99,7 @@ export class RosterService {
     const prepared = await this.prepare(access, op.base, ids);
     const serializer = rowSerializer(table, query.fields, this.format(output, info));
     const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, table, query, prepared, serializer, info.hrefRoots);
+    if (total === 0 && version === 'v1p2') await this.assertParents(access, op, ids);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
     return {
       body: envelope(RESOURCE_KEYS[op.resource].collection, `[${rows.map((r) => serializer.write(r)).join(',')}]`, status),
@@ -120,6 +121,18 @@ export class RosterService {
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
     return { body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status), headers: { 'X-Total-Count': '1' } };
+  }
+
+  /** v1.2: an empty relationship read whose parent is unknown (or invisible) is a 404, not an empty page. */
+  private async assertParents(access: TenantAccess, op: CollectionOperation, ids: Readonly<Record<string, string>>): Promise<void> {
+    for (const [param, parent] of Object.entries(op.parents ?? {})) {
+      const id = ids[param] ?? '';
+      const { input, base } = await this.prepare(access, parent.base, { id });
+      const conditions = [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions];
+      if (base.empty || !(await this.repo.exists(rowSet(tableOf(parent.resource, 'v1p2'), conditions, input.params)))) {
+        throw new ApiError(ApiErrorCode.NotFound, `Unknown Object: no ${parent.noun} with sourcedId '${excerpt(id)}'`);
+      }
+    }
   }
 
   private format(output: OutputSettings, info: RequestInfo): JsonFormat {
