@@ -35,7 +35,10 @@ import { BenchIssuer } from './issuer';
 import { freePort, log, projectRoot, startChild, stopChild, waitFor } from '../common/processes';
 
 const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
+const V1P2_SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p2/scope';
 const PREFIX = '/ims/oneroster/v1p1';
+/** The OneRoster 1.2 rostering service: the same rows as PREFIX, answered in the 1.2 shapes. */
+const V1P2_ROSTERING = '/ims/oneroster/rostering/v1p2';
 
 interface Args {
   scale: number;
@@ -315,7 +318,7 @@ async function main(): Promise<void> {
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
     await waitFor(`${serviceUrl}/health/ready`, 60_000);
     await waitFor(`${baselineUrl}/users`, 60_000);
-    const scopes = ['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`);
+    const scopes = [...['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`), `${V1P2_SCOPE_BASE}/roster.readonly`];
     // `sub` is the app: it owns what it writes.
     const token = await issuer.mint({ scopes, tenantId, deploymentId, sub: appId });
     const auth = { authorization: `Bearer ${token}` };
@@ -344,6 +347,9 @@ async function main(): Promise<void> {
       },
       { name: "dateLastModified>'…' (distinct, pages 1-20)", target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${(n % 20) * 100}&filter=${q(`dateLastModified>'${since(n)}'`)}` },
       { name: '/classes/{id}/students (distinct)', target: 'service', path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % nClasses) + 1, 7)}/students` },
+      // The same two reads through OneRoster 1.2 (roles instead of role and orgs, ISO dates): targets are >= 0.95 x the 1.1 figures.
+      { name: 'v1.2 users page 1 (limit 100)', target: 'service', path: () => `${V1P2_ROSTERING}/users?limit=100` },
+      { name: 'v1.2 /classes/{id}/students (distinct)', target: 'service', path: (n) => `${V1P2_ROSTERING}/classes/cls-${pad(classAt(n % nClasses) + 1, 7)}/students` },
     ];
 
     // The gradebook scenarios of the i-th connection count: a fresh class synced, then its results replaced and read.
@@ -433,6 +439,17 @@ function evaluate(results: RunResult[], importRowsPerSecond: number): TargetChec
     if (page1) {
       const ratio = page1.requestsPerSecond / baselineRps;
       checks.push({ target: `page-1 req/s >= 0.7 x baseline @${connections}`, measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`, met: ratio >= 0.7 });
+    }
+    for (const [v12, v11] of [
+      ['v1.2 users page 1', 'users page 1'],
+      ['v1.2 /classes/{id}/students', '/classes/{id}/students'],
+    ] as const) {
+      const a = list.find((r) => r.scenario.startsWith(v12));
+      const b = list.find((r) => r.scenario.startsWith(v11));
+      if (a && b) {
+        const ratio = a.requestsPerSecond / b.requestsPerSecond;
+        checks.push({ target: `${v12} req/s >= 0.95 x v1.1 @${connections}`, measured: `${ratio.toFixed(2)} x (${a.requestsPerSecond} vs ${b.requestsPerSecond})`, met: ratio >= 0.95 });
+      }
     }
     if (page1 && deep) {
       const ratio = deep.p50 / Math.max(page1.p50, 1e-9);

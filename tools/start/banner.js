@@ -46,6 +46,7 @@ function printBanner({ ports, demoAlerts, logDir, processes = [] }) {
     '',
     `  Identity API + OAuth + JWKS  ${identity}   (OpenAPI: ${identity}/docs)`,
     `  OneRoster v1.1               ${oneroster}/ims/oneroster/v1p1   (OpenAPI: ${oneroster}/docs)`,
+    `  OneRoster v1.2               ${oneroster}/ims/oneroster/{rostering,gradebook,resources}/v1p2   (OpenAPI: ${oneroster}/docs/v1p2/rostering, …/gradebook, …/resources)`,
     `  Alerts API                   ${alerts}/v2/alerts   (OpenAPI: ${alerts}/docs)`,
     `  Delivery queue dashboard     ${alerts}/admin/queues   (HTTP Basic: the operator credentials below)`,
     `  Webhook dispatcher (ops)     http://localhost:${ports.dispatcher}/health/ready`,
@@ -80,7 +81,8 @@ function demoExamples(urls) {
   if (!fs.existsSync(file)) return examples;
   const expand = (url) => url.replace('{identity}', urls.identity).replace('{oneroster}', urls.oneroster).replace('{alerts}', urls.alerts);
   for (const ex of JSON.parse(fs.readFileSync(file, 'utf8'))) {
-    const lines = [`# ${ex.title}`, tokenToVar(urls.identity, ex.client_id, ex.client_secret, ex.tenant_id ? ` -d tenant_id=${ex.tenant_id}` : '')];
+    const form = `${ex.tenant_id ? ` -d tenant_id=${ex.tenant_id}` : ''}${ex.scope ? ` -d scope=${ex.scope}` : ''}`;
+    const lines = [`# ${ex.title}`, tokenToVar(urls.identity, ex.client_id, ex.client_secret, form)];
     for (const call of [ex.call, ex.then].filter(Boolean)) lines.push(`curl -s -H "Authorization: Bearer $TOKEN" '${expand(call)}'`);
     examples.push(lines);
   }

@@ -126,7 +126,12 @@ describe('bulk provisioning CLI and the demo data set', () => {
     const perDeployment = await h.http().post('/oauth/token').type('form')
       .send({ grant_type: 'client_credentials', client_id: 'demo-harbourview-oneroster', client_secret: 'demo-harbourview-oneroster-secret-not-for-production' })
       .expect(200);
-    expect(perDeployment.body.scope).toBe(`${uri('roster-core.readonly')} ${uri('id.tenant-core.readonly')}`);
+    expect(perDeployment.body.scope).toBe(`${uri('roster-core.readonly')} ${uri('v1p2.roster-core.readonly')} ${uri('v1p2.roster.readonly')} ${uri('id.tenant-core.readonly')}`);
+    // A stock client asking for v1.2 scopes gets exactly the granted subset.
+    const v1p2 = await h.http().post('/oauth/token').type('form')
+      .send({ grant_type: 'client_credentials', client_id: 'demo-harbourview-oneroster', client_secret: 'demo-harbourview-oneroster-secret-not-for-production', scope: `${uri('v1p2.roster.readonly')} ${uri('v1p2.gradebook.readonly')}` })
+      .expect(200);
+    expect(v1p2.body.scope).toBe(uri('v1p2.roster.readonly'));
   });
 
   it('all eight reads answer the spec shapes for the demo data (SG enterprise tenant)', async () => {

@@ -49,10 +49,11 @@ const resultClass = (a: string): string =>
 export const ROSTER_TABLES_V1P2: Readonly<Record<V1p2Resource, RosterTable>> = {
   academicSession: v1p2(ROSTER_TABLES.academicSession),
   class: v1p2(ROSTER_TABLES.class),
-  course: v1p2(ROSTER_TABLES.course),
+  // Required in v1.2 (optional in the v1.1 CSV): "" when the import had none.
+  course: v1p2(ROSTER_TABLES.course, { courseCode: { kind: 'text', column: 'course_code', orEmpty: true } }),
   demographics: v1p2(ROSTER_TABLES.demographics),
   enrollment: v1p2(ROSTER_TABLES.enrollment, { role: { kind: 'extText', column: 'role', values: ENROLLMENT_ROLE_TYPES } }),
-  org: v1p2(ROSTER_TABLES.org),
+  org: v1p2(ROSTER_TABLES.org, { identifier: { kind: 'text', column: 'identifier', orEmpty: true } }),
   user: v1p2(
     ROSTER_TABLES.user,
     {

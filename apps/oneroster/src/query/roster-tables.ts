@@ -19,8 +19,12 @@ export function sharedRoot(root: string): HrefRoots {
 
 /** Where a field's value lives. */
 export type ColumnSource =
-  /** A text column (strings, enums in canonical case, `YYYY` years). */
-  | { readonly kind: 'text'; readonly column: string }
+  /**
+   * A text column (strings, enums in canonical case, `YYYY` years). `orEmpty`: a field the
+   * version requires that stored data may lack (v1.2 `Course.courseCode`, `Org.identifier`) is
+   * written as `""` rather than left out.
+   */
+  | { readonly kind: 'text'; readonly column: string; readonly orEmpty?: boolean }
   | { readonly kind: 'date'; readonly column: string }
   | { readonly kind: 'timestamptz'; readonly column: string }
   | { readonly kind: 'boolean'; readonly column: string }

@@ -85,7 +85,7 @@ function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, al
   const text: Emit = (v) => (typeof v === 'string' && v !== '' ? q(v) : '');
   switch (source.kind) {
     case 'text':
-      return { sql: col(source.column), emit: text };
+      return { sql: col(source.column), emit: source.orEmpty ? (v) => text(v) || '""' : text };
     case 'extText': {
       // A value the version's vocabulary lacks is served as an extension value.
       const listed = new Set(source.values);
