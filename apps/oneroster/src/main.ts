@@ -4,6 +4,7 @@ import { ImsxErrorFilter } from './common/imsx-error.filter';
 import { OnerosterEnv } from './config/oneroster.env';
 import { OnerosterModule } from './oneroster.module';
 import { setupOpenApi } from './openapi';
+import { setupOpenApiV1p2 } from './openapi-v1p2';
 
 void runHttpService({
   name: 'oneroster',
@@ -11,5 +12,8 @@ void runHttpService({
   module: (env) => OnerosterModule.forRoot(env),
   bodyLimitBytes: (env) => env.BODY_LIMIT_BYTES,
   errorFilter: new ImsxErrorFilter(),
-  beforeListen: (app) => setupOpenApi(app),
+  beforeListen: (app) => {
+    setupOpenApi(app);
+    setupOpenApiV1p2(app);
+  },
 });
