@@ -7,7 +7,7 @@ import { namedFor, type OneRosterApi } from '../../common/oneroster-api';
 import type { TenantAccess } from '../../tenancy/tenant-access.service';
 import { GRADEBOOK_COLLECTIONS as C } from '../gradebook-operations';
 
-/** The gradebook reads of one class (reference §6.3), plus its usable categories. */
+/** The gradebook reads of one class (reference §6.3, v1.2 §9.2), plus its usable categories; unknown parents are 404 in v1.2. */
 export function classGradebookController(api: OneRosterApi) {
   @Controller(api.prefix.gradebook)
   @UseGuards(RosterAccessGuard)
@@ -50,7 +50,7 @@ export function classGradebookController(api: OneRosterApi) {
       return this.http.list(api, t, C.getResultsForStudentForClass, { class_id: classId, student_id: studentId }, req, res);
     }
 
-    /** Not one of the 16 v1.1 operations: grade-sync clients call it on v1.1 servers too (see the README for the rule). */
+    /** Not one of the 16 v1.1 operations (v1.2 has it): grade-sync clients call it on v1.1 servers too (see the README for the rule). */
     @Get('classes/:class_id/categories')
     @RequireScopes(...api.scopes.gradebookRelated)
     getCategoriesForClass(@RosterTenant() t: TenantAccess, @Param('class_id') classId: string, @Req() req: Request, @Res() res: Response) {

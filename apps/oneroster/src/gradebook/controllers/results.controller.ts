@@ -9,7 +9,7 @@ import type { TenantAccess } from '../../tenancy/tenant-access.service';
 import { GRADEBOOK_COLLECTIONS as C, GRADEBOOK_SINGLES as S } from '../gradebook-operations';
 import { GradebookHttp } from '../gradebook-http';
 
-/** The OneRoster v1.1 gradebook operations on one collection: GET all, GET one, PUT, DELETE (reference §6.3). */
+/** The gradebook operations on one collection, in both bindings: GET all, GET one, PUT, DELETE (reference §6.3, v1.2 §9.2). */
 export function resultsController(api: OneRosterApi) {
   @Controller(api.prefix.gradebook)
   @UseGuards(RosterAccessGuard)

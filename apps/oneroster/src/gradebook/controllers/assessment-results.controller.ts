@@ -1,0 +1,47 @@
+import { Controller, Delete, Get, Param, Put, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
+import type { Principal } from '@edu/domain';
+import { RosterHttp } from '../../roster/roster-http';
+import { RosterAccessGuard, RosterTenant } from '../../tenancy/roster-access.guard';
+import { namedFor, type OneRosterApi } from '../../common/oneroster-api';
+import type { TenantAccess } from '../../tenancy/tenant-access.service';
+import { GRADEBOOK_V1P2_COLLECTIONS as C, GRADEBOOK_V1P2_SINGLES as S } from '../gradebook-operations';
+import { GradebookHttp } from '../gradebook-http';
+
+/** v1.2 only: assessment results (the assessment scopes), GET all, GET one, PUT, DELETE (reference v1.2 §9.2). */
+export function assessmentResultsController(api: OneRosterApi) {
+  @Controller(api.prefix.gradebook)
+  @UseGuards(RosterAccessGuard)
+  class AssessmentResultsController {
+    constructor(
+      private readonly http: RosterHttp,
+      private readonly writes: GradebookHttp,
+    ) {}
+
+    @Get('assessmentResults')
+    @RequireScopes(...api.scopes.assessmentRead)
+    getAllAssessmentResults(@RosterTenant() t: TenantAccess, @Req() req: Request, @Res() res: Response) {
+      return this.http.list(api, t, C.getAllAssessmentResults, {}, req, res);
+    }
+
+    @Get('assessmentResults/:id')
+    @RequireScopes(...api.scopes.assessmentRead)
+    getAssessmentResult(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+      return this.http.get(api, t, S.getAssessmentResult, id, req, res);
+    }
+
+    @Put('assessmentResults/:id')
+    @RequireScopes(...api.scopes.assessmentPut)
+    putAssessmentResult(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+      return this.writes.put(api, t, who, 'assessmentResult', 'putAssessmentResult', id, req, res);
+    }
+
+    @Delete('assessmentResults/:id')
+    @RequireScopes(...api.scopes.assessmentDelete)
+    deleteAssessmentResult(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+      return this.writes.delete(api, t, who, 'assessmentResult', 'deleteAssessmentResult', id, req, res);
+    }
+  }
+  return namedFor(api, AssessmentResultsController);
+}
