@@ -18,7 +18,7 @@
  *   (written ones: their class's school), and none unless it is a school of the tenant's visible
  *   org tree.
  */
-import { ALL, EMPTY, pathId, SINGLES, text, type BaseSet, type BaseSetInput, type CollectionOperation, type SingleOperation } from '../roster/roster-operations';
+import { ALL, EMPTY, isVisibleSchool, pathId, SINGLES, text, type BaseSet, type BaseSetInput, type CollectionOperation, type SingleOperation } from '../roster/roster-operations';
 
 /** Live objects only: a deleted gradebook object is gone for single reads. */
 const LIVE: BaseSet = { conditions: [`t.status = 'active'`] };
@@ -93,9 +93,6 @@ export const GRADEBOOK_SINGLES = {
   getResult: { name: 'getResult', resource: 'result', noun: 'result', base: () => LIVE },
 } as const satisfies Record<string, SingleOperation>;
 
-function isVisibleSchool(input: BaseSetInput, id: string): boolean {
-  return input.visibility.ids.has(id) && input.visibility.orgs.get(id)?.type === 'school';
-}
 
 /** The reads only v1.2 has (reference v1.2 §9.2): score scales and assessments. */
 export const GRADEBOOK_V1P2_COLLECTIONS = {

@@ -92,7 +92,8 @@ function visibleOrgs(input: BaseSetInput): string[] {
   return input.visibility.all ? [] : [`t.sourced_id = ANY(${textList(input, input.visibility.idList)})`];
 }
 
-function isVisibleSchool(input: BaseSetInput, id: string): boolean {
+/** The id is a school in the tenant's visible org tree (for-school reads, v1.2 score scales of a school). */
+export function isVisibleSchool(input: BaseSetInput, id: string): boolean {
   return input.visibility.ids.has(id) && input.visibility.orgs.get(id)?.type === 'school';
 }
 
