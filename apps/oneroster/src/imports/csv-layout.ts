@@ -71,16 +71,40 @@ export interface CsvColumn {
   readonly db?: string;
 }
 
+/**
+ * A stored column computed from other columns of the same row (`role_group` from `role`), after
+ * they are read. Staged after the data columns, in the order given.
+ */
+export interface DerivedColumn {
+  /** Table column. */
+  readonly db: string;
+  readonly pg: PgType;
+  /** The CSV columns it is computed from (stored ones), by header name. */
+  readonly from: readonly string[];
+  /**
+   * The value from the staged values of `from`, in that order (null where a cell is empty or
+   * invalid). `values` is reused from row to row: read it, do not keep it.
+   */
+  readonly compute: (values: readonly unknown[]) => string | number | boolean | null;
+}
+
 export interface FileLayout {
   readonly type: RosterFileType;
   readonly fileName: string;
   readonly table: string;
+  /** What one row is called in messages ("'x' is not a known class sourcedId"). */
+  readonly recordName: string;
   /** Data columns after `sourcedId`, `status`, `dateLastModified`. */
   readonly columns: readonly CsvColumn[];
   /** A second dense ordinal per partition (`type_ordinal` by `type`, `group_ordinal` by `role_group`). */
   readonly partitionOrdinal?: { readonly column: string; readonly by: string };
-  /** A stored column computed from another column's value (`role_group` from `role`). */
-  readonly derived?: { readonly db: string; readonly from: string; readonly compute: (value: string) => string };
+  readonly derived?: readonly DerivedColumn[];
+  /**
+   * What the reference index keeps with each id of this type besides the id (table columns):
+   * `extra`, a value other files' cross-field rules look up (an org's type, a class's school);
+   * `parent`, a reference to a record of the same type (parent cycles are refused).
+   */
+  readonly refIndex?: { readonly extra?: string; readonly parent?: string };
   /**
    * The table keeps dense `ordinal`s (the rostering tables). The resources and gradebook tables
    * have none: their default order is their "C"-collated `sourced_id`.
@@ -111,6 +135,7 @@ const req = { required: true };
 export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   orgs: {
     type: 'orgs',
+    recordName: 'org',
     ordinals: true,
     fileName: 'orgs.csv',
     table: 'roster_orgs',
@@ -120,9 +145,11 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
       col('identifier', 'text', 'identifier'),
       col('parentSourcedId', 'ref', 'parent_sourced_id', { ref: 'orgs' }),
     ],
+    refIndex: { extra: 'type', parent: 'parent_sourced_id' },
   },
   academicSessions: {
     type: 'academicSessions',
+    recordName: 'academic session',
     ordinals: true,
     fileName: 'academicSessions.csv',
     table: 'roster_academic_sessions',
@@ -135,9 +162,11 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
       col('schoolYear', 'year', 'school_year', req),
     ],
     partitionOrdinal: { column: 'type_ordinal', by: 'type' },
+    refIndex: { parent: 'parent_sourced_id' },
   },
   courses: {
     type: 'courses',
+    recordName: 'course',
     ordinals: true,
     fileName: 'courses.csv',
     table: 'roster_courses',
@@ -153,6 +182,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   classes: {
     type: 'classes',
+    recordName: 'class',
     ordinals: true,
     fileName: 'classes.csv',
     table: 'roster_classes',
@@ -169,9 +199,11 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
       col('subjectCodes', 'list', 'subject_codes'),
       col('periods', 'list', 'periods'),
     ],
+    refIndex: { extra: 'school_sourced_id' },
   },
   users: {
     type: 'users',
+    recordName: 'user',
     ordinals: true,
     fileName: 'users.csv',
     table: 'roster_users',
@@ -193,10 +225,11 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
       col('password', 'ignored', undefined),
     ],
     partitionOrdinal: { column: 'group_ordinal', by: 'role_group' },
-    derived: { db: 'role_group', from: 'role', compute: (role) => roleGroupOf(role as RosterRole) },
+    derived: [{ db: 'role_group', pg: 'text', from: ['role'], compute: (v) => (typeof v[0] === 'string' ? roleGroupOf(v[0] as RosterRole) : null) }],
   },
   enrollments: {
     type: 'enrollments',
+    recordName: 'enrollment',
     ordinals: true,
     fileName: 'enrollments.csv',
     table: 'roster_enrollments',
@@ -212,6 +245,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   demographics: {
     type: 'demographics',
+    recordName: 'demographics',
     ordinals: true,
     fileName: 'demographics.csv',
     table: 'roster_demographics',
@@ -233,6 +267,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   resources: {
     type: 'resources',
+    recordName: 'resource',
     ordinals: false,
     fileName: 'resources.csv',
     table: 'roster_resources',
@@ -247,6 +282,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   classResources: {
     type: 'classResources',
+    recordName: 'class resource',
     ordinals: false,
     fileName: 'classResources.csv',
     table: 'roster_class_resources',
@@ -259,6 +295,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   courseResources: {
     type: 'courseResources',
+    recordName: 'course resource',
     ordinals: false,
     fileName: 'courseResources.csv',
     table: 'roster_course_resources',
@@ -271,6 +308,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   categories: {
     type: 'categories',
+    recordName: 'category',
     ordinals: false,
     appWritable: true,
     fileName: 'categories.csv',
@@ -279,6 +317,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   lineItems: {
     type: 'lineItems',
+    recordName: 'line item',
     ordinals: false,
     appWritable: true,
     fileName: 'lineItems.csv',
@@ -297,6 +336,7 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
   },
   results: {
     type: 'results',
+    recordName: 'result',
     ordinals: false,
     appWritable: true,
     fileName: 'results.csv',

@@ -4,8 +4,9 @@
  * tombstoned) plus, for gradebook files, the objects apps wrote through the API (an import
  * neither replaces nor tombstones those); for a delta or absent file, the tenant's stored ids
  * plus those of the delta file.
- * Orgs keep their type (a class's school must be a school), classes their school (an
- * enrollment's school must be its class's), orgs and sessions their parent (cycles).
+ * What else is kept per id comes from the layouts' `refIndex`: orgs keep their type (a class's
+ * school must be a school), classes their school (an enrollment's school must be its class's),
+ * orgs and sessions their parent (cycles).
  */
 import type { ClientBase } from 'pg';
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
@@ -13,9 +14,6 @@ import type { FileMode } from './manifest';
 
 /** For orgs the org type, for classes the school; for other types '' or the line of the id. */
 type IdMap = Map<string, string | number>;
-
-const EXTRA_COLUMN: Partial<Record<RosterFileType, string>> = { orgs: 'type', classes: 'school_sourced_id' };
-const PARENT_COLUMN: Partial<Record<RosterFileType, string>> = { orgs: 'parent_sourced_id', academicSessions: 'parent_sourced_id' };
 
 export class ReferenceIndex {
   private readonly ids = new Map<RosterFileType, IdMap>();
@@ -40,8 +38,8 @@ export class ReferenceIndex {
     this.loaded.add(type);
     const layout = FILE_LAYOUTS[type];
     if (this.modes[type] === 'bulk' && !layout.appWritable) return;
-    const extra = EXTRA_COLUMN[type];
-    const parent = PARENT_COLUMN[type];
+    const extra = layout.refIndex?.extra;
+    const parent = layout.refIndex?.parent;
     const cols = ['sourced_id', extra ? `${extra} AS extra` : `'' AS extra`, parent ? `${parent} AS parent` : 'NULL AS parent', layout.appWritable ? 'owner_app_id IS NOT NULL AS owned' : 'false AS owned'];
     // A bulk gradebook file replaces the imported objects only: the apps' stay.
     const only = this.modes[type] === 'bulk' ? ' AND owner_app_id IS NOT NULL' : '';
@@ -114,9 +112,6 @@ export class ReferenceIndex {
     }
   }
 }
-
-/** The type whose ids a file's own sourcedIds must also belong to (demographics describe users). */
-export const SOURCED_ID_MUST_BE: Partial<Record<RosterFileType, RosterFileType>> = { demographics: 'users' };
 
 /**
  * Members of parent cycles among `ids` (each cycle reported once, by its first member in `ids`

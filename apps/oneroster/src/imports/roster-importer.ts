@@ -15,9 +15,9 @@ import type { ClientBase } from 'pg';
 import type { RosterImportFileCounts, RosterImportMode } from '@edu/persistence';
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
 import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
-import { MANIFEST_FILE, manifestMode, readManifest, type Manifest } from './manifest';
+import { MANIFEST_FILE, manifestMode, readManifest, type FileMode, type Manifest } from './manifest';
 import { ReferenceIndex } from './reference-index';
-import { loadRosterFile, type FileLoadResult } from './roster-file-loader';
+import { loadRosterFile, lookedUpTypes, type FileLoadResult } from './roster-file-loader';
 import {
   BUMP_DATA_VERSION_SQL,
   bulkTombstoneSql,
@@ -110,185 +110,237 @@ async function recordFailure(client: ClientBase, report: ImportReport): Promise<
   return rows[0]?.id ?? null;
 }
 
+/** One import's issues, report and progress laps. */
+class ImportRun {
+  readonly issues: IssueLog;
+  readonly report: ImportReport;
+  private readonly progress: (message: string) => void;
+  private last: number;
+
+  constructor(o: ImportOptions) {
+    this.issues = new IssueLog(o.maxErrors ?? DEFAULT_MAX_ERRORS);
+    this.progress = o.onProgress ?? (() => undefined);
+    const started = Date.now();
+    this.last = started;
+    this.report = {
+      id: o.importId ?? null,
+      tenantId: o.tenantId,
+      status: 'failed',
+      mode: null,
+      source: o.source,
+      startedAt: new Date(started),
+      finishedAt: new Date(started),
+      rows: 0,
+      counts: {},
+      errors: this.issues.errors,
+      errorCount: 0,
+      warnings: this.issues.warnings,
+      dataVersion: null,
+    };
+  }
+
+  /** Reports a phase with the time since the previous one. */
+  lap(what: string): void {
+    const now = Date.now();
+    this.progress(`${what} (${((now - this.last) / 1000).toFixed(2)} s)`);
+    this.last = now;
+  }
+
+  finish(): void {
+    this.report.finishedAt = new Date();
+    this.report.errorCount = this.issues.errorCount;
+  }
+}
+
+/** Starts the import's transaction on the tenant: settings, lock, tenant check. Returns the import's timestamp. */
+async function beginImport(client: ClientBase, tenantId: string): Promise<Date> {
+  // Bulk statements run longer than a request's statement timeout.
+  await client.query('SET LOCAL statement_timeout = 0');
+  // Every statement here is set-based over up to millions of rows, while the planner's
+  // statistics still describe the tables before this transaction's inserts: a nested loop
+  // chosen on a one-row estimate would be quadratic. Hash/merge joins and in-memory sorts.
+  await client.query('SET LOCAL enable_nestloop = off');
+  await client.query("SET LOCAL work_mem = '128MB'");
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended('roster-import:' || $1::text, 0))", [tenantId]);
+  const tenant = await client.query('SELECT 1 FROM tenants WHERE id = $1 FOR KEY SHARE', [tenantId]);
+  if (tenant.rowCount === 0) throw new UnknownTenantError(tenantId);
+  // Every change of this import carries this one timestamp (see the module notes).
+  const { rows: clock } = await client.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+  return clock[0]!.now;
+}
+
+/** Reads the manifest and checks the file list against it; undefined without a readable manifest. */
+async function readPackageManifest(pkg: RosterPackage, run: ImportRun, source: string): Promise<Manifest | undefined> {
+  const manifest = pkg.names.includes(MANIFEST_FILE) ? await readManifest(await pkg.open(MANIFEST_FILE), run.issues) : undefined;
+  if (!pkg.names.includes(MANIFEST_FILE)) run.issues.error(MANIFEST_FILE, 0, '', 'the package has no manifest.csv at its root');
+  if (manifest) {
+    run.report.mode = manifestMode(manifest);
+    if (manifest.systemName) run.report.source = `${source} (${manifest.systemName})`;
+    checkFiles(pkg, manifest, run.issues);
+  }
+  return manifest;
+}
+
+interface LoadedFile {
+  type: RosterFileType;
+  result: FileLoadResult;
+  /** The tenant had rows in the table before this import. */
+  hadRows: boolean;
+}
+
+/** Reads the package's files in referential order (stops at the error cap). */
+async function loadFiles(client: ClientBase, pkg: RosterPackage, manifest: Manifest, o: ImportOptions, stamp: Date, run: ImportRun): Promise<LoadedFile[]> {
+  const loaded: LoadedFile[] = [];
+  const refs = new ReferenceIndex(client, o.tenantId, manifest.files);
+  const ctx = { client, issues: run.issues, refs, batchSize: o.batchSize ?? 5000 };
+  for (const type of ROSTER_FILE_TYPES) {
+    const mode = manifest.files[type];
+    if (mode === 'absent') continue;
+    const layout = FILE_LAYOUTS[type];
+    await refs.ensure(type);
+    for (const t of lookedUpTypes(layout)) await refs.ensure(t);
+    const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
+    const hadRows = has[0]!.has_rows;
+    // Straight into the table only where the loader can number ordinals as it reads.
+    const direct = mode === 'bulk' && !hadRows && layout.ordinals ? { tenantId: o.tenantId, stamp } : undefined;
+    const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName), direct);
+    run.report.rows += result.rows;
+    loaded.push({ type, result, hadRows });
+    run.lap(`read ${layout.fileName}: ${result.rows} rows, ${(result.waitedMs / 1000).toFixed(2)} s of it waiting for the database`);
+    if (run.issues.full) break;
+  }
+  return loaded;
+}
+
+/** Merges one read file into its table; its counts, and whether ordinals were renumbered. */
+async function mergeFile(client: ClientBase, tenantId: string, stamp: Date, mode: FileMode, file: LoadedFile, issues: IssueLog): Promise<{ counts: RosterImportFileCounts; shifted: boolean }> {
+  const { result, hadRows } = file;
+  const layout = FILE_LAYOUTS[file.type];
+  let inserted = result.directRows;
+  let updated = 0;
+  let tombstoned = 0;
+  if (layout.links) await client.query(snapshotLinksSql(layout), [tenantId]);
+  if (result.staged > result.tombstones) {
+    if (hadRows) updated = (await client.query(updateChangedSql(layout), [tenantId, stamp])).rowCount ?? 0;
+    const { rows: fresh } = await client.query<{ n: number }>(countNewSql(layout), [tenantId]);
+    if (fresh[0]!.n > 0) inserted += (await client.query(insertNewSql(layout), [tenantId, stamp])).rowCount ?? 0;
+  }
+  if (mode === 'bulk' && hadRows) {
+    tombstoned = (await client.query(bulkTombstoneSql(layout), [tenantId, stamp])).rowCount ?? 0;
+  }
+  if (mode === 'delta' && result.tombstones > 0) {
+    tombstoned = (await client.query(deltaTombstoneSql(layout), [tenantId, stamp])).rowCount ?? 0;
+    const unknown = await client.query<{ line: number; sourced_id: string }>(unknownTombstonesSql(layout), [tenantId]);
+    for (const u of unknown.rows) issues.warn(layout.fileName, u.line, 'sourcedId', `'${u.sourced_id}' is marked tobedeleted but the tenant has no such record; skipped`);
+  }
+  // New rows got their final positions; rows already there move when rows are added before
+  // them, and partition ordinals move when a row changes partition (role, session type).
+  const shifted = layout.ordinals && ((hadRows && inserted > 0) || (layout.partitionOrdinal !== undefined && updated > 0) || (result.directRows > 0 && result.staged > 0));
+  if (shifted) await client.query(reassignOrdinalsSql(layout), [tenantId]);
+  // A class's or course's `resources` derive from its active links: a changed set is a change of the record.
+  if (layout.links) await client.query(bumpLinkOwnersSql(layout), [tenantId, stamp]);
+  const upserted = result.staged - result.tombstones;
+  const unchanged = upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
+  return { counts: { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned }, shifted };
+}
+
+/** Merges every read file; returns the tables changed enough to refresh their statistics. */
+async function mergeFiles(client: ClientBase, tenantId: string, stamp: Date, manifest: Manifest, loaded: readonly LoadedFile[], run: ImportRun): Promise<string[]> {
+  const changedTables: string[] = [];
+  for (const file of loaded) {
+    const layout = FILE_LAYOUTS[file.type];
+    const { counts, shifted } = await mergeFile(client, tenantId, stamp, manifest.files[file.type], file, run.issues);
+    const { inserted, updated, tombstoned } = counts;
+    run.report.counts[layout.fileName] = counts;
+    if (inserted + updated + tombstoned > ANALYZE_THRESHOLD) changedTables.push(layout.table);
+    run.lap(`merged ${layout.fileName}: ${inserted} inserted (${file.result.directRows} while reading), ${updated} updated, ${tombstoned} tombstoned${shifted ? ', ordinals renumbered' : ''}`);
+  }
+  if (loaded.some((l) => l.type === 'lineItems' || l.type === 'results')) {
+    const cascaded = (await client.query(CASCADE_LINE_ITEM_TOMBSTONES_SQL, [tenantId, stamp])).rowCount ?? 0;
+    if (cascaded > 0) {
+      const counts = (run.report.counts['results.csv'] ??= { inserted: 0, updated: 0, unchanged: 0, tombstoned: 0 });
+      counts.tombstoned += cascaded;
+      run.lap(`tombstoned ${cascaded} results of deleted line items`);
+    }
+  }
+  return changedTables;
+}
+
+/** Publishes the new data version and records the succeeded import (inside the transaction). */
+async function recordSuccess(client: ClientBase, report: ImportReport, stamp: Date): Promise<void> {
+  const { rows: version } = await client.query<{ version: string }>(BUMP_DATA_VERSION_SQL, [report.tenantId, stamp]);
+  report.dataVersion = version[0]!.version;
+  report.status = 'succeeded';
+  const values = [report.mode, report.source, report.startedAt, JSON.stringify(report.counts), JSON.stringify(report.warnings), report.dataVersion];
+  if (report.id) {
+    await client.query(
+      "UPDATE roster_imports SET status = 'succeeded', mode = $2, source = $3, started_at = $4, finished_at = clock_timestamp(), counts = $5, errors = '[]', warnings = $6, data_version = $7 WHERE id = $1",
+      [report.id, ...values],
+    );
+  } else {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO roster_imports (tenant_id, status, mode, source, started_at, finished_at, counts, errors, warnings, data_version)
+       VALUES ($1, 'succeeded', $2, $3, $4, clock_timestamp(), $5, '[]', $6, $7) RETURNING id`,
+      [report.tenantId, ...values],
+    );
+    report.id = rows[0]!.id;
+  }
+}
+
+/** After a rollback: a package that cannot be read is a failed import; anything else unexpected is recorded and rethrown. */
+async function failImport(client: ClientBase, run: ImportRun, err: unknown): Promise<ImportReport> {
+  const report = run.report;
+  if (err instanceof UnknownTenantError) throw err;
+  if (err instanceof PackageError) {
+    run.issues.error('(package)', 0, '', err.message);
+    run.finish();
+    report.status = 'failed';
+    report.id = await recordFailure(client, report);
+    return report;
+  }
+  run.issues.error('(import)', 0, '', 'the import failed unexpectedly; nothing was written');
+  run.finish();
+  report.status = 'failed';
+  report.id = await recordFailure(client, report).catch(() => report.id);
+  throw err;
+}
+
 /**
  * Imports a package into the tenant's rostering data. Validation failures come back as a
  * `failed` report (and are recorded); an unknown tenant throws `UnknownTenantError`; anything
  * unexpected rolls back, is recorded as failed, and is rethrown.
  */
 export async function importRosterPackage(client: ClientBase, openPackage: () => Promise<RosterPackage>, o: ImportOptions): Promise<ImportReport> {
-  const issues = new IssueLog(o.maxErrors ?? DEFAULT_MAX_ERRORS);
-  const progress = o.onProgress ?? (() => undefined);
-  const started = Date.now();
-  const lap = (() => {
-    let last = started;
-    return (what: string) => {
-      const now = Date.now();
-      progress(`${what} (${((now - last) / 1000).toFixed(2)} s)`);
-      last = now;
-    };
-  })();
-  const report: ImportReport = {
-    id: o.importId ?? null,
-    tenantId: o.tenantId,
-    status: 'failed',
-    mode: null,
-    source: o.source,
-    startedAt: new Date(started),
-    finishedAt: new Date(started),
-    rows: 0,
-    counts: {},
-    errors: issues.errors,
-    errorCount: 0,
-    warnings: issues.warnings,
-    dataVersion: null,
-  };
-  const finish = () => {
-    report.finishedAt = new Date();
-    report.errorCount = issues.errorCount;
-  };
-
+  const run = new ImportRun(o);
+  const { issues, report } = run;
   let inTransaction = false;
   let pkg: RosterPackage | undefined;
   try {
     await client.query('BEGIN');
     inTransaction = true;
-    // Bulk statements run longer than a request's statement timeout.
-    await client.query('SET LOCAL statement_timeout = 0');
-    // Every statement here is set-based over up to millions of rows, while the planner's
-    // statistics still describe the tables before this transaction's inserts: a nested loop
-    // chosen on a one-row estimate would be quadratic. Hash/merge joins and in-memory sorts.
-    await client.query('SET LOCAL enable_nestloop = off');
-    await client.query("SET LOCAL work_mem = '128MB'");
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('roster-import:' || $1::text, 0))", [o.tenantId]);
-    const tenant = await client.query('SELECT 1 FROM tenants WHERE id = $1 FOR KEY SHARE', [o.tenantId]);
-    if (tenant.rowCount === 0) throw new UnknownTenantError(o.tenantId);
-    // Every change of this import carries this one timestamp (see the module notes).
-    const { rows: clock } = await client.query<{ now: Date }>('SELECT clock_timestamp() AS now');
-    const stamp = clock[0]!.now;
+    const stamp = await beginImport(client, o.tenantId);
     pkg = await openPackage();
-
-    const manifest = pkg.names.includes(MANIFEST_FILE) ? await readManifest(await pkg.open(MANIFEST_FILE), issues) : undefined;
-    if (!pkg.names.includes(MANIFEST_FILE)) issues.error(MANIFEST_FILE, 0, '', 'the package has no manifest.csv at its root');
-    if (manifest) {
-      report.mode = manifestMode(manifest);
-      if (manifest.systemName) report.source = `${o.source} (${manifest.systemName})`;
-      checkFiles(pkg, manifest, issues);
-    }
-
-    const loaded: { type: RosterFileType; result: FileLoadResult; hadRows: boolean }[] = [];
-    if (manifest && !issues.failed) {
-      const refs = new ReferenceIndex(client, o.tenantId, manifest.files);
-      const ctx = { client, issues, refs, batchSize: o.batchSize ?? 5000 };
-      for (const type of ROSTER_FILE_TYPES) {
-        const mode = manifest.files[type];
-        if (mode === 'absent') continue;
-        const layout = FILE_LAYOUTS[type];
-        await refs.ensure(type);
-        for (const c of layout.columns) if (c.ref) await refs.ensure(c.ref);
-        if (type === 'demographics') await refs.ensure('users');
-        if (type === 'enrollments') await refs.ensure('classes');
-        const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
-        const hadRows = has[0]!.has_rows;
-        // Straight into the table only where the loader can number ordinals as it reads.
-        const direct = mode === 'bulk' && !hadRows && layout.ordinals ? { tenantId: o.tenantId, stamp } : undefined;
-        const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName), direct);
-        report.rows += result.rows;
-        loaded.push({ type, result, hadRows });
-        lap(`read ${layout.fileName}: ${result.rows} rows, ${(result.waitedMs / 1000).toFixed(2)} s of it waiting for the database`);
-        if (issues.full) break;
-      }
-    }
-
+    const manifest = await readPackageManifest(pkg, run, o.source);
+    const loaded = manifest && !issues.failed ? await loadFiles(client, pkg, manifest, o, stamp, run) : [];
     if (issues.failed) {
       await client.query('ROLLBACK');
       inTransaction = false;
-      finish();
+      run.finish();
       report.id = await recordFailure(client, report);
       return report;
     }
-
-    const changedTables: string[] = [];
-    for (const { type, result, hadRows } of loaded) {
-      const layout = FILE_LAYOUTS[type];
-      const mode = manifest!.files[type];
-      let inserted = result.directRows;
-      let updated = 0;
-      let tombstoned = 0;
-      if (layout.links) await client.query(snapshotLinksSql(layout), [o.tenantId]);
-      if (result.staged > result.tombstones) {
-        if (hadRows) updated = (await client.query(updateChangedSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
-        const { rows: fresh } = await client.query<{ n: number }>(countNewSql(layout), [o.tenantId]);
-        if (fresh[0]!.n > 0) inserted += (await client.query(insertNewSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
-      }
-      if (mode === 'bulk' && hadRows) {
-        tombstoned = (await client.query(bulkTombstoneSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
-      }
-      if (mode === 'delta' && result.tombstones > 0) {
-        tombstoned = (await client.query(deltaTombstoneSql(layout), [o.tenantId, stamp])).rowCount ?? 0;
-        const unknown = await client.query<{ line: number; sourced_id: string }>(unknownTombstonesSql(layout), [o.tenantId]);
-        for (const u of unknown.rows) issues.warn(layout.fileName, u.line, 'sourcedId', `'${u.sourced_id}' is marked tobedeleted but the tenant has no such record; skipped`);
-      }
-      // New rows got their final positions; rows already there move when rows are added before
-      // them, and partition ordinals move when a row changes partition (role, session type).
-      const shifted = layout.ordinals && ((hadRows && inserted > 0) || (layout.partitionOrdinal !== undefined && updated > 0) || (result.directRows > 0 && result.staged > 0));
-      if (shifted) await client.query(reassignOrdinalsSql(layout), [o.tenantId]);
-      // A class's or course's `resources` derive from its active links: a changed set is a change of the record.
-      if (layout.links) await client.query(bumpLinkOwnersSql(layout), [o.tenantId, stamp]);
-      const upserted = result.staged - result.tombstones;
-      const unchanged = upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
-      report.counts[layout.fileName] = { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned };
-      if (inserted + updated + tombstoned > ANALYZE_THRESHOLD) changedTables.push(layout.table);
-      lap(`merged ${layout.fileName}: ${inserted} inserted (${result.directRows} while reading), ${updated} updated, ${tombstoned} tombstoned${shifted ? ', ordinals renumbered' : ''}`);
-    }
-
-    if (loaded.some((l) => l.type === 'lineItems' || l.type === 'results')) {
-      const cascaded = (await client.query(CASCADE_LINE_ITEM_TOMBSTONES_SQL, [o.tenantId, stamp])).rowCount ?? 0;
-      if (cascaded > 0) {
-        const counts = (report.counts['results.csv'] ??= { inserted: 0, updated: 0, unchanged: 0, tombstoned: 0 });
-        counts.tombstoned += cascaded;
-        lap(`tombstoned ${cascaded} results of deleted line items`);
-      }
-    }
-
-    const { rows: version } = await client.query<{ version: string }>(BUMP_DATA_VERSION_SQL, [o.tenantId, stamp]);
-    report.dataVersion = version[0]!.version;
-    report.status = 'succeeded';
-    const values = [report.mode, report.source, report.startedAt, JSON.stringify(report.counts), JSON.stringify(report.warnings), report.dataVersion];
-    if (report.id) {
-      await client.query(
-        "UPDATE roster_imports SET status = 'succeeded', mode = $2, source = $3, started_at = $4, finished_at = clock_timestamp(), counts = $5, errors = '[]', warnings = $6, data_version = $7 WHERE id = $1",
-        [report.id, ...values],
-      );
-    } else {
-      const { rows } = await client.query<{ id: string }>(
-        `INSERT INTO roster_imports (tenant_id, status, mode, source, started_at, finished_at, counts, errors, warnings, data_version)
-         VALUES ($1, 'succeeded', $2, $3, $4, clock_timestamp(), $5, '[]', $6, $7) RETURNING id`,
-        [o.tenantId, ...values],
-      );
-      report.id = rows[0]!.id;
-    }
+    const changedTables = await mergeFiles(client, o.tenantId, stamp, manifest!, loaded, run);
+    await recordSuccess(client, report, stamp);
     await client.query('COMMIT');
     inTransaction = false;
-    finish();
-    lap(`committed data version ${report.dataVersion}`);
+    run.finish();
+    run.lap(`committed data version ${report.dataVersion}`);
     for (const table of changedTables) await client.query(`ANALYZE "${table}"`);
-    if (changedTables.length > 0) lap('refreshed planner statistics');
+    if (changedTables.length > 0) run.lap('refreshed planner statistics');
     return report;
   } catch (err) {
     if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
-    if (err instanceof UnknownTenantError) throw err;
-    if (err instanceof PackageError) {
-      issues.error('(package)', 0, '', err.message);
-      finish();
-      report.status = 'failed';
-      report.id = await recordFailure(client, report);
-      return report;
-    }
-    issues.error('(import)', 0, '', 'the import failed unexpectedly; nothing was written');
-    finish();
-    report.status = 'failed';
-    report.id = await recordFailure(client, report).catch(() => report.id);
-    throw err;
+    return await failImport(client, run, err);
   } finally {
     await pkg?.close().catch(() => undefined);
   }

@@ -32,10 +32,10 @@ interface StagedColumn {
   pg: PgType;
 }
 
-/** Data columns staged after the prefix: stored CSV columns, then the derived one. */
+/** Data columns staged after the prefix: stored CSV columns, then the derived ones. */
 export function stagedDataColumns(layout: FileLayout): StagedColumn[] {
   const cols: StagedColumn[] = storedColumns(layout).map((c) => ({ name: c.db!, pg: pgTypeOf(c) }));
-  if (layout.derived) cols.push({ name: layout.derived.db, pg: 'text' });
+  for (const d of layout.derived ?? []) cols.push({ name: d.db, pg: d.pg });
   return cols;
 }
 
