@@ -7,7 +7,7 @@ import type { TenantAccess } from '../../tenancy/tenant-access.service';
 import { RosterHttp } from '../roster-http';
 import { COLLECTIONS as C, SINGLES as S } from '../roster-operations';
 
-/** Orgs, schools and the "for school" relationship reads (all keyed `org(s)` or by payload type). */
+/** Orgs and schools (keyed `org(s)`). */
 export function orgsController(api: OneRosterApi) {
   @Controller(api.prefix.rostering)
   @UseGuards(RosterAccessGuard)
@@ -37,6 +37,16 @@ export function orgsController(api: OneRosterApi) {
     getSchool(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
       return this.http.get(api, t, S.getSchool, id, req, res);
     }
+  }
+  return namedFor(api, OrgsController);
+}
+
+/** The "for school" relationship reads (keyed by payload type: courses, classes, enrollments, users, academic sessions). */
+export function schoolReadsController(api: OneRosterApi) {
+  @Controller(api.prefix.rostering)
+  @UseGuards(RosterAccessGuard)
+  class SchoolReadsController {
+    constructor(private readonly http: RosterHttp) {}
 
     @Get('schools/:school_id/courses')
     @RequireScopes(...api.scopes.rosterRelated)
@@ -110,5 +120,5 @@ export function orgsController(api: OneRosterApi) {
       return this.http.list(api, t, C.getTermsForSchool, { school_id: school }, req, res);
     }
   }
-  return namedFor(api, OrgsController);
+  return namedFor(api, SchoolReadsController);
 }
