@@ -39,3 +39,16 @@ export function textArrayLiteral(items: readonly string[]): string {
   }
   return `${out}}`;
 }
+
+/** The items of a literal written by `textArrayLiteral` (every item quoted), for values derived from staged ones. */
+export function parseTextArrayLiteral(literal: string): string[] {
+  const items: string[] = [];
+  let i = 1;
+  while (i < literal.length - 1) {
+    let item = '';
+    for (i++; literal[i] !== '"'; i++) item += literal[i] === '\\' ? literal[++i] : literal[i];
+    items.push(item);
+    i += 2; // closing quote, then ',' or '}'
+  }
+  return items;
+}

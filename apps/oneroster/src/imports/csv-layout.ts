@@ -4,6 +4,8 @@
  * imported: the rostering files, the resources files and the gradebook files.
  */
 import { roleGroupOf, type RosterRole } from '@edu/persistence';
+import { parseTextArrayLiteral } from './copy-in';
+import { v1p1RolesJson } from './role-mapping';
 import { CLASS_TYPES, GENDER_TYPES, IMPORTANCE_TYPES, ORG_TYPES, ROLE_TYPES, SCORE_STATUS_TYPES, SESSION_TYPES } from '@edu/oneroster-query';
 
 /** Every file of the binding, in referential-integrity import order (reference §11.1). */
@@ -71,6 +73,11 @@ export interface CsvColumn {
   readonly db?: string;
 }
 
+/** What a derived column may look up in the reference index (an org's type). */
+export interface DerivedLookups {
+  extra(type: RosterFileType, id: string): string | undefined;
+}
+
 /**
  * A stored column computed from other columns of the same row (`role_group` from `role`), after
  * they are read. Staged after the data columns, in the order given.
@@ -81,11 +88,13 @@ export interface DerivedColumn {
   readonly pg: PgType;
   /** The CSV columns it is computed from (stored ones), by header name. */
   readonly from: readonly string[];
+  /** Types whose kept values `compute` looks up: loaded before the file is read. */
+  readonly looksUp?: readonly RosterFileType[];
   /**
    * The value from the staged values of `from`, in that order (null where a cell is empty or
    * invalid). `values` is reused from row to row: read it, do not keep it.
    */
-  readonly compute: (values: readonly unknown[]) => string | number | boolean | null;
+  readonly compute: (values: readonly unknown[], refs: DerivedLookups) => string | number | boolean | null;
 }
 
 export interface FileLayout {
@@ -120,6 +129,11 @@ export interface FileLayout {
    * derive from them gets a new `dateLastModified` when its set of active links changes.
    */
   readonly links?: { readonly ownerTable: string; readonly owner: string; readonly target: string };
+  /**
+   * Each row is the whole truth about these records of the record it describes (`roles.csv`
+   * records of a user described by a v1.1 users row): its active ones are tombstoned.
+   */
+  readonly replaces?: { readonly table: string; readonly owner: string };
 }
 
 const col = (name: string, kind: CellKind, db: string | undefined, o: { required?: boolean; values?: readonly string[]; ref?: RosterFileType } = {}): CsvColumn => ({
@@ -225,7 +239,20 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
       col('password', 'ignored', undefined),
     ],
     partitionOrdinal: { column: 'group_ordinal', by: 'role_group' },
-    derived: [{ db: 'role_group', pg: 'text', from: ['role'], compute: (v) => (typeof v[0] === 'string' ? roleGroupOf(v[0] as RosterRole) : null) }],
+    derived: [
+      { db: 'role_group', pg: 'text', from: ['role'], compute: (v) => (typeof v[0] === 'string' ? roleGroupOf(v[0] as RosterRole) : null) },
+      // The v1.2 view of the row (one store, two views): a primary role per org, the first org primary.
+      {
+        db: 'roles',
+        pg: 'jsonb',
+        from: ['role', 'orgSourcedIds'],
+        looksUp: ['orgs'],
+        compute: (v, refs) => (typeof v[0] === 'string' && typeof v[1] === 'string' ? v1p1RolesJson(v[0], parseTextArrayLiteral(v[1]), (org) => refs.extra('orgs', org)) : null),
+      },
+      { db: 'primary_org_sourced_id', pg: 'text', from: ['orgSourcedIds'], compute: (v) => (typeof v[0] === 'string' ? (parseTextArrayLiteral(v[0])[0] ?? null) : null) },
+    ],
+    // A v1.1 row says all there is about the user's roles: v1.2 role records of the user end.
+    replaces: { table: 'roster_user_roles', owner: 'user_sourced_id' },
   },
   enrollments: {
     type: 'enrollments',

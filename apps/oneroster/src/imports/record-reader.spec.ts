@@ -9,15 +9,15 @@ import { ReferenceIndex } from './reference-index';
 import { LINE, METADATA, MODIFIED, RowLayout, SOURCED_ID, STATUS, TOMBSTONE } from './row-layout';
 
 /** A reader of users.csv over a header, every other type bulk with `known` ids. */
-function usersReader(header: string[], mode: FileMode = 'bulk', known: Partial<Record<RosterFileType, string[]>> = { orgs: ['org-1'] }) {
+function usersReader(header: string[], mode: FileMode = 'bulk', known: Partial<Record<RosterFileType, string[]>> = { orgs: ['org-1', 'org-d'] }) {
   const modes = Object.fromEntries(ROSTER_FILE_TYPES.map((t) => [t, t === 'users' ? mode : 'bulk'])) as Record<RosterFileType, FileMode>;
   const refs = new ReferenceIndex({} as ClientBase, 'tenant', modes);
-  for (const [type, ids] of Object.entries(known)) for (const id of ids) refs.add(type as RosterFileType, id);
+  for (const [type, ids] of Object.entries(known)) for (const id of ids) refs.add(type as RosterFileType, id, id === 'org-d' ? 'district' : '');
   const issues = new IssueLog();
   const rl = new RowLayout(FILE_LAYOUTS.users, false);
   const row = rl.newRow();
   const ids = new FileReferences(rl, refs, issues, mode === 'delta');
-  const reader = new RecordReader(row, rl, readCsvHeader(header, FILE_LAYOUTS.users, mode === 'delta', issues)!, mode === 'delta', ids, issues);
+  const reader = new RecordReader(row, rl, readCsvHeader(header, FILE_LAYOUTS.users, mode === 'delta', issues)!, mode === 'delta', ids, issues, refs);
   const read = (cells: string[], line: number) => {
     row[SOURCED_ID] = undefined;
     const ok = reader.read(cells, line);
@@ -39,6 +39,18 @@ describe('RecordReader', () => {
     expect([at('enabled_user'), at('org_sourced_ids'), at('role'), at('grades'), at('user_ids'), at('agent_sourced_ids'), at('email')]).toEqual([true, '{"org-1"}', 'teacher', '{}', '[{"type":"SIS","identifier":"1"}]', '{}', null]);
     expect(at('role_group')).toBe('staff');
     expect(row).not.toContain('secret');
+  });
+
+  it('derives the v1.2 view of a v1.1 row: a primary role per org in order, administrators by org type, the first org primary', () => {
+    const { read, row, rl } = usersReader(HEADER);
+    expect(read(['u2', '', '', 'true', 'org-d,org-1', 'Administrator', 'a', 'A', 'B', '', '', '', ''], 3)).toBe(true);
+    expect(JSON.parse(row[rl.slot('roles')] as string)).toEqual([
+      { roleType: 'primary', role: 'districtAdministrator', org: 'org-d' },
+      { roleType: 'primary', role: 'siteAdministrator', org: 'org-1' },
+    ]);
+    expect(row[rl.slot('primary_org_sourced_id')]).toBe('org-d');
+    expect(read(['u3', '', '', 'true', 'org-1', 'parent', 'p', 'P', 'Q', '', '', '', ''], 4)).toBe(true);
+    expect(JSON.parse(row[rl.slot('roles')] as string)).toEqual([{ roleType: 'primary', role: 'parent', org: 'org-1' }]);
   });
 
   it('reports every bad cell of a record with its column, in the binding\'s column order, and stores null for it', () => {

@@ -23,7 +23,7 @@ import {
   readYear,
 } from './cell-parsers';
 import { textArrayLiteral } from './copy-in';
-import type { CellKind, CsvColumn, DerivedColumn } from './csv-layout';
+import type { CellKind, CsvColumn, DerivedColumn, DerivedLookups } from './csv-layout';
 import { METADATA_PREFIX, type CsvHeader } from './csv-header';
 import type { IssueLog } from './import-issues';
 import type { FileReferences } from './reference-checks';
@@ -120,6 +120,7 @@ export class RecordReader {
     private readonly delta: boolean,
     private readonly ids: FileReferences,
     private readonly issues: IssueLog,
+    private readonly lookups: DerivedLookups,
   ) {
     this.file = rl.layout.fileName;
     // One shape for every column (the hot loop reads them all).
@@ -251,7 +252,7 @@ export class RecordReader {
     const row = this.row;
     for (const d of this.derived) {
       for (let k = 0; k < d.from.length; k++) d.values[k] = row[d.from[k]!];
-      row[d.slot] = d.compute(d.values);
+      row[d.slot] = d.compute(d.values, this.lookups);
     }
   }
 }

@@ -78,7 +78,7 @@ export async function loadRosterFile(ctx: LoaderContext, layout: FileLayout, mod
           await out.discard();
           return result;
         }
-        reader = new RecordReader(row, rl, header, delta, ids, issues);
+        reader = new RecordReader(row, rl, header, delta, ids, issues, refs);
         i = 1;
       }
       for (; i < records.length; i++) {
@@ -120,7 +120,7 @@ export async function loadRosterFile(ctx: LoaderContext, layout: FileLayout, mod
   return result;
 }
 
-/** Types whose ids reading a file looks up (its references, its rules'): the index loads them first. */
+/** Types whose ids reading a file looks up (its references, its rules', its derived columns'): the index loads them first. */
 export function lookedUpTypes(layout: FileLayout): RosterFileType[] {
-  return [...layout.columns.flatMap((c) => (c.ref ? [c.ref] : [])), ...ruleLookups(layout.type)];
+  return [...layout.columns.flatMap((c) => (c.ref ? [c.ref] : [])), ...ruleLookups(layout.type), ...(layout.derived ?? []).flatMap((d) => d.looksUp ?? [])];
 }

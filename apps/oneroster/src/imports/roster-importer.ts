@@ -13,7 +13,7 @@
  */
 import type { ClientBase } from 'pg';
 import type { RosterImportFileCounts, RosterImportMode } from '@edu/persistence';
-import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
+import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type FileLayout, type RosterFileType } from './csv-layout';
 import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
 import { MANIFEST_FILE, manifestMode, readManifest, type FileMode, type Manifest } from './manifest';
 import { ReferenceIndex } from './reference-index';
@@ -26,7 +26,9 @@ import {
   snapshotLinksSql,
   deltaTombstoneSql,
   countNewSql,
+  hasReplacedRecordsSql,
   insertNewSql,
+  tombstoneReplacedSql,
   updateChangedSql,
   reassignOrdinalsSql,
   tableHasRowsSql,
@@ -239,9 +241,16 @@ async function mergeFile(client: ClientBase, tenantId: string, stamp: Date, mode
   if (shifted) await client.query(reassignOrdinalsSql(layout), [tenantId]);
   // A class's or course's `resources` derive from its active links: a changed set is a change of the record.
   if (layout.links) await client.query(bumpLinkOwnersSql(layout), [tenantId, stamp]);
+  if (layout.replaces && result.staged > result.tombstones) await tombstoneReplaced(client, tenantId, stamp, layout);
   const upserted = result.staged - result.tombstones;
   const unchanged = upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
   return { counts: { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned }, shifted };
+}
+
+/** Tombstones the records the file's rows replace (checked first: most tenants have none). */
+async function tombstoneReplaced(client: ClientBase, tenantId: string, stamp: Date, layout: FileLayout): Promise<void> {
+  const { rows } = await client.query<{ has: boolean }>(hasReplacedRecordsSql(layout), [tenantId]);
+  if (rows[0]!.has) await client.query(tombstoneReplacedSql(layout), [tenantId, stamp]);
 }
 
 /** Merges every read file; returns the tables changed enough to refresh their statistics. */

@@ -1,5 +1,5 @@
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES } from './csv-layout';
-import { copyValue, textArrayLiteral } from './copy-in';
+import { copyValue, parseTextArrayLiteral, textArrayLiteral } from './copy-in';
 import {
   bulkTombstoneSql,
   bumpLinkOwnersSql,
@@ -61,6 +61,7 @@ describe('import SQL', () => {
     expect(copyValue('a\tb\nc\\d\r')).toBe('a\\tb\\nc\\\\d\\r');
     expect(textArrayLiteral([])).toBe('{}');
     expect(textArrayLiteral(['a b', 'say "hi"', 'back\\slash', 'NULL'])).toBe('{"a b","say \\"hi\\"","back\\\\slash","NULL"}');
+    for (const items of [[], ['a'], ['a b', 'say "hi"', 'back\\slash', 'NULL', '{x,y}', '']]) expect(parseTextArrayLiteral(textArrayLiteral(items))).toEqual(items);
   });
 
   it('never lets an import change or tombstone what apps wrote through the gradebook API', () => {

@@ -213,6 +213,29 @@ function linkSetsSql(layout: FileLayout, links: NonNullable<FileLayout['links']>
   );
 }
 
+/** The tenant has active records the file's rows replace (`replaces`). $1 tenant. Returns {has}. */
+export function hasReplacedRecordsSql(layout: FileLayout): string {
+  const { table } = requireReplaces(layout);
+  return `SELECT EXISTS (SELECT 1 FROM ${q(table)} WHERE tenant_id = $1 AND status <> 'tobedeleted') AS has`;
+}
+
+/**
+ * Tombstones the active records of every record the file describes (not its tombstone rows):
+ * the file's row replaces them. $1 tenant, $2 timestamp. Row count = records tombstoned.
+ */
+export function tombstoneReplacedSql(layout: FileLayout): string {
+  const { table, owner } = requireReplaces(layout);
+  return (
+    `UPDATE ${q(table)} r SET status = 'tobedeleted', date_last_modified = $2 FROM ${q(stagingTable(layout))} s ` +
+    `WHERE NOT s._tombstone AND r.tenant_id = $1 AND r.${q(owner)} = s.sourced_id AND r.status <> 'tobedeleted'`
+  );
+}
+
+function requireReplaces(layout: FileLayout): NonNullable<FileLayout['replaces']> {
+  if (!layout.replaces) throw new TypeError(`${layout.fileName} replaces no records`);
+  return layout.replaces;
+}
+
 function requireOrdinals(layout: FileLayout): void {
   if (!layout.ordinals) throw new TypeError(`${layout.table} keeps no ordinals`);
 }

@@ -21,12 +21,16 @@ describe('RowLayout', () => {
     expect(rl.newRow()).toHaveLength(rl.width);
   });
 
-  it('users: password is not stored, role_group is derived from role, and a direct load adds the ordinal and the group ordinal', () => {
+  it('users: password is not stored, role_group, roles and the primary org are derived, and a direct load adds the ordinal and the group ordinal', () => {
     const users = FILE_LAYOUTS.users;
     const rl = new RowLayout(users, true);
     expect(rl.columnSlots[users.columns.findIndex((c) => c.name === 'password')]).toBe(-1);
-    expect(rl.derived).toEqual([{ slot: rl.stagedWidth - 1, from: [rl.slot('role')], column: users.derived![0] }]);
-    expect(rl.slot('role_group')).toBe(rl.stagedWidth - 1);
+    expect(rl.derived).toEqual([
+      { slot: rl.stagedWidth - 3, from: [rl.slot('role')], column: users.derived![0] },
+      { slot: rl.stagedWidth - 2, from: [rl.slot('role'), rl.slot('org_sourced_ids')], column: users.derived![1] },
+      { slot: rl.stagedWidth - 1, from: [rl.slot('org_sourced_ids')], column: users.derived![2] },
+    ]);
+    expect(rl.slot('role_group')).toBe(rl.stagedWidth - 3);
     expect(rl.width).toBe(rl.stagedWidth + 2);
     expect([rl.ordinal, rl.partitionOrdinal, rl.partitionKey]).toEqual([rl.stagedWidth, rl.stagedWidth + 1, rl.slot('role_group')]);
     expect(new RowLayout(FILE_LAYOUTS.courses, true)).toMatchObject({ ordinal: FILE_LAYOUTS.courses.columns.length + DATA_START, partitionOrdinal: -1 });
