@@ -58,3 +58,19 @@ export class ApiError extends Error {
     return new ApiError(ApiErrorCode.NotFound, `${what} not found`);
   }
 }
+
+/**
+ * A deliberate refusal the client should retry after `retryAfterSeconds`: a spent rate-limit
+ * budget (429) or a service shedding load (503). Rendered with `Retry-After`; not an outage and
+ * not a bug, so it is not logged per request.
+ */
+export class RetryLaterError extends ApiError {
+  constructor(
+    code: ApiErrorCode.RateLimited | ApiErrorCode.ServiceUnavailable,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+    this.name = 'RetryLaterError';
+  }
+}

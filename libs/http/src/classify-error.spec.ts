@@ -1,5 +1,5 @@
 import { BadRequestException, HttpException, InternalServerErrorException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
-import { ApiError, ApiErrorCode } from '@edu/domain';
+import { ApiError, ApiErrorCode, RetryLaterError } from '@edu/domain';
 import { classifyError } from './classify-error';
 import { JsonShapeError } from './json-body-shape';
 
@@ -63,6 +63,13 @@ describe('classifyError', () => {
       expect(e).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '5' }, outage: true });
       expect(e.errorId).toBeUndefined();
     }
+  });
+
+  it('answers deliberate refusals (rate limit 429, load shedding 503) with their own Retry-After, neither an outage nor a bug', () => {
+    const limited = classifyError(new RetryLaterError(ApiErrorCode.RateLimited, 'Rate limit exceeded', 42));
+    expect(limited).toEqual({ status: 429, code: 'rate_limited', message: 'Rate limit exceeded', headers: { 'Retry-After': '42' } });
+    const shed = classifyError(new RetryLaterError(ApiErrorCode.ServiceUnavailable, 'Overloaded', 2));
+    expect(shed).toEqual({ status: 503, code: 'service_unavailable', message: 'Overloaded', headers: { 'Retry-After': '2' } });
   });
 
   it('keeps other server errors as a 500 with an error id', () => {

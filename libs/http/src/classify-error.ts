@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus, type Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ApiError, ApiErrorCode, API_ERROR_STATUS } from '@edu/domain';
+import { ApiError, ApiErrorCode, API_ERROR_STATUS, RetryLaterError } from '@edu/domain';
 import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage';
 import { JsonShapeError } from './json-body-shape';
 
@@ -76,6 +76,10 @@ export function classifyError(exception: unknown): ClassifiedError {
   // Body-shape refusals before other body-parser errors: they look alike.
   if (exception instanceof JsonShapeError) {
     return { status: 400, code: ApiErrorCode.InvalidRequest, message: exception.message, headers: {} };
+  }
+  if (exception instanceof RetryLaterError) {
+    // A deliberate refusal (rate limit, load shedding): its own Retry-After, not an outage.
+    return { status: exception.status, code: exception.code, message: exception.message, headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
   }
   if (exception instanceof ApiError) {
     const { wwwAuthenticate, ...rest } = exception.details ?? {};
