@@ -18,6 +18,11 @@ export interface HttpAppOptions {
   bodyLimitBytes: number;
   /** Routes with their own, larger JSON limits (their parser runs first; the default one then skips the body). */
   largeJsonRoutes?: readonly LargeJsonRoute[];
+  /**
+   * Express' `trust proxy`: which proxies may name the client's address in X-Forwarded-For (the
+   * address rate limits count by). Default false: the connection's peer is the client.
+   */
+  trustProxy?: boolean | number | string[];
   /** Error renderer; defaults to the `{error, message}` JSON filter. */
   errorFilter?: Parameters<INestApplication['useGlobalFilters']>[0];
 }
@@ -31,6 +36,7 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', options.trustProxy ?? false);
   // Every JSON body's nesting depth and container widths are checked on the raw bytes before
   // parsing (json-body-shape.ts). Nest's typings omit `verify` only because `rawBody` uses it.
   const jsonShapeCheck = { verify: verifyJsonShape } as object;

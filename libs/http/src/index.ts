@@ -11,3 +11,5 @@ export * from './run-http-service';
 export * from './require-json-body.guard';
 export * from './field-paths';
 export * from './openapi';
+export * from './load-monitor';
+export * from './load-shed.module';

@@ -1,7 +1,8 @@
 import { Controller, Get, Header, Injectable, MiddlewareConsumer, Module, NestMiddleware, type OnModuleDestroy } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Principal } from '@edu/domain';
 import { Public } from '@edu/auth';
 
 /** One Prometheus registry per process (not the global one, so test apps do not collide). */
@@ -20,9 +21,37 @@ export class MetricsRegistry implements OnModuleDestroy {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /** A counter of this registry (the one already registered under `name`, if any). */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return (this.registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A gauge of this registry; `collect` runs at each scrape. */
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect?: (g: Gauge<L>) => void): Gauge<L> {
+    const existing = this.registry.getSingleMetric(name) as Gauge<L> | undefined;
+    if (existing) return existing;
+    return new Gauge<L>({ name, help, labelNames, registers: [this.registry], collect: collect ? function (this: Gauge<L>) { collect(this); } : undefined });
+  }
+
   onModuleDestroy(): void {
     this.registry.clear();
   }
+}
+
+/** The route pattern (`/v2/alerts/webhook/:id`), not the raw URL: label cardinality stays bounded. */
+export function routeLabel(req: Pick<Request, 'baseUrl' | 'route'>): string {
+  const route = (req.route?.path as string | undefined) ?? 'unmatched';
+  return `${req.baseUrl ?? ''}${route}`;
+}
+
+/** A metric's `client` label: the token's client id (never unauthenticated input), `anonymous` without one. */
+export function clientLabel(principal: Principal | undefined): string {
+  return principal?.clientId ?? 'anonymous';
+}
+
+/** Probes and scrapes are never limited or shed: the orchestrator and Prometheus must always get through. */
+export function isUnlimitedPath(path: string): boolean {
+  return path === '/metrics' || path.startsWith('/health/');
 }
 
 @Injectable()
@@ -32,9 +61,7 @@ class HttpMetricsMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     const stop = this.metrics.httpDuration.startTimer();
     res.on('finish', () => {
-      // Route pattern, not the raw URL, keeps label cardinality bounded.
-      const route = (req.route?.path as string | undefined) ?? 'unmatched';
-      stop({ method: req.method, route: `${req.baseUrl ?? ''}${route}`, status: String(res.statusCode) });
+      stop({ method: req.method, route: routeLabel(req), status: String(res.statusCode) });
     });
     next();
   }

@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { loadConfigOrExit, type BaseEnv } from '@edu/config';
+import { loadConfigOrExit, trustProxyValue, type BaseEnv } from '@edu/config';
 import { configureHttpApp, type HttpAppOptions } from './configure-http-app';
 
 export interface HttpServiceDefinition<E extends BaseEnv> {
@@ -19,7 +19,12 @@ export interface HttpServiceDefinition<E extends BaseEnv> {
 export async function runHttpService<E extends BaseEnv>(def: HttpServiceDefinition<E>): Promise<NestExpressApplication> {
   const env = loadConfigOrExit(def.envClass, def.name);
   const app = await NestFactory.create<NestExpressApplication>(def.module(env), { bodyParser: false, bufferLogs: true });
-  configureHttpApp(app, { bodyLimitBytes: def.bodyLimitBytes?.(env) ?? 1_048_576, largeJsonRoutes: def.largeJsonRoutes?.(env), errorFilter: def.errorFilter });
+  configureHttpApp(app, {
+    bodyLimitBytes: def.bodyLimitBytes?.(env) ?? 1_048_576,
+    largeJsonRoutes: def.largeJsonRoutes?.(env),
+    errorFilter: def.errorFilter,
+    trustProxy: trustProxyValue((env as { TRUST_PROXY?: string }).TRUST_PROXY),
+  });
   def.beforeListen?.(app, env);
   try {
     await app.listen(env.PORT, env.HOST);

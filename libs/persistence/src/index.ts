@@ -5,3 +5,5 @@ export * from './orphans';
 export * from './replication';
 export { MIGRATIONS } from './migrations';
 export * from './persistence.module';
+export * from './pool-probe';
+export * from './deployment-quotas';

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { AppEntity } from './app.entity';
 import { TenantEntity } from './tenant.entity';
 
-/** Per-deployment presentation choices for OneRoster consumers (design §8). */
+/** Per-deployment presentation choices for OneRoster consumers (design §8) and the operator's rate-limit quotas. */
 export interface DeploymentSettings {
   /** `compact` (spec 2.9, default) or `iso8601` timestamps and dates. */
   onerosterDateFormat?: 'compact' | 'iso8601';
@@ -10,6 +10,10 @@ export interface DeploymentSettings {
   onerosterBooleans?: 'string' | 'json';
   /** `strict` (default): the spec's paging rules; `compatibility`: `limit` above 1000 served as 1000, ISO 8601 dates. */
   onerosterProfile?: 'strict' | 'compatibility';
+  /** The operator's rate-limit quotas for this deployment's client budgets (per window); unset = the service default. */
+  rateLimitRead?: number;
+  rateLimitWrite?: number;
+  rateLimitGradebookWrite?: number;
 }
 
 /** An app deployed at a tenant with the scopes it was granted (spec 2.4). */
