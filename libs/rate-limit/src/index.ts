@@ -1,0 +1,7 @@
+export * from './budget-store';
+export * from './headers';
+export * from './policies';
+export * from './rate-limit.guard';
+export * from './rate-limit.module';
+export * from './rate-limits';
+export * from './subject';

@@ -1,0 +1,100 @@
+/**
+ * The budgets of every route group, from the service's configuration. A request belongs to one
+ * route group; each group has one or two budgets, spent in order (a refused request stops at the
+ * first budget it lacks, so a client that ignores its 429s never spends its tenant's budget).
+ */
+
+/** Route groups: which budgets a request spends. */
+export type RouteGroup = 'token' | 'read' | 'write' | 'gradebook-write' | 'alert-submission' | 'anonymous';
+
+/** Who a budget belongs to. */
+export type PartitionKind = 'client' | 'tenant' | 'address';
+
+/** Groups whose client budget a deployment setting may override (`rate_limit_<group>` settings). */
+export type OverridableGroup = 'read' | 'write' | 'gradebook-write';
+export const OVERRIDABLE_GROUPS: readonly OverridableGroup[] = ['read', 'write', 'gradebook-write'];
+
+/**
+ * What happens while Redis cannot be reached: `allow` (fail open: reads keep working, counted by
+ * the warning metric), `local` (each process counts on its own, so guessing secrets stays slow)
+ * or `refuse` (503 with Retry-After: writes wait for the counters to be back).
+ */
+export type WhenStoreDown = 'allow' | 'local' | 'refuse';
+
+export interface Budget {
+  /** Policy name in the `RateLimit` / `RateLimit-Policy` headers. */
+  readonly policy: string;
+  readonly partition: PartitionKind;
+  readonly quota: number;
+}
+
+export interface GroupRules {
+  readonly budgets: readonly Budget[];
+  readonly whenStoreDown: WhenStoreDown;
+}
+
+/** The configured quotas (per window), as `WithTrafficControl` reads them. */
+export interface Quotas {
+  RATE_LIMIT_WINDOW_SECONDS: number;
+  RATE_LIMIT_TOKEN_PER_CLIENT: number;
+  RATE_LIMIT_TOKEN_PER_ADDRESS: number;
+  RATE_LIMIT_READ_PER_CLIENT: number;
+  RATE_LIMIT_READ_PER_TENANT: number;
+  RATE_LIMIT_WRITE_PER_CLIENT: number;
+  RATE_LIMIT_WRITE_PER_TENANT: number;
+  RATE_LIMIT_GRADEBOOK_WRITE_PER_CLIENT: number;
+  RATE_LIMIT_GRADEBOOK_WRITE_PER_TENANT: number;
+  RATE_LIMIT_ALERT_SUBMISSIONS: number;
+  RATE_LIMIT_ANONYMOUS_PER_ADDRESS: number;
+}
+
+const budget = (policy: string, partition: PartitionKind, quota: number): Budget => ({ policy, partition, quota });
+
+/** Every group's budgets with the configured quotas. */
+export function groupRules(q: Quotas): Record<RouteGroup, GroupRules> {
+  return {
+    // Address first: a burst of guessed client ids from one address stops there.
+    token: { budgets: [budget('token-address', 'address', q.RATE_LIMIT_TOKEN_PER_ADDRESS), budget('token-client', 'client', q.RATE_LIMIT_TOKEN_PER_CLIENT)], whenStoreDown: 'local' },
+    read: { budgets: [budget('read-client', 'client', q.RATE_LIMIT_READ_PER_CLIENT), budget('read-tenant', 'tenant', q.RATE_LIMIT_READ_PER_TENANT)], whenStoreDown: 'allow' },
+    write: { budgets: [budget('write-client', 'client', q.RATE_LIMIT_WRITE_PER_CLIENT), budget('write-tenant', 'tenant', q.RATE_LIMIT_WRITE_PER_TENANT)], whenStoreDown: 'refuse' },
+    'gradebook-write': {
+      budgets: [budget('gradebook-write-client', 'client', q.RATE_LIMIT_GRADEBOOK_WRITE_PER_CLIENT), budget('gradebook-write-tenant', 'tenant', q.RATE_LIMIT_GRADEBOOK_WRITE_PER_TENANT)],
+      whenStoreDown: 'refuse',
+    },
+    'alert-submission': { budgets: [budget('alert-submissions', 'client', q.RATE_LIMIT_ALERT_SUBMISSIONS)], whenStoreDown: 'refuse' },
+    anonymous: { budgets: [budget('anonymous', 'address', q.RATE_LIMIT_ANONYMOUS_PER_ADDRESS)], whenStoreDown: 'allow' },
+  };
+}
+
+/** Who is asking, as far as the budgets care. */
+export interface Subject {
+  readonly group: RouteGroup;
+  /** Partition key of the client budget (deployment, app or operator; the token request's client id). */
+  readonly client?: string;
+  readonly tenant?: string;
+  readonly address: string;
+  /** The deployment whose settings may override the client budget. */
+  readonly deploymentId?: string;
+}
+
+/** The budgets a subject spends: its group's, skipping partitions it has none of (a developer token has no tenant). */
+export function budgetsFor(rules: GroupRules, subject: Subject, clientQuotaOverride?: number): Budget[] {
+  const out: Budget[] = [];
+  for (const b of rules.budgets) {
+    const key = partitionOf(subject, b.partition);
+    if (key === undefined) continue;
+    out.push(b.partition === 'client' && clientQuotaOverride !== undefined ? { ...b, quota: clientQuotaOverride } : b);
+  }
+  return out;
+}
+
+export function partitionOf(subject: Subject, kind: PartitionKind): string | undefined {
+  switch (kind) {
+    case 'client':
+      return subject.client;
+    case 'tenant':
+      return subject.tenant;
+    case 'address':
+      return subject.address;
+  }
+}

@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import type { Principal } from '@edu/domain';
+import type { RouteGroup, Subject } from './policies';
+
+/** Which route group a request of this service belongs to (the service's routes, its rules). */
+export type RouteClassifier = (req: Request) => RouteGroup;
+
+/** Reads with GET or HEAD; anything else writes. */
+export function byMethod(req: Pick<Request, 'method'>): 'read' | 'write' {
+  return req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+}
+
+/**
+ * The client id a token request names (RFC 6749 §2.3.1: HTTP Basic, else the `client_id` form
+ * field), before it is authenticated: only a partition key, never trusted for anything else.
+ */
+export function tokenRequestClientId(req: Pick<Request, 'headers' | 'body'>): string | undefined {
+  const header = req.headers.authorization;
+  const basic = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)?.[1] : undefined;
+  if (basic) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0) return decoded.slice(0, colon);
+  }
+  const form = req.body as Record<string, unknown> | undefined;
+  return typeof form?.client_id === 'string' && form.client_id !== '' ? form.client_id : undefined;
+}
+
+/**
+ * Who spends the budgets of a request. Authenticated callers by their token: a tenant-context
+ * token's client budget is its deployment (an app's traffic at one tenant), other tokens' their
+ * client id. Token requests by the client id they name and the source address; requests without
+ * a token (JWKS, discovery) by source address. The address is Express' `req.ip`: the connection's
+ * peer unless TRUST_PROXY names the proxy, so a spoofed X-Forwarded-For changes nothing.
+ */
+export function subjectOf(req: Request, group: RouteGroup, principal: Principal | undefined): Subject {
+  const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  if (group === 'token') return { group, address, client: `token:${tokenRequestClientId(req) ?? ''}` };
+  if (!principal) return { group: 'anonymous', address };
+  if (principal.kind === 'tenant') {
+    const deployment = principal.deploymentId;
+    const client = deployment ? `deployment:${deployment}` : `client:${principal.clientId}@${principal.tenantId}`;
+    return { group, address, client, tenant: `tenant:${principal.tenantId}`, deploymentId: deployment };
+  }
+  return { group, address, client: `client:${principal.clientId}` };
+}
