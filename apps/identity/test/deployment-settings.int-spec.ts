@@ -93,6 +93,25 @@ describe('per-deployment settings (design §8) through the identity API', () => 
     expect(own.body[0].settings).toEqual(changed.body.settings);
   });
 
+  it('the operator sets a deployment’s rate-limit quotas (null returns to the default); a tenant may not', async () => {
+    const appId = await newApp('Quota Target');
+    await h.world().deploy(appId, A.id, [uri('roster.readonly')]);
+    const one = `${deployments(A.id)}/${appId}`;
+    const set = await h.http().patch(one).set(bearer(t.op)).send({ settings: { rate_limit_read: 30, rate_limit_gradebook_write: 10 } }).expect(200);
+    expect(set.body.settings).toEqual({ ...DEFAULTS, rate_limit_read: 30, rate_limit_gradebook_write: 10 });
+    expect(await stored(A.id, appId)).toEqual({ rateLimitRead: 30, rateLimitGradebookWrite: 10 });
+    const refused = await h.http().patch(one).set(bearer(t.aWrite)).send({ settings: { rate_limit_read: 100000 } });
+    expectError(refused, 403, 'insufficient_scope');
+    expect(refused.body.message).toContain('settings.rate_limit_read');
+    // the tenant still changes its own settings, and the quotas stay
+    await h.http().patch(one).set(bearer(t.aWrite)).send({ settings: { oneroster_profile: 'compatibility' } }).expect(200);
+    const reset = await h.http().patch(one).set(bearer(t.op)).send({ settings: { rate_limit_read: null } }).expect(200);
+    expect(reset.body.settings).toEqual({ ...DEFAULTS, oneroster_profile: 'compatibility', rate_limit_gradebook_write: 10 });
+    await expectRefused('patch', one, t.op, { settings: { rate_limit_write: 0 } }, 'settings.rate_limit_write');
+    await expectRefused('patch', one, t.op, { settings: { rate_limit_read: 1_000_001 } }, 'settings.rate_limit_read');
+    await expectRefused('patch', one, t.op, { settings: { rate_limit_gradebook_write: '5' } }, 'settings.rate_limit_gradebook_write');
+  });
+
   describe('refusals', () => {
     let appId: string;
     beforeAll(async () => {
@@ -147,6 +166,7 @@ describe('per-deployment settings (design §8) through the identity API', () => 
     const doc = (await h.http().get('/docs-json').expect(200)).body;
     const view = doc.components.schemas.DeploymentView.properties.settings;
     expect(view.required).toEqual(['oneroster_date_format', 'oneroster_booleans', 'oneroster_profile']);
+    expect(Object.keys(view.properties)).toEqual(['oneroster_date_format', 'oneroster_booleans', 'oneroster_profile', 'rate_limit_read', 'rate_limit_write', 'rate_limit_gradebook_write']);
     expect(view.properties.oneroster_date_format.enum).toEqual(['compact', 'iso8601']);
     expect(doc.components.schemas.DeploymentSettingsDto.properties.oneroster_booleans.enum).toEqual(['string', 'json']);
     expect(doc.components.schemas.DeploymentSettingsDto.properties.oneroster_profile.enum).toEqual(['strict', 'compatibility']);

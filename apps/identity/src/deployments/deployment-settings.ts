@@ -1,4 +1,5 @@
 import type { DeploymentSettings } from '@edu/persistence';
+import { mergeQuotas, QUOTA_SETTING_NAMES, quotaViewSchema, storedQuotas, toQuotaView, type QuotaSettingsInput, type QuotaSettingsView } from './rate-limit-settings';
 
 interface SettingDefinition {
   /** Key in the stored `DeploymentEntity.settings` object. */
@@ -15,7 +16,8 @@ interface SettingDefinition {
  * service reads the stored keys (`apps/oneroster/src/tenancy/tenant-access.service.ts`).
  *
  * Adding a setting: its stored key in `DeploymentSettings` (libs/persistence), one entry here, and
- * one `@Setting(...)` line in `DeploymentSettingsDto`.
+ * one `@Setting(...)` line in `DeploymentSettingsDto`. The operator's rate-limit quotas are
+ * numbers, in their own table (rate-limit-settings.ts), and share the `settings` object.
  */
 export const DEPLOYMENT_SETTINGS = {
   oneroster_date_format: {
@@ -50,10 +52,10 @@ export type SettingName = keyof typeof DEPLOYMENT_SETTINGS;
 export const SETTING_NAMES = Object.keys(DEPLOYMENT_SETTINGS) as SettingName[];
 
 /** Every setting with its effective value: the `settings` object of the deployment read shape. */
-export type DeploymentSettingsView = { -readonly [K in SettingName]: (typeof DEPLOYMENT_SETTINGS)[K]['values'][number] };
+export type DeploymentSettingsView = { -readonly [K in SettingName]: (typeof DEPLOYMENT_SETTINGS)[K]['values'][number] } & QuotaSettingsView;
 
 /** Settings named in a write; the ones left out keep their value. */
-export type DeploymentSettingsInput = Partial<DeploymentSettingsView>;
+export type DeploymentSettingsInput = Partial<{ -readonly [K in SettingName]: (typeof DEPLOYMENT_SETTINGS)[K]['values'][number] }> & QuotaSettingsInput;
 
 const definition = (name: SettingName): SettingDefinition => DEPLOYMENT_SETTINGS[name];
 
@@ -65,7 +67,7 @@ export function toSettingsView(stored: DeploymentSettings | null | undefined): D
     const value = stored?.[def.stored];
     view[name] = typeof value === 'string' && def.values.includes(value) ? value : def.default;
   }
-  return view as DeploymentSettingsView;
+  return { ...view, ...toQuotaView(stored) } as DeploymentSettingsView;
 }
 
 /**
@@ -73,21 +75,21 @@ export function toSettingsView(stored: DeploymentSettings | null | undefined): D
  * theirs (settings are independent switches, so a write never resets one it does not name).
  */
 export function mergeSettings(stored: DeploymentSettings | null | undefined, input: DeploymentSettingsInput | undefined): DeploymentSettings {
-  const merged: Record<string, string> = {};
+  const merged: Record<string, unknown> = {};
   for (const name of SETTING_NAMES) {
     const def = definition(name);
     const value = input?.[name] ?? stored?.[def.stored];
     if (value !== undefined) merged[def.stored] = value;
   }
-  return merged as DeploymentSettings;
+  return mergeQuotas({ ...merged, ...storedQuotas(stored) }, input) as DeploymentSettings;
 }
 
 /** OpenAPI schema of the read shape's `settings` object, built from the table above. */
 export function settingsViewSchema() {
   return {
     type: 'object' as const,
-    description: 'Extension to spec 2.4: every per-deployment setting with its effective value (defaults filled in).',
-    properties: Object.fromEntries(SETTING_NAMES.map((name) => [name, settingSchema(name)])),
+    description: 'Extension to spec 2.4: every per-deployment setting with its effective value (defaults filled in); the rate-limit quotas only where the operator set one.',
+    properties: { ...Object.fromEntries(SETTING_NAMES.map((name) => [name, settingSchema(name)])), ...Object.fromEntries(QUOTA_SETTING_NAMES.map((name) => [name, quotaViewSchema(name)])) },
     required: [...SETTING_NAMES],
   };
 }

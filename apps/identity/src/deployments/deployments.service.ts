@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SCOPE_CATALOG } from '@edu/auth';
-import { ApiError, ScopeCatalog, type Principal } from '@edu/domain';
+import { ApiError, ApiErrorCode, ScopeCatalog, type Principal } from '@edu/domain';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import { AppRepository } from '../apps/app.repository';
 import { AccessPolicy, type AccessMode, type TenantActor } from '../common/access-policy';
@@ -11,6 +11,7 @@ import { uuidOr404 } from '../common/ids';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { DeploymentRepository, type DeploymentWithApp } from './deployment.repository';
 import { mergeSettings } from './deployment-settings';
+import { namedQuotaSettings } from './rate-limit-settings';
 import { toDeploymentView, type DeploymentCredentialsView, type DeploymentView } from './deployment.view';
 import type { CreateDeploymentDto, UpdateDeploymentDto } from './dto/deployment.dto';
 import { scopeGrantProblem } from './grantable-scopes';
@@ -44,6 +45,7 @@ export class DeploymentsService {
       () =>
         this.ds.transaction(async (m) => {
           const actor = await this.actor(who, 'write', rawTenantId, m);
+          this.checkQuotaSettings(actor, dto.settings);
           const app = await this.apps.findDeployable(actor.tenantId, dto.app_id.toLowerCase(), m);
           if (!app) throw fieldError('app_id', 'no app with this id can be deployed at this tenant');
           if (await this.deployments.find(actor.tenantId, app.id, m)) throw conflict(ALREADY_DEPLOYED);
@@ -66,6 +68,7 @@ export class DeploymentsService {
     return this.ds.transaction(async (m) => {
       const actor = await this.actor(who, 'write', rawTenantId, m);
       const d = await this.found(actor.tenantId, rawAppId, m);
+      this.checkQuotaSettings(actor, dto.settings);
       if (dto.scope !== undefined) {
         this.checkScopes(actor, dto.scope, d.scope);
         d.scope = [...dto.scope];
@@ -112,6 +115,14 @@ export class DeploymentsService {
     const d = await this.deployments.find(tenantId, uuidOr404(rawAppId, 'Deployment'), m);
     if (!d) throw ApiError.notFound('Deployment');
     return d;
+  }
+
+  /** Rate-limit quotas are the operator's: a tenant must not raise its own apps' budgets. */
+  private checkQuotaSettings(actor: TenantActor, settings: object | undefined): void {
+    const named = namedQuotaSettings(settings);
+    if (actor.by !== 'operator' && named.length > 0) {
+      throw new ApiError(ApiErrorCode.InsufficientScope, `Only the operator (platform.admin) sets rate limits: settings.${named.join(', settings.')}`);
+    }
   }
 
   private checkScopes(actor: TenantActor, scopes: string[], held: string[]): void {

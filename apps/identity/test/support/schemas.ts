@@ -103,6 +103,8 @@ export const TENANT = object({
   }),
 });
 
+const QUOTA = { type: 'integer', minimum: 1, maximum: 1_000_000 };
+
 export const DEPLOYMENT = object({
   deployment_id: uuid,
   app_id: uuid,
@@ -110,7 +112,18 @@ export const DEPLOYMENT = object({
   scope: { type: 'array', items: { type: 'string', format: 'uri' } },
   app: object({ id: uuid, name: str }),
   // Extension to the spec's table (design §8): every per-deployment setting, defaults filled in.
-  settings: object({ oneroster_date_format: { enum: ['compact', 'iso8601'] }, oneroster_booleans: { enum: ['string', 'json'] }, oneroster_profile: { enum: ['strict', 'compatibility'] } }),
+  settings: object(
+    {
+      oneroster_date_format: { enum: ['compact', 'iso8601'] },
+      oneroster_booleans: { enum: ['string', 'json'] },
+      oneroster_profile: { enum: ['strict', 'compatibility'] },
+      // The operator's rate-limit quotas (issue 18): requests per window, only where set.
+      rate_limit_read: QUOTA,
+      rate_limit_write: QUOTA,
+      rate_limit_gradebook_write: QUOTA,
+    },
+    ['rate_limit_read', 'rate_limit_write', 'rate_limit_gradebook_write'],
+  ),
 });
 
 /** An app developer as the operator reads it (the spec shows no developer object). */
