@@ -47,6 +47,9 @@ export async function startIdentity(databaseUrl: string): Promise<IdentityProces
       TOKEN_ISSUER: IDENTITY_ISSUER,
       OPERATOR_CLIENT_ID: OPERATOR.id,
       OPERATOR_CLIENT_SECRET: OPERATOR.secret,
+      // Not what these tests are about (e2e/test/rate-limits.int-spec.ts is).
+      RATE_LIMIT_ENABLED: 'false',
+      SHED_EVENT_LOOP_LAG_MS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
