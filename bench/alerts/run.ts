@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { AppEntity, createDataSource, DeploymentEntity, runMigrations, TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
-import { freePort, log, projectRoot, quantile, startChild, stopChild, waitFor } from '../common/processes';
+import { freePort, log, projectRoot, quantile, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 import { benchMessage, largeMessage } from './messages';
 
 const SCHEMA_BASE = 'https://api.edu.example';
@@ -100,7 +100,7 @@ async function startStack(root: string, args: Args): Promise<Stack> {
   }
   const profile = args.profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
   const [idPort, alertsPort, recvPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  const common = { DATABASE_URL: db, REDIS_URL: redis, QUEUE_PREFIX: `{bench-${randomUUID().slice(0, 6)}}`, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', TOKEN_ISSUER: `http://127.0.0.1:${idPort}` };
+  const common = { ...UNLIMITED_ENV, DATABASE_URL: db, REDIS_URL: redis, QUEUE_PREFIX: `{bench-${randomUUID().slice(0, 6)}}`, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', TOKEN_ISSUER: `http://127.0.0.1:${idPort}` };
   const dev = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
   const identity = startChild(root, 'apps/identity/src/main', { ...common, PORT: String(idPort), OPERATOR_CLIENT_SECRET: OPERATOR_SECRET });
   await waitFor(`http://127.0.0.1:${idPort}/health/ready`, 60_000);

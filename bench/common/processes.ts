@@ -31,6 +31,12 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The capacity benchmarks measure how much a service can serve: its rate limits (one client would
+ * spend its budget in a second) and load shedding stay off. `bench:soak` keeps them on.
+ */
+export const UNLIMITED_ENV = { RATE_LIMIT_ENABLED: 'false', SHED_EVENT_LOOP_LAG_MS: '0', SHED_DB_POOL_WAIT_MS: '0' };
+
 /** Starts a compiled entry point (`apps/alerts/src/main`, ...) as a child process, keeping its output tail. */
 export function startChild(root: string, entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess & { tail(): string } {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'tools', 'runtime', 'run-dist.js'), entry], {

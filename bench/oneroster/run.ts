@@ -32,7 +32,7 @@ import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-packa
 import { generateRosterPackage } from './generate';
 import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
 import { BenchIssuer } from './issuer';
-import { freePort, log, projectRoot, startChild, stopChild, waitFor } from '../common/processes';
+import { freePort, log, projectRoot, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 
 const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
 const V1P2_SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p2/scope';
@@ -299,6 +299,7 @@ async function main(): Promise<void> {
     const baselinePort = await freePort();
     children.push(
       startChild(root, 'apps/oneroster/src/main', {
+        ...UNLIMITED_ENV,
         NODE_ENV: 'production',
         LOG_LEVEL: args.logLevel,
         PORT: String(servicePort),

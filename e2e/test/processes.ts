@@ -28,13 +28,19 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * Rate limits and load shedding stay off unless a spec turns them on: specs of other features
+ * send bursts no partner would, and many processes on a loaded test machine stall event loops.
+ */
+export const TRAFFIC_CONTROL_OFF = { RATE_LIMIT_ENABLED: 'false', SHED_EVENT_LOOP_LAG_MS: '0', SHED_DB_POOL_WAIT_MS: '0' };
+
 /** Starts one compiled service (`node tools/runtime/run-dist.js apps/<name>/src/main`) and waits for /health/ready. */
 export async function startService(name: string, env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), `apps/${name}/src/main`], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...TRAFFIC_CONTROL_OFF, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d) => (output += d));

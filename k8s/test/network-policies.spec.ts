@@ -195,8 +195,8 @@ describe.each(Object.entries(DEPLOYABLES))('network policies of %s', (_name, { d
 
   test('each app reaches its data stores, and the resource servers the JWKS, but nothing else', () => {
     const needs: Record<AppName | 'migrate', { redis: boolean; publicHttps: boolean }> = {
-      identity: { redis: false, publicHttps: false },
-      oneroster: { redis: false, publicHttps: dir !== 'base' },
+      identity: { redis: true, publicHttps: false },
+      oneroster: { redis: true, publicHttps: dir !== 'base' },
       alerts: { redis: true, publicHttps: dir !== 'base' },
       'webhook-dispatcher': { redis: true, publicHttps: true },
       migrate: { redis: false, publicHttps: false },

@@ -13,8 +13,8 @@ export const APPS = Object.keys(APP_PORTS) as AppName[];
 /** The HTTP APIs (autoscaled, behind Services); the dispatcher serves health and metrics only. */
 export const API_APPS: AppName[] = ['identity', 'oneroster', 'alerts'];
 
-/** Apps that use the BullMQ queue in Redis. */
-export const REDIS_APPS: AppName[] = ['alerts', 'webhook-dispatcher'];
+/** Apps that use Redis: the BullMQ queue (alerts, dispatcher) and the rate-limit counters (identity, oneroster, alerts). */
+export const REDIS_APPS: AppName[] = ['identity', 'oneroster', 'alerts', 'webhook-dispatcher'];
 
 /** Variables that hold credentials: only ever read from a Secret. */
 export const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', 'REPLICATION_SOURCE_URL'] as const;
@@ -47,6 +47,24 @@ export const KNOWN_VARIABLES = new Set<string>([
   'WEBHOOK_CONCURRENCY',
   'PUBLIC_BASE_URL',
   'ALERTS_PUBLIC_BASE_URL',
+  // rate limits and load shedding (libs/config/src/traffic-env.ts)
+  'TRUST_PROXY',
+  'RATE_LIMIT_ENABLED',
+  'RATE_LIMIT_PREFIX',
+  'RATE_LIMIT_WINDOW_SECONDS',
+  'RATE_LIMIT_TOKEN_PER_CLIENT',
+  'RATE_LIMIT_TOKEN_PER_ADDRESS',
+  'RATE_LIMIT_READ_PER_CLIENT',
+  'RATE_LIMIT_READ_PER_TENANT',
+  'RATE_LIMIT_WRITE_PER_CLIENT',
+  'RATE_LIMIT_WRITE_PER_TENANT',
+  'RATE_LIMIT_GRADEBOOK_WRITE_PER_CLIENT',
+  'RATE_LIMIT_GRADEBOOK_WRITE_PER_TENANT',
+  'RATE_LIMIT_ALERT_SUBMISSIONS',
+  'RATE_LIMIT_ANONYMOUS_PER_ADDRESS',
+  'SHED_EVENT_LOOP_LAG_MS',
+  'SHED_DB_POOL_WAIT_MS',
+  'SHED_RETRY_AFTER_SECONDS',
   // the migration runner: identity replication (libs/persistence/README.md)
   'REPLICATION_ROLE',
   'REPLICATION_SOURCE_URL',

@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { resourceServerAuth } from '@edu/auth';
-import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
-import { PersistenceModule } from '@edu/persistence';
+import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
+import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
+import { RateLimitModule } from '@edu/rate-limit';
 import { QueueDashboardModule, QueueHealth, QueueModule } from '@edu/queue';
 import { AlertsEnv, queueDashboardCredentials } from './config/alerts.env';
 import { DeliveriesModule } from './deliveries/deliveries.module';
+import { alertsRoutes } from './rate-limit-routes';
 import { MessagesModule } from './messages/messages.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -29,13 +31,17 @@ export class AlertsModule {
         QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, maxRetries: env.WEBHOOK_MAX_RETRIES }),
         MetricsModule,
         HealthModule.forRoot({
-          inject: [DataSource, QueueHealth],
-          useFactory: (ds: DataSource, queue: QueueHealth) => [
+          inject: [DataSource, QueueHealth, ServiceLoad],
+          useFactory: (ds: DataSource, queue: QueueHealth, load: ServiceLoad) => [
             readinessCheck('postgres', () => ds.query('SELECT 1')),
             readinessCheck('redis', () => queue.check()),
+            load.readiness(),
           ],
         }),
         resourceServerAuth(env),
+        // After the auth module: their guards run after the token guard, shedding first.
+        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [DataSource], useFactory: (ds: DataSource) => postgresPoolProbe(ds) } }),
+        RateLimitModule.forRoot({ service: 'alerts', env, classify: alertsRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
         TenancyModule,
         WebhooksModule,
         DeliveriesModule,

@@ -2,8 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthModule } from '@edu/auth';
 import { scopeBasesOf } from '@edu/domain';
-import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
-import { PersistenceModule } from '@edu/persistence';
+import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
+import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
+import { RateLimitModule } from '@edu/rate-limit';
 import { SigningKeyStore } from '@edu/signing';
 import { IdentityEnv } from './config/identity.env';
 import { KeysModule } from './keys/keys.module';
@@ -19,6 +20,7 @@ import { IdentityProvidersModule } from './identity-providers/identity-providers
 import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
 import { VanityDomainsModule } from './vanity-domains/vanity-domains.module';
+import { identityRoutes } from './rate-limit-routes';
 
 /** The identity service: Identity API, OAuth token endpoint and the global JWKS. */
 @Module({})
@@ -31,7 +33,7 @@ export class IdentityModule {
         LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'identity' }),
         PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'identity' }),
         MetricsModule,
-        HealthModule.forRoot({ inject: [DataSource], useFactory: (ds: DataSource) => [readinessCheck('postgres', () => ds.query('SELECT 1'))] }),
+        HealthModule.forRoot({ inject: [DataSource, ServiceLoad], useFactory: (ds: DataSource, load: ServiceLoad) => [readinessCheck('postgres', () => ds.query('SELECT 1')), load.readiness()] }),
         KeysModule,
         AuthModule.forRootAsync({
           inject: [SigningKeyStore],
@@ -42,6 +44,9 @@ export class IdentityModule {
             keys: { getKey: localKeyGetter(store) },
           }),
         }),
+        // After the auth module: their guards run after the token guard, shedding first.
+        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [DataSource], useFactory: (ds: DataSource) => postgresPoolProbe(ds) } }),
+        RateLimitModule.forRoot({ service: 'identity', env, classify: identityRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
         OAuthModule,
         IdentityCommonModule,
         IdentityRepositoriesModule,

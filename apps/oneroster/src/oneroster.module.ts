@@ -1,9 +1,11 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { resourceServerAuth } from '@edu/auth';
-import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu/http';
-import { PersistenceModule } from '@edu/persistence';
+import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
+import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
+import { RateLimitModule } from '@edu/rate-limit';
 import { collapseSlashes } from './common/collapse-slashes.middleware';
+import { onerosterRoutes } from './common/rate-limit-routes';
 import { OnerosterEnv } from './config/oneroster.env';
 import { RosterImportsModule } from './imports/roster-imports.module';
 import { GradebookModule } from './gradebook/gradebook.module';
@@ -22,8 +24,11 @@ export class OnerosterModule implements NestModule {
         LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'oneroster' }),
         PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'oneroster' }),
         MetricsModule,
-        HealthModule.forRoot({ inject: [DataSource], useFactory: (ds: DataSource) => [readinessCheck('postgres', () => ds.query('SELECT 1'))] }),
+        HealthModule.forRoot({ inject: [DataSource, ServiceLoad], useFactory: (ds: DataSource, load: ServiceLoad) => [readinessCheck('postgres', () => ds.query('SELECT 1')), load.readiness()] }),
         resourceServerAuth(env),
+        // After the auth module: their guards run after the token guard, shedding first.
+        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [DataSource], useFactory: (ds: DataSource) => postgresPoolProbe(ds) } }),
+        RateLimitModule.forRoot({ service: 'oneroster', env, classify: onerosterRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
         RosterModule,
         GradebookModule,
         ResourcesModule,

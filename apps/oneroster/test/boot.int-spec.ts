@@ -99,7 +99,7 @@ describe('oneroster boot', () => {
 
   it('serves health and metrics', async () => {
     const ready = await request(app.getHttpServer()).get('/health/ready').expect(200);
-    expect(ready.body.info).toEqual({ postgres: { status: 'up' } });
+    expect(ready.body.info).toEqual({ postgres: { status: 'up' }, load: { status: 'up' } });
     await request(app.getHttpServer()).get('/metrics').expect(200);
   });
 

@@ -1,11 +1,11 @@
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { isProduction, RefuseInProduction, ResourceServerEnv, Secret, ToInt, WithWebhookDelivery } from '@edu/config';
+import { isProduction, RefuseInProduction, ResourceServerEnv, Secret, ToInt, WithTrafficControl, WithWebhookDelivery } from '@edu/config';
 
 /** The identity service's demo operator secret (printed by `npm start`; refused in production by both services). */
 export const DEMO_OPERATOR_SECRET = 'demo-operator-secret-not-for-production';
 
 /** Configuration of the alerts service (validated at boot). */
-export class AlertsEnv extends WithWebhookDelivery(ResourceServerEnv) {
+export class AlertsEnv extends WithTrafficControl(WithWebhookDelivery(ResourceServerEnv)) {
   override PORT = 3002;
 
   /**

@@ -1,11 +1,11 @@
 import { IsInt, IsString, Max, Min, MinLength } from 'class-validator';
-import { DEMO_KEY_ENCRYPTION_KEY, HttpServiceEnv, RefuseInProduction, Secret, ToInt } from '@edu/config';
+import { DEMO_KEY_ENCRYPTION_KEY, HttpServiceEnv, RefuseInProduction, Secret, ToInt, WithTrafficControl } from '@edu/config';
 
 export const DEMO_OPERATOR_SECRET = 'demo-operator-secret-not-for-production';
 export { DEMO_KEY_ENCRYPTION_KEY };
 
 /** Configuration of the identity service (validated at boot). */
-export class IdentityEnv extends HttpServiceEnv {
+export class IdentityEnv extends WithTrafficControl(HttpServiceEnv) {
   override PORT = 3000;
 
   @IsString() @MinLength(3)

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { RetryLaterError } from '@edu/domain';
 import { classifyError, JsonErrorFilter, logClassifiedError } from '@edu/http';
 import { OAuthError } from './oauth.errors';
 
@@ -7,6 +8,7 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 /**
  * Token endpoint errors as RFC 6749 §5.2 bodies (`message` repeats the description, design §7).
+ * A spent token budget answers 429 `slow_down` with Retry-After.
  * A database outage answers 503 `temporarily_unavailable` with Retry-After (the RFC's code for
  * a server that cannot handle the request for now); anything else renders like every other
  * identity error.
@@ -24,6 +26,13 @@ export class OAuthErrorFilter implements ExceptionFilter {
       return;
     }
     const e = classifyError(exception);
+    if (exception instanceof RetryLaterError) {
+      // A spent token budget is RFC 8628's `slow_down` (registered for token endpoint errors); load shedding is an outage.
+      res.set(e.headers);
+      if (e.status === 429) this.send(res, 429, 'slow_down', `Too many token requests; retry after ${exception.retryAfterSeconds} s`);
+      else this.send(res, e.status, 'temporarily_unavailable', 'The token service is overloaded; retry later');
+      return;
+    }
     if (!e.outage) {
       this.fallback.catch(exception, host);
       return;
