@@ -21,8 +21,15 @@ const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-product
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** Every guide, in the order the test runs them (later guides build on what earlier ones did). */
-const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors'].map((g) => `docs/partners/${g}.md`);
-const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys'].map((g) => `docs/operators/${g}.md`);
+const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors', 'limits-and-retries'].map((g) => `docs/partners/${g}.md`);
+const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys', 'tuning-limits'].map((g) => `docs/operators/${g}.md`);
+/** Rate limits on, as in production, with a short window so a guide that waits out a 429 waits seconds. */
+const LIMITS = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: process.env.REDIS_URL as string, RATE_LIMIT_PREFIX: `rl-docs-${process.pid}`, RATE_LIMIT_WINDOW_SECONDS: '10' };
+/**
+ * After changing a deployment's quota: the services' cached settings (5 s, libs/persistence
+ * DeploymentQuotaReader) and the current window (10 s, with the earlier guides' reads) are gone.
+ */
+const QUOTA_SETTLE_MS = 10_500;
 const GUIDES = [...PARTNER_GUIDES, ...OPERATOR_GUIDES];
 
 function runDist(entry: string, args: string[], databaseUrl: string): void {
@@ -165,7 +172,7 @@ describe('docs: every command of the partner and operator guides runs against th
     pg = new Client({ connectionString: db.url });
     await pg.connect();
 
-    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER });
+    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, ...LIMITS });
     const jwksUrl = `${identity.url}/.well-known/jwks.json`;
     deliveryEnv = {
       DATABASE_URL: db.url,
@@ -184,8 +191,8 @@ describe('docs: every command of the partner and operator guides runs against th
     ]);
     [oneroster, alerts] = await Promise.all([
       // development: links in answers are built on http://localhost:<port>, the URL the guides call.
-      startService('oneroster', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, JWKS_URL: jwksUrl, NODE_ENV: 'development' }),
-      startService('alerts', deliveryEnv),
+      startService('oneroster', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, JWKS_URL: jwksUrl, NODE_ENV: 'development', ...LIMITS }),
+      startService('alerts', { ...deliveryEnv, ...LIMITS }),
     ]);
     // A fast schedule (the whole of it in about 5 s) and a sweeper that notices lost jobs at once.
     dispatcherEnv = { ...deliveryEnv, ALERTS_PUBLIC_BASE_URL: alerts.url, WEBHOOK_RETRY_BASE_MS: '5', WEBHOOK_SWEEP_INTERVAL_MS: '500', WEBHOOK_SWEEP_GRACE_MS: '1000' };
@@ -266,6 +273,30 @@ describe('docs: every command of the partner and operator guides runs against th
     expectRan(await runDoc(parseDoc('docs/partners/errors.md'), env()));
   });
 
+  it('partners/limits-and-retries.md: with a small read budget set on the app’s deployment, the guide runs into a 429, waits as told and goes on', async () => {
+    // The situation the guide deals with: the operator gave this deployment 3 reads a window.
+    const appId = decodeJwt(partnerToken).sub as string;
+    const setQuota = async (quota: number | null) => {
+      const res = await fetch(`${identity.url}/tenants/${demo.tenant.id}/apps/${appId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ settings: { rate_limit_read: quota } }),
+      });
+      expect(res.status).toBe(200);
+      await new Promise((r) => setTimeout(r, QUOTA_SETTLE_MS));
+    };
+    await setQuota(3);
+    try {
+      const run = await runDoc(parseDoc('docs/partners/limits-and-retries.md'), env());
+      expectRan(run);
+      expect(run.results.map((r) => r.stdout).join('\n')).toMatch(/request [1-3] answered 429/);
+    } finally {
+      await setQuota(null);
+    }
+    const metrics = await (await fetch(`${oneroster.url}/metrics`)).text();
+    expect(metrics).toMatch(/^http_requests_rate_limited_total\{route="\/ims\/oneroster\/v1p1\/orgs",client="demo-wellbeing-pulse",policy="read-client"\} [1-9]/m);
+  });
+
   it.each(['rostering-data', 'deploying-a-region', 'dispatcher'])('operators/%s.md', async (guide) => {
     expectRan(await runDoc(parseDoc(`docs/operators/${guide}.md`), env()));
   });
@@ -316,6 +347,10 @@ describe('docs: every command of the partner and operator guides runs against th
 
   it('operators/signing-keys.md', async () => {
     expectRan(await runDoc(parseDoc('docs/operators/signing-keys.md'), env()));
+  });
+
+  it('operators/tuning-limits.md', async () => {
+    expectRan(await runDoc(parseDoc('docs/operators/tuning-limits.md'), env()));
   });
 
   it('names only metrics the services export', async () => {
