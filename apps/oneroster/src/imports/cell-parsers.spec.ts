@@ -10,7 +10,9 @@ import {
   readGrades,
   readList,
   readNumber,
+  readObjectiveSource,
   readRefs,
+  readScaleValues,
   readSourcedId,
   readStatus,
   readText,
@@ -108,5 +110,31 @@ describe('gradebook and resources cells', () => {
   it('refuses datetimes outside four-digit years', () => {
     expect(readDateTime('2024-03-01T08:00:00Z')).toBe('2024-03-01T08:00:00.000Z');
     expect(err(readDateTime('0000-01-01T00:00:00+01:00'))).toMatch(/not an ISO 8601 datetime/);
+  });
+});
+
+describe('v1.2 cells', () => {
+  it('take ext:<name> values in extensible enumerations only, as given', () => {
+    const lookup = enumLookup(ROLE_TYPES);
+    expect(readEnum('ext:Tutor.1', ROLE_TYPES, lookup, true)).toBe('ext:Tutor.1');
+    expect(readEnum('Teacher', ROLE_TYPES, lookup, true)).toBe('teacher');
+    expect(err(readEnum('ext:Tutor', ROLE_TYPES, lookup))).toBe("'ext:Tutor' is not one of administrator, aide, guardian, parent, proctor, relative, student, teacher");
+    for (const bad of ['ext:', 'ext:a b', 'EXT:a', 'x-ext:a', 'ext:a/b']) expect(err(readEnum(bad, ROLE_TYPES, lookup, true))).toMatch(/or an ext:<name> value$/);
+    expect(readEnumList('student,ext:tutor', ROLE_TYPES, lookup, true)).toEqual(['student', 'ext:tutor']);
+  });
+
+  it('read score scale values as {lhs:rhs} items, the left side up to the first colon', () => {
+    expect(readScaleValues('{A:90 - 100}, {B:80 - 89}')).toEqual([
+      { itemValueLHS: 'A', itemValueRHS: '90 - 100' },
+      { itemValueLHS: 'B', itemValueRHS: '80 - 89' },
+    ]);
+    expect(readScaleValues('{4:Exceeds: all criteria}')).toEqual([{ itemValueLHS: '4', itemValueRHS: 'Exceeds: all criteria' }]);
+    for (const bad of ['A:90', 'A=90,B=80', '{A:90}{B:80}', '{A:90},B:80', '{A}']) expect(err(readScaleValues(bad))).toMatch(/is not a list of \{lhs:rhs\} items/);
+    expect(err(readScaleValues('{ :90}'))).toMatch(/needs both a left-hand and a right-hand value/);
+  });
+
+  it('read learning objective sources as the API stores them: case, unknown, /name', () => {
+    expect([readObjectiveSource('CASE'), readObjectiveSource('/unknown'), readObjectiveSource('state'), readObjectiveSource('/ngss2')]).toEqual(['case', 'unknown', '/state', '/ngss2']);
+    for (const bad of ['State', '/a b', '//x', 'a-b']) expect(err(readObjectiveSource(bad))).toMatch(/not a learning objective source/);
   });
 });

@@ -2,7 +2,7 @@
  * Reading one CSV cell of the OneRoster binding into its stored value. Pure functions, no I/O;
  * a bad cell yields a `CellError` (never thrown, so the importer can collect every error).
  */
-import { parseDateLiteral, parseDateTimeLiteral, parseNumberLiteral, STATUS_ALIASES, STATUS_TYPES, type StatusType } from '@edu/oneroster-query';
+import { EXT_VALUE, parseDateLiteral, parseDateTimeLiteral, parseNumberLiteral, STATUS_ALIASES, STATUS_TYPES, type StatusType } from '@edu/oneroster-query';
 import { GRADES } from './csv-layout';
 
 export class CellError {
@@ -50,8 +50,12 @@ export function readStatus(raw: string): StatusType | CellError {
   return statusOf(raw) as StatusType | undefined ?? new CellError(`'${raw}' is not a status (active, tobedeleted)`);
 }
 
-export function readEnum(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined): string | CellError {
-  return lookup(raw) ?? new CellError(`'${raw}' is not one of ${values.join(', ')}`);
+/** One of `values` in canonical case; with `extensible` (v1.2), also an `ext:<name>` value, as given. */
+export function readEnum(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined, extensible = false): string | CellError {
+  const value = lookup(raw);
+  if (value !== undefined) return value;
+  if (extensible && EXT_VALUE.test(raw)) return raw;
+  return new CellError(`'${raw}' is not one of ${values.join(', ')}${extensible ? ' or an ext:<name> value' : ''}`);
 }
 
 export function readBoolean(raw: string): boolean | CellError {
@@ -104,11 +108,11 @@ export function readGrades(raw: string): string[] | CellError {
 }
 
 /** Comma-separated values of an enumeration, each in canonical case. */
-export function readEnumList(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined): string[] | CellError {
+export function readEnumList(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined, extensible = false): string[] | CellError {
   const out: string[] = [];
   for (const item of readList(raw)) {
-    const value = lookup(item);
-    if (value === undefined) return new CellError(`'${item}' is not one of ${values.join(', ')}`);
+    const value = readEnum(item, values, lookup, extensible);
+    if (value instanceof CellError) return value;
     out.push(value);
   }
   return out;
@@ -124,21 +128,51 @@ export function readRefs(raw: string): string[] | CellError {
   return out;
 }
 
-const USER_ID_ITEM = /\s*\{([^{}:]*):([^{}]*)\}\s*(,|$)/y;
+const PAIR_ITEM = /\s*\{([^{}:]*):([^{}]*)\}\s*(,|$)/y;
 
-/** `{type:identifier}` items, comma-separated: `{LDAP:jdoe},{SIS:100234}`. */
-export function readUserIds(raw: string): { type: string; identifier: string }[] | CellError {
-  const out: { type: string; identifier: string }[] = [];
-  USER_ID_ITEM.lastIndex = 0;
-  while (USER_ID_ITEM.lastIndex < raw.length) {
-    const start = USER_ID_ITEM.lastIndex;
-    const m = USER_ID_ITEM.exec(raw);
-    if (!m) return new CellError(`'${raw.slice(start)}' is not a list of {type:identifier} items`);
-    const type = m[1]!.trim();
-    const identifier = m[2]!.trim();
-    if (type === '' || identifier === '') return new CellError(`'${m[0].trim()}' needs both a type and an identifier`);
-    out.push({ type, identifier });
+/** `{a:b}` items, comma-separated (`a` up to the first colon; no braces inside). `shape` and `both` name them in messages. */
+function readPairs(raw: string, shape: string, both: string): [string, string][] | CellError {
+  const out: [string, string][] = [];
+  PAIR_ITEM.lastIndex = 0;
+  while (PAIR_ITEM.lastIndex < raw.length) {
+    const start = PAIR_ITEM.lastIndex;
+    const m = PAIR_ITEM.exec(raw);
+    if (!m) return new CellError(`'${raw.slice(start)}' is not a list of ${shape} items`);
+    const a = m[1]!.trim();
+    const b = m[2]!.trim();
+    if (a === '' || b === '') return new CellError(`'${m[0].trim()}' needs both ${both}`);
+    out.push([a, b]);
     if (m[3] === '') break;
   }
   return out;
+}
+
+/** `{type:identifier}` items, comma-separated: `{LDAP:jdoe},{SIS:100234}`. */
+export function readUserIds(raw: string): { type: string; identifier: string }[] | CellError {
+  const pairs = readPairs(raw, '{type:identifier}', 'a type and an identifier');
+  return pairs instanceof CellError ? pairs : pairs.map(([type, identifier]) => ({ type, identifier }));
+}
+
+/**
+ * v1.2 `scoreScaleValue` (the binding's encoding is not known, reference v1.2 §10 ⚠): `{lhs:rhs}`
+ * items, comma-separated like `userIds` (`{A:90 - 100},{B:80 - 89}`), at least one; the left side
+ * up to the first colon.
+ */
+export function readScaleValues(raw: string): { itemValueLHS: string; itemValueRHS: string }[] | CellError {
+  const pairs = readPairs(raw, '{lhs:rhs}', 'a left-hand and a right-hand value');
+  return pairs instanceof CellError ? pairs : pairs.map(([itemValueLHS, itemValueRHS]) => ({ itemValueLHS, itemValueRHS }));
+}
+
+const NAMED_SOURCE = /^[a-z0-9]+$/;
+
+/**
+ * A learning objective source: `case`, `unknown` (any letter case) or a lower-case alphanumeric
+ * name, with or without a leading `/`; names are stored with it (the OAS pattern), as the API does.
+ */
+export function readObjectiveSource(raw: string): string | CellError {
+  const bare = raw.startsWith('/') ? raw.slice(1) : raw;
+  const keyword = bare.toLowerCase();
+  if (keyword === 'case' || keyword === 'unknown') return keyword;
+  if (NAMED_SOURCE.test(bare)) return `/${bare}`;
+  return new CellError(`'${raw}' is not a learning objective source (case, unknown, or a lower-case alphanumeric name)`);
 }

@@ -52,3 +52,12 @@ export function parseTextArrayLiteral(literal: string): string[] {
   }
   return items;
 }
+
+/** The first item of a literal written by `textArrayLiteral`, without reading the others (null for `{}`). */
+export function firstOfTextArrayLiteral(literal: string): string | null {
+  if (literal.length < 3) return null;
+  const end = literal.indexOf('"', 2);
+  const first = literal.slice(2, end);
+  // Escaped quotes or backslashes: read it properly.
+  return first.includes('\\') ? parseTextArrayLiteral(literal)[0]! : first;
+}

@@ -1,5 +1,5 @@
 import { CROSS_FIELD_RULES, FileRules, ruleLookups, type CrossFieldRule, type RuleRefs } from './cross-field-rules';
-import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
+import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type V1p1FileType } from './csv-layout';
 import { IssueLog } from './import-issues';
 import { RowLayout } from './row-layout';
 
@@ -8,11 +8,12 @@ const refs: RuleRefs = {
   extra: (type, id) => ({ orgs: { d: 'district', s: 'school', blank: '' }, classes: { c1: 's' } } as Record<string, Record<string, string>>)[type]?.[id],
   has: (type, id) => type === 'users' && ['u1', 'u2'].includes(id),
   isChecked: () => true,
-  scope: (type) => `in ${FILE_LAYOUTS[type].fileName}`,
+  isAppOwned: (type, id) => type === 'lineItems' && id === 'li-app',
+  scope: (type) => `in ${type}.csv`,
 };
 
 /** Runs a file type's rules on one row given by header name. */
-function check(type: RosterFileType, values: Record<string, unknown>, r: RuleRefs = refs) {
+function check(type: V1p1FileType, values: Record<string, unknown>, r: RuleRefs = refs) {
   const rl = new RowLayout(FILE_LAYOUTS[type], false);
   const row = rl.newRow().fill(null);
   for (const [header, value] of Object.entries(values)) row[rl.slotOf(header)] = value;

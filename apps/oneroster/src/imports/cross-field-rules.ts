@@ -16,7 +16,7 @@ export interface RuleFailure {
 }
 
 /** What rules may ask the reference index. */
-export type RuleRefs = Pick<ReferenceIndex, 'extra' | 'has' | 'isChecked' | 'scope'>;
+export type RuleRefs = Pick<ReferenceIndex, 'extra' | 'has' | 'isChecked' | 'scope' | 'isAppOwned'>;
 
 export interface CrossFieldRule<K extends string = string> {
   /** The values read, by a name of the rule's own: which CSV column (header name) each is. */
@@ -65,7 +65,7 @@ const schoolIsASchool = rule({
   },
 });
 
-/** An enrollment's school is its class's school. */
+/** An enrollment's (a v1.2 line item's) school is its class's school. */
 const schoolOfTheClass = rule({
   uses: { cls: 'classSourcedId', school: 'schoolSourcedId' },
   looksUp: ['classes'],
@@ -92,6 +92,55 @@ const scoreUnlessUnscored = rule({
   },
 });
 
+/** v1.2: a result has a score or a text score unless it is exempt or not submitted. */
+const scoreOrTextUnlessUnscored = rule({
+  uses: { score: 'score', text: 'textScore', status: 'scoreStatus' },
+  check(row, at) {
+    const status = row[at.status];
+    if (row[at.score] === null && row[at.text] === null && typeof status === 'string' && !UNSCORED_STATUSES.has(status)) {
+      return { column: 'score', message: `score or textScore is required unless scoreStatus is exempt or not submitted (it is '${status}')` };
+    }
+    return undefined;
+  },
+});
+
+/** v1.2: a result's class, when given, is its line item's (the read side serves that one). */
+const classOfTheLineItem = rule({
+  uses: { cls: 'classSourcedId', lineItem: 'lineItemSourcedId' },
+  looksUp: ['lineItems'],
+  check(row, at, refs) {
+    const cls = row[at.cls];
+    const lineItem = row[at.lineItem];
+    const itemClass = typeof lineItem === 'string' ? refs.extra('lineItems', lineItem) : undefined;
+    if (typeof cls === 'string' && itemClass && cls !== itemClass) return { column: 'classSourcedId', message: `'${cls}' is not the class of line item '${lineItem}' (${itemClass})` };
+    return undefined;
+  },
+});
+
+/** v1.2: a role's profile is one of its user's profiles. */
+const profileOfTheUser = rule({
+  uses: { user: 'userSourcedId', profile: 'userProfileSourcedId' },
+  looksUp: ['userProfiles'],
+  check(row, at, refs) {
+    const user = row[at.user];
+    const profile = row[at.profile];
+    const owner = typeof profile === 'string' ? refs.extra('userProfiles', profile) : undefined;
+    if (owner && typeof user === 'string' && owner !== user) return { column: 'userProfileSourcedId', message: `'${profile}' is a profile of user '${owner}', not of '${user}'` };
+    return undefined;
+  },
+});
+
+/** v1.2 link records describe imported gradebook objects only: an app's object has one writer, the app. */
+const notAppOwned = (column: string, type: RosterFileType, noun: string): CrossFieldRule =>
+  rule({
+    uses: { id: column },
+    check(row, at, refs) {
+      const id = row[at.id];
+      if (typeof id === 'string' && refs.isAppOwned(type, id)) return { column, message: `'${id}' is a ${noun} an app created through the API; an import cannot change it` };
+      return undefined;
+    },
+  });
+
 /** Demographics describe users: the record's own sourcedId is a user's. */
 const describesAUser = rule({
   uses: { id: 'sourcedId' },
@@ -105,8 +154,10 @@ const describesAUser = rule({
   },
 });
 
-/** The rules of each file type, in the order they report. */
-export const CROSS_FIELD_RULES: Readonly<Partial<Record<RosterFileType, readonly CrossFieldRule[]>>> = {
+export type FileRuleSet = Readonly<Partial<Record<RosterFileType, readonly CrossFieldRule[]>>>;
+
+/** The rules of each file type of the v1.1 binding, in the order they report. */
+export const CROSS_FIELD_RULES: FileRuleSet = {
   academicSessions: [notBefore('startDate', 'endDate')],
   classes: [schoolIsASchool],
   enrollments: [schoolOfTheClass, notBefore('beginDate', 'endDate')],
@@ -115,9 +166,21 @@ export const CROSS_FIELD_RULES: Readonly<Partial<Record<RosterFileType, readonly
   results: [scoreUnlessUnscored],
 };
 
+/** The rules of the v1.2 binding: v1.1's, and those of the new columns and files. */
+export const CROSS_FIELD_RULES_V1P2: FileRuleSet = {
+  ...CROSS_FIELD_RULES,
+  lineItems: [notGreater('resultValueMin', 'resultValueMax'), schoolOfTheClass],
+  results: [scoreOrTextUnlessUnscored, classOfTheLineItem],
+  roles: [notBefore('beginDate', 'endDate'), profileOfTheUser],
+  lineItemScoreScales: [notAppOwned('lineItemSourcedId', 'lineItems', 'line item')],
+  lineItemLearningObjectiveIds: [notAppOwned('lineItemSourcedId', 'lineItems', 'line item')],
+  resultScoreScales: [notAppOwned('resultSourcedId', 'results', 'result')],
+  resultLearningObjectiveIds: [notAppOwned('resultSourcedId', 'results', 'result')],
+};
+
 /** Types the rules of a file look up (to load before reading it). */
-export function ruleLookups(type: RosterFileType): RosterFileType[] {
-  return (CROSS_FIELD_RULES[type] ?? []).flatMap((r) => r.looksUp ?? []);
+export function ruleLookups(type: RosterFileType, rules: FileRuleSet = CROSS_FIELD_RULES): RosterFileType[] {
+  return (rules[type] ?? []).flatMap((r) => r.looksUp ?? []);
 }
 
 /** A file's rules with their slots resolved, reporting to the import's issues. */

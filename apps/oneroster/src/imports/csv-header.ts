@@ -74,6 +74,17 @@ function checkPresence(expected: readonly Presence[], positions: ReadonlyMap<str
   return ok;
 }
 
+/**
+ * Columns of a refused header that this file has in the other binding (`other`) and not in this
+ * one: a package whose manifest names the wrong `oneroster.version`.
+ */
+export function otherVersionColumns(cells: readonly string[], layout: FileLayout, other: FileLayout | undefined): string[] {
+  if (!other) return [];
+  const ours = new Set(standardHeaders(layout));
+  const theirs = new Set(standardHeaders(other));
+  return cells.map((c) => c.trim()).filter((name) => !ours.has(name) && theirs.has(name));
+}
+
 /** Reads the header row (line 1); undefined when it has errors (reported to `issues`). */
 export function readCsvHeader(cells: readonly string[], layout: FileLayout, delta: boolean, issues: IssueLog): CsvHeader | undefined {
   const names = cells.map((c) => c.trim());

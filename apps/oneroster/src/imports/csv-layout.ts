@@ -1,14 +1,15 @@
 /**
- * The OneRoster v1.1 CSV binding (reference §11.3): per file, its columns in the standard order,
- * how each cell is read, and the table column it lands in. All thirteen files of the binding are
- * imported: the rostering files, the resources files and the gradebook files.
+ * What a file of a OneRoster CSV binding is, as data: its columns in the standard order, how each
+ * cell is read, and the table column it lands in; and the v1.1 binding (reference §11.3), all
+ * thirteen files: rostering, resources and gradebook. The v1.2 files are in `csv-layout-v1p2.ts`,
+ * the bindings (which files, in which order) in `csv-bindings.ts`.
  */
 import { roleGroupOf, type RosterRole } from '@edu/persistence';
-import { parseTextArrayLiteral } from './copy-in';
-import { v1p1RolesJson } from './role-mapping';
+import { firstOfTextArrayLiteral } from './copy-in';
+import { v1p1RowRolesJson } from './role-mapping';
 import { CLASS_TYPES, GENDER_TYPES, IMPORTANCE_TYPES, ORG_TYPES, ROLE_TYPES, SCORE_STATUS_TYPES, SESSION_TYPES } from '@edu/oneroster-query';
 
-/** Every file of the binding, in referential-integrity import order (reference §11.1). */
+/** Every file of the v1.1 binding, in referential-integrity import order (reference §11.1). */
 export const ROSTER_FILE_TYPES = [
   'orgs',
   'academicSessions',
@@ -24,7 +25,34 @@ export const ROSTER_FILE_TYPES = [
   'lineItems',
   'results',
 ] as const;
-export type RosterFileType = (typeof ROSTER_FILE_TYPES)[number];
+export type V1p1FileType = (typeof ROSTER_FILE_TYPES)[number];
+
+/** Every file of the v1.2 binding (a superset of v1.1's), in import order (reference v1.2 §10). */
+export const V1P2_FILE_TYPES = [
+  'orgs',
+  'academicSessions',
+  'courses',
+  'classes',
+  'users',
+  'userProfiles',
+  'roles',
+  'enrollments',
+  'demographics',
+  'resources',
+  'userResources',
+  'classResources',
+  'courseResources',
+  'categories',
+  'scoreScales',
+  'lineItems',
+  'lineItemScoreScales',
+  'lineItemLearningObjectiveIds',
+  'results',
+  'resultScoreScales',
+  'resultLearningObjectiveIds',
+] as const;
+/** A file of either binding. */
+export type RosterFileType = (typeof V1P2_FILE_TYPES)[number];
 
 /** CEDS grade levels (reference §2), canonical case. */
 export const GRADES = ['IT', 'PR', 'PK', 'TK', 'KG', '01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', 'PS', 'UG', 'Other'] as const;
@@ -32,7 +60,7 @@ export const GRADES = ['IT', 'PR', 'PK', 'TK', 'KG', '01', '02', '03', '04', '05
 export type CellKind =
   /** Free text; empty = absent. */
   | 'text'
-  /** One of `values`, matched case-insensitively, stored in canonical case. */
+  /** One of `values`, matched case-insensitively, stored in canonical case (or, `extensible`, an `ext:` value as given). */
   | 'enum'
   | 'boolean'
   /** `YYYY-MM-DD`. */
@@ -51,6 +79,10 @@ export type CellKind =
   | 'enumList'
   /** `{type:identifier}` items, comma-separated. */
   | 'userIds'
+  /** `{itemValueLHS:itemValueRHS}` items, comma-separated (v1.2 `scoreScaleValue`). */
+  | 'scaleValues'
+  /** A learning objective source: `case`, `unknown` or a lower-case name (stored `/name`). */
+  | 'objectiveSource'
   /** One sourcedId of a `ref` record. */
   | 'ref'
   /** Comma-separated sourcedIds of `ref` records. */
@@ -68,8 +100,13 @@ export interface CsvColumn {
   /** A value is required in every (non-tombstone) row. */
   readonly required: boolean;
   readonly values?: readonly string[];
+  /** v1.2 extensible enumerations: `ext:<name>` values are valid too. */
+  readonly extensible?: boolean;
   readonly ref?: RosterFileType;
-  /** Table column; absent for `ignored`. */
+  /**
+   * Table column; absent for `ignored` and for a column read and checked but not stored (a v1.2
+   * result's `classSourcedId`, always its line item's class).
+   */
   readonly db?: string;
 }
 
@@ -109,6 +146,13 @@ export interface FileLayout {
   readonly partitionOrdinal?: { readonly column: string; readonly by: string };
   readonly derived?: readonly DerivedColumn[];
   /**
+   * Columns the folds of other files' records fill in the staging table before the merge (a v1.2
+   * user's roles, profiles and resources, and the v1.1 view of the roles; `import-folds.ts`):
+   * staged empty after the derived ones, then compared and written like the others. A file
+   * with such columns is never loaded straight into its table.
+   */
+  readonly filledByFolds?: readonly { readonly db: string; readonly pg: PgType }[];
+  /**
    * What the reference index keeps with each id of this type besides the id (table columns):
    * `extra`, a value other files' cross-field rules look up (an org's type, a class's school);
    * `parent`, a reference to a record of the same type (parent cycles are refused).
@@ -136,17 +180,25 @@ export interface FileLayout {
   readonly replaces?: { readonly table: string; readonly owner: string };
 }
 
-const col = (name: string, kind: CellKind, db: string | undefined, o: { required?: boolean; values?: readonly string[]; ref?: RosterFileType } = {}): CsvColumn => ({
+export interface ColumnOptions {
+  required?: boolean;
+  values?: readonly string[];
+  extensible?: boolean;
+  ref?: RosterFileType;
+}
+
+export const col = (name: string, kind: CellKind, db: string | undefined, o: ColumnOptions = {}): CsvColumn => ({
   name,
   kind,
   required: o.required ?? false,
   ...(db ? { db } : {}),
   ...(o.values ? { values: o.values } : {}),
+  ...(o.extensible ? { extensible: true } : {}),
   ...(o.ref ? { ref: o.ref } : {}),
 });
-const req = { required: true };
+export const req = { required: true };
 
-export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
+export const FILE_LAYOUTS: Readonly<Record<V1p1FileType, FileLayout>> = {
   orgs: {
     type: 'orgs',
     recordName: 'org',
@@ -247,9 +299,9 @@ export const FILE_LAYOUTS: Readonly<Record<RosterFileType, FileLayout>> = {
         pg: 'jsonb',
         from: ['role', 'orgSourcedIds'],
         looksUp: ['orgs'],
-        compute: (v, refs) => (typeof v[0] === 'string' && typeof v[1] === 'string' ? v1p1RolesJson(v[0], parseTextArrayLiteral(v[1]), (org) => refs.extra('orgs', org)) : null),
+        compute: (v, refs) => (typeof v[0] === 'string' && typeof v[1] === 'string' ? v1p1RowRolesJson(v[0], v[1], refs) : null),
       },
-      { db: 'primary_org_sourced_id', pg: 'text', from: ['orgSourcedIds'], compute: (v) => (typeof v[0] === 'string' ? (parseTextArrayLiteral(v[0])[0] ?? null) : null) },
+      { db: 'primary_org_sourced_id', pg: 'text', from: ['orgSourcedIds'], compute: (v) => (typeof v[0] === 'string' ? firstOfTextArrayLiteral(v[0]) : null) },
     ],
     // A v1.1 row says all there is about the user's roles: v1.2 role records of the user end.
     replaces: { table: 'roster_user_roles', owner: 'user_sourced_id' },
@@ -385,6 +437,7 @@ export function pgTypeOf(c: CsvColumn): PgType {
   switch (c.kind) {
     case 'text':
     case 'enum':
+    case 'objectiveSource':
     case 'year':
     case 'ref':
     case 'ignored':
@@ -403,11 +456,12 @@ export function pgTypeOf(c: CsvColumn): PgType {
     case 'refs':
       return 'text[]';
     case 'userIds':
+    case 'scaleValues':
       return 'jsonb';
   }
 }
 
-/** Columns that land in the table (everything but `password`). */
+/** Columns that land in the table (everything but `password` and the checked-only ones). */
 export function storedColumns(layout: FileLayout): readonly CsvColumn[] {
   return layout.columns.filter((c) => c.db !== undefined);
 }

@@ -26,8 +26,20 @@ describe('manifest.csv', () => {
       { file: 'manifest.csv', line: 4, column: 'propertyName', message: "unknown manifest key 'fiel.demographics' (did you mean 'file.demographics'?)" },
       { file: 'manifest.csv', line: 5, column: 'value', message: "'full' is not a file mode (absent, bulk, delta) for 'file.users'" },
       { file: 'manifest.csv', line: 6, column: 'propertyName', message: "'file.users' is repeated (first on line 5)" },
-      { file: 'manifest.csv', line: 3, column: 'value', message: "'oneroster.version' is '1.0'; this importer reads '1.1'" },
+      { file: 'manifest.csv', line: 3, column: 'value', message: "'oneroster.version' is '1.0'; this importer reads '1.1' or '1.2'" },
     ]);
+  });
+
+  it("chooses the binding by oneroster.version: 1.2 adds eight files, their keys also with a trailing '*'", async () => {
+    const { manifest, issues } = await read('propertyName,value\nmanifest.version,1.0\noneroster.version,1.2\nfile.users,bulk\nfile.roles*,bulk\nfile.userProfiles,delta\nfile.users*,bulk\n');
+    expect(manifest!.binding.version).toBe('1.2');
+    expect(manifest!.files).toMatchObject({ users: 'bulk', roles: 'bulk', userProfiles: 'delta', scoreScales: 'absent' });
+    expect(manifest!.lines['file.roles']).toBe(5);
+    // Only the new files are starred in the spec table.
+    expect(issues.errors.map((e) => e.message)).toEqual([expect.stringMatching(/unknown manifest key 'file.users\*'/)]);
+    const old = await read(`${BASE}file.roles,bulk\n`);
+    expect(old.manifest!.binding.version).toBe('1.1');
+    expect(old.issues.errors.map((e) => e.message)).toEqual(["unknown manifest key 'file.roles' (a file of the OneRoster 1.2 binding; this manifest says 1.1)"]);
   });
 
   it('reads the gradebook and resources files like the others; requires the header and versions', async () => {

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { CSV_BINDINGS } from './csv-bindings';
 import { readCsvHeader } from './csv-header';
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
 import { IssueLog } from './import-issues';
@@ -11,7 +12,7 @@ import { LINE, METADATA, MODIFIED, RowLayout, SOURCED_ID, STATUS, TOMBSTONE } fr
 /** A reader of users.csv over a header, every other type bulk with `known` ids. */
 function usersReader(header: string[], mode: FileMode = 'bulk', known: Partial<Record<RosterFileType, string[]>> = { orgs: ['org-1', 'org-d'] }) {
   const modes = Object.fromEntries(ROSTER_FILE_TYPES.map((t) => [t, t === 'users' ? mode : 'bulk'])) as Record<RosterFileType, FileMode>;
-  const refs = new ReferenceIndex({} as ClientBase, 'tenant', modes);
+  const refs = new ReferenceIndex({} as ClientBase, 'tenant', modes, CSV_BINDINGS['1.1']);
   for (const [type, ids] of Object.entries(known)) for (const id of ids) refs.add(type as RosterFileType, id, id === 'org-d' ? 'district' : '');
   const issues = new IssueLog();
   const rl = new RowLayout(FILE_LAYOUTS.users, false);

@@ -15,7 +15,9 @@ import {
   readGrades,
   readList,
   readNumber,
+  readObjectiveSource,
   readRefs,
+  readScaleValues,
   readSourcedId,
   readStatus,
   readText,
@@ -47,10 +49,11 @@ interface ColumnReader {
 type CellRead = (text: string, c: ColumnReader, reader: RecordReader) => unknown;
 
 const textArray = (items: string[] | CellError) => (items instanceof CellError ? items : textArrayLiteral(items));
+const json = (value: object | CellError) => (value instanceof CellError ? value : JSON.stringify(value));
 
 const READ_CELL: Readonly<Record<CellKind, CellRead>> = {
   text: (text) => text,
-  enum: (text, c) => readEnum(text, c.spec.values!, c.lookup!),
+  enum: (text, c) => readEnum(text, c.spec.values!, c.lookup!, c.spec.extensible),
   boolean: readBoolean,
   date: readDate,
   datetime: readDateTime,
@@ -58,11 +61,10 @@ const READ_CELL: Readonly<Record<CellKind, CellRead>> = {
   year: readYear,
   list: (text) => textArrayLiteral(readList(text)),
   grades: (text) => textArray(readGrades(text)),
-  enumList: (text, c) => textArray(readEnumList(text, c.spec.values!, c.lookup!)),
-  userIds: (text) => {
-    const ids = readUserIds(text);
-    return ids instanceof CellError ? ids : JSON.stringify(ids);
-  },
+  enumList: (text, c) => textArray(readEnumList(text, c.spec.values!, c.lookup!, c.spec.extensible)),
+  userIds: (text) => json(readUserIds(text)),
+  scaleValues: (text) => json(readScaleValues(text)),
+  objectiveSource: readObjectiveSource,
   ref: (text, c, reader) => {
     const ref = readSourcedId(text);
     if (!(ref instanceof CellError)) reader.reference(c.spec, ref);
@@ -91,6 +93,8 @@ const EMPTY_VALUE: Readonly<Record<CellKind, unknown>> = {
   grades: '{}',
   enumList: '{}',
   userIds: '[]',
+  scaleValues: null,
+  objectiveSource: null,
   ref: null,
   refs: '{}',
   ignored: null,
@@ -159,7 +163,7 @@ export class RecordReader {
     if (this.delta && status === 'tobedeleted') {
       // A delta tombstone names a record; its other cells are not read.
       row[TOMBSTONE] = true;
-      for (let i = METADATA; i < this.rl.width; i++) row[i] = null;
+      for (let i = METADATA; i < this.rl.size; i++) row[i] = null;
       if (this.ok) this.tombstones++;
       return this.ok;
     }

@@ -3,7 +3,7 @@
  * once) and to the file's own type (once the whole file is read: they may point forward); what
  * the reference index learns from each row (its id, the kept `refIndex` values); parent cycles.
  */
-import { FILE_LAYOUTS, type CsvColumn, type RosterFileType } from './csv-layout';
+import type { CsvColumn, RosterFileType } from './csv-layout';
 import type { IssueLog } from './import-issues';
 import { findCycles, type ReferenceIndex } from './reference-index';
 import { LINE, SOURCED_ID, TOMBSTONE, type RowLayout } from './row-layout';
@@ -68,7 +68,7 @@ export class FileReferences {
     if (target === this.type) {
       if (!this.refs.has(target, id)) this.pending.push({ id, line, column });
     } else if (!this.refs.has(target, id)) {
-      this.issues.error(this.file, line, column, `'${id}' is not a known ${FILE_LAYOUTS[target].recordName} sourcedId (looked ${this.refs.scope(target)})`);
+      this.issues.error(this.file, line, column, `'${id}' is not a known ${this.refs.layout(target).recordName} sourcedId (looked ${this.refs.scope(target)})`);
     }
   }
 
@@ -90,7 +90,7 @@ export class FileReferences {
     const { refs, type } = this;
     for (const p of this.pending) {
       if (!refs.has(type, p.id)) {
-        this.issues.error(this.file, p.line, p.column, `'${p.id}' is not a known ${FILE_LAYOUTS[type].recordName} sourcedId (looked ${refs.scope(type)})`);
+        this.issues.error(this.file, p.line, p.column, `'${p.id}' is not a known ${refs.layout(type).recordName} sourcedId (looked ${refs.scope(type)})`);
       }
     }
     const column = this.parentColumn;

@@ -6,10 +6,12 @@
  * plus those of the delta file.
  * What else is kept per id comes from the layouts' `refIndex`: orgs keep their type (a class's
  * school must be a school), classes their school (an enrollment's school must be its class's),
- * orgs and sessions their parent (cycles).
+ * orgs and sessions their parent (cycles); in v1.2 also line items their class (a result's
+ * class is its line item's) and user profiles their user (a role's profile is its user's).
  */
 import type { ClientBase } from 'pg';
-import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type RosterFileType } from './csv-layout';
+import { layoutOf, type CsvBinding } from './csv-bindings';
+import { V1P2_FILE_TYPES, type FileLayout, type RosterFileType } from './csv-layout';
 import type { FileMode } from './manifest';
 
 /** For orgs the org type, for classes the school; for other types '' or the line of the id. */
@@ -28,15 +30,21 @@ export class ReferenceIndex {
     private readonly client: ClientBase,
     private readonly tenantId: string,
     private readonly modes: Readonly<Record<RosterFileType, FileMode>>,
+    private readonly binding: CsvBinding,
   ) {
-    for (const t of ROSTER_FILE_TYPES) this.ids.set(t, new Map());
+    for (const t of V1P2_FILE_TYPES) this.ids.set(t, new Map());
+  }
+
+  /** The binding's layout of a type. */
+  layout(type: RosterFileType): FileLayout {
+    return layoutOf(this.binding, type);
   }
 
   /** Loads the tenant's stored ids of `type` unless the package replaces them (bulk). Idempotent. */
   async ensure(type: RosterFileType): Promise<void> {
     if (this.loaded.has(type)) return;
     this.loaded.add(type);
-    const layout = FILE_LAYOUTS[type];
+    const layout = this.layout(type);
     if (this.modes[type] === 'bulk' && !layout.appWritable) return;
     const extra = layout.refIndex?.extra;
     const parent = layout.refIndex?.parent;
@@ -101,7 +109,7 @@ export class ReferenceIndex {
 
   /** How a dangling reference is explained. */
   scope(type: RosterFileType): string {
-    const file = FILE_LAYOUTS[type].fileName;
+    const file = this.layout(type).fileName;
     switch (this.modes[type]) {
       case 'bulk':
         return `in ${file}`;

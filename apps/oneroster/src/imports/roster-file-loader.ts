@@ -14,12 +14,13 @@
  */
 import type { Readable } from 'node:stream';
 import type { ClientBase } from 'pg';
-import { readCsvHeader } from './csv-header';
+import { CSV_BINDINGS, type CsvBinding } from './csv-bindings';
+import { otherVersionColumns, readCsvHeader } from './csv-header';
 import type { FileLayout, RosterFileType } from './csv-layout';
 import { csvBatches, CsvSyntaxError } from './csv-records';
-import { FileRules, ruleLookups } from './cross-field-rules';
+import { FileRules, ruleLookups, type FileRuleSet } from './cross-field-rules';
 import type { IssueLog } from './import-issues';
-import type { FileMode } from './manifest';
+import { MANIFEST_FILE, type FileMode } from './manifest';
 import { RecordReader } from './record-reader';
 import { FileReferences } from './reference-checks';
 import type { ReferenceIndex } from './reference-index';
@@ -46,6 +47,9 @@ export interface LoaderContext {
   readonly refs: ReferenceIndex;
   /** Rows per staging insert. */
   readonly batchSize: number;
+  /** The manifest's binding, and the line of its `oneroster.version`. */
+  readonly binding: CsvBinding;
+  readonly versionLine: number;
 }
 
 /** Records parsed per batch. */
@@ -65,7 +69,7 @@ export async function loadRosterFile(ctx: LoaderContext, layout: FileLayout, mod
   await ctx.client.query(createStagingSql(layout));
   const out = new RowOutput(ctx.client, rl, ctx.batchSize, direct);
   const ids = new FileReferences(rl, refs, issues, delta);
-  const rules = new FileRules(rl, refs, issues);
+  const rules = new FileRules(rl, refs, issues, ctx.binding.rules[layout.type] ?? []);
   const row = rl.newRow();
   let reader: RecordReader | undefined;
   try {
@@ -74,6 +78,7 @@ export async function loadRosterFile(ctx: LoaderContext, layout: FileLayout, mod
       if (!reader) {
         const header = readCsvHeader(records[0]!, layout, delta, issues);
         if (!header) {
+          blameVersion(ctx, layout, records[0]!);
           refs.markUnreliable(layout.type);
           await out.discard();
           return result;
@@ -120,7 +125,15 @@ export async function loadRosterFile(ctx: LoaderContext, layout: FileLayout, mod
   return result;
 }
 
+/** A refused header with the other binding's columns: the manifest's version is the likely mistake. */
+function blameVersion(ctx: LoaderContext, layout: FileLayout, cells: readonly string[]): void {
+  const other = CSV_BINDINGS[ctx.binding.version === '1.1' ? '1.2' : '1.1'];
+  const columns = otherVersionColumns(cells, layout, other.layouts[layout.type]);
+  if (columns.length === 0) return;
+  ctx.issues.error(MANIFEST_FILE, ctx.versionLine, 'value', `'oneroster.version' is '${ctx.binding.version}' but ${layout.fileName} has the OneRoster ${other.version} columns ${columns.join(', ')}`);
+}
+
 /** Types whose ids reading a file looks up (its references, its rules', its derived columns'): the index loads them first. */
-export function lookedUpTypes(layout: FileLayout): RosterFileType[] {
-  return [...layout.columns.flatMap((c) => (c.ref ? [c.ref] : [])), ...ruleLookups(layout.type), ...(layout.derived ?? []).flatMap((d) => d.looksUp ?? [])];
+export function lookedUpTypes(layout: FileLayout, rules: FileRuleSet): RosterFileType[] {
+  return [...layout.columns.flatMap((c) => (c.ref ? [c.ref] : [])), ...ruleLookups(layout.type, rules), ...(layout.derived ?? []).flatMap((d) => d.looksUp ?? [])];
 }

@@ -1,39 +1,26 @@
 /**
  * One OneRoster CSV import for one tenant, all-or-nothing in one transaction:
  *
- * 1. lock the tenant's imports (advisory lock), read and check the manifest and the file list;
+ * 1. lock the tenant's imports (advisory lock), read and check the manifest (its
+ *    `oneroster.version` chooses the binding: `csv-bindings.ts`) and the file list;
  * 2. per file, in referential order: validate every row and stream valid rows into a staging
  *    table (or, for a first bulk load in sourcedId order, straight into the roster table);
  * 3. any error: roll back, record the failed import with every error (file, line, column);
- * 4. otherwise merge each file into its table (upsert changed rows, tombstone), renumber
- *    ordinals, bump classes and courses whose resource links changed, tombstone the results of
- *    deleted line items, publish a new data version and record the import, then commit.
+ * 4. otherwise merge (`import-merge.ts`): each file into its table, v1.2 record files folded
+ *    into their owners; an error found there rolls back as in 3; else publish a new data
+ *    version and record the import, then commit.
  *
  * Readers see the previous data and version until the commit, then the new ones together.
  */
 import type { ClientBase } from 'pg';
 import type { RosterImportFileCounts, RosterImportMode } from '@edu/persistence';
-import { FILE_LAYOUTS, ROSTER_FILE_TYPES, type FileLayout, type RosterFileType } from './csv-layout';
+import { layoutOf } from './csv-bindings';
 import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
-import { MANIFEST_FILE, manifestMode, readManifest, type FileMode, type Manifest } from './manifest';
+import { mergeFiles, type LoadedFile } from './import-merge';
+import { MANIFEST_FILE, manifestMode, readManifest, type Manifest } from './manifest';
 import { ReferenceIndex } from './reference-index';
-import { loadRosterFile, lookedUpTypes, type FileLoadResult } from './roster-file-loader';
-import {
-  BUMP_DATA_VERSION_SQL,
-  bulkTombstoneSql,
-  bumpLinkOwnersSql,
-  CASCADE_LINE_ITEM_TOMBSTONES_SQL,
-  snapshotLinksSql,
-  deltaTombstoneSql,
-  countNewSql,
-  hasReplacedRecordsSql,
-  insertNewSql,
-  tombstoneReplacedSql,
-  updateChangedSql,
-  reassignOrdinalsSql,
-  tableHasRowsSql,
-  unknownTombstonesSql,
-} from './roster-merge-sql';
+import { loadRosterFile, lookedUpTypes } from './roster-file-loader';
+import { BUMP_DATA_VERSION_SQL, tableHasRowsSql } from './roster-merge-sql';
 import { PackageError, type RosterPackage } from './roster-package';
 
 export interface ImportOptions {
@@ -73,14 +60,12 @@ export class UnknownTenantError extends Error {
   }
 }
 
-/** Above this many changed rows, planner statistics of the table are refreshed after commit. */
-const ANALYZE_THRESHOLD = 10_000;
-
 /** Checks the package's file list against the manifest. */
 function checkFiles(pkg: RosterPackage, manifest: Manifest, issues: IssueLog): void {
+  const { binding } = manifest;
   const names = new Set(pkg.names);
-  for (const type of ROSTER_FILE_TYPES) {
-    const fileName = FILE_LAYOUTS[type].fileName;
+  for (const type of binding.files) {
+    const fileName = layoutOf(binding, type).fileName;
     const mode = manifest.files[type];
     if (mode !== 'absent' && !names.has(fileName)) {
       issues.error(MANIFEST_FILE, manifest.lines[`file.${type}`] ?? 0, 'value', `file.${type} is '${mode}' but ${fileName} is not in the package`);
@@ -89,9 +74,9 @@ function checkFiles(pkg: RosterPackage, manifest: Manifest, issues: IssueLog): v
       issues.warn(fileName, 0, '', `${fileName} is in the package but the manifest marks it absent; not imported`);
     }
   }
-  const known = new Set([MANIFEST_FILE, ...ROSTER_FILE_TYPES.map((t) => FILE_LAYOUTS[t].fileName)]);
+  const known = new Set([MANIFEST_FILE, ...binding.files.map((t) => layoutOf(binding, t).fileName)]);
   for (const name of pkg.names) {
-    if (!known.has(name)) issues.warn(name, 0, '', `${name} is not a file of the OneRoster v1.1 CSV binding; ignored`);
+    if (!known.has(name)) issues.warn(name, 0, '', `${name} is not a file of the OneRoster v${binding.version} CSV binding; ignored`);
   }
 }
 
@@ -183,28 +168,22 @@ async function readPackageManifest(pkg: RosterPackage, run: ImportRun, source: s
   return manifest;
 }
 
-interface LoadedFile {
-  type: RosterFileType;
-  result: FileLoadResult;
-  /** The tenant had rows in the table before this import. */
-  hadRows: boolean;
-}
-
 /** Reads the package's files in referential order (stops at the error cap). */
 async function loadFiles(client: ClientBase, pkg: RosterPackage, manifest: Manifest, o: ImportOptions, stamp: Date, run: ImportRun): Promise<LoadedFile[]> {
   const loaded: LoadedFile[] = [];
-  const refs = new ReferenceIndex(client, o.tenantId, manifest.files);
-  const ctx = { client, issues: run.issues, refs, batchSize: o.batchSize ?? 5000 };
-  for (const type of ROSTER_FILE_TYPES) {
+  const { binding } = manifest;
+  const refs = new ReferenceIndex(client, o.tenantId, manifest.files, binding);
+  const ctx = { client, issues: run.issues, refs, batchSize: o.batchSize ?? 5000, binding, versionLine: manifest.lines['oneroster.version'] ?? 0 };
+  for (const type of binding.files) {
     const mode = manifest.files[type];
     if (mode === 'absent') continue;
-    const layout = FILE_LAYOUTS[type];
+    const layout = layoutOf(binding, type);
     await refs.ensure(type);
-    for (const t of lookedUpTypes(layout)) await refs.ensure(t);
+    for (const t of lookedUpTypes(layout, binding.rules)) await refs.ensure(t);
     const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
     const hadRows = has[0]!.has_rows;
-    // Straight into the table only where the loader can number ordinals as it reads.
-    const direct = mode === 'bulk' && !hadRows && layout.ordinals ? { tenantId: o.tenantId, stamp } : undefined;
+    // Straight into the table only where the loader can number ordinals as it reads (and no fold fills the rows first).
+    const direct = mode === 'bulk' && !hadRows && layout.ordinals && !layout.filledByFolds ? { tenantId: o.tenantId, stamp } : undefined;
     const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName), direct);
     run.report.rows += result.rows;
     loaded.push({ type, result, hadRows });
@@ -212,67 +191,6 @@ async function loadFiles(client: ClientBase, pkg: RosterPackage, manifest: Manif
     if (run.issues.full) break;
   }
   return loaded;
-}
-
-/** Merges one read file into its table; its counts, and whether ordinals were renumbered. */
-async function mergeFile(client: ClientBase, tenantId: string, stamp: Date, mode: FileMode, file: LoadedFile, issues: IssueLog): Promise<{ counts: RosterImportFileCounts; shifted: boolean }> {
-  const { result, hadRows } = file;
-  const layout = FILE_LAYOUTS[file.type];
-  let inserted = result.directRows;
-  let updated = 0;
-  let tombstoned = 0;
-  if (layout.links) await client.query(snapshotLinksSql(layout), [tenantId]);
-  if (result.staged > result.tombstones) {
-    if (hadRows) updated = (await client.query(updateChangedSql(layout), [tenantId, stamp])).rowCount ?? 0;
-    const { rows: fresh } = await client.query<{ n: number }>(countNewSql(layout), [tenantId]);
-    if (fresh[0]!.n > 0) inserted += (await client.query(insertNewSql(layout), [tenantId, stamp])).rowCount ?? 0;
-  }
-  if (mode === 'bulk' && hadRows) {
-    tombstoned = (await client.query(bulkTombstoneSql(layout), [tenantId, stamp])).rowCount ?? 0;
-  }
-  if (mode === 'delta' && result.tombstones > 0) {
-    tombstoned = (await client.query(deltaTombstoneSql(layout), [tenantId, stamp])).rowCount ?? 0;
-    const unknown = await client.query<{ line: number; sourced_id: string }>(unknownTombstonesSql(layout), [tenantId]);
-    for (const u of unknown.rows) issues.warn(layout.fileName, u.line, 'sourcedId', `'${u.sourced_id}' is marked tobedeleted but the tenant has no such record; skipped`);
-  }
-  // New rows got their final positions; rows already there move when rows are added before
-  // them, and partition ordinals move when a row changes partition (role, session type).
-  const shifted = layout.ordinals && ((hadRows && inserted > 0) || (layout.partitionOrdinal !== undefined && updated > 0) || (result.directRows > 0 && result.staged > 0));
-  if (shifted) await client.query(reassignOrdinalsSql(layout), [tenantId]);
-  // A class's or course's `resources` derive from its active links: a changed set is a change of the record.
-  if (layout.links) await client.query(bumpLinkOwnersSql(layout), [tenantId, stamp]);
-  if (layout.replaces && result.staged > result.tombstones) await tombstoneReplaced(client, tenantId, stamp, layout);
-  const upserted = result.staged - result.tombstones;
-  const unchanged = upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
-  return { counts: { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned }, shifted };
-}
-
-/** Tombstones the records the file's rows replace (checked first: most tenants have none). */
-async function tombstoneReplaced(client: ClientBase, tenantId: string, stamp: Date, layout: FileLayout): Promise<void> {
-  const { rows } = await client.query<{ has: boolean }>(hasReplacedRecordsSql(layout), [tenantId]);
-  if (rows[0]!.has) await client.query(tombstoneReplacedSql(layout), [tenantId, stamp]);
-}
-
-/** Merges every read file; returns the tables changed enough to refresh their statistics. */
-async function mergeFiles(client: ClientBase, tenantId: string, stamp: Date, manifest: Manifest, loaded: readonly LoadedFile[], run: ImportRun): Promise<string[]> {
-  const changedTables: string[] = [];
-  for (const file of loaded) {
-    const layout = FILE_LAYOUTS[file.type];
-    const { counts, shifted } = await mergeFile(client, tenantId, stamp, manifest.files[file.type], file, run.issues);
-    const { inserted, updated, tombstoned } = counts;
-    run.report.counts[layout.fileName] = counts;
-    if (inserted + updated + tombstoned > ANALYZE_THRESHOLD) changedTables.push(layout.table);
-    run.lap(`merged ${layout.fileName}: ${inserted} inserted (${file.result.directRows} while reading), ${updated} updated, ${tombstoned} tombstoned${shifted ? ', ordinals renumbered' : ''}`);
-  }
-  if (loaded.some((l) => l.type === 'lineItems' || l.type === 'results')) {
-    const cascaded = (await client.query(CASCADE_LINE_ITEM_TOMBSTONES_SQL, [tenantId, stamp])).rowCount ?? 0;
-    if (cascaded > 0) {
-      const counts = (run.report.counts['results.csv'] ??= { inserted: 0, updated: 0, unchanged: 0, tombstoned: 0 });
-      counts.tombstoned += cascaded;
-      run.lap(`tombstoned ${cascaded} results of deleted line items`);
-    }
-  }
-  return changedTables;
 }
 
 /** Publishes the new data version and records the succeeded import (inside the transaction). */
@@ -331,14 +249,17 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
     pkg = await openPackage();
     const manifest = await readPackageManifest(pkg, run, o.source);
     const loaded = manifest && !issues.failed ? await loadFiles(client, pkg, manifest, o, stamp, run) : [];
+    const merge = () => ({ client, tenantId: o.tenantId, stamp, binding: manifest!.binding, issues, counts: report.counts, lap: (m: string) => run.lap(m) });
+    const changedTables = issues.failed ? [] : await mergeFiles(merge(), manifest!, loaded);
     if (issues.failed) {
+      // Bad rows, or (found while merging) records that do not fit together: nothing is kept.
       await client.query('ROLLBACK');
       inTransaction = false;
       run.finish();
+      report.counts = {};
       report.id = await recordFailure(client, report);
       return report;
     }
-    const changedTables = await mergeFiles(client, o.tenantId, stamp, manifest!, loaded, run);
     await recordSuccess(client, report, stamp);
     await client.query('COMMIT');
     inTransaction = false;

@@ -1,5 +1,5 @@
 import { FILE_LAYOUTS, ROSTER_FILE_TYPES } from './csv-layout';
-import { copyValue, parseTextArrayLiteral, textArrayLiteral } from './copy-in';
+import { copyValue, firstOfTextArrayLiteral, parseTextArrayLiteral, textArrayLiteral } from './copy-in';
 import {
   bulkTombstoneSql,
   bumpLinkOwnersSql,
@@ -62,6 +62,7 @@ describe('import SQL', () => {
     expect(textArrayLiteral([])).toBe('{}');
     expect(textArrayLiteral(['a b', 'say "hi"', 'back\\slash', 'NULL'])).toBe('{"a b","say \\"hi\\"","back\\\\slash","NULL"}');
     for (const items of [[], ['a'], ['a b', 'say "hi"', 'back\\slash', 'NULL', '{x,y}', '']]) expect(parseTextArrayLiteral(textArrayLiteral(items))).toEqual(items);
+    for (const items of [[], ['a', 'b'], ['say "hi"', 'x'], ['back\\slash'], ['', 'x']]) expect(firstOfTextArrayLiteral(textArrayLiteral(items))).toBe(items[0] ?? null);
   });
 
   it('never lets an import change or tombstone what apps wrote through the gradebook API', () => {

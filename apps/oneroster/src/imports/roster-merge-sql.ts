@@ -32,10 +32,11 @@ interface StagedColumn {
   pg: PgType;
 }
 
-/** Data columns staged after the prefix: stored CSV columns, then the derived ones. */
+/** Data columns staged after the prefix: stored CSV columns, then the derived ones, then those folds fill. */
 export function stagedDataColumns(layout: FileLayout): StagedColumn[] {
   const cols: StagedColumn[] = storedColumns(layout).map((c) => ({ name: c.db!, pg: pgTypeOf(c) }));
   for (const d of layout.derived ?? []) cols.push({ name: d.db, pg: d.pg });
+  for (const f of layout.filledByFolds ?? []) cols.push({ name: f.db, pg: f.pg });
   return cols;
 }
 

@@ -4,8 +4,9 @@
  *
  * A row holds the staging table's columns in table order: the prefix (`_line`, `_tombstone`,
  * `sourced_id`, `status`, `date_last_modified`, `metadata`), then the staged data columns (the
- * stored CSV columns in the binding's order, then the derived ones); for a direct load, then the
- * ordinal and the partition ordinal.
+ * stored CSV columns in the binding's order, then the derived ones, then those the folds fill);
+ * for a direct load, then the ordinal and the partition ordinal; last, the values of columns read
+ * and checked but not stored (never sent).
  */
 import type { DerivedColumn, FileLayout } from './csv-layout';
 import { STAGING_PREFIX, stagedDataColumns } from './roster-merge-sql';
@@ -47,8 +48,10 @@ export interface DerivedSlot {
 export class RowLayout {
   /** Slots written to the staging table (the prefix and the data columns). */
   readonly stagedWidth: number;
-  /** Slots of a row: the staged ones, then for a direct load the ordinal(s). */
+  /** Slots sent by a direct load: the staged ones, then the ordinal(s). */
   readonly width: number;
+  /** Slots of a row: `width`, then the checked-only columns' values. */
+  readonly size: number;
   /** Direct load: slot of the ordinal (-1 otherwise). */
   readonly ordinal: number;
   /** Direct load of a partitioned table: slot of the partition ordinal, and of the value it partitions by (-1 otherwise). */
@@ -71,7 +74,10 @@ export class RowLayout {
     this.ordinal = direct ? this.stagedWidth : -1;
     this.partitionOrdinal = direct && part ? this.stagedWidth + 1 : -1;
     this.partitionKey = direct && part ? this.slot(part.by) : -1;
-    this.columnSlots = layout.columns.map((c) => (c.db === undefined ? -1 : this.slot(c.db)));
+    let transient = this.width;
+    // A column read but not stored (not `ignored`) still has a value rules may read.
+    this.columnSlots = layout.columns.map((c) => (c.db !== undefined ? this.slot(c.db) : c.kind === 'ignored' ? -1 : transient++));
+    this.size = transient;
     this.derived = (layout.derived ?? []).map((column) => ({ slot: this.slot(column.db), from: column.from.map((h) => this.slotOf(h)), column }));
   }
 
@@ -86,9 +92,10 @@ export class RowLayout {
   slotOf(header: string): number {
     const prefix = PREFIX_HEADERS.get(header);
     if (prefix !== undefined) return prefix;
-    const column = this.layout.columns.find((c) => c.name === header);
-    if (!column?.db) throw new TypeError(`${this.layout.fileName} stores no column ${header}`);
-    return this.slot(column.db);
+    const index = this.layout.columns.findIndex((c) => c.name === header);
+    const slot = index < 0 ? -1 : this.columnSlots[index]!;
+    if (slot < 0) throw new TypeError(`${this.layout.fileName} stores no column ${header}`);
+    return slot;
   }
 
   /** The slots of a set of CSV columns, under the same names. */
@@ -100,6 +107,6 @@ export class RowLayout {
 
   /** A row to reuse for every record of the file. */
   newRow(): unknown[] {
-    return new Array<unknown>(this.width);
+    return new Array<unknown>(this.size);
   }
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ZipFile } from 'yazl';
-import { FILE_LAYOUTS, standardHeaders, type RosterFileType } from '../../src/imports/csv-layout';
+import { FILE_LAYOUTS, standardHeaders, type V1p1FileType } from '../../src/imports/csv-layout';
 
 export type Rows = Record<string, string>[];
 
@@ -35,7 +35,7 @@ const MANIFEST_DEFAULTS: [string, string][] = [
   ['source.systemName', 'Test SIS'],
 ];
 
-const file = (type: RosterFileType, rows: Rows) => ({ header: standardHeaders(FILE_LAYOUTS[type]), rows });
+const file = (type: V1p1FileType, rows: Rows) => ({ header: standardHeaders(FILE_LAYOUTS[type]), rows });
 
 /**
  * District `org-d` with schools `org-s1`, `org-s2`; a school year, two terms, a grading period;
@@ -86,7 +86,7 @@ export function clonePackage(p: CsvPackage): CsvPackage {
 }
 
 /** Sets the mode of a file in the manifest (`absent` also removes the file). */
-export function setMode(p: CsvPackage, type: RosterFileType, mode: 'bulk' | 'delta' | 'absent'): void {
+export function setMode(p: CsvPackage, type: V1p1FileType, mode: 'bulk' | 'delta' | 'absent'): void {
   const entry = p.manifest.find(([k]) => k === `file.${type}`)!;
   entry[1] = mode;
   if (mode === 'absent') delete p.files[FILE_LAYOUTS[type].fileName];
