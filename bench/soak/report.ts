@@ -13,16 +13,16 @@ export const TABLE_HEADER = [
   'alerts rss/heap MB',
   'dispatcher rss/heap MB',
   'lag p99 ms (max)',
-  'db conns',
+  'db conns i/o/a/d',
   'load 1m',
 ].join(' | ');
 
 /** One minute: answers across the workload, then each process as last scraped. */
-export function minuteLine(index: number, m: MinuteCounts, processes: ReadonlyMap<string, ProcessSample>, dbConnections: number, load: number): string {
+export function minuteLine(index: number, m: MinuteCounts, processes: ReadonlyMap<string, ProcessSample>, dbConnections: readonly number[], load: number): string {
   const answers = `${pad(index, 5)} ${pad((m.requests / 60).toFixed(1), 6)} ${pad(m.p(0.5).toFixed(1), 7)} ${pad(m.p(0.99).toFixed(1), 7)} ${pad(m.limited, 5)} ${pad(m.serverErrors, 4)}`;
   const memory = [...processes.values()].map((s) => pad(`${mb(s.rssBytes)}/${mb(s.heapBytes)}`, 20));
   const lag = Math.max(...[...processes.values()].map((s) => s.lagSeconds * 1000).filter(Number.isFinite));
-  return [answers, ...memory, pad(Number.isFinite(lag) ? lag.toFixed(1) : '?', 16), pad(dbConnections, 8), pad(load.toFixed(2), 7)].join(' | ');
+  return [answers, ...memory, pad(Number.isFinite(lag) ? lag.toFixed(1) : '?', 16), pad(dbConnections.join('/') || '?', 16), pad(load.toFixed(2), 7)].join(' | ');
 }
 
 export interface Outcome {

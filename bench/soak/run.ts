@@ -40,10 +40,10 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   };
 }
 
-/** Connections per service (the pools' `application_name`), from PostgreSQL itself. */
-async function connections(db: Client): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name <> 'soak'`);
-  return rows[0]?.n ?? 0;
+/** Open connections of each process (its pool's `application_name`), from PostgreSQL itself. */
+async function connections(db: Client): Promise<number[]> {
+  const { rows } = await db.query<{ name: string; n: number }>(`SELECT application_name AS name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1`);
+  return ['identity', 'oneroster', 'alerts', 'webhook-dispatcher'].map((name) => rows.find((r) => r.name === name)?.n ?? 0);
 }
 
 /** Samples every process every 10 s (memory for the fit) and prints a line each minute. */
@@ -59,7 +59,7 @@ function startSampling(args: Args, db: Client, minute: { current: MinuteCounts; 
     minute.all.push(minute.current);
     minute.index++;
     const latest = new Map(PROCESSES.map((p) => [p, samples.get(p)!.at(-1)!]));
-    const line = minuteLine(minute.index, done, latest, await connections(db).catch(() => Number.NaN), loadavg()[0] ?? 0);
+    const line = minuteLine(minute.index, done, latest, await connections(db).catch(() => []), loadavg()[0] ?? 0);
     lines.push(line);
     process.stdout.write(`${line}\n`);
   }, SAMPLE_MS);
