@@ -21,6 +21,7 @@ import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
 import { VanityDomainsModule } from './vanity-domains/vanity-domains.module';
 import { identityRoutes } from './rate-limit-routes';
+import { SignInModule } from './sign-in/sign-in.module';
 
 /** The identity service: Identity API, OAuth token endpoint and the global JWKS. */
 @Module({})
@@ -58,6 +59,7 @@ export class IdentityModule {
         ConstituenciesModule,
         UsersModule,
         VanityDomainsModule,
+        SignInModule,
       ],
       providers: [{ provide: IdentityEnv, useValue: env }],
       exports: [IdentityEnv],

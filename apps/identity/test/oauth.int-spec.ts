@@ -170,9 +170,9 @@ describe('OAuth token endpoint and JWKS', () => {
     expect(anonymous.body.error).toBe('invalid_client');
   });
 
-  it('creates both signing keys at boot, before anyone asks for the JWKS (the dispatcher never creates the webhook key)', async () => {
+  it('creates the signing keys at boot, before anyone asks for the JWKS (the dispatcher never creates the webhook key)', async () => {
     const rows: { use: string }[] = await app.get(DataSource).query(`SELECT use FROM signing_keys WHERE status = 'active' ORDER BY use`);
-    expect(rows.map((r) => r.use)).toEqual(['access-token', 'webhook']);
+    expect(rows.map((r) => r.use)).toEqual(['access-token', 'oidc', 'webhook']);
   });
 
   it('publishes a JWKS whose key verifies issued tokens with an independent verifier (node:crypto)', async () => {

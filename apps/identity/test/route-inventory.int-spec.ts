@@ -15,6 +15,7 @@ const APPS_WRITE = 'id.tenant-core.write id.apps.write platform.admin';
 /** The reviewed permission list: a diff here is a permission change. */
 const EXPECTED = `
 GET    /.well-known/jwks.json                           public
+GET    /.well-known/openid-configuration                public
 GET    /apps                                            ${APPS_READ}
 POST   /apps                                            ${APPS_WRITE}
 DELETE /apps/:id                                        ${APPS_WRITE}
@@ -34,6 +35,25 @@ GET    /identity-providers/:id                          ${READ}
 PATCH  /identity-providers/:id                          ${WRITE}
 GET    /metrics                                         public
 POST   /oauth/token                                     public
+GET    /oidc/auth                                       public
+POST   /oidc/auth                                       public
+GET    /oidc/auth/:uid                                  public
+GET    /oidc/me                                         public
+POST   /oidc/me                                         public
+GET    /oidc/session/end                                public
+POST   /oidc/session/end                                public
+POST   /oidc/session/end/confirm                        public
+GET    /oidc/session/end/success                        public
+POST   /oidc/token                                      public
+POST   /oidc/token/introspection                        public
+POST   /oidc/token/revocation                           public
+GET    /signin/assets/portal.css                        public
+GET    /signin/callback                                 public
+GET    /signin/interaction/:uid                         public
+GET    /signin/interaction/:uid/abort                   public
+GET    /signin/interaction/:uid/start                   public
+GET    /signin/interaction/:uid/upstream                public
+GET    /signin/providers/:id/button.svg                 public
 GET    /tenants                                         ${READ} platform.admin
 POST   /tenants                                         platform.admin
 DELETE /tenants/:id                                     platform.admin

@@ -5,6 +5,7 @@ import { KeyEncryption } from './key-encryption';
 
 export const SIGNING_ALG = 'ES256';
 const CREATE_KEY_LOCK_ID = 7_310_043;
+const KID_PREFIX: Record<SigningKeyUse, string> = { webhook: 'wh', 'access-token': 'at', oidc: 'id' };
 
 /** A key of one use as operators see it (no key material). */
 export interface SigningKeyInfo {
@@ -71,6 +72,19 @@ export class SigningKeyStore {
     const key = { kid: row.kid, alg: row.alg, privateKey: (await importJWK(JSON.parse(this.encryption.decrypt(row.privateJwkEncrypted)), row.alg)) as CryptoKey };
     this.cache.set(use, { key, until: Date.now() + this.cacheMs });
     return key;
+  }
+
+  /**
+   * The private JWKs of `use` that a signer hands to a library holding its own key set (the
+   * OpenID Connect provider): the active key first, then the staged one. Creates the active key
+   * when missing (unless read-only).
+   */
+  async signingJwks(use: SigningKeyUse): Promise<{ activeKid: string; keys: JWK[] }> {
+    const active = await this.activeKey(use);
+    const rows = await this.ds.getRepository(SigningKeyEntity).find({ where: [{ use, status: 'active' }, { use, status: 'next' }] });
+    const ordered = rows.sort((a, b) => (a.kid === active.kid ? -1 : b.kid === active.kid ? 1 : 0));
+    const keys = ordered.map((r) => ({ ...(JSON.parse(this.encryption.decrypt(r.privateJwkEncrypted)) as JWK), kid: r.kid, alg: r.alg, use: 'sig' }));
+    return { activeKid: active.kid, keys };
   }
 
   /** Public keys that verifiers may meet: active ones and retired ones still in their publish window. */
@@ -156,7 +170,7 @@ export class SigningKeyStore {
   private async insertKey(em: EntityManager, use: SigningKeyUse, status: 'active' | 'next'): Promise<SigningKeyEntity> {
     const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
     const publicJwk = await exportJWK(publicKey);
-    const kid = `${use === 'webhook' ? 'wh' : 'at'}-${await calculateJwkThumbprint(publicJwk)}`;
+    const kid = `${KID_PREFIX[use]}-${await calculateJwkThumbprint(publicJwk)}`;
     const row = em.getRepository(SigningKeyEntity).create({
       kid,
       use,

@@ -20,14 +20,14 @@ export class KeysCliEnv extends BaseEnv {
   KEY_ENCRYPTION_KEY = DEMO_KEY_ENCRYPTION_KEY;
 }
 
-const USES: readonly SigningKeyUse[] = ['webhook', 'access-token'];
+const USES: readonly SigningKeyUse[] = ['webhook', 'access-token', 'oidc'];
 const COMMANDS = ['list', 'stage', 'rotate'] as const;
 type Command = (typeof COMMANDS)[number];
 
 export const KEYS_USAGE = [
-  'usage: npm run keys:list [-- --use webhook|access-token]',
-  '       npm run keys:stage -- --use webhook|access-token',
-  '       npm run keys:rotate -- --use webhook|access-token [--keep-published 24h]',
+  'usage: npm run keys:list [-- --use webhook|access-token|oidc]',
+  '       npm run keys:stage -- --use webhook|access-token|oidc',
+  '       npm run keys:rotate -- --use webhook|access-token|oidc [--keep-published 24h]',
 ].join('\n');
 
 /** The JWKS answer's `Cache-Control: max-age`: how long a verifier may keep a copy without asking again. */
@@ -39,6 +39,8 @@ const SAFE_KEEP_SECONDS: Record<SigningKeyUse, { seconds: number; why: string }>
   // Access tokens live ACCESS_TOKEN_TTL_SECONDS (default 3600); signers cache the active key 60 s.
   'access-token': { seconds: 3600 + 60, why: 'access tokens it signed stay valid for up to ACCESS_TOKEN_TTL_SECONDS (default 1 h)' },
   // Webhook tokens expire 300 s after signing; dispatchers cache the active key 60 s.
+  // ID tokens and JWT access tokens of sign-in live 1 h (ACCESS_TOKEN_TTL_SECONDS); the provider reloads its key within 60 s.
+  oidc: { seconds: 3600 + 60, why: 'ID tokens and sign-in access tokens it signed stay valid for up to 1 h' },
   webhook: { seconds: 300 + 60, why: 'deliveries signed with it carry exp = iat + 300 s, and dispatchers keep signing with it for up to 60 s' },
 };
 
@@ -72,7 +74,7 @@ function parse(args: string[]): Parsed | string {
     const flag = rest[i];
     const value = rest[i + 1];
     if (flag === '--use') {
-      if (!USES.includes(value as SigningKeyUse)) return `--use must be webhook or access-token (got ${JSON.stringify(value ?? '')})`;
+      if (!USES.includes(value as SigningKeyUse)) return `--use must be webhook, access-token or oidc (got ${JSON.stringify(value ?? '')})`;
       out.use = value as SigningKeyUse;
       i++;
     } else if (flag === '--keep-published' && command === 'rotate') {
@@ -84,7 +86,7 @@ function parse(args: string[]): Parsed | string {
       return `unexpected argument ${JSON.stringify(flag)} for ${command}`;
     }
   }
-  if (command !== 'list' && !out.use) return `${command} needs --use webhook or --use access-token`;
+  if (command !== 'list' && !out.use) return `${command} needs --use webhook, --use access-token or --use oidc`;
   return out;
 }
 

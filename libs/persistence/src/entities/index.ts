@@ -15,6 +15,7 @@ import { ROSTER_ENTITIES } from './roster';
 import { ALERT_ENTITIES } from './alerts';
 import { RESOURCE_ENTITIES } from './resources';
 import { GRADEBOOK_ENTITIES } from './gradebook';
+import { SIGN_IN_ENTITIES } from './sign-in';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -34,6 +35,7 @@ export * from './alerts';
 export * from './sourced-record';
 export * from './resources';
 export * from './gradebook';
+export * from './sign-in';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
-export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES, ...ALERT_ENTITIES, ...RESOURCE_ENTITIES, ...GRADEBOOK_ENTITIES];
+export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES, ...ALERT_ENTITIES, ...RESOURCE_ENTITIES, ...GRADEBOOK_ENTITIES, ...SIGN_IN_ENTITIES];

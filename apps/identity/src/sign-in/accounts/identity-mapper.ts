@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { UpstreamIdentity } from '../upstream/upstream-client';
+import type { UpstreamProvider } from '../upstream/upstream-providers';
+import { SignInRepository, type TenantMember } from '../sign-in.repository';
+import { identifierIdFor } from './upstream-identifier';
+
+/** Why a verified person may not sign in here (each has its own page and log reason). */
+export type Refusal = 'not_enrolled' | 'provider_not_allowed';
+
+export type MappingResult = { member: TenantMember; linked: boolean } | { refused: Refusal };
+
+/**
+ * Who an upstream identity is at a tenant (issue 14 §3): the tenant-user holding the identifier
+ * (provider + subject); failing that, the tenant-user with the provider's verified e-mail, who
+ * then gets the identifier recorded. Then the constituency rule: one of the person's
+ * constituencies must allow the provider.
+ */
+@Injectable()
+export class IdentityMapper {
+  constructor(private readonly repo: SignInRepository) {}
+
+  async map(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity): Promise<MappingResult> {
+    const identifier = { id: identifierIdFor(who.subject), idp_id: provider.id };
+    let member = await this.repo.memberByIdentifier(tenantId, identifier);
+    let linked = false;
+    if (!member && who.email && who.emailVerified) {
+      member = await this.repo.memberByEmail(tenantId, who.email);
+      linked = member !== null;
+    }
+    if (!member) return { refused: 'not_enrolled' };
+    const allowed = await this.repo.allowedProviders(tenantId, member.constituencies);
+    if (!allowed.has(provider.id)) return { refused: 'provider_not_allowed' };
+    if (linked) await this.repo.addIdentifier(tenantId, member.userId, identifier);
+    return { member, linked };
+  }
+}

@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+
+/** Namespace of identifier ids derived from upstream subjects that are not uuids (UUID v5). */
+export const SUBJECT_NAMESPACE = '5b1a0c34-7f0e-4d5c-9a7e-3f6a2c9d8e10';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The `id` of a user's `idp_identifiers` entry for an upstream subject. Identifiers are uuids
+ * (spec 2.7): a subject that is one is used as it is (lower-case); any other subject (Google's
+ * numeric ids, ...) becomes the UUID v5 of the subject in `SUBJECT_NAMESPACE`, so a tenant can
+ * compute it and provision it ahead of the first sign-in.
+ */
+export function identifierIdFor(subject: string): string {
+  if (UUID.test(subject)) return subject.toLowerCase();
+  const ns = Buffer.from(SUBJECT_NAMESPACE.replace(/-/g, ''), 'hex');
+  const hash = createHash('sha1').update(ns).update(subject, 'utf8').digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,118 @@
+import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '@edu/auth';
+import { SignInRepository } from '../sign-in.repository';
+import { PAGE_HEADERS } from './html';
+import { problemPage, providersPage, schoolPickPage } from './pages';
+import { PortalErrorFilter } from './portal-error.filter';
+import { PORTAL_CSS } from './portal.css';
+import { PortalService, type Interaction, type Step } from './portal.service';
+
+const rawQuery = (req: Request) => req.originalUrl.split('?')[1] ?? '';
+const isStep = (v: Interaction | Step): v is Step => 'kind' in v;
+
+/** The server-rendered sign-in portal (HTML, no script): school, provider, the provider's return. */
+@ApiTags('sign-in')
+@Controller('signin')
+@Public()
+@UseFilters(PortalErrorFilter)
+export class PortalController {
+  constructor(
+    private readonly portal: PortalService,
+    private readonly repo: SignInRepository,
+  ) {}
+
+  @Get('interaction/:uid')
+  @ApiOperation({ summary: 'Sign-in page: choose the school, then a way to sign in (HTML)' })
+  @ApiProduces('text/html')
+  async show(@Param('uid') uid: string, @Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const it = await this.portal.interaction(req, res, uid);
+    if (isStep(it)) return this.render(res, it, uid);
+    await this.render(res, await this.portal.show(req, it, { tenant: str(q.tenant), q: str(q.q), pick: str(q.pick) }), uid);
+  }
+
+  @Get('interaction/:uid/start')
+  @ApiOperation({ summary: 'Start signing in at the chosen provider (redirects there)' })
+  async start(@Param('uid') uid: string, @Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const it = await this.portal.interaction(req, res, uid);
+    if (isStep(it)) return this.render(res, it, uid);
+    await this.render(res, await this.portal.start(req, it, str(q.tenant), str(q.provider)), uid);
+  }
+
+  @Get('callback')
+  @ApiOperation({ summary: 'Redirect URI registered at upstream providers: back to the sign-in page the person started on' })
+  async callback(@Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(res, await this.portal.callback(rawQuery(req), str(q.state)));
+  }
+
+  @Get('interaction/:uid/upstream')
+  @ApiOperation({ summary: 'The provider’s answer, checked in the browser that left for it; completes the authorization' })
+  async upstream(@Param('uid') uid: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const it = await this.portal.interaction(req, res, uid);
+    if (isStep(it)) return this.render(res, it, uid);
+    const step = await this.portal.finish(req, res, it, rawQuery(req));
+    if (step !== 'done') await this.render(res, step, uid);
+  }
+
+  @Get('interaction/:uid/abort')
+  @ApiOperation({ summary: 'Give up: back to the app with error=access_denied' })
+  async abort(@Param('uid') uid: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const it = await this.portal.interaction(req, res, uid);
+    if (isStep(it)) return this.render(res, it, uid);
+    await this.portal.abort(req, res);
+  }
+
+  @Get('providers/:id/button.svg')
+  @ApiOperation({ summary: 'A provider’s button graphic (image/svg+xml, sandboxed)' })
+  @ApiProduces('image/svg+xml')
+  async button(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    const svg = await this.repo.buttonGraphic(id);
+    if (!svg) {
+      res.status(404).set(PAGE_HEADERS).send(problemPage({ title: 'Not found', message: 'No such image.' }));
+      return;
+    }
+    res
+      .status(200)
+      .set({
+        'Content-Type': 'image/svg+xml',
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'public, max-age=300',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+      })
+      .send(svg);
+  }
+
+  @Get('assets/portal.css')
+  @ApiOperation({ summary: 'The sign-in pages’ stylesheet' })
+  css(@Res() res: Response): void {
+    res.status(200).set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }).send(PORTAL_CSS);
+  }
+
+  private async render(res: Response, step: Step, uid?: string): Promise<void> {
+    switch (step.kind) {
+      case 'redirect':
+        if (step.cookie) {
+          res.cookie(step.cookie.name, step.cookie.value, { httpOnly: true, sameSite: 'lax', secure: res.req.secure, path: step.cookie.path, maxAge: step.cookie.maxAgeMs });
+        }
+        res.redirect(303, step.location);
+        return;
+      case 'pick':
+        res.status(200).set(PAGE_HEADERS).send(schoolPickPage({ uid: uid ?? '', appName: step.app.name }, step.query, step.results));
+        return;
+      case 'providers':
+        res.status(200).set(PAGE_HEADERS).send(providersPage({ uid: uid ?? '', appName: step.app.name }, step.tenant, step.providers, step.pickAnother));
+        return;
+      case 'problem': {
+        const canAbort = step.app !== undefined && uid !== undefined && step.reason !== 'interaction_not_found' && step.reason !== 'interaction_mismatch';
+        res.status(step.status).set(PAGE_HEADERS).send(problemPage({ title: step.title, message: step.message, uid: canAbort ? uid : undefined, appName: step.app?.name }));
+        return;
+      }
+    }
+  }
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

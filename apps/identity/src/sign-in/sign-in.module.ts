@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AccountFinder } from './accounts/account-finder';
+import { IdentityMapper } from './accounts/identity-mapper';
+import { OidcController } from './oidc/oidc.controller';
+import { OidcProviderHost } from './oidc/oidc-provider.host';
+import { PortalController } from './portal/portal.controller';
+import { PortalService } from './portal/portal.service';
+import { SignInRepository } from './sign-in.repository';
+import { UpstreamClient } from './upstream/upstream-client';
+import { UpstreamLogins } from './upstream/upstream-logins';
+import { UpstreamProviders } from './upstream/upstream-providers';
+
+/** Sign-in: the OpenID Connect provider, the upstream providers and the portal between them. */
+@Module({
+  controllers: [OidcController, PortalController],
+  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService],
+})
+export class SignInModule {}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { IdentityEnv } from '../../config/identity.env';
+import { SignInRepository } from '../sign-in.repository';
+
+/** Where a person authenticates: a core provider (operator configuration) or a tenant's own provider. */
+export interface UpstreamProvider {
+  /** `google`, `microsoft`, or the uuid of the tenant's provider. */
+  id: string;
+  kind: 'core' | 'tenant';
+  /** Label for screen readers and the button's alternative text. */
+  label: string;
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scope: string;
+  /** Unknown people may be created at sign-in (tenant providers with `provision_just_in_time`). */
+  provisionJustInTime: boolean;
+}
+
+const CORE_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
+
+/** The core providers the operator configured (an issuer and a client id each). */
+export function coreProvidersOf(env: IdentityEnv): Map<string, UpstreamProvider> {
+  const out = new Map<string, UpstreamProvider>();
+  const entries: [string, string | undefined, string | undefined, string | undefined][] = [
+    ['google', env.SIGNIN_GOOGLE_ISSUER, env.SIGNIN_GOOGLE_CLIENT_ID, env.SIGNIN_GOOGLE_CLIENT_SECRET],
+    ['microsoft', env.SIGNIN_MICROSOFT_ISSUER, env.SIGNIN_MICROSOFT_CLIENT_ID, env.SIGNIN_MICROSOFT_CLIENT_SECRET],
+  ];
+  for (const [id, issuer, clientId, clientSecret] of entries) {
+    if (!issuer || !clientId) continue;
+    out.set(id, { id, kind: 'core', label: CORE_LABELS[id], issuer, clientId, clientSecret, scope: 'openid email profile', provisionJustInTime: false });
+  }
+  return out;
+}
+
+/** The providers a tenant's sign-in page offers: those its constituencies allow and that can run. */
+@Injectable()
+export class UpstreamProviders {
+  private readonly core: Map<string, UpstreamProvider>;
+
+  constructor(
+    env: IdentityEnv,
+    private readonly repo: SignInRepository,
+  ) {
+    this.core = coreProvidersOf(env);
+  }
+
+  async forTenant(tenantId: string): Promise<UpstreamProvider[]> {
+    const ids = await this.repo.providersInUse(tenantId);
+    return ids.map((id) => this.core.get(id)).filter((p): p is UpstreamProvider => p !== undefined);
+  }
+
+  async find(tenantId: string, id: string): Promise<UpstreamProvider | undefined> {
+    return (await this.forTenant(tenantId)).find((p) => p.id === id);
+  }
+}

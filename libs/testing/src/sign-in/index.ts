@@ -1,0 +1,3 @@
+export * from './cookie-browser';
+export * from './memory-oidc-adapter';
+export * from './test-upstream';
