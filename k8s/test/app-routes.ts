@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import 'reflect-metadata';
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { REPO_ROOT } from './kustomize';
 import type { AppName } from './platform';
 
@@ -21,14 +21,33 @@ export interface AppRoute {
 /** Operations routes every app serves from the shared HTTP library: never routed publicly. */
 export const OPS_ROUTES = ['/health/live', '/health/ready', '/metrics'];
 
-function controllerFiles(dir: string): string[] {
+function sourceFiles(dir: string, suffixes: string[]): string[] {
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...controllerFiles(full));
-    else if (entry.name.endsWith('.controller.ts')) out.push(full);
+    if (entry.isDirectory()) out.push(...sourceFiles(full, suffixes));
+    else if (suffixes.some((s) => entry.name.endsWith(s))) out.push(full);
   }
   return out.sort();
+}
+
+/**
+ * The controller classes of an app: those its controller files export, and those its modules
+ * register (controllers built by a factory, one class per OneRoster version, exist only there).
+ */
+function controllerClasses(app: AppName): Type[] {
+  const found = new Set<Type>();
+  for (const file of sourceFiles(path.join(REPO_ROOT, 'apps', app, 'src'), ['.controller.ts', '.module.ts'])) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const exported = require(file) as Record<string, unknown>;
+    for (const value of Object.values(exported)) {
+      if (typeof value !== 'function') continue;
+      if (Reflect.getMetadata(PATH_METADATA, value) !== undefined) found.add(value as Type);
+      const registered = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, value) ?? []) as Type[];
+      for (const controller of registered) found.add(controller);
+    }
+  }
+  return [...found];
 }
 
 const join = (...parts: Array<string | undefined>): string =>
@@ -37,26 +56,21 @@ const join = (...parts: Array<string | undefined>): string =>
     .filter(Boolean)
     .join('/')}`;
 
-/** Every route of an app's own controllers (`apps/<app>/src/**\/*.controller.ts`). */
+/** Every route of an app's own controllers (exported by `*.controller.ts` or registered by `*.module.ts` under `apps/<app>/src`). */
 export function appRoutes(app: AppName): AppRoute[] {
   const routes: AppRoute[] = [];
-  for (const file of controllerFiles(path.join(REPO_ROOT, 'apps', app, 'src'))) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const exported = require(file) as Record<string, unknown>;
-    for (const value of Object.values(exported)) {
-      if (typeof value !== 'function') continue;
-      const base = Reflect.getMetadata(PATH_METADATA, value) as string | string[] | undefined;
-      if (base === undefined) continue;
-      const proto = (value as { prototype: Record<string, unknown> }).prototype;
-      for (const name of Object.getOwnPropertyNames(proto)) {
-        const handler = proto[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-        if (methodPath === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number] as string;
-        for (const b of Array.isArray(base) ? base : [base]) {
-          for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(b, p), controller: value.name });
-        }
+  for (const controller of controllerClasses(app)) {
+    const base = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
+    if (base === undefined) continue;
+    const proto = (controller as { prototype: Record<string, unknown> }).prototype;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const handler = proto[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+      if (methodPath === undefined) continue;
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number] as string;
+      for (const b of Array.isArray(base) ? base : [base]) {
+        for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(b, p), controller: controller.name });
       }
     }
   }

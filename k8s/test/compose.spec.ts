@@ -232,11 +232,17 @@ describe('the proxy (the unified host on one port)', () => {
     }
   });
 
-  test('proxies exactly the two API prefixes (as the Ingress does); identity, health, metrics and operator routes answer 404', () => {
+  test('proxies exactly the API prefixes (as the Ingress does); identity, health, metrics and operator routes answer 404', () => {
     const proxied = directives(unified.block, 'location')
       .filter((l) => l.args[0] !== '=' && 'proxyPass' in (targetOf(l) ?? {}))
       .map((l) => `${l.args.at(-1)} -> ${(targetOf(l) as { proxyPass: string }).proxyPass}`);
-    expect(proxied).toEqual(['/ims/oneroster/v1p1/ -> http://oneroster:3001', '/v2/alerts/ -> http://alerts:3002']);
+    expect(proxied).toEqual([
+      '/ims/oneroster/v1p1/ -> http://oneroster:3001',
+      '/ims/oneroster/rostering/v1p2/ -> http://oneroster:3001',
+      '/ims/oneroster/gradebook/v1p2/ -> http://oneroster:3001',
+      '/ims/oneroster/resources/v1p2/ -> http://oneroster:3001',
+      '/v2/alerts/ -> http://alerts:3002',
+    ]);
     const hidden = [
       ...routes.identity.map((r) => samplePath(r.path)),
       ...OPS_ROUTES,
@@ -244,6 +250,7 @@ describe('the proxy (the unified host on one port)', () => {
       '/docs',
       '/v2/alertsX',
       '/ims/oneroster/v1p1x',
+      '/ims/oneroster/rostering/v1p2x',
     ];
     for (const p of hidden) expect({ path: p, target: targetFor(p) }).toEqual({ path: p, target: { status: 404 } });
   });

@@ -57,8 +57,8 @@ function sizeInBytes(value: string): number {
 const routes = Object.fromEntries(APPS.map((app) => [app, appRoutes(app)])) as Record<AppName, ReturnType<typeof appRoutes>>;
 
 test('the apps declare routes to check (read from their controllers)', () => {
-  expect(routes.identity.map((r) => r.path)).toEqual(expect.arrayContaining(['/oauth/token', '/.well-known/jwks.json', '/tenants/:id']));
-  expect(routes.oneroster.map((r) => r.path)).toEqual(expect.arrayContaining(['/ims/oneroster/v1p1/users/:id', '/admin/tenants/:tenantId/roster-imports']));
+  expect(routes.identity.map((r) => r.path)).toEqual(expect.arrayContaining(['/oauth/token', '/.well-known/jwks.json', '/tenants/:id', '/oidc/auth']));
+  expect(routes.oneroster.map((r) => r.path)).toEqual(expect.arrayContaining(['/ims/oneroster/v1p1/users/:id', '/ims/oneroster/rostering/v1p2/users/:id', '/ims/oneroster/gradebook/v1p2/scoreScales/:id', '/admin/tenants/:tenantId/roster-imports']));
   expect(routes.alerts.map((r) => r.path)).toEqual(expect.arrayContaining(['/v2/alerts/messages', '/v2/alerts/webhook/:id']));
   expect(routes['webhook-dispatcher']).toEqual([]);
 });
@@ -99,11 +99,17 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
     }
   });
 
-  test('the API host routes /ims/oneroster/v1p1 to oneroster and /v2/alerts to alerts, and nothing else', () => {
+  test('the API host routes OneRoster 1.1, the three OneRoster 1.2 services and /v2/alerts, and nothing else', () => {
     const api = ingresses.filter((i) => pathsOf(i).some((r) => r.paths.some((p) => p.service !== 'identity')));
     if (!apps.includes('oneroster')) return expect(api).toEqual([]);
     expect(api).toHaveLength(1);
-    expect(pathsOf(api[0])[0].paths.map((p) => `${p.pathType} ${p.path} -> ${p.service}`)).toEqual(['Prefix /ims/oneroster/v1p1 -> oneroster', 'Prefix /v2/alerts -> alerts']);
+    expect(pathsOf(api[0])[0].paths.map((p) => `${p.pathType} ${p.path} -> ${p.service}`)).toEqual([
+      'Prefix /ims/oneroster/v1p1 -> oneroster',
+      'Prefix /ims/oneroster/rostering/v1p2 -> oneroster',
+      'Prefix /ims/oneroster/gradebook/v1p2 -> oneroster',
+      'Prefix /ims/oneroster/resources/v1p2 -> oneroster',
+      'Prefix /v2/alerts -> alerts',
+    ]);
   });
 
   test("every public route of each app reaches the app's Service on its host", () => {

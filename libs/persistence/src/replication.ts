@@ -36,7 +36,17 @@ export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
  * Identity tables no regional service reads; they stay in the global database (their regional
  * copies stay empty). A subscriber refuses to start on a database where any of them holds rows.
  */
-export const GLOBAL_ONLY_TABLES: readonly string[] = ['developers', 'users', 'tenant_users', 'identity_providers', 'constituencies', 'vanity_domains'];
+export const GLOBAL_ONLY_TABLES: readonly string[] = [
+  'developers',
+  'users',
+  'tenant_users',
+  'identity_providers',
+  'constituencies',
+  'vanity_domains',
+  // Sign-in state of the OpenID Connect provider (apps/identity/src/sign-in): expiring rows only identity reads.
+  'oidc_payloads',
+  'sign_in_grants',
+];
 
 /** Replicated operations. TRUNCATE is not: a regional `tenants` is referenced by global-only tables. */
 const PUBLISH = 'insert, update, delete';
