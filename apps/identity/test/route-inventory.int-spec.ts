@@ -48,10 +48,14 @@ POST   /oidc/token                                      public
 POST   /oidc/token/introspection                        public
 POST   /oidc/token/revocation                           public
 GET    /signin/assets/portal.css                        public
+GET    /signin/brand/:domain/background                 public
+GET    /signin/brand/:domain/brand.css                  public
+GET    /signin/brand/:domain/fonts/:family/:index       public
+GET    /signin/brand/:domain/logo/:scheme               public
 GET    /signin/callback                                 public
 GET    /signin/interaction/:uid                         public
-GET    /signin/interaction/:uid/abort                   public
-GET    /signin/interaction/:uid/start                   public
+POST   /signin/interaction/:uid/abort                   public
+POST   /signin/interaction/:uid/start                   public
 GET    /signin/interaction/:uid/upstream                public
 GET    /signin/providers/:id/button.svg                 public
 GET    /tenants                                         ${READ} platform.admin

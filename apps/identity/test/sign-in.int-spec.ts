@@ -5,6 +5,7 @@ import type { CreatedApp } from '@edu/testing';
 import { CookieBrowser } from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
 import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
+import { FORM_HEADERS, providerChoice } from './support/portal-forms';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 
 const header = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()) as Record<string, unknown>;
@@ -190,8 +191,9 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
       h.upstream.nextPerson = { sub: 'g-ada-1' };
       const victim = new CookieBrowser();
       const page = await victim.follow(url.href);
-      const link = /href="(\/signin\/interaction\/[^"]+\/start[^"]+)"/.exec(page.body)![1].replace(/&amp;/g, '&');
-      const back = await victim.follow(`${h.issuer}${link}`, (next) => next.startsWith(`${h.issuer}/signin/callback`));
+      const choice = providerChoice(page.body, 'google')!;
+      const started = await victim.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+      const back = await victim.follow(started.location!, (next) => next.startsWith(`${h.issuer}/signin/callback`));
       const attacker = new CookieBrowser();
       const res = await attacker.follow(back.location!);
       expect(res.status).toBe(400);

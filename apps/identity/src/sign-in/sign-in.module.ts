@@ -3,6 +3,9 @@ import { AccountFinder } from './accounts/account-finder';
 import { IdentityMapper } from './accounts/identity-mapper';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcProviderHost } from './oidc/oidc-provider.host';
+import { BrandController } from './portal/brand/brand.controller';
+import { BrandStore } from './portal/brand/brand-store';
+import { PortalCsrf } from './portal/csrf';
 import { PortalController } from './portal/portal.controller';
 import { PortalService } from './portal/portal.service';
 import { SignInRepository } from './sign-in.repository';
@@ -12,7 +15,7 @@ import { UpstreamProviders } from './upstream/upstream-providers';
 
 /** Sign-in: the OpenID Connect provider, the upstream providers and the portal between them. */
 @Module({
-  controllers: [OidcController, PortalController],
-  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService],
+  controllers: [OidcController, PortalController, BrandController],
+  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService, BrandStore, PortalCsrf],
 })
 export class SignInModule {}

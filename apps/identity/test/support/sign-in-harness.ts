@@ -8,6 +8,7 @@ import { CookieBrowser, TestUpstream, type BrowserResponse, type UpstreamPerson 
 import { IdentityEnv } from '../../src/config/identity.env';
 import { IdentityModule } from '../../src/identity.module';
 import { setupOpenApi } from '../../src/openapi';
+import { FORM_HEADERS, providerChoice } from './portal-forms';
 
 export const RP_REDIRECT = 'https://app.example/callback';
 
@@ -131,8 +132,12 @@ export class SignInHarness {
       return res;
     };
     let res = await follow(url.href);
-    const link = new RegExp(`href="(/signin/interaction/[^"]+/start\\?tenant=[^"&]+&amp;provider=${o.provider ?? 'google'})"`).exec(res.body);
-    if (res.status === 200 && link) res = await follow(`${this.issuer}${link[1].replace(/&amp;/g, '&')}`);
+    // The providers page: press the provider's button (a form with the CSRF token).
+    const choice = res.status === 200 ? providerChoice(res.body, o.provider ?? 'google') : undefined;
+    if (choice) {
+      res = await browser.request(hop(`${this.issuer}${choice.action}`, step++), { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+      if (res.location && res.status >= 300 && res.status < 400 && !res.location.startsWith(RP_REDIRECT)) res = await follow(res.location);
+    }
     return { res, checks, browser };
   }
 

@@ -1,3 +1,5 @@
+import type { PageBrand } from './brand/brand-store';
+
 /** HTML-escapes text for element content and quoted attribute values. */
 export function esc(value: unknown): string {
   return String(value ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,12 +22,13 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
 
 /**
  * The sign-in pages' policy: no script at all, styles, images and fonts from this origin only
- * (logos and backgrounds arrive as `data:` images), forms post only here, never framed.
+ * (logos, backgrounds and fonts are files of the identity service, never inlined), forms post
+ * only here, never framed.
  */
 export const PAGE_CSP = [
   "default-src 'none'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self'",
   "font-src 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -45,12 +48,20 @@ export const PAGE_HEADERS: Record<string, string> = {
 export interface PageShell {
   title: string;
   body: Raw;
-  /** Extra stylesheet (a vanity domain's brand), same origin. */
-  brandCss?: string;
+  /** A vanity domain's brand: its stylesheet and logos, all files of this origin. */
+  brand?: PageBrand;
   lang?: string;
 }
 
-/** The document around every page: one stylesheet, a main landmark, no script. */
+/** The brand's light and dark logos, switched by the reader's colour scheme (alt is empty: the heading names the portal). */
+function logo(b: PageBrand): Raw | string {
+  if (!b.hasLogo.light && !b.hasLogo.dark) return '';
+  const light = b.paths.logo(b.hasLogo.light ? 'light' : 'dark');
+  const dark = b.hasLogo.dark ? html`<source srcset="${b.paths.logo('dark')}" media="(prefers-color-scheme: dark)">` : '';
+  return html`<picture class="logo">${dark}<img src="${light}" alt=""></picture>`;
+}
+
+/** The document around every page: stylesheets, a main landmark, no script. */
 export function page(p: PageShell): string {
   return html`<!DOCTYPE html>
 <html lang="${p.lang ?? 'en'}">
@@ -60,10 +71,11 @@ export function page(p: PageShell): string {
 <meta name="referrer" content="no-referrer">
 <title>${p.title}</title>
 <link rel="stylesheet" href="/signin/assets/portal.css">
-${p.brandCss ? raw(`<link rel="stylesheet" href="${esc(p.brandCss)}">`) : ''}
+${p.brand ? html`<link rel="stylesheet" href="${p.brand.paths.css}">` : ''}
 </head>
 <body>
 <main class="portal" id="main">
+${p.brand ? logo(p.brand) : ''}
 ${p.body}
 </main>
 </body>

@@ -1,16 +1,27 @@
-import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
 import { SignInRepository } from '../sign-in.repository';
+import { BrandStore } from './brand/brand-store';
+import { PortalCsrf } from './csrf';
 import { PAGE_HEADERS } from './html';
-import { problemPage, providersPage, schoolPickPage } from './pages';
+import { CSRF_FIELD, problemPage, providersPage, schoolPickPage, type PortalContext } from './pages';
 import { PortalErrorFilter } from './portal-error.filter';
 import { PORTAL_CSS } from './portal.css';
 import { PortalService, type Interaction, type Step } from './portal.service';
 
 const rawQuery = (req: Request) => req.originalUrl.split('?')[1] ?? '';
 const isStep = (v: Interaction | Step): v is Step => 'kind' in v;
+/** A form without this interaction's CSRF token, or posted from another site. */
+const formExpired = (it: Interaction): Step => ({
+  kind: 'problem',
+  status: 403,
+  title: 'This page has expired',
+  message: 'This form was not sent from your sign-in page. Go back to the app and sign in again.',
+  reason: 'csrf_failed',
+  app: it.app,
+});
 
 /** The server-rendered sign-in portal (HTML, no script): school, provider, the provider's return. */
 @ApiTags('sign-in')
@@ -21,6 +32,8 @@ export class PortalController {
   constructor(
     private readonly portal: PortalService,
     private readonly repo: SignInRepository,
+    private readonly brands: BrandStore,
+    private readonly csrf: PortalCsrf,
   ) {}
 
   @Get('interaction/:uid')
@@ -28,38 +41,44 @@ export class PortalController {
   @ApiProduces('text/html')
   async show(@Param('uid') uid: string, @Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
-    if (isStep(it)) return this.render(res, it, uid);
-    await this.render(res, await this.portal.show(req, it, { tenant: str(q.tenant), q: str(q.q), pick: str(q.pick) }), uid);
+    if (isStep(it)) return this.render(req, res, it, uid);
+    // The search is a GET that changes nothing, but it is a form: it carries the token too.
+    if (q.q !== undefined && !this.csrf.check(req, uid, q[CSRF_FIELD])) return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
+    await this.render(req, res, await this.portal.show(req, it, { tenant: str(q.tenant), q: str(q.q), pick: str(q.pick) }), uid);
   }
 
-  @Get('interaction/:uid/start')
-  @ApiOperation({ summary: 'Start signing in at the chosen provider (redirects there)' })
-  async start(@Param('uid') uid: string, @Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @Post('interaction/:uid/start')
+  @ApiOperation({ summary: 'Start signing in at the chosen provider (a form with the CSRF token; redirects there)' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  async start(@Param('uid') uid: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
-    if (isStep(it)) return this.render(res, it, uid);
-    await this.render(res, await this.portal.start(req, it, str(q.tenant), str(q.provider)), uid);
+    if (isStep(it)) return this.render(req, res, it, uid);
+    if (!this.csrf.check(req, uid, form?.[CSRF_FIELD])) return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
+    await this.render(req, res, await this.portal.start(req, it, str(form.tenant), str(form.provider)), uid);
   }
 
   @Get('callback')
   @ApiOperation({ summary: 'Redirect URI registered at upstream providers: back to the sign-in page the person started on' })
   async callback(@Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.render(res, await this.portal.callback(rawQuery(req), str(q.state)));
+    await this.render(req, res, await this.portal.callback(rawQuery(req), str(q.state)));
   }
 
   @Get('interaction/:uid/upstream')
   @ApiOperation({ summary: 'The provider’s answer, checked in the browser that left for it; completes the authorization' })
   async upstream(@Param('uid') uid: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
-    if (isStep(it)) return this.render(res, it, uid);
+    if (isStep(it)) return this.render(req, res, it, uid);
     const step = await this.portal.finish(req, res, it, rawQuery(req));
-    if (step !== 'done') await this.render(res, step, uid);
+    if (step !== 'done') await this.render(req, res, step, uid);
   }
 
-  @Get('interaction/:uid/abort')
-  @ApiOperation({ summary: 'Give up: back to the app with error=access_denied' })
-  async abort(@Param('uid') uid: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @Post('interaction/:uid/abort')
+  @ApiOperation({ summary: 'Give up: back to the app with error=access_denied (a form with the CSRF token)' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  async abort(@Param('uid') uid: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
-    if (isStep(it)) return this.render(res, it, uid);
+    if (isStep(it)) return this.render(req, res, it, uid);
+    if (!this.csrf.check(req, uid, form?.[CSRF_FIELD])) return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
     await this.portal.abort(req, res);
   }
 
@@ -90,23 +109,27 @@ export class PortalController {
     res.status(200).set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }).send(PORTAL_CSS);
   }
 
-  private async render(res: Response, step: Step, uid?: string): Promise<void> {
+  private async render(req: Request, res: Response, step: Step, uid?: string): Promise<void> {
+    if (step.kind === 'redirect') {
+      if (step.cookie) {
+        res.cookie(step.cookie.name, step.cookie.value, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: step.cookie.path, maxAge: step.cookie.maxAgeMs });
+      }
+      res.redirect(303, step.location);
+      return;
+    }
+    const brand = await this.brands.forHost(req.hostname);
+    const ctx = (appName: string): PortalContext => ({ uid: uid ?? '', appName, csrf: this.csrf.token(uid ?? ''), brand });
     switch (step.kind) {
-      case 'redirect':
-        if (step.cookie) {
-          res.cookie(step.cookie.name, step.cookie.value, { httpOnly: true, sameSite: 'lax', secure: res.req.secure, path: step.cookie.path, maxAge: step.cookie.maxAgeMs });
-        }
-        res.redirect(303, step.location);
-        return;
       case 'pick':
-        res.status(200).set(PAGE_HEADERS).send(schoolPickPage({ uid: uid ?? '', appName: step.app.name }, step.query, step.results));
+        res.status(200).set(PAGE_HEADERS).send(schoolPickPage(ctx(step.app.name), step.query, step.results));
         return;
       case 'providers':
-        res.status(200).set(PAGE_HEADERS).send(providersPage({ uid: uid ?? '', appName: step.app.name }, step.tenant, step.providers, step.pickAnother));
+        res.status(200).set(PAGE_HEADERS).send(providersPage(ctx(step.app.name), step.tenant, step.providers, step.pickAnother));
         return;
       case 'problem': {
         const canAbort = step.app !== undefined && uid !== undefined && step.reason !== 'interaction_not_found' && step.reason !== 'interaction_mismatch';
-        res.status(step.status).set(PAGE_HEADERS).send(problemPage({ title: step.title, message: step.message, uid: canAbort ? uid : undefined, appName: step.app?.name }));
+        const back = canAbort && step.app ? ctx(step.app.name) : undefined;
+        res.status(step.status).set(PAGE_HEADERS).send(problemPage({ title: step.title, message: step.message, back, brand }));
         return;
       }
     }

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { BrandConfiguration } from '@edu/persistence';
+import { BrandPaths } from './brand-paths';
+
+/** What a page on a vanity domain needs to wear its brand (the assets are fetched separately). */
+export interface PageBrand {
+  portalName: string;
+  paths: BrandPaths;
+  hasLogo: { light: boolean; dark: boolean };
+}
+
+const MAX_DOMAIN = 253;
+
+/** Reads vanity domains' brands: small parts for pages, one asset at a time for the asset routes. */
+@Injectable()
+export class BrandStore {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The brand of the host a page is served on (undefined off vanity domains). */
+  async forHost(hostname: string): Promise<PageBrand | undefined> {
+    const domain = hostname.toLowerCase();
+    if (!domain || domain.length > MAX_DOMAIN) return undefined;
+    const rows: { name: unknown; light: boolean; dark: boolean; version: string }[] = await this.ds.query(
+      `SELECT brand_configuration->>'portal_name' AS name,
+              coalesce(length(brand_configuration #>> '{logo,light}'), 0) > 0 AS light,
+              coalesce(length(brand_configuration #>> '{logo,dark}'), 0) > 0 AS dark,
+              (extract(epoch FROM updated_at) * 1000)::bigint::text AS version
+       FROM vanity_domains WHERE domain = $1`,
+      [domain],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const portalName = typeof row.name === 'string' && row.name.trim() ? row.name.trim() : 'Sign in';
+    return { portalName, paths: new BrandPaths(domain, row.version), hasLogo: { light: row.light, dark: row.dark } };
+  }
+
+  /** The whole configuration (for the stylesheet), with the version of its asset paths. */
+  async configuration(domain: string): Promise<{ config: Partial<BrandConfiguration>; paths: BrandPaths } | undefined> {
+    const rows: { config: Partial<BrandConfiguration> | null; version: string }[] = await this.ds.query(
+      `SELECT brand_configuration AS config, (extract(epoch FROM updated_at) * 1000)::bigint::text AS version FROM vanity_domains WHERE domain = $1`,
+      [domain.toLowerCase()],
+    );
+    const row = rows[0];
+    return row?.config && typeof row.config === 'object' ? { config: row.config, paths: new BrandPaths(domain.toLowerCase(), row.version) } : undefined;
+  }
+
+  /** One value of the configuration by its path (e.g. logo.light, typefaces.sans.0). */
+  async part(domain: string, path: string[]): Promise<unknown> {
+    const rows: { value: unknown }[] = await this.ds.query(`SELECT brand_configuration #> $2::text[] AS value FROM vanity_domains WHERE domain = $1`, [domain.toLowerCase(), path]);
+    return rows[0]?.value ?? undefined;
+  }
+}
