@@ -34,9 +34,12 @@ export interface ServiceProcess {
  */
 export const TRAFFIC_CONTROL_OFF = { RATE_LIMIT_ENABLED: 'false', SHED_EVENT_LOOP_LAG_MS: '0', SHED_DB_POOL_WAIT_MS: '0' };
 
-/** Starts one compiled service (`node tools/runtime/run-dist.js apps/<name>/src/main`) and waits for /health/ready. */
-export async function startService(name: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const port = await freePort();
+/**
+ * Starts one compiled service (`node tools/runtime/run-dist.js apps/<name>/src/main`) and waits for
+ * /health/ready. `fixedPort` when its own URL must be known before it starts (an issuer).
+ */
+export async function startService(name: string, env: Record<string, string>, fixedPort?: number): Promise<ServiceProcess> {
+  const port = fixedPort ?? (await freePort());
   let output = '';
   const child = spawn(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), `apps/${name}/src/main`], {
     cwd: root,

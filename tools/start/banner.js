@@ -36,7 +36,7 @@ function alertsDemo(identity, alerts, demo) {
   ];
 }
 
-function printBanner({ ports, demoAlerts, logDir, processes = [] }) {
+function printBanner({ ports, demoAlerts, demoSignIn, logDir, processes = [] }) {
   const identity = `http://localhost:${ports.identity}`;
   const oneroster = `http://localhost:${ports.oneroster}`;
   const alerts = `http://localhost:${ports.alerts}`;
@@ -51,6 +51,7 @@ function printBanner({ ports, demoAlerts, logDir, processes = [] }) {
     `  Delivery queue dashboard     ${alerts}/admin/queues   (HTTP Basic: the operator credentials below)`,
     `  Webhook dispatcher (ops)     http://localhost:${ports.dispatcher}/health/ready`,
     `  Demo webhook receiver        http://localhost:${ports.receiver}   (logs each delivery as [demo-receiver])`,
+    ...(ports.partner ? [`  Demo sign-in                 http://localhost:${ports.partner}   (a partner app; the demo provider standing in for Google and Microsoft: http://localhost:${ports.upstream})`] : []),
     '',
     '  Every process: /health/live, /health/ready, /metrics',
     ...(logDir
@@ -70,6 +71,7 @@ function printBanner({ ports, demoAlerts, logDir, processes = [] }) {
   ];
   for (const example of demoExamples({ identity, oneroster, alerts })) lines.push('', ...example.map((l) => `  ${l}`));
   if (demoAlerts) lines.push('', ...alertsDemo(identity, alerts, demoAlerts).map((l) => (l ? `  ${l}` : '')));
+  if (demoSignIn) lines.push('', ...demoSignIn.map((l) => `  ${l}`));
   lines.push('', 'Ctrl-C stops everything; the next `npm start` reuses the data in .data/.', '');
   console.log(lines.join('\n'));
 }

@@ -10,6 +10,7 @@ const { printBanner } = require('./banner');
 const { attachLogs } = require('./logs');
 const { demoAlertsConfig, DEFAULT_PORTS } = require('../demo/alerts/config');
 const { registerDemoWebhooks } = require('../demo/alerts/webhooks');
+const signInDemo = require('../demo/sign-in/platform');
 
 const DB_NAME = 'edu_platform';
 
@@ -124,6 +125,7 @@ async function startPlatform({ root, dataDir, log }) {
       alerts: port('ALERTS_PORT', 3002),
       dispatcher: port('DISPATCHER_PORT', 3003),
       receiver: port('DEMO_RECEIVER_PORT', DEFAULT_PORTS.receiver),
+      ...signInDemo.signInDemoPorts(port),
     };
     await assertPortsFree({
       identity: { port: ports.identity, variable: 'IDENTITY_PORT' },
@@ -131,6 +133,8 @@ async function startPlatform({ root, dataDir, log }) {
       alerts: { port: ports.alerts, variable: 'ALERTS_PORT' },
       'webhook-dispatcher': { port: ports.dispatcher, variable: 'DISPATCHER_PORT' },
       'demo webhook receiver': { port: ports.receiver, variable: 'DEMO_RECEIVER_PORT' },
+      'demo upstream provider': { port: ports.upstream, variable: 'DEMO_UPSTREAM_PORT' },
+      'demo partner app': { port: ports.partner, variable: 'DEMO_PARTNER_PORT' },
     });
     const identityUrl = `http://localhost:${ports.identity}`;
     const common = {
@@ -157,13 +161,16 @@ async function startPlatform({ root, dataDir, log }) {
     // are built on the URL printed in the banner (PUBLIC_BASE_URL), never on a request's Host header.
     const runDist = (entry) => [path.join(root, 'tools/runtime/run-dist.js'), entry];
     const services = [
-      ['identity', runDist('apps/identity/src/main'), ports.identity, {}],
+      // Sign-in: the core providers (Google, Microsoft) are the demo upstream provider below.
+      ['identity', runDist('apps/identity/src/main'), ports.identity, signInDemo.identityDemoEnv(ports)],
       ['oneroster', runDist('apps/oneroster/src/main'), ports.oneroster, { PUBLIC_BASE_URL: `http://localhost:${ports.oneroster}` }],
       ['alerts', runDist('apps/alerts/src/main'), ports.alerts, {}],
       // Notification-only deliveries link to getMessage on the alerts URL of the banner.
       ['webhook-dispatcher', runDist('apps/webhook-dispatcher/src/main'), ports.dispatcher, { ALERTS_PUBLIC_BASE_URL: `http://localhost:${ports.alerts}` }],
       // A partner's webhook endpoint on this machine: verifies and logs each delivery.
       ['demo-receiver', [path.join(root, 'tools/demo/alerts/receiver.js')], ports.receiver, { DEMO_RECEIVER_PORT: String(ports.receiver) }, '/health'],
+      // A school's Google/Microsoft stand-in and a partner app signing people in through identity.
+      ...signInDemo.signInDemoServices(root, ports),
     ];
     // Full JSON logs in .data/logs/<process>.log; the terminal shows warnings and errors only.
     const logDir = path.join(dataDir, 'logs');
@@ -176,7 +183,7 @@ async function startPlatform({ root, dataDir, log }) {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       // The demo receiver prints plain lines (one per delivery); the services log JSON.
-      const output = attachLogs(child, { name, dir: logDir, plain: name === 'demo-receiver' ? 'always' : 'until-json' });
+      const output = attachLogs(child, { name, dir: logDir, plain: name.startsWith('demo-') ? 'always' : 'until-json' });
       logs.set(name, output);
       child.on('exit', (code) => exitListeners.forEach((l) => l(name, code, output)));
       children.push(child);
@@ -197,7 +204,8 @@ async function startPlatform({ root, dataDir, log }) {
     }
     log(`all ${services.length} processes ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const demoAlerts = await registerWebhooksForDemo({ identityUrl, alertsUrl: `http://localhost:${ports.alerts}`, receiverUrl: `http://localhost:${ports.receiver}`, log });
-    printBanner({ ports, demoAlerts, logDir: path.relative(root, logDir), processes: services.map(([n]) => n) });
+    const demoSignIn = await signInDemo.prepareSignInDemo({ identityUrl, partner: ports.partner, log });
+    printBanner({ ports, demoAlerts, demoSignIn, logDir: path.relative(root, logDir), processes: services.map(([n]) => n) });
   } catch (err) {
     await stop();
     throw err;

@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+import { afterRedirects, DemoProcess, demoJourney, find } from './sign-in-demo';
+
+const root = path.resolve(__dirname, '..', '..');
+// The sign-in demo of `npm start` (plain JS under tools/), with the types of its .d.ts files.
+const load = createRequire(__filename);
+const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
+const { ensureRedirectUri } = load('../../tools/demo/sign-in/redirect') as typeof import('../../tools/demo/sign-in/redirect');
+const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
+
+function provisionDemo(databaseUrl: string): void {
+  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', path.join(root, 'tools/provision/demo.json')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`provisioning failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
+/**
+ * The sign-in demo of `npm start` over HTTP: the demo data set, identity as a process with its
+ * core providers pointing at the demo upstream provider, the demo upstream and the demo partner
+ * app as the processes npm start runs, and a newcomer's trip through them in a cookie-keeping
+ * browser, from the partner app's sign-in link back to the app showing the verified claims.
+ */
+describe('sign-in demo: the partner app signs a demo person in through the portal and the demo provider', () => {
+  const demo = demoSignInConfig();
+  const tanWeiLing = demo.people.find((p) => p.email.startsWith('wei.ling.tan'))!;
+  const arjun = demo.people.find((p) => p.email.startsWith('arjun'))!;
+  let db: TestDatabase;
+  let identity: ServiceProcess;
+  let upstream: DemoProcess;
+  let partner: DemoProcess;
+  let trip: Omit<Parameters<typeof demoJourney>[0], 'sub' | 'provider'>;
+
+  beforeAll(async () => {
+    buildServices();
+    db = await createTestDatabase();
+    provisionDemo(db.url);
+    const [identityPort, upstreamPort, partnerPort] = [await freePort(), await freePort(), await freePort()];
+    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}`, partner: `http://127.0.0.1:${partnerPort}` };
+    const signIn = identitySignInEnv(urls.upstream, {});
+    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: urls.identity, PUBLIC_BASE_URL: urls.identity, ...signIn }, identityPort);
+    upstream = await new DemoProcess('upstream.js', urls.upstream).start({ DEMO_UPSTREAM_PORT: String(upstreamPort), DEMO_UPSTREAM_URL: urls.upstream, IDENTITY_URL: urls.identity });
+    partner = await new DemoProcess('partner-app.js', urls.partner).start({ DEMO_PARTNER_PORT: String(partnerPort), DEMO_PARTNER_URL: urls.partner, IDENTITY_URL: urls.identity });
+    // As npm start does when DEMO_PARTNER_PORT moved the app's redirect URI.
+    expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('added');
+    expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('kept');
+    trip = { partner: urls.partner, identity: urls.identity, upstream: urls.upstream, school: 'Lion City', tenantId: demo.tenant.id };
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([partner?.stop(), upstream?.stop()]);
+    await identity?.stop();
+    await db?.drop();
+  });
+
+  it('lands back in the app showing the verified claims, tenant and constituencies included; signing out returns to the app', async () => {
+    const { res, browser } = await demoJourney({ ...trip, provider: 'microsoft', sub: tanWeiLing.sub });
+    expect({ url: res.url, status: res.status }).toEqual({ url: `${trip.partner}/signed-in`, status: 200 });
+    const claims = JSON.parse(find(res, /<pre id="claims">([^<]+)<\/pre>/, 'claims')) as Record<string, unknown>;
+    expect(claims).toMatchObject({
+      iss: trip.identity,
+      aud: demo.app.clientId,
+      sub: '11111111-2222-4333-8444-555555555503',
+      email: tanWeiLing.email,
+      email_verified: true,
+      name: 'Tan Wei Ling',
+      tenant_id: demo.tenant.id,
+      tenant_name: demo.tenant.name,
+      constituencies: ['staff'],
+    });
+    expect(res.body).toContain(`Signed in to ${demo.app.name}`);
+
+    const confirm = await browser.follow(find(res, /href="([^"]+\/oidc\/session\/end[^"]*)"/, 'sign-out link'));
+    const xsrf = find(confirm, /name="xsrf" value="([^"]+)"/, 'logout form');
+    const done = await browser.request(`${trip.identity}/oidc/session/end/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `xsrf=${xsrf}&logout=yes` });
+    expect((await afterRedirects(browser, done)).url).toBe(`${trip.partner}/`);
+  });
+
+  it('a student (whose group signs in only with the school’s own provider) gets the portal’s refusal, and the app hears access_denied', async () => {
+    const { res, browser } = await demoJourney({ ...trip, provider: 'microsoft', sub: arjun.sub });
+    expect(res.status).toBe(403);
+    expect(res.body).toContain('does not let your group sign in with Microsoft');
+    const back = await browser.follow(`${trip.identity}${find(res, /href="(\/signin\/interaction\/[^"]+\/abort)"/, 'way back')}`);
+    expect({ url: back.url.split('?')[0], status: back.status }).toEqual({ url: `${trip.partner}/auth/callback`, status: 403 });
+    expect(back.body).toContain('access_denied');
+  });
+});

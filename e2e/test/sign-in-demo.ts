@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { CookieBrowser, type BrowserResponse } from '@edu/testing/sign-in';
+
+const root = path.resolve(__dirname, '..', '..');
+
+/** A demo process of `npm start` (tools/demo/sign-in/*.js), started as npm start does, ready on /health. */
+export class DemoProcess {
+  private child?: ChildProcess;
+  private output = '';
+
+  constructor(
+    readonly script: string,
+    readonly url: string,
+  ) {}
+
+  async start(env: Record<string, string>): Promise<this> {
+    this.child = spawn(process.execPath, [path.join(root, 'tools/demo/sign-in', this.script)], { cwd: root, env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout?.on('data', (d) => (this.output += d));
+    this.child.stderr?.on('data', (d) => (this.output += d));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (this.child.exitCode !== null) throw new Error(`${this.script} exited:\n${this.output}`);
+      if (await fetch(`${this.url}/health`).then((r) => r.ok, () => false)) return this;
+      if (Date.now() > deadline) throw new Error(`${this.script} not ready:\n${this.output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.child || this.child.exitCode !== null) return resolve();
+      this.child.once('exit', () => resolve());
+      this.child.kill('SIGTERM');
+    });
+  }
+}
+
+const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+
+/** The first match of `re` in a page (group 1, HTML-unescaped); fails naming what was missing. */
+export function find(res: BrowserResponse, re: RegExp, what: string): string {
+  const m = re.exec(res.body);
+  if (!m) throw new Error(`no ${what} on ${res.url} (${res.status}):\n${res.body.slice(0, 2000)}`);
+  return unescape(m[1]);
+}
+
+/** Follows the redirects after a response (a form post's answer) to the page they end on. */
+export async function afterRedirects(b: CookieBrowser, res: BrowserResponse): Promise<BrowserResponse> {
+  return res.location && res.status >= 300 && res.status < 400 ? b.follow(res.location) : res;
+}
+
+/**
+ * A newcomer's trip as the banner tells it, in a cookie-keeping browser: the partner app's sign-in
+ * link, the portal (search the school, pick it, pick the provider), the demo provider's login page
+ * (pick the person), then wherever the redirects end (the app's page, or a refusal).
+ */
+export async function demoJourney(o: { partner: string; identity: string; upstream: string; school: string; tenantId: string; provider: string; sub: string; browser?: CookieBrowser }): Promise<{ res: BrowserResponse; browser: CookieBrowser }> {
+  const b = o.browser ?? new CookieBrowser();
+  const pick = await b.follow(`${o.partner}/login`);
+  const uid = find(pick, /action="\/signin\/interaction\/([^"/?]+)"/, 'school search form');
+  const found = await b.follow(`${o.identity}/signin/interaction/${uid}?q=${encodeURIComponent(o.school)}`);
+  const school = find(found, new RegExp(`href="(/signin/interaction/[^"]+\\?tenant=${o.tenantId})"`), `link to ${o.school}`);
+  const providers = await b.follow(`${o.identity}${school}`);
+  const start = find(providers, new RegExp(`href="(/signin/interaction/[^"]+/start\\?tenant=[^"&]+&amp;provider=${o.provider})"`), `${o.provider} button`);
+  const login = await b.follow(`${o.identity}${start}`);
+  const action = find(login, new RegExp(`action="(/interaction/[^"]+/login)"><input type="hidden" name="sub" value="${o.sub}"`), 'demo person');
+  const posted = await b.request(`${o.upstream}${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `sub=${o.sub}` });
+  return { res: await afterRedirects(b, posted), browser: b };
+}

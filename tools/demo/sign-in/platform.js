@@ -1,0 +1,57 @@
+// What `npm start` adds for the sign-in demo: the two demo processes, the identity service's
+// core-provider settings pointing at the demo upstream, the partner app's redirect URI, and the
+// lines the banner prints.
+'use strict';
+const path = require('node:path');
+const { DEFAULT_PORTS, CALLBACK_PATH, demoSignInConfig, identitySignInEnv } = require('./config');
+const { ensureRedirectUri } = require('./redirect');
+
+const DEMO_OPERATOR = { id: process.env.OPERATOR_CLIENT_ID || 'operator', secret: process.env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production' };
+
+function signInDemoPorts(port) {
+  return { upstream: port('DEMO_UPSTREAM_PORT', DEFAULT_PORTS.upstream), partner: port('DEMO_PARTNER_PORT', DEFAULT_PORTS.partner) };
+}
+
+/** [name, node arguments, port, env, readiness path] entries for platform.js. */
+function signInDemoServices(root, { identity, upstream, partner }) {
+  const identityUrl = `http://localhost:${identity}`;
+  return [
+    ['demo-upstream', [path.join(__dirname, 'upstream.js')], upstream, { DEMO_UPSTREAM_PORT: String(upstream), IDENTITY_URL: identityUrl }, '/health'],
+    ['demo-partner', [path.join(__dirname, 'partner-app.js')], partner, { DEMO_PARTNER_PORT: String(partner), IDENTITY_URL: identityUrl }, '/health'],
+  ];
+}
+
+/** The identity service's SIGNIN_* settings for the demo upstream (a caller's own settings win). */
+function identityDemoEnv({ upstream }) {
+  return identitySignInEnv(`http://localhost:${upstream}`);
+}
+
+/**
+ * After the processes are ready: the partner app's redirect URI on the demo app (a moved
+ * DEMO_PARTNER_PORT is added over the API). Resolves the banner's lines, or undefined without
+ * the demo data.
+ */
+async function prepareSignInDemo({ identityUrl, partner, log }) {
+  try {
+    const config = demoSignInConfig();
+    const redirectUri = `http://localhost:${partner}${CALLBACK_PATH}`;
+    const action = await ensureRedirectUri({ identityUrl, appId: config.app.id, redirectUri, operator: DEMO_OPERATOR });
+    if (action === 'added') log(`demo sign-in: added ${redirectUri} to the redirect URIs of ${config.app.name}`);
+    return bannerLines(config, `http://localhost:${partner}/login`);
+  } catch (err) {
+    log(`sign-in demo not ready (${err.message})`);
+    return undefined;
+  }
+}
+
+function bannerLines(config, url) {
+  const staff = config.people[0];
+  return [
+    `# sign in to a partner app (${config.app.name}, the demo partner app on openid-client): open in a browser`,
+    url,
+    `# choose ${config.tenant.name}, then Microsoft, then ${staff.name} at the demo provider: the app shows the`,
+    '# verified claims (tenant and constituencies included). The demo provider lists who else to try.',
+  ];
+}
+
+module.exports = { signInDemoPorts, signInDemoServices, identityDemoEnv, prepareSignInDemo };

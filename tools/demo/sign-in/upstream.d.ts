@@ -1,0 +1,3 @@
+import type { DemoSignInConfig } from './index';
+
+export function startDemoUpstream(o: { port: number; host?: string; issuer: string; identityUrl: string; config?: DemoSignInConfig }): Promise<{ issuer: string; port: number; close(): Promise<void> }>;
