@@ -18,8 +18,8 @@ export class BlockedAddressError extends Error {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A `lookup` for sockets that checks every address a name resolves to and hands the socket only
- * the addresses it checked, so the address connected to is the address allowed (no second
+ * A `lookup` for sockets (webhook deliveries; sign-in's requests to tenants' identity providers)
+ * that checks every address a name resolves to and hands the socket only the addresses it checked, so the address connected to is the address allowed (no second
  * resolution an attacker's DNS could answer differently). Any non-public answer refuses the name.
  * `onResolved` learns which address was used, for the attempt log.
  */

@@ -13,3 +13,4 @@ export * from './field-paths';
 export * from './openapi';
 export * from './load-monitor';
 export * from './load-shed.module';
+export * from './guarded-lookup';

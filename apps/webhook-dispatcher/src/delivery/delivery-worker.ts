@@ -10,7 +10,7 @@ import { DispatchRepository, type AttemptOutcome, type DeliveryToSend } from './
 import { DispatcherMetrics } from './dispatcher.metrics';
 import { MicroBatch } from './micro-batch';
 import { RESOLVER } from './resolver.token';
-import type { Resolver } from './guarded-lookup';
+import type { Resolver } from '@edu/http';
 import { WebhookLoad } from './webhook-load';
 import { WebhookSender } from './webhook-sender';
 

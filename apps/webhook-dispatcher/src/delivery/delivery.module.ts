@@ -1,12 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { MetricsModule } from '@edu/http';
+import { MetricsModule, systemResolver, type Resolver } from '@edu/http';
 import { KeyEncryption, SigningKeyStore, WebhookTokenSigner } from '@edu/signing';
 import { DispatcherEnv } from '../config/dispatcher.env';
 import { DeliveryWorker } from './delivery-worker';
 import { DispatchRepository } from './dispatch.repository';
 import { DispatcherMetrics } from './dispatcher.metrics';
-import { systemResolver, type Resolver } from './guarded-lookup';
 import { RecoveryLoops } from './recovery-loops';
 import { RESOLVER } from './resolver.token';
 

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { webhookTargetProblem, type WebhookTargetPolicy } from '@edu/domain';
 import type { AttemptErrorCode } from '@edu/persistence';
-import { guardedLookup, type Resolver } from './guarded-lookup';
+import { guardedLookup, type Resolver } from '@edu/http';
 
 export interface SendResult {
   startedAt: Date;

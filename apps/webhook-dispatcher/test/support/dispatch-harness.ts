@@ -8,7 +8,7 @@ import { DeliveryQueue } from '@edu/queue';
 import { KeyEncryption, SigningKeyStore } from '@edu/signing';
 import { baseTestEnv, createTestApp, createTestDatabase, sampleAlertMessage, testRedis, WebhookReceiver, World, type TestDatabase } from '@edu/testing';
 import { DispatcherEnv } from '../../src/config/dispatcher.env';
-import type { Resolver } from '../../src/delivery/guarded-lookup';
+import type { Resolver } from '@edu/http';
 import { DispatcherModule } from '../../src/dispatcher.module';
 
 export const ISSUER = 'http://identity.test';
