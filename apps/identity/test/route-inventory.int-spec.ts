@@ -67,6 +67,7 @@ GET    /tenants/:id/constituencies                      ${READ}
 POST   /tenants/:id/constituencies                      ${WRITE}
 DELETE /tenants/:id/constituencies/:constituency_id     ${WRITE}
 PATCH  /tenants/:id/constituencies/:constituency_id     ${WRITE}
+GET    /tenants/:id/sign-ins                            ${READ}
 GET    /tenants/:id/users                               ${READ}
 POST   /tenants/:id/users                               ${WRITE}
 DELETE /tenants/:id/users/:email                        ${WRITE}
@@ -147,9 +148,11 @@ describe('identity route inventory and OpenAPI document', () => {
       expect(op['x-required-scopes']).toEqual(uris);
       expect(op.security).toEqual(expect.arrayContaining([{ bearer: [] }, { oauth2: uris }]));
     }
-    for (const schema of ['AppView', 'CreateAppRequestDto', 'AppOwnerDto', 'DeveloperView', 'CreateDeveloperDto', 'DeploymentSettingsDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView']) {
+    for (const schema of ['AppView', 'CreateAppRequestDto', 'AppOwnerDto', 'DeveloperView', 'CreateDeveloperDto', 'DeploymentSettingsDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView', 'SignInEventPage', 'SignInEventView']) {
       expect(doc.components.schemas).toHaveProperty(schema);
     }
+    // A tenant provider's client secret is accepted, never returned.
+    expect(doc.components.schemas.IdpOAuth2Dto.properties.client_secret).toMatchObject({ type: 'string', writeOnly: true });
     const ui = await h.http().get('/docs/').redirects(1);
     expect(ui.status).toBe(200);
     expect(ui.text).toContain('swagger');

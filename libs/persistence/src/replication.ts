@@ -46,6 +46,8 @@ export const GLOBAL_ONLY_TABLES: readonly string[] = [
   // Sign-in state of the OpenID Connect provider (apps/identity/src/sign-in): expiring rows only identity reads.
   'oidc_payloads',
   'sign_in_grants',
+  // The sign-in log (tenants read it through the identity API).
+  'sign_in_events',
 ];
 
 /** Replicated operations. TRUNCATE is not: a regional `tenants` is referenced by global-only tables. */

@@ -44,6 +44,17 @@ export class ConstituencyRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Constituencies of the tenant that allow the provider and self-service provisioning, by id (just-in-time sign-in). */
+  async selfServiceFor(tenantId: string, idpId: string, m?: EntityManager): Promise<string[]> {
+    const rows = await this.repo(m)
+      .createQueryBuilder('c')
+      .select('c.id', 'id')
+      .where('c.tenant_id = :tenantId AND c.enable_self_service_provisioning AND :idpId = ANY(c.allowed_identity_providers)', { tenantId, idpId })
+      .orderBy('c.id')
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
   save(c: Partial<ConstituencyEntity>, m: EntityManager): Promise<ConstituencyEntity> {
     return this.repo(m).save(c as ConstituencyEntity);
   }

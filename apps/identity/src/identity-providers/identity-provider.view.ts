@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { CoreIdentityProviderEntity, IdentityProviderEntity, IdentityProviderLtiSettings, IdentityProviderOAuth2Settings } from '@edu/persistence';
+import type { KeyEncryption } from '@edu/signing';
 import { IdpLtiDto, IdpOAuth2Dto, type CreateIdentityProviderDto } from './dto/identity-provider.dto';
 
 /** Service-managed provider (spec 2.2): only a name and a button. */
@@ -67,7 +68,17 @@ export function identityProviderInput(p: IdentityProviderEntity): Record<string,
   return rest;
 }
 
-/** Columns from a validated body: only the settings object matching `type` is kept. */
+/**
+ * The sealed client secret to store: a new one when the body brings it, else the stored one; none
+ * once the provider is not `oauth2`. Sealed like signing keys (KEY_ENCRYPTION_KEY), never returned.
+ */
+export function clientSecretColumn(dto: CreateIdentityProviderDto, stored: string | null, kek: KeyEncryption): string | null {
+  if (dto.type !== 'oauth2') return null;
+  const given = dto.oauth2?.client_secret;
+  return given ? kek.encrypt(given) : stored;
+}
+
+/** Columns from a validated body: only the settings object matching `type` is kept (never the secret, see clientSecretColumn). */
 export function identityProviderColumns(dto: CreateIdentityProviderDto): Pick<IdentityProviderEntity, 'buttonGraphic' | 'provisionJustInTime' | 'type' | 'lti' | 'oauth2'> {
   return {
     buttonGraphic: dto.button_graphic,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, isUuid, type Principal } from '@edu/domain';
+import { KeyEncryption } from '@edu/signing';
 import { AccessPolicy } from '../common/access-policy';
 import { conflict } from '../common/api-errors';
 import { uuidOr404 } from '../common/ids';
@@ -12,6 +13,7 @@ import { UserRepository } from '../users/user.repository';
 import { CreateIdentityProviderDto, type UpdateIdentityProviderDto } from './dto/identity-provider.dto';
 import { IdentityProviderRepository } from './identity-provider.repository';
 import {
+  clientSecretColumn,
   identityProviderColumns,
   identityProviderInput,
   toCoreIdentityProviderView,
@@ -34,6 +36,7 @@ export class IdentityProvidersService {
     private readonly constituencies: ConstituencyRepository,
     private readonly users: UserRepository,
     private readonly policy: AccessPolicy,
+    private readonly kek: KeyEncryption,
   ) {}
 
   async list(who: Principal, rawId?: string): Promise<IdentityProviderView[]> {
@@ -56,7 +59,8 @@ export class IdentityProvidersService {
 
   async create(who: Principal, dto: CreateIdentityProviderDto): Promise<TenantIdentityProviderView> {
     const tenantId = this.policy.tenant(who, 'write');
-    const saved = await this.ds.transaction((m) => this.providers.save({ tenantId, ...identityProviderColumns(dto) }, m));
+    const columns = { ...identityProviderColumns(dto), clientSecretEncrypted: clientSecretColumn(dto, null, this.kek) };
+    const saved = await this.ds.transaction((m) => this.providers.save({ tenantId, ...columns }, m));
     return toTenantIdentityProviderView(saved);
   }
 
@@ -67,7 +71,7 @@ export class IdentityProvidersService {
       const current = await this.providers.find(tenantId, id, m);
       if (!current) throw ApiError.notFound('Identity provider');
       const valid = await validateDto(CreateIdentityProviderDto, mergePatch(identityProviderInput(current), dto, TYPE_VARIANTS));
-      Object.assign(current, identityProviderColumns(valid));
+      Object.assign(current, identityProviderColumns(valid), { clientSecretEncrypted: clientSecretColumn(valid, current.clientSecretEncrypted, this.kek) });
       return toTenantIdentityProviderView(await this.providers.save(current, m));
     });
   }

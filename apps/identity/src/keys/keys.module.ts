@@ -19,6 +19,6 @@ import { SigningKeysBootstrap } from './signing-keys.bootstrap';
     },
     SigningKeysBootstrap,
   ],
-  exports: [SigningKeyStore, AccessTokenSigner],
+  exports: [SigningKeyStore, AccessTokenSigner, KeyEncryption],
 })
 export class KeysModule {}

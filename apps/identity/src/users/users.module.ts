@@ -15,5 +15,7 @@ import { UsersService } from './users.service';
     UsersService,
     TenantUsersService,
   ],
+  // Sign-in adds people just in time through the same code as the API.
+  exports: [TenantUserRecords],
 })
 export class UsersModule {}

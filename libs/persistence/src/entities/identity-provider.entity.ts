@@ -52,6 +52,10 @@ export class IdentityProviderEntity {
   @Column({ type: 'jsonb', nullable: true })
   oauth2: IdentityProviderOAuth2Settings | null;
 
+  /** The `oauth2` client secret, sealed with KEY_ENCRYPTION_KEY (write-only in the API). */
+  @Column({ type: 'text', name: 'client_secret_encrypted', nullable: true })
+  clientSecretEncrypted: string | null;
+
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;
 

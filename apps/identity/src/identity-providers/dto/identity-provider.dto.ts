@@ -30,6 +30,15 @@ export class IdpOAuth2Dto {
 
   @ApiProperty() @IsHttpUrl() oidc_discovery: string;
   @ApiProperty() @IsHttpUrl() jwks_url: string;
+
+  @ApiPropertyOptional({
+    writeOnly: true,
+    description: 'The client secret registered at the provider (beyond the spec). Write-only: stored encrypted, never returned. Left out, the stored secret is kept; no secret at all makes sign-in a public client (PKCE only).',
+  })
+  @Optional()
+  @IsString()
+  @Length(1, 1000)
+  client_secret?: string;
 }
 
 /** POST /identity-providers: a provider of the token's tenant. */

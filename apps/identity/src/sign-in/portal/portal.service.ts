@@ -3,9 +3,10 @@ import type { Request } from 'express';
 import type Provider from 'oidc-provider';
 import { IdentityEnv } from '../../config/identity.env';
 import { IdentityMapper, type Refusal } from '../accounts/identity-mapper';
+import { SignInLog } from '../log/sign-in-log';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
 import { SignInRepository, type SignInApp, type SignInTenant } from '../sign-in.repository';
-import { UpstreamClient } from '../upstream/upstream-client';
+import { UpstreamClient, UpstreamError } from '../upstream/upstream-client';
 import { UpstreamLogins } from '../upstream/upstream-logins';
 import { UpstreamProviders, type UpstreamProvider } from '../upstream/upstream-providers';
 
@@ -45,6 +46,7 @@ export class PortalService {
     private readonly upstream: UpstreamClient,
     private readonly logins: UpstreamLogins,
     private readonly mapper: IdentityMapper,
+    private readonly signInLog: SignInLog,
   ) {}
 
   /** The interaction this browser started (oidc-provider checks its interaction cookie). */
@@ -82,7 +84,9 @@ export class PortalService {
     if (!(await this.isPortalHost(req))) return this.refuse(it, tenant, problem(400, 'Unknown sign-in address', 'Sign in through your school’s sign-in page.', 'unknown_host', it.app));
     const p = providerId ? await this.providers.find(tenant.id, providerId) : undefined;
     if (!p) return this.refuse(it, tenant, problem(400, 'Sign-in method not available', `That way of signing in is not offered at ${tenant.name}.`, 'provider_not_in_use', it.app));
-    const { url, checks } = await this.upstream.authorizationUrl(p, this.callbackUrl());
+    const sent = await this.upstream.authorizationUrl(p, this.callbackUrl()).catch((err: unknown) => this.upstreamFailed(it, tenant.id, p, err));
+    if ('kind' in sent) return sent;
+    const { url, checks } = sent;
     const ttl = this.env.SIGNIN_INTERACTION_TTL_SECONDS;
     const cookie = await this.logins.save({ ...checks, uid: it.uid, tenantId: tenant.id, providerId: p.id, appId: it.app.id, portalOrigin: portalOrigin(req) }, ttl);
     return { kind: 'redirect', location: url.href, cookie: { name: BINDING_COOKIE, value: cookie, path: `/signin/interaction/${it.uid}`, maxAgeMs: ttl * 1000 } };
@@ -107,14 +111,17 @@ export class PortalService {
       return this.log(it, login.tenantId, login.providerId, problem(400, 'Sign-in not available', 'This sign-in is no longer available at your school.', 'configuration_changed', it.app));
     }
     const callbackUrl = new URL(`${this.callbackUrl()}?${rawQuery}`);
-    const who = await this.upstream.exchange(p, callbackUrl, login);
+    const who = await this.upstream.exchange(p, callbackUrl, login).catch((err: unknown) => this.upstreamFailed(it, tenant.id, p, err));
+    if ('kind' in who) return who;
     const mapped = await this.mapper.map(tenant.id, p, who);
     if ('refused' in mapped) {
       const page = REFUSAL_PAGES[mapped.refused];
       return this.log(it, tenant.id, p.id, problem(403, page.title, page.message(tenant, p), mapped.refused, it.app));
     }
     await this.complete(req, res, it, tenant, p, mapped.member.userId);
-    this.logger.log({ event: 'sign_in', outcome: 'success', tenant: tenant.id, app: it.app.id, provider: p.id, user: mapped.member.userId, linked: mapped.linked }, 'sign-in succeeded');
+    this.logger.log({ event: 'sign_in', outcome: 'success', tenant: tenant.id, app: it.app.id, provider: p.id, user: mapped.member.userId, linked: mapped.linked, provisioned: mapped.provisioned }, 'sign-in succeeded');
+    const how = mapped.provisioned ? 'provisioned' : mapped.linked ? 'linked' : null;
+    await this.signInLog.record({ tenantId: tenant.id, appId: it.app.id, providerId: p.id, userId: mapped.member.userId, outcome: 'success', reason: how });
     return 'done';
   }
 
@@ -124,13 +131,22 @@ export class PortalService {
     await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the person did not complete the sign-in' }, { mergeWithLastSubmission: false });
   }
 
-  refuse(it: Interaction, tenant: SignInTenant | undefined, step: Step): Step {
+  refuse(it: Interaction, tenant: SignInTenant | undefined, step: Step): Promise<Step> {
     return this.log(it, tenant?.id, undefined, step);
   }
 
-  log(it: Interaction | undefined, tenantId: string | undefined, providerId: string | undefined, step: Step): Step {
-    if (step.kind === 'problem') this.logger.warn({ event: 'sign_in', outcome: 'refused', reason: step.reason, tenant: tenantId, app: it?.app.id, provider: providerId }, `sign-in refused: ${step.reason}`);
+  /** Logs a refusal, and records it in the tenant's sign-in log when the tenant is known. */
+  async log(it: Interaction | undefined, tenantId: string | undefined, providerId: string | undefined, step: Step, detail?: string): Promise<Step> {
+    if (step.kind !== 'problem') return step;
+    this.logger.warn({ event: 'sign_in', outcome: 'refused', reason: step.reason, tenant: tenantId, app: it?.app.id, provider: providerId, detail }, `sign-in refused: ${step.reason}`);
+    if (tenantId) await this.signInLog.record({ tenantId, appId: it?.app.id, providerId, outcome: 'refused', reason: step.reason });
     return step;
+  }
+
+  /** A provider that failed or answered wrongly: a page naming it, the cause in the log only. */
+  private upstreamFailed(it: Interaction, tenantId: string, p: UpstreamProvider, err: unknown): Promise<Step> {
+    if (!(err instanceof UpstreamError)) throw err;
+    return this.log(it, tenantId, p.id, problem(502, 'Sign-in failed', `${err.message}. Go back to the app and try again.`, 'upstream_error', it.app), err.detail);
   }
 
   private async complete(req: Request, res: import('express').Response, it: Interaction, tenant: SignInTenant, p: UpstreamProvider, userId: string): Promise<void> {

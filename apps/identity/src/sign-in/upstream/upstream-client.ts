@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import * as oidc from 'openid-client';
 import { IdentityEnv } from '../../config/identity.env';
+import { guardedFetch, upstreamTargetPolicy } from './guarded-fetch';
+import { tenantConfiguration } from './tenant-upstream';
 import type { UpstreamProvider } from './upstream-providers';
 
 /** What the portal keeps between sending a person to their provider and their return. */
@@ -43,10 +45,13 @@ const TIMEOUT_SECONDS = 10;
 export class UpstreamClient {
   private readonly configs = new Map<string, { config: Promise<oidc.Configuration>; at: number }>();
   private readonly allowHttp: boolean;
+  /** Requests to tenant-configured URLs go through the SSRF guard. */
+  private readonly tenantFetch: oidc.CustomFetch;
 
   constructor(env: IdentityEnv) {
     // Outside production an upstream may be plain http (the demo and test providers on localhost).
     this.allowHttp = env.NODE_ENV !== 'production';
+    this.tenantFetch = guardedFetch(upstreamTargetPolicy(!this.allowHttp));
   }
 
   async authorizationUrl(p: UpstreamProvider, redirectUri: string): Promise<{ url: URL; checks: UpstreamChecks }> {
@@ -82,7 +87,7 @@ export class UpstreamClient {
   }
 
   private config(p: UpstreamProvider): Promise<oidc.Configuration> {
-    const key = `${p.kind}:${p.id}:${p.issuer}:${p.clientId}`;
+    const key = `${p.kind}:${p.id}:${p.issuer}:${p.clientId}:${p.version ?? ''}`;
     const hit = this.configs.get(key);
     if (hit && Date.now() - hit.at < CONFIG_CACHE_MS) return hit.config;
     const config = this.discover(p);
@@ -95,6 +100,7 @@ export class UpstreamClient {
     const auth = p.clientSecret ? oidc.ClientSecretBasic(p.clientSecret) : oidc.None();
     const execute = [oidc.enableNonRepudiationChecks, ...(this.allowHttp ? [oidc.allowInsecureRequests] : [])];
     try {
+      if (p.endpoints) return await tenantConfiguration(p, p.endpoints, this.tenantFetch, { allowHttp: this.allowHttp, timeout: TIMEOUT_SECONDS });
       return await oidc.discovery(new URL(p.issuer), p.clientId, undefined, auth, { execute, timeout: TIMEOUT_SECONDS });
     } catch (err) {
       throw new UpstreamError(`${p.label} cannot be reached right now`, describe(err));

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '@edu/domain';
+import { KeyEncryption } from '@edu/signing';
 import { IdentityEnv } from '../../config/identity.env';
+import { IdentityProviderRepository } from '../../identity-providers/identity-provider.repository';
 import { SignInRepository } from '../sign-in.repository';
+import { tenantUpstream, type TenantEndpoints } from './tenant-upstream';
 
 /** Where a person authenticates: a core provider (operator configuration) or a tenant's own provider. */
 export interface UpstreamProvider {
@@ -9,12 +13,17 @@ export interface UpstreamProvider {
   kind: 'core' | 'tenant';
   /** Label for screen readers and the button's alternative text. */
   label: string;
+  /** The issuer (core providers) or the discovery URL (tenant providers). */
   issuer: string;
   clientId: string;
   clientSecret?: string;
   scope: string;
   /** Unknown people may be created at sign-in (tenant providers with `provision_just_in_time`). */
   provisionJustInTime: boolean;
+  /** A tenant's `oauth2` provider: the endpoints it stored. */
+  endpoints?: TenantEndpoints;
+  /** Changes when the tenant edits the provider (its client configuration is then rebuilt). */
+  version?: string;
 }
 
 const CORE_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
@@ -33,7 +42,10 @@ export function coreProvidersOf(env: IdentityEnv): Map<string, UpstreamProvider>
   return out;
 }
 
-/** The providers a tenant's sign-in page offers: those its constituencies allow and that can run. */
+/**
+ * The providers a tenant's sign-in page offers: those its constituencies allow and that can run
+ * (configured core providers, the tenant's own `oauth2` providers; `lti1.3` ones serve LTI launches).
+ */
 @Injectable()
 export class UpstreamProviders {
   private readonly core: Map<string, UpstreamProvider>;
@@ -41,13 +53,22 @@ export class UpstreamProviders {
   constructor(
     env: IdentityEnv,
     private readonly repo: SignInRepository,
+    private readonly tenantProviders: IdentityProviderRepository,
+    private readonly kek: KeyEncryption,
   ) {
     this.core = coreProvidersOf(env);
   }
 
   async forTenant(tenantId: string): Promise<UpstreamProvider[]> {
     const ids = await this.repo.providersInUse(tenantId);
-    return ids.map((id) => this.core.get(id)).filter((p): p is UpstreamProvider => p !== undefined);
+    const own = ids.some(isUuid) ? await this.tenantProviders.list(tenantId) : [];
+    const byId = new Map(own.map((p) => [p.id, p]));
+    const resolve = (id: string) => {
+      if (!isUuid(id)) return this.core.get(id);
+      const entity = byId.get(id.toLowerCase());
+      return entity ? tenantUpstream(entity, this.kek) : undefined;
+    };
+    return ids.map(resolve).filter((p): p is UpstreamProvider => p !== undefined);
   }
 
   async find(tenantId: string, id: string): Promise<UpstreamProvider | undefined> {

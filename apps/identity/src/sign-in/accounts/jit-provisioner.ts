@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError, ApiErrorCode } from '@edu/domain';
+import type { UserIdpIdentifier } from '@edu/persistence';
+import { ConstituencyRepository } from '../../constituencies/constituency.repository';
+import { TenantUserRecords } from '../../users/tenant-user-records';
+import type { UpstreamIdentity } from '../upstream/upstream-client';
+import type { UpstreamProvider } from '../upstream/upstream-providers';
+
+/** What just-in-time provisioning did: the new person's id, nothing (rules say no), or lost a race. */
+export type Provisioned = { userId: string; constituency: string } | 'not_allowed' | 'already_added';
+
+/**
+ * Just-in-time provisioning (issue 14 §3): a person the tenant does not know is added at sign-in
+ * only when the provider has `provision_just_in_time` and a constituency of the tenant allows both
+ * the provider and self-service provisioning. They join one constituency: the first such one by
+ * id (one, not all: a provider allowed to students and staff must not make anyone both). Users
+ * are keyed by e-mail, so the provider must vouch for a verified address. Person and tenant-user
+ * record are written by the users module's own code, in one transaction.
+ */
+@Injectable()
+export class JitProvisioner {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly records: TenantUserRecords,
+    private readonly constituencies: ConstituencyRepository,
+  ) {}
+
+  async provision(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity, identifier: UserIdpIdentifier): Promise<Provisioned> {
+    if (!provider.provisionJustInTime || !who.email || !who.emailVerified) return 'not_allowed';
+    const email = who.email;
+    try {
+      return await this.ds.transaction(async (m) => {
+        const [constituency] = await this.constituencies.selfServiceFor(tenantId, provider.id, m);
+        if (!constituency) return 'not_allowed' as const;
+        const name = who.name ?? email;
+        const record = { constituencies: [constituency], name, nickname: who.nickname ?? name, picture: httpsOrEmpty(who.picture), idpIdentifiers: [identifier] };
+        const link = await this.records.add(tenantId, email, record, m);
+        return { userId: link.userId, constituency };
+      });
+    } catch (err) {
+      // A second sign-in of the same new person added them first: use that record.
+      if ((err instanceof ApiError && err.code === ApiErrorCode.Conflict) || isUniqueViolation(err)) return 'already_added';
+      throw err;
+    }
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { driverError?: { code?: string } })?.driverError?.code === '23505';
+}
+
+/** Only an https picture URL is kept from a provider's claims. */
+function httpsOrEmpty(url: string | undefined): string {
+  return url && /^https:\/\/[^\s]+$/i.test(url) && url.length <= 2048 ? url : '';
+}

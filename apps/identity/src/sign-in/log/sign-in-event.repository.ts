@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SignInEventEntity, type SignInOutcome } from '@edu/persistence';
+
+export interface NewSignInEvent {
+  tenantId: string;
+  appId?: string;
+  providerId?: string;
+  userId?: string;
+  outcome: SignInOutcome;
+  reason?: string | null;
+}
+
+/** Where the previous page ended: its last row's time (microseconds, as stored) and id. */
+export interface SignInEventCursor {
+  at: string;
+  id: string;
+}
+
+export type SignInEventRow = SignInEventEntity & { cursorAt: string };
+
+/** The sign-in log (`sign_in_events`), owned here: written by the portal, read by the tenant. */
+@Injectable()
+export class SignInEventRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async insert(e: NewSignInEvent): Promise<void> {
+    await this.ds.getRepository(SignInEventEntity).insert({
+      tenantId: e.tenantId,
+      appId: e.appId ?? null,
+      providerId: e.providerId ?? null,
+      userId: e.userId ?? null,
+      outcome: e.outcome,
+      reason: e.reason ?? null,
+    });
+  }
+
+  /** The tenant's events, newest first; `after` continues below the last row of the previous page. */
+  page(tenantId: string, o: { after?: SignInEventCursor; limit: number }): Promise<SignInEventRow[]> {
+    return this.ds.query(
+      `SELECT id, tenant_id AS "tenantId", app_id AS "appId", provider_id AS "providerId", user_id AS "userId", outcome, reason, created_at AS "createdAt",
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
+         FROM sign_in_events
+        WHERE tenant_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+        ORDER BY created_at DESC, id DESC
+        LIMIT $4`,
+      [tenantId, o.after?.at ?? null, o.after?.id ?? null, o.limit],
+    );
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { SignInEventRepository } from './sign-in-event.repository';
+import { SignInEventsController } from './sign-in-events.controller';
+import { SignInEventsService } from './sign-in-events.service';
+import { SignInLog } from './sign-in-log';
+
+/** The sign-in log: written by the portal (SignInLog), read by tenants (GET /tenants/:id/sign-ins). */
+@Module({
+  controllers: [SignInEventsController],
+  providers: [SignInEventRepository, SignInLog, SignInEventsService],
+  exports: [SignInLog],
+})
+export class SignInLogModule {}
