@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AppEntity, type TenantEntity } from '@edu/persistence';
+import { AppEntity, SignInEventEntity, type TenantEntity } from '@edu/persistence';
 import { expectError, TestIssuer, TEST_SVG, type WorldUser } from '@edu/testing';
 import { bearer, IdentityHarness, uri } from './support/harness';
-import { APP, CONSTITUENCY, CORE_IDENTITY_PROVIDER, DEPLOYMENT, expectArrayOf, IDENTITY_PROVIDER, TENANT, TENANT_IDENTITY_PROVIDER, TENANT_USER, USER, VANITY_DOMAIN } from './support/schemas';
+import { APP, CONSTITUENCY, CORE_IDENTITY_PROVIDER, DEPLOYMENT, expectArrayOf, IDENTITY_PROVIDER, SIGN_IN_EVENT, TENANT, TENANT_IDENTITY_PROVIDER, TENANT_USER, USER, VANITY_DOMAIN } from './support/schemas';
 
 const SAML_METADATA = `<?xml version="1.0"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://sp.example/saml">
@@ -65,6 +65,11 @@ describe('Identity API reads (spec 4.1)', () => {
     u2 = await w.user([A.id, B.id], { idpIdentifiers: [{ id: randomUUID(), idp_id: ids.idpB }, { id: randomUUID(), idp_id: 'microsoft' }] });
     u3 = await w.user([B.id]);
     ids.domainA = (await w.vanityDomain(A.id, 'portal.alpha.example')).domain;
+    // One sign-in each in A's and B's logs (the portal writes these; see sign-in-tenant-providers.int-spec.ts).
+    await h.ds.getRepository(SignInEventEntity).insert([
+      { tenantId: A.id, appId: ids.devApp, providerId: 'google', userId: u1.id, outcome: 'success', reason: null },
+      { tenantId: B.id, appId: ids.devApp, providerId: 'microsoft', userId: null, outcome: 'refused', reason: 'not_enrolled' },
+    ]);
     ids.domainB = (await w.vanityDomain(B.id, 'portal.beta.example')).domain;
     ids.domainC = (await w.vanityDomain(C.id, 'portal.gamma.example')).domain;
 
@@ -124,6 +129,14 @@ describe('Identity API reads (spec 4.1)', () => {
     },
     { name: 'GET /users/:email?', list: '/users', one: `/users/${u1.email}`, other: `/users/${u3.email}`, unknown: '/users/nobody@school.example', malformed: '/users/not-an-email', schema: USER },
     {
+      name: 'GET /tenants/:id/sign-ins',
+      list: `/tenants/${A.id}/sign-ins`,
+      other: `/tenants/${B.id}/sign-ins`,
+      unknown: `/tenants/${randomUUID()}/sign-ins`,
+      malformed: '/tenants/nope/sign-ins',
+      schema: SIGN_IN_EVENT,
+    },
+    {
       name: 'GET /vanity-domains/:domain?',
       list: '/vanity-domains',
       one: `/vanity-domains/${ids.domainA}`,
@@ -134,7 +147,7 @@ describe('Identity API reads (spec 4.1)', () => {
     },
   ];
 
-  describe.each([0, 1, 2, 3, 4, 5, 6, 7])('endpoint %#', (i) => {
+  describe.each([0, 1, 2, 3, 4, 5, 6, 7, 8])('endpoint %#', (i) => {
     const ep = () => endpoints()[i];
 
     it('answers the spec shape to a tenant-core.readonly token (collection and one id, both arrays)', async () => {

@@ -148,7 +148,7 @@ describe('identity route inventory and OpenAPI document', () => {
       expect(op['x-required-scopes']).toEqual(uris);
       expect(op.security).toEqual(expect.arrayContaining([{ bearer: [] }, { oauth2: uris }]));
     }
-    for (const schema of ['AppView', 'CreateAppRequestDto', 'AppOwnerDto', 'DeveloperView', 'CreateDeveloperDto', 'DeploymentSettingsDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView', 'SignInEventPage', 'SignInEventView']) {
+    for (const schema of ['AppView', 'CreateAppRequestDto', 'AppOwnerDto', 'DeveloperView', 'CreateDeveloperDto', 'DeploymentSettingsDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView', 'SignInEventView']) {
       expect(doc.components.schemas).toHaveProperty(schema);
     }
     // A tenant provider's client secret is accepted, never returned.

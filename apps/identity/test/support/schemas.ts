@@ -151,6 +151,18 @@ const typeface = {
   else: { not: { anyOf: [{ required: ['file'] }, { required: ['file_type'] }] } },
 };
 
+/** A row of the sign-in log (beyond the spec: GET /tenants/:id/sign-ins). */
+export const SIGN_IN_EVENT = object({
+  id: uuid,
+  time: { type: 'string', format: 'date-time' },
+  tenant_id: uuid,
+  app_id: { anyOf: [uuid, { type: 'null' }] },
+  provider_id: { type: ['string', 'null'] },
+  user_id: { anyOf: [uuid, { type: 'null' }] },
+  outcome: { enum: ['success', 'refused'] },
+  reason: { type: ['string', 'null'] },
+});
+
 export const VANITY_DOMAIN = object({
   domain: { type: 'string', format: 'hostname', pattern: '\\.' },
   owner: object({ type: { const: 'tenant' }, id: uuid }),

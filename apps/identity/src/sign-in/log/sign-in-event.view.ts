@@ -19,9 +19,10 @@ export class SignInEventView {
   reason: string | null;
 }
 
-export class SignInEventPage {
-  @ApiProperty({ type: [SignInEventView], description: 'Newest first' }) sign_ins: SignInEventView[];
-  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor: string | null;
+/** A page of the log: its rows (newest first) and the cursor of the next page, if any. */
+export interface SignInEventPage {
+  rows: SignInEventView[];
+  nextCursor: string | null;
 }
 
 export function toSignInEventView(r: SignInEventRow): SignInEventView {

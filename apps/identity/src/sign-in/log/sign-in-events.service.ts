@@ -21,8 +21,8 @@ export class SignInEventsService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      sign_ins: page.map(toSignInEventView),
-      next_cursor: rows.length > limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
+      rows: page.map(toSignInEventView),
+      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
     };
   }
 }

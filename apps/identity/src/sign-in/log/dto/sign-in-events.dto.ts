@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
-/** GET /tenants/:id/sign-ins: cursor paging, as the alerts delivery log. */
+/** GET /tenants/:id/sign-ins: cursor paging (as the alerts delivery log), the next page in `Link`. */
 export class ListSignInsQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
@@ -12,7 +12,7 @@ export class ListSignInsQuery {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
+  @ApiPropertyOptional({ description: 'The cursor of the `Link` rel="next" of the previous page' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
