@@ -8,6 +8,7 @@ import { TestUpstream, type IdTokenTamper, type UpstreamPerson } from '@edu/test
 import type { ScopeKey } from '@edu/domain';
 import type { TenantEntity } from '@edu/persistence';
 import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
+import { SignInLogRetention } from '../src/sign-in/log/sign-in-log-retention';
 import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 
@@ -302,6 +303,14 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
         if (next) expect(next).toMatch(new RegExp(`^/tenants/${school.id}/sign-ins\\?limit=2&cursor=`));
       }
       expect(seen.map((r) => r.id)).toEqual(all.map((r) => r.id));
+    });
+
+    it('keeps sign-ins for SIGNIN_LOG_RETENTION_DAYS (365 by default), then deletes them', async () => {
+      const [old] = await h.ds.query(`INSERT INTO sign_in_events (tenant_id, outcome, reason, created_at) VALUES ($1, 'refused', 'not_enrolled', now() - interval '366 days') RETURNING id`, [school.id]);
+      const before = await log();
+      expect(before.map((r) => r.id)).toContain(old.id);
+      expect(await h.apps[0].get(SignInLogRetention).sweep()).toBe(1);
+      expect((await log()).map((r) => r.id)).toEqual(before.map((r) => r.id).filter((id) => id !== old.id));
     });
 
     it.each(['limit=0', 'limit=101', 'limit=abc', 'cursor=not-a-cursor', `cursor=${Buffer.from('2026-01-01T00:00:00Z|nope').toString('base64url')}`])('refuses %s with 400', async (query) => {

@@ -33,6 +33,10 @@ export class IdentityEnv extends WithTrafficControl(HttpServiceEnv) {
   @ToInt() @IsInt() @Min(60) @Max(3600)
   SIGNIN_INTERACTION_TTL_SECONDS = 900;
 
+  /** How long the sign-in log (GET /tenants/:id/sign-ins) keeps a sign-in. */
+  @ToInt() @IsInt() @Min(1) @Max(3650)
+  SIGNIN_LOG_RETENTION_DAYS = 365;
+
   // Core identity providers (spec 2.2): the operator's OpenID Connect client at each, never a
   // tenant's. A core provider without an issuer is not offered on the sign-in pages.
   @IsOptional() @IsUrl(URL_OPTS)

@@ -36,6 +36,16 @@ export class SignInEventRepository {
     });
   }
 
+  /** Deletes a bounded batch of events older than `days`; returns how many. */
+  async deleteOlderThan(days: number, batch = 5000): Promise<number> {
+    // TypeORM answers a DELETE with [rows, count].
+    const [, count]: [unknown[], number] = await this.ds.query(
+      `DELETE FROM sign_in_events WHERE id IN (SELECT id FROM sign_in_events WHERE created_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days, batch],
+    );
+    return count;
+  }
+
   /** The tenant's events, newest first; `after` continues below the last row of the previous page. */
   page(tenantId: string, o: { after?: SignInEventCursor; limit: number }): Promise<SignInEventRow[]> {
     return this.ds.query(
