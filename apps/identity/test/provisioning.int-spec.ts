@@ -73,6 +73,7 @@ describe('bulk provisioning CLI and the demo data set', () => {
     bad.deployments[2].app_id = '00000000-0000-4000-8000-000000000000';
     bad.constituencies[0].allowed_identity_providers = ['google', 'e5f6a7b8-c9d0-4e1f-8a3b-4c5d6e7f8a09']; // the SG tenant's provider
     bad.users.push({ ...bad.users[0] });
+    (bad.identity_providers[0].oauth2 as Record<string, unknown>).client_secret = 'a-secret-in-a-file';
     const res = await provision(bad);
     expect(res.code).toBe(1);
     expect(res.err).toContain(`tenant_users[0].constituencies[0]: "prefects" is not a constituency of tenant ${AU}`);
@@ -80,6 +81,7 @@ describe('bulk provisioning CLI and the demo data set', () => {
     expect(res.err).toContain('deployments[2].app_id: no app 00000000-0000-4000-8000-000000000000 in the file or the database');
     expect(res.err).toContain('constituencies[0].allowed_identity_providers[1]: identity provider e5f6a7b8-c9d0-4e1f-8a3b-4c5d6e7f8a09 belongs to another tenant');
     expect(res.err).toContain('users[5].email: repeated in the file (also users[0])');
+    expect(res.err).toContain('identity_providers[0].oauth2.client_secret: not accepted in a provisioning file');
     expect(await dump()).toEqual(before);
   });
 

@@ -173,6 +173,8 @@ export class Provisioner {
       if (!tenantIds.has(tenant)) problems.push(`identity_providers[${i}].tenant: no tenant ${tenant} in the file or the database`);
       const current = db.providerTenant.get(p.id.toLowerCase());
       if (current && current !== tenant) problems.push(`identity_providers[${i}].id: belongs to another tenant`);
+      // Files stay free of providers' secrets (the CLI has no key-encryption key); the API seals them.
+      if (p.oauth2?.client_secret !== undefined) problems.push(`identity_providers[${i}].oauth2.client_secret: not accepted in a provisioning file; set it with PATCH /identity-providers/:id`);
       providerTenant.set(p.id.toLowerCase(), tenant);
     });
     const providerProblem = (idpId: string, tenant?: string): string | undefined => {
