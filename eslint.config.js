@@ -54,7 +54,7 @@ module.exports = [
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: [...SPECS, 'libs/testing/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: '@edu/testing', message: 'Test helpers are for specs only.' }, { name: '@edu/testing/sign-in', message: 'Test helpers are for specs only.' }], patterns: ['@nestjs/testing', 'supertest'] }],
+      'no-restricted-imports': ['error', { paths: [{ name: '@edu/testing', message: 'Test helpers are for specs only.' }, { name: '@edu/testing/sign-in', message: 'Test helpers are for specs only.' }, { name: '@edu/testing/browser', message: 'Test helpers are for specs only.' }], patterns: ['@nestjs/testing', 'supertest'] }],
     },
   },
 ];

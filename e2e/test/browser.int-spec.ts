@@ -1,24 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, docOperations, sampleAlertMessage, World, type TestDatabase } from '@edu/testing';
+import { launchChromium, screenshot } from '@edu/testing/browser';
 import { clientToken, jsonCall } from './http';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
 const OPERATOR = { username: 'operator', password: 'e2e-browser-operator-secret' };
 const BURST = 24;
-
-/** Debian's Chromium (installed by .ci/run); never a browser downloaded by a test tool. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** The flags a machine without outside network needs (no background connections, no QUIC). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-/** Screenshots land here (git-ignored); CI keeps them as artifacts. */
-const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
 
 /**
  * What an operator sees in a real browser (headless Chromium driven by playwright-core): the
@@ -50,8 +41,7 @@ describe('in a browser: queue dashboard and OpenAPI pages', () => {
       startService('oneroster', { ...common, JWKS_URL: jwks, PUBLIC_BASE_URL: 'https://roster.e2e.example' }),
       startService('alerts', { ...common, ...local, ...operator, JWKS_URL: jwks }),
     ]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -72,13 +62,6 @@ describe('in a browser: queue dashboard and OpenAPI pages', () => {
       return route.abort();
     });
     return ctx;
-  }
-
-  async function screenshot(page: Page, name: string): Promise<string> {
-    const file = path.join(ARTIFACTS, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: false });
-    console.log(`screenshot: ${path.relative(process.cwd(), file)} (${file})`);
-    return file;
   }
 
   it('shows the delivery queue with its counts after a burst, with the operator credentials', async () => {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { CookieBrowser, type BrowserResponse } from '@edu/testing/sign-in';
+import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, schoolSearch, type BrowserResponse } from '@edu/testing/sign-in';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -58,12 +58,16 @@ export async function afterRedirects(b: CookieBrowser, res: BrowserResponse): Pr
 export async function demoJourney(o: { partner: string; identity: string; upstream: string; school: string; tenantId: string; provider: string; sub: string; browser?: CookieBrowser }): Promise<{ res: BrowserResponse; browser: CookieBrowser }> {
   const b = o.browser ?? new CookieBrowser();
   const pick = await b.follow(`${o.partner}/login`);
-  const uid = find(pick, /action="\/signin\/interaction\/([^"/?]+)"/, 'school search form');
-  const found = await b.follow(`${o.identity}/signin/interaction/${uid}?q=${encodeURIComponent(o.school)}`);
+  // The portal's forms carry a CSRF token: the search (GET) and the provider buttons (POST).
+  const search = schoolSearch(pick.body, o.school);
+  if (!search) throw new Error(`no school search form in: ${pick.body.slice(0, 500)}`);
+  const found = await b.follow(`${o.identity}${search}`);
   const school = find(found, new RegExp(`href="(/signin/interaction/[^"]+\\?tenant=${o.tenantId})"`), `link to ${o.school}`);
   const providers = await b.follow(`${o.identity}${school}`);
-  const start = find(providers, new RegExp(`href="(/signin/interaction/[^"]+/start\\?tenant=[^"&]+&amp;provider=${o.provider})"`), `${o.provider} button`);
-  const login = await b.follow(`${o.identity}${start}`);
+  const choice = providerChoice(providers.body, o.provider);
+  if (!choice) throw new Error(`no ${o.provider} button in: ${providers.body.slice(0, 500)}`);
+  const started = await b.request(`${o.identity}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+  const login = await b.follow(nextStop(started) ?? `${o.identity}${choice.action}`);
   const action = find(login, new RegExp(`action="(/interaction/[^"]+/login)"><input type="hidden" name="sub" value="${o.sub}"`), 'demo person');
   const posted = await b.request(`${o.upstream}${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `sub=${o.sub}` });
   return { res: await afterRedirects(b, posted), browser: b };

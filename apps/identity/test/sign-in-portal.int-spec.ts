@@ -1,6 +1,5 @@
-import { CookieBrowser, type BrowserResponse } from '@edu/testing/sign-in';
 import { brandedDomain, lionCityBrand, WOFF_FONT } from './support/brands';
-import { abortForm, FORM_HEADERS, providerChoice } from './support/portal-forms';
+import { abortForm, CookieBrowser, FORM_HEADERS, nextStop, providerChoice, schoolSearch, type BrowserResponse } from '@edu/testing/sign-in';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 
 const DOMAIN = 'portal.lioncity.example';
@@ -57,17 +56,18 @@ describe('sign-in portal: forms and brand assets', () => {
         expect(res.body).toContain('This form was not sent from your sign-in page');
       }
       expect(h.upstream.tokenRequests).toBe(0);
-      // The right token from this page still works: off to the provider.
+      // The right token from this page still works: off to the provider, bound to this browser.
       const ok = await post(browser, choice.action, choice.body, { origin: h.issuer });
       expect(ok.status).toBe(303);
-      expect(ok.location).toMatch(new RegExp(`^${h.upstream.issuer}/`));
+      expect(nextStop(ok)).toMatch(new RegExp(`^${h.upstream.issuer}/auth\\?`));
+      expect(ok.headers.getSetCookie().join()).toMatch(/^signin_upstream=.*HttpOnly.*SameSite=Lax/);
     });
 
     it('takes “go back to the app” only with the token (then access_denied at the app)', async () => {
       const { browser, page } = await onProvidersPage();
       const back = abortForm(page.body)!;
       expect((await post(browser, back.action, '')).status).toBe(403);
-      const res = await browser.follow((await post(browser, back.action, back.body)).location!, (next) => next.startsWith(RP_REDIRECT));
+      const res = await browser.follow(nextStop(await post(browser, back.action, back.body))!, (next) => next.startsWith(RP_REDIRECT));
       expect(res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?error=access_denied`));
     });
 
@@ -75,11 +75,11 @@ describe('sign-in portal: forms and brand assets', () => {
       const { url } = await h.authorizationUrl(rp);
       const browser = new CookieBrowser();
       const page = await browser.follow(url.href);
-      const form = /<form method="get" action="([^"]+)" role="search">\s*<input type="hidden" name="csrf" value="([^"]+)">/.exec(page.body)!;
-      const found = await browser.get(`${h.issuer}${form[1]}?csrf=${form[2]}&q=Lion`);
+      const search = schoolSearch(page.body, 'Lion')!;
+      const found = await browser.get(`${h.issuer}${search}`);
       expect(found.status).toBe(200);
       expect(found.body).toContain('Lion City Primary');
-      const forged = await browser.get(`${h.issuer}${form[1]}?q=Lion`);
+      const forged = await browser.get(`${h.issuer}${search.replace(/csrf=[^&]+&/, '')}`);
       expect(forged.status).toBe(403);
       expect(forged.body).not.toContain('Lion City Primary');
     });

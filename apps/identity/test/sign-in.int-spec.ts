@@ -2,10 +2,9 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import { generateKeyPair, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import type { CreatedApp } from '@edu/testing';
-import { CookieBrowser } from '@edu/testing/sign-in';
+import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice } from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
 import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
-import { FORM_HEADERS, providerChoice } from './support/portal-forms';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 
 const header = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()) as Record<string, unknown>;
@@ -193,7 +192,7 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
       const page = await victim.follow(url.href);
       const choice = providerChoice(page.body, 'google')!;
       const started = await victim.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
-      const back = await victim.follow(started.location!, (next) => next.startsWith(`${h.issuer}/signin/callback`));
+      const back = await victim.follow(nextStop(started)!, (next) => next.startsWith(`${h.issuer}/signin/callback`));
       const attacker = new CookieBrowser();
       const res = await attacker.follow(back.location!);
       expect(res.status).toBe(400);

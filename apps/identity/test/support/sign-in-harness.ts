@@ -4,11 +4,10 @@ import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@edu/config';
 import { baseTestEnv, createTestApp, createTestDatabase, World, type TestDatabase } from '@edu/testing';
-import { CookieBrowser, TestUpstream, type BrowserResponse, type UpstreamPerson } from '@edu/testing/sign-in';
+import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, TestUpstream, type BrowserResponse, type UpstreamPerson } from '@edu/testing/sign-in';
 import { IdentityEnv } from '../../src/config/identity.env';
 import { IdentityModule } from '../../src/identity.module';
 import { setupOpenApi } from '../../src/openapi';
-import { FORM_HEADERS, providerChoice } from './portal-forms';
 
 export const RP_REDIRECT = 'https://app.example/callback';
 
@@ -61,11 +60,11 @@ export class SignInHarness {
     return `http://127.0.0.1:${(this.apps[i].getHttpServer().address() as { port: number }).port}`;
   }
 
-  static async start(o: { replicas?: number; env?: Record<string, string> } = {}): Promise<SignInHarness> {
+  static async start(o: { replicas?: number; env?: Record<string, string>; upstreamLoginPage?: boolean } = {}): Promise<SignInHarness> {
     const db = await createTestDatabase();
     const port = await freePort();
     const issuer = `http://127.0.0.1:${port}`;
-    const upstream = await TestUpstream.start({ clientId: 'edu-google', clientSecret: 'upstream-secret', redirectUris: [`${issuer}/signin/callback`] });
+    const upstream = await TestUpstream.start({ clientId: 'edu-google', clientSecret: 'upstream-secret', redirectUris: [`${issuer}/signin/callback`], loginPage: o.upstreamLoginPage });
     const env = loadConfig(
       IdentityEnv,
       baseTestEnv({
@@ -136,7 +135,8 @@ export class SignInHarness {
     const choice = res.status === 200 ? providerChoice(res.body, o.provider ?? 'google') : undefined;
     if (choice) {
       res = await browser.request(hop(`${this.issuer}${choice.action}`, step++), { method: 'POST', headers: FORM_HEADERS, body: choice.body });
-      if (res.location && res.status >= 300 && res.status < 400 && !res.location.startsWith(RP_REDIRECT)) res = await follow(res.location);
+      const next = nextStop(res);
+      if (next && !next.startsWith(RP_REDIRECT)) res = await follow(next);
     }
     return { res, checks, browser };
   }

@@ -1,3 +1,4 @@
 export * from './cookie-browser';
 export * from './memory-oidc-adapter';
 export * from './test-upstream';
+export * from './portal-forms';

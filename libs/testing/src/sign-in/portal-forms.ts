@@ -1,4 +1,4 @@
-/** The sign-in portal's forms as a test submits them (HTML parsed with patterns: the pages are ours). */
+/** The sign-in portal's forms as a test submits them (HTML read with patterns: the pages are the portal's own). */
 
 const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
 
@@ -28,3 +28,16 @@ export function abortForm(body: string): { action: string; body: string } | unde
 }
 
 export const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** The school search of a portal page submitted with `q` (a GET form carrying the CSRF token), as a path. */
+export function schoolSearch(body: string, q: string): string | undefined {
+  const m = /<form method="get" action="([^"]+)" role="search">\s*<input type="hidden" name="csrf" value="([^"]*)">/.exec(body);
+  return m ? `${unescape(m[1])}?${new URLSearchParams({ csrf: unescape(m[2]), q })}` : undefined;
+}
+
+/** Where a portal answer sends the browser next: its redirect, or the URL of a page that moves on by itself (a refresh). */
+export function nextStop(res: { location?: string; body: string; url: string }): string | undefined {
+  if (res.location) return res.location;
+  const m = /<meta http-equiv="refresh" content="0; url=([^"]+)">/.exec(res.body);
+  return m ? new URL(unescape(m[1]), res.url).href : undefined;
+}

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 import { memoryAdapterFactory } from './memory-oidc-adapter';
+import { loginPage } from './upstream-login-page';
 
 export interface UpstreamPerson {
   sub: string;
@@ -19,6 +20,8 @@ export interface TestUpstreamOptions {
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
+  /** Show a login form asking for `nextPerson`'s e-mail (browser tests) instead of signing them in at once. */
+  loginPage?: boolean;
 }
 
 /**
@@ -37,6 +40,7 @@ export class TestUpstream {
     private readonly server: Server,
     private readonly provider: Provider,
     private readonly key: { privateKey: CryptoKey; kid: string },
+    private readonly withLoginPage = false,
   ) {}
 
   static async start(o: TestUpstreamOptions): Promise<TestUpstream> {
@@ -57,7 +61,7 @@ export class TestUpstream {
       findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ ...(holder.self?.nextPerson.sub === sub ? holder.self.nextPerson : {}), sub }) }),
       interactions: { url: (_ctx, i) => `/interaction/${i.uid}` },
     });
-    const upstream = new TestUpstream(issuer, server, provider, { privateKey: privateKey as CryptoKey, kid: 'upstream-1' });
+    const upstream = new TestUpstream(issuer, server, provider, { privateKey: privateKey as CryptoKey, kid: 'upstream-1' }, o.loginPage);
     holder.self = upstream;
     const callback = provider.callback();
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -86,6 +90,7 @@ export class TestUpstream {
   private async interact(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const details = await this.provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
+      if (this.withLoginPage && !(await loginPage(req, res, details.uid, this.nextPerson))) return;
       await this.provider.interactionFinished(req, res, { login: { accountId: this.nextPerson.sub } }, { mergeWithLastSubmission: false });
       return;
     }
