@@ -48,6 +48,8 @@ export function tenantUpstream(p: IdentityProviderEntity, kek: KeyEncryption): U
  * and JWKS URLs are used as stored. Every request goes through `fetch` (the SSRF guard).
  */
 export async function tenantConfiguration(p: UpstreamProvider, endpoints: TenantEndpoints, fetch: oidc.CustomFetch, o: { allowHttp: boolean; timeout: number }): Promise<oidc.Configuration> {
+  // The browser is sent there with the code challenge, and comes back with a code: https in production.
+  if (!o.allowHttp && !endpoints.authorization.startsWith('https://')) throw new Error('authorization_url must use https');
   const insecure = o.allowHttp ? [oidc.allowInsecureRequests] : [];
   const found = await oidc.discovery(new URL(endpoints.discovery), p.clientId, undefined, oidc.None(), { [oidc.customFetch]: fetch, execute: insecure, timeout: o.timeout });
   const { supportsPKCE: _helper, ...meta } = found.serverMetadata();

@@ -22,4 +22,12 @@ describe('the relying party for tenants’ own providers', () => {
     // Plain http is refused by openid-client itself too; the guard refuses internal targets.
     expect(err.detail).toMatch(/must use https|only requests to HTTPS|private or internal|public host name/);
   });
+
+  it('in production refuses a plain-http authorization_url before anything is requested', async () => {
+    const client = new UpstreamClient({ NODE_ENV: 'production' } as IdentityEnv);
+    const p = tenantProvider('https://idp.school.example');
+    const err = (await client.authorizationUrl({ ...p, endpoints: { ...p.endpoints!, authorization: 'http://idp.school.example/auth' } }, 'https://id.example/cb').catch((e: unknown) => e)) as UpstreamError;
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err.detail).toBe('authorization_url must use https');
+  });
 });
