@@ -159,6 +159,9 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     const confirm = await page.goto(rp.endSessionUrl('bye', origin(LION)));
     expect(confirm?.headers()['content-security-policy']).toContain("default-src 'none'");
     expect(await page.locator('h1').textContent()).toBe('Sign out of Reading Buddy?');
+    expect((await look(page)).heading.color).toBe('rgb(29, 78, 216)');
+    expect((await look(page)).logo).toMatch(new RegExp(`/signin/brand/${LION}/logo/light\\?v=`));
+    await screenshot(page, 'sign-in-logout-lioncity-light');
     await Promise.all([page.waitForURL(`${rp.redirectUri}?state=bye`), page.getByRole('button', { name: 'Yes, sign me out' }).click()]);
     expect(await page.locator('h1').textContent()).toBe('Signed out');
     await ctx.close();

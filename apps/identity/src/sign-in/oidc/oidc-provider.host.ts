@@ -7,6 +7,7 @@ import { trustProxyValue } from '@edu/config';
 import { SigningKeyStore, verifyClientSecret } from '@edu/signing';
 import { IdentityEnv, oidcIssuer } from '../../config/identity.env';
 import { AccountFinder } from '../accounts/account-finder';
+import { BrandStore } from '../portal/brand/brand-store';
 import { SignInRepository } from '../sign-in.repository';
 import { AppClientAdapter } from './client-adapter';
 import { PostgresOidcAdapter, sweepExpired } from './postgres-adapter';
@@ -35,6 +36,7 @@ export class OidcProviderHost implements OnModuleDestroy {
     private readonly keys: SigningKeyStore,
     private readonly repo: SignInRepository,
     private readonly accounts: AccountFinder,
+    private readonly brands: BrandStore,
   ) {
     this.sweeper = setInterval(() => void sweepExpired(this.ds).catch((err: unknown) => this.logger.warn({ err }, 'sign-in sweep failed')), SWEEP_MS);
     this.sweeper.unref();
@@ -81,6 +83,7 @@ export class OidcProviderHost implements OnModuleDestroy {
     const config = providerConfiguration({
       env: this.env,
       accounts: this.accounts,
+      brandFor: (hostname) => this.brands.forHost(hostname),
       signingKeys: keys,
       adapter: (name: string) => (name === 'Client' ? clients : new PostgresOidcAdapter(name, this.ds)),
     });

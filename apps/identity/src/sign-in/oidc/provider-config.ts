@@ -3,7 +3,7 @@ import type { JWK } from 'jose';
 import { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { IdentityEnv } from '../../config/identity.env';
 import { SCOPE_CLAIMS, type AccountFinder } from '../accounts/account-finder';
-import { renderProviderError, renderLogout, renderLoggedOut } from '../portal/protocol-pages';
+import { protocolPages, type BrandLookup } from '../portal/protocol-pages';
 
 /** Paths of the provider's endpoints (the JWKS is the global one, served by the keys module). */
 export const OIDC_ROUTES = {
@@ -21,6 +21,8 @@ export interface ProviderDeps {
   accounts: AccountFinder;
   adapter: Configuration['adapter'];
   signingKeys: JWK[];
+  /** The vanity domain's brand for the provider's own pages (logout, errors). */
+  brandFor?: BrandLookup;
 }
 
 /** Signed-cookie keys derived from KEY_ENCRYPTION_KEY: every replica derives the same ones, no new secret. */
@@ -46,6 +48,7 @@ function policy() {
 /** The oidc-provider configuration: what it offers, where it keeps state, how long things live. */
 export function providerConfiguration(d: ProviderDeps): Configuration {
   const { env } = d;
+  const pages = protocolPages(d.brandFor);
   return {
     adapter: d.adapter,
     findAccount: d.accounts.findAccount,
@@ -77,7 +80,7 @@ export function providerConfiguration(d: ProviderDeps): Configuration {
       userinfo: { enabled: true },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
-      rpInitiatedLogout: { enabled: true, logoutSource: renderLogout, postLogoutSuccessSource: renderLoggedOut },
+      rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
     },
     interactions: { url: (_ctx, interaction) => `/signin/interaction/${interaction.uid}`, policy: policy() },
     routes: OIDC_ROUTES,
@@ -98,6 +101,6 @@ export function providerConfiguration(d: ProviderDeps): Configuration {
     },
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
-    renderError: renderProviderError,
+    renderError: pages.renderError,
   };
 }
