@@ -197,6 +197,21 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     await ctx.close();
   });
 
+  it('off a vanity domain: the school search (a form with its token) by keyboard, then the providers', async () => {
+    const ctx = await context('light');
+    const page = await ctx.newPage();
+    await page.goto(await rp.authorizationUrl());
+    expect(await page.locator('h1').textContent()).toBe('Sign in');
+    await page.getByLabel('Find your school').fill('harb');
+    await Promise.all([page.waitForURL(/[?&]q=harb/), page.keyboard.press('Enter')]);
+    expect(new URL(page.url()).searchParams.get('csrf')).toMatch(/^[\w-]{43}$/);
+    await screenshot(page, 'sign-in-portal-school-search');
+    await Promise.all([page.waitForURL(/[?&]tenant=/), page.getByRole('link', { name: 'Harbour High' }).click()]);
+    await expect(page.getByRole('button', { name: 'Sign in with Google' }).isVisible()).resolves.toBe(true);
+    expect(await textContrast(page, 'p')).toBeGreaterThanOrEqual(4.5);
+    await ctx.close();
+  });
+
   describe('refusals are readable pages in the brand', () => {
     it('a person not enrolled at the school', async () => {
       const ctx = await context('light');
