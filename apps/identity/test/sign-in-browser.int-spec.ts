@@ -8,6 +8,8 @@ import { SignInHarness } from './support/sign-in-harness';
 
 const LION = 'portal.lioncity.test';
 const HARBOUR = 'signin.harbour.test';
+/** A district's domain serving two of its schools. */
+const DISTRICT = 'schools.district.test';
 /** A sibling of Lion City's domain (same site, another origin): where a CSRF attempt comes from. */
 const SIBLING = 'evil.lioncity.test';
 
@@ -95,8 +97,12 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     ada = await w.user([lion.id], { email: 'ada@lioncity.example', constituencies: ['staff'] });
     await brandedDomain(h.ds, lion.id, LION, lionCityBrand());
     await brandedDomain(h.ds, harbour.id, HARBOUR, harbourBrand());
+    await brandedDomain(h.ds, lion.id, DISTRICT, { ...lionCityBrand(), portal_name: 'District Schools' }, [lion.id, harbour.id]);
+    // A school where the app is deployed but that the district's domain does not serve.
+    const hillside = await w.tenant({ name: 'Hillside Primary' });
+    await w.deploy(partner.app.id, hillside.id, []);
     rp = await RelyingPartyServer.start(h, partner);
-    const rules = [LION, HARBOUR, SIBLING].map((d) => `MAP ${d} 127.0.0.1`).join(',');
+    const rules = [LION, HARBOUR, DISTRICT, SIBLING].map((d) => `MAP ${d} 127.0.0.1`).join(',');
     browser = await launchChromium([`--host-resolver-rules=${rules}`]);
   });
 
@@ -109,7 +115,7 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
   /** A fresh browser profile in a colour scheme; requests anywhere but the servers under test are refused and recorded. */
   async function context(colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
     const ctx = await browser.newContext({ colorScheme, viewport: { width: 1200, height: 760 } });
-    const allowed = [h.issuer, h.upstream.issuer, rp.url, ...[LION, HARBOUR, SIBLING].map(origin), `http://${SIBLING}:${new URL(rp.url).port}`];
+    const allowed = [h.issuer, h.upstream.issuer, rp.url, ...[LION, HARBOUR, DISTRICT, SIBLING].map(origin), `http://${SIBLING}:${new URL(rp.url).port}`];
     await ctx.route('**/*', (route) => {
       const url = route.request().url();
       if (allowed.some((a) => url.startsWith(`${a}/`))) return route.continue();
@@ -209,6 +215,18 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     await Promise.all([page.waitForURL(/[?&]tenant=/), page.getByRole('link', { name: 'Harbour High' }).click()]);
     await expect(page.getByRole('button', { name: 'Sign in with Google' }).isVisible()).resolves.toBe(true);
     expect(await textContrast(page, 'p')).toBeGreaterThanOrEqual(4.5);
+    await ctx.close();
+  });
+
+  it('a domain serving several schools: the search finds only its schools, and another can be chosen', async () => {
+    const ctx = await context('light');
+    const { page } = await portal(ctx, DISTRICT);
+    expect(await page.locator('h1').textContent()).toBe('District Schools');
+    await page.getByLabel('Find your school').fill('Primary');
+    await Promise.all([page.waitForURL(/[?&]q=Primary/), page.keyboard.press('Enter')]);
+    expect(await page.locator('ul.schools a').allTextContents()).toEqual(['Lion City Primary']);
+    await Promise.all([page.waitForURL(/[?&]tenant=/), page.getByRole('link', { name: 'Lion City Primary' }).click()]);
+    await expect(page.getByRole('link', { name: 'Not your school? Choose another.' }).isVisible()).resolves.toBe(true);
     await ctx.close();
   });
 

@@ -46,8 +46,8 @@ export function harbourBrand(): BrandConfiguration {
   };
 }
 
-/** A vanity domain of `tenantId` wearing `brand`. */
-export async function brandedDomain(ds: DataSource, tenantId: string, domain: string, brand: BrandConfiguration): Promise<void> {
+/** A vanity domain of `tenantId` wearing `brand`, serving `tenants` (default: the owner only). */
+export async function brandedDomain(ds: DataSource, tenantId: string, domain: string, brand: BrandConfiguration, tenants = [tenantId]): Promise<void> {
   await new World(ds).vanityDomain(tenantId, domain);
-  await ds.query(`UPDATE vanity_domains SET brand_configuration = $2 WHERE domain = $1`, [domain, JSON.stringify(brand)]);
+  await ds.query(`UPDATE vanity_domains SET brand_configuration = $2, tenants = $3 WHERE domain = $1`, [domain, JSON.stringify(brand), tenants]);
 }

@@ -70,9 +70,16 @@ export class PortalService {
     if ('kind' in tenant) return tenant;
     if (!tenant.tenant) {
       const q = (query.q ?? '').trim().slice(0, 100);
-      return { kind: 'pick', app: it.app, query: q, results: q.length >= 2 ? await this.repo.searchTenants(it.app.id, q) : undefined };
+      return { kind: 'pick', app: it.app, query: q, results: q.length >= 2 ? await this.searchSchools(req, it, q) : undefined };
     }
     return { kind: 'providers', app: it.app, tenant: tenant.tenant, providers: await this.providers.forTenant(tenant.tenant.id), pickAnother: !tenant.fixed };
+  }
+
+  /** Schools matching `q` where the app is deployed; on a vanity domain, only the domain's (others would be refused). */
+  private async searchSchools(req: Request, it: Interaction, q: string): Promise<SignInTenant[]> {
+    const domainTenants = await this.repo.vanityDomainTenants(req.hostname);
+    if (!domainTenants) return this.repo.searchTenants(it.app.id, q);
+    return (await this.repo.searchTenants(it.app.id, q, 200)).filter((t) => domainTenants.includes(t.id)).slice(0, 20);
   }
 
   /** Sends the person to the chosen provider, bound to this browser by a cookie. */
@@ -185,7 +192,8 @@ export class PortalService {
     if (!(await this.repo.isDeployed(it.app.id, tenant.id))) {
       return this.refuse(it, tenant, problem(403, 'App not available at this school', `${it.app.name} is not available at ${tenant.name}. Ask your school to add it.`, 'app_not_deployed', it.app));
     }
-    return { tenant, fixed: Boolean(domainTenants) || Boolean(stringParam(it.params.tenant)) };
+    // A domain serving several schools lets the person choose another of them.
+    return { tenant, fixed: domainTenants?.length === 1 || Boolean(stringParam(it.params.tenant)) };
   }
 }
 
