@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Redis from 'ioredis';
@@ -21,8 +22,12 @@ const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-product
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** Every guide, in the order the test runs them (later guides build on what earlier ones did). */
-const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors', 'limits-and-retries'].map((g) => `docs/partners/${g}.md`);
-const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys', 'tuning-limits'].map((g) => `docs/operators/${g}.md`);
+const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors', 'limits-and-retries', 'sign-in'].map((g) => `docs/partners/${g}.md`);
+const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys', 'tuning-limits', 'sign-in'].map((g) => `docs/operators/${g}.md`);
+// The sign-in demo's upstream provider (plain JS under tools/), standing in for Google, Microsoft and a school's own.
+const load = createRequire(__filename);
+const { identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
+const { startDemoUpstream } = load('../../tools/demo/sign-in/upstream') as typeof import('../../tools/demo/sign-in/upstream');
 /** Rate limits on, as in production, with a short window so a guide that waits out a 429 waits seconds. */
 const LIMITS = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: process.env.REDIS_URL as string, RATE_LIMIT_PREFIX: `rl-docs-${process.pid}`, RATE_LIMIT_WINDOW_SECONDS: '10' };
 /**
@@ -118,6 +123,7 @@ describe('docs: every command of the partner and operator guides runs against th
   let dispatcher: ServiceProcess;
   let demo: DemoAlertsConfig;
   let demoReceiver: DemoReceiver;
+  let demoUpstream: Awaited<ReturnType<typeof startDemoUpstream>>;
   const demoLines: string[] = [];
   let proxy: LossyProxy;
   let receiverPort: number;
@@ -144,6 +150,7 @@ describe('docs: every command of the partner and operator guides runs against th
     WEBHOOK_ENDPOINT: proxy.url,
     MESSAGE_ID: messageId,
     WEBHOOK_ID: downHook,
+    DEMO_UPSTREAM: demoUpstream.issuer,
   });
 
   async function submitMessage(): Promise<string> {
@@ -160,7 +167,7 @@ describe('docs: every command of the partner and operator guides runs against th
 
   beforeAll(async () => {
     // The guides' tools (docs/README.md): name a missing one instead of failing a guide obscurely.
-    const missing = ['bash', 'curl', 'jq', 'zip', 'redis-cli', 'setsid'].filter((tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0);
+    const missing = ['bash', 'curl', 'jq', 'zip', 'redis-cli', 'setsid', 'openssl'].filter((tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0);
     if (missing.length) throw new Error(`the docs test needs ${missing.join(', ')} on PATH (Debian: apt-get install ${missing.join(' ').replace('redis-cli', 'redis-tools').replace('setsid', 'util-linux')})`);
     buildServices();
     demo = demoAlertsConfig();
@@ -172,7 +179,13 @@ describe('docs: every command of the partner and operator guides runs against th
     pg = new Client({ connectionString: db.url });
     await pg.connect();
 
-    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, ...LIMITS });
+    // Sign-in: the OpenID Connect issuer is the address the guides call; its core providers are the demo upstream.
+    const [identityPort, upstreamPort] = [await freePort(), await freePort()];
+    const identityUrl = `http://127.0.0.1:${identityPort}`;
+    const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+    const signIn = { PUBLIC_BASE_URL: identityUrl, ...identitySignInEnv(upstreamUrl, {}) };
+    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, ...LIMITS, ...signIn }, identityPort);
+    demoUpstream = await startDemoUpstream({ port: upstreamPort, issuer: upstreamUrl, identityUrl });
     const jwksUrl = `${identity.url}/.well-known/jwks.json`;
     deliveryEnv = {
       DATABASE_URL: db.url,
@@ -213,7 +226,7 @@ describe('docs: every command of the partner and operator guides runs against th
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close()]);
+    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close(), demoUpstream?.close()]);
     await identity?.stop();
     await pg?.end();
     await db?.drop();
@@ -297,6 +310,10 @@ describe('docs: every command of the partner and operator guides runs against th
     expect(metrics).toMatch(/^http_requests_rate_limited_total\{route="\/ims\/oneroster\/v1p1\/orgs",client="demo-wellbeing-pulse",policy="read-client"\} [1-9]/m);
   });
 
+  it('partners/sign-in.md: discovery, PKCE, a person signed in at the demo provider, the code exchange, the claims, refresh, logout', async () => {
+    expectRan(await runDoc(parseDoc('docs/partners/sign-in.md'), env()));
+  });
+
   it.each(['rostering-data', 'deploying-a-region', 'dispatcher'])('operators/%s.md', async (guide) => {
     expectRan(await runDoc(parseDoc(`docs/operators/${guide}.md`), env()));
   });
@@ -351,6 +368,13 @@ describe('docs: every command of the partner and operator guides runs against th
 
   it('operators/tuning-limits.md', async () => {
     expectRan(await runDoc(parseDoc('docs/operators/tuning-limits.md'), env()));
+  });
+
+  it('operators/sign-in.md: a school adds its own provider and an unknown parent gets an account just in time', async () => {
+    expectRan(await runDoc(parseDoc('docs/operators/sign-in.md'), env()));
+    // One tenant-user, in one constituency: the one that allows the provider and self-service provisioning.
+    const made = await rows<{ tenant_id: string; constituencies: string[] }>(`SELECT tu.tenant_id, tu.constituencies FROM tenant_users tu JOIN users u ON u.id = tu.user_id WHERE u.email = 'alex.visitor@example.com'`);
+    expect(made).toEqual([{ tenant_id: '9b8e7d6c-5a4f-4321-8fed-cba987654302', constituencies: ['guardian'] }]);
   });
 
   it('names only metrics the services export', async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { abortForm, FORM_HEADERS } from '@edu/testing/sign-in';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 import { afterRedirects, DemoProcess, demoJourney, find } from './sign-in-demo';
 
@@ -87,7 +88,9 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     const { res, browser } = await demoJourney({ ...trip, provider: 'microsoft', sub: arjun.sub });
     expect(res.status).toBe(403);
     expect(res.body).toContain('does not let your group sign in with Microsoft');
-    const back = await browser.follow(`${trip.identity}${find(res, /href="(\/signin\/interaction\/[^"]+\/abort)"/, 'way back')}`);
+    const way = abortForm(res.body);
+    if (!way) throw new Error(`no way back on the refusal page:\n${res.body.slice(0, 1000)}`);
+    const back = await afterRedirects(browser, await browser.request(`${trip.identity}${way.action}`, { method: 'POST', headers: FORM_HEADERS, body: way.body }));
     expect({ url: back.url.split('?')[0], status: back.status }).toEqual({ url: `${trip.partner}/auth/callback`, status: 403 });
     expect(back.body).toContain('access_denied');
   });

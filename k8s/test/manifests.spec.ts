@@ -43,6 +43,8 @@ import {
   RUNNER,
   SECRET_VARIABLES,
   SHUTDOWN_MARGIN_SECONDS,
+  SIGNIN_SECRET,
+  SIGNIN_VARIABLES,
 } from './platform';
 import { DEPLOYABLES } from './stacks';
 
@@ -328,9 +330,12 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       const app = appOf(d)!;
       const refs = envOf(mainContainer(d)).filter((v) => secretRefOf(v)).map((v) => v.name);
       const needed = ['DATABASE_URL', ...(REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
-      if (app === 'identity') needed.push('OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY');
+      if (app === 'identity') needed.push('OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', ...SIGNIN_VARIABLES);
       if (app === 'webhook-dispatcher') needed.push('KEY_ENCRYPTION_KEY');
       expect(refs.sort()).toEqual(needed.sort());
+      // The sign-in settings are optional keys of their own optional Secret: a stack without them starts.
+      const signIn = envOf(mainContainer(d)).filter((v) => SIGNIN_VARIABLES.includes(v.name));
+      for (const v of signIn) expect({ name: v.name, ref: asObject(v.valueFrom?.secretKeyRef) }).toEqual({ name: v.name, ref: { name: SIGNIN_SECRET, key: v.name, optional: true } });
     }
     const job = find(objects, 'Job', 'migrate');
     // A regional database subscribes to the global one: the Job also gets the global database's URL.
@@ -501,9 +506,9 @@ describe('the unified stack (k8s/base)', () => {
     }
   });
 
-  test('uses one Secret, edu-platform-secrets, for every credential', () => {
+  test('uses one Secret, edu-platform-secrets, for every credential (and the optional sign-in one)', () => {
     const names = new Set(byKind(objects, 'Deployment').concat(byKind(objects, 'Job')).flatMap(containersOf).flatMap(envOf).map(secretRefOf).filter(Boolean).map((r) => r!.name));
-    expect([...names]).toEqual(['edu-platform-secrets']);
+    expect([...names].sort()).toEqual(['edu-platform-secrets', SIGNIN_SECRET]);
   });
 });
 

@@ -16,8 +16,15 @@ export const API_APPS: AppName[] = ['identity', 'oneroster', 'alerts'];
 /** Apps that use Redis: the BullMQ queue (alerts, dispatcher) and the rate-limit counters (identity, oneroster, alerts). */
 export const REDIS_APPS: AppName[] = ['identity', 'oneroster', 'alerts', 'webhook-dispatcher'];
 
+/**
+ * Sign-in's core providers (the operator's Google and Microsoft OpenID Connect clients): identity
+ * reads them from the optional Secret `SIGNIN_SECRET`, each key optional (unset: not offered).
+ */
+export const SIGNIN_VARIABLES = ['GOOGLE', 'MICROSOFT'].flatMap((p) => ['ISSUER', 'CLIENT_ID', 'CLIENT_SECRET'].map((k) => `SIGNIN_${p}_${k}`));
+export const SIGNIN_SECRET = 'edu-platform-signin';
+
 /** Variables that hold credentials: only ever read from a Secret. */
-export const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', 'REPLICATION_SOURCE_URL'] as const;
+export const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', 'REPLICATION_SOURCE_URL', 'SIGNIN_GOOGLE_CLIENT_SECRET', 'SIGNIN_MICROSOFT_CLIENT_SECRET'] as const;
 
 /** Every variable the processes read (all validated at boot); anything else is a typo. */
 export const KNOWN_VARIABLES = new Set<string>([
@@ -70,6 +77,7 @@ export const KNOWN_VARIABLES = new Set<string>([
   'REPLICATION_ROLE',
   'REPLICATION_SOURCE_URL',
   'REPLICATION_SUBSCRIPTION',
+  ...SIGNIN_VARIABLES,
 ]);
 
 /**

@@ -1,7 +1,8 @@
 // The sign-in demo of `npm start`: a demo upstream provider (standing in for a school's Google and
 // Microsoft) and a demo partner app signing people in through the identity service.
 // demo-sign-in.json names the partner app and tenant of tools/provision/demo.json, the demo
-// provider's clients (local demo secrets) and the demo people; names come from demo.json.
+// provider's clients (the core providers' and one for a tenant's own provider; local demo
+// secrets) and the demo people; names come from demo.json.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -26,6 +27,8 @@ function demoSignInConfig() {
     app: { id: app.id, name: app.name, clientId: app.client_id, clientSecret: app.client_secret, redirectUris: app.oauth2.redirect_uris },
     tenant: { id: tenant.id, name: tenant.name },
     upstreamClients: own.upstream_clients,
+    /** A client for a tenant's own provider pointing at the demo provider (the operator guide adds one). */
+    schoolClient: own.school_client,
     people,
   };
 }

@@ -11,5 +11,6 @@ export interface DemoSignInConfig {
   app: { id: string; name: string; clientId: string; clientSecret: string; redirectUris: string[] };
   tenant: { id: string; name: string };
   upstreamClients: Record<string, { client_id: string; client_secret: string }>;
+  schoolClient: { client_id: string; client_secret: string };
   people: DemoPerson[];
 }

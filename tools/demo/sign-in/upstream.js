@@ -17,7 +17,7 @@ function providerOptions({ clients, people, identityUrl }) {
   const bySub = new Map(people.map((p) => [p.sub, p]));
   return {
     adapter: memoryAdapterFactory(),
-    clients: Object.values(clients).map((c) => ({ client_id: c.client_id, client_secret: c.client_secret, redirect_uris: [`${identityUrl}/signin/callback`], id_token_signed_response_alg: 'ES256' })),
+    clients: clients.map((c) => ({ client_id: c.client_id, client_secret: c.client_secret, redirect_uris: [`${identityUrl}/signin/callback`], id_token_signed_response_alg: 'ES256' })),
     jwks: { keys: [jwk] },
     // Local demo value: signs this provider's own cookies.
     cookies: { keys: ['demo-upstream-cookie-key-not-for-production'] },
@@ -76,7 +76,8 @@ async function interaction(provider, people, req, res) {
  */
 async function startDemoUpstream({ port, host = '127.0.0.1', issuer, identityUrl, config = demoSignInConfig() }) {
   const { default: Provider } = require('oidc-provider');
-  const provider = new Provider(issuer, providerOptions({ clients: config.upstreamClients, people: config.people, identityUrl }));
+  const clients = [...Object.values(config.upstreamClients), ...(config.schoolClient ? [config.schoolClient] : [])];
+  const provider = new Provider(issuer, providerOptions({ clients, people: config.people, identityUrl }));
   const callback = provider.callback();
   const server = http.createServer((req, res) => {
     const run = req.url === '/health' ? Promise.resolve(send(res, 200, 'ok')) : req.url.startsWith('/interaction/') ? interaction(provider, config.people, req, res) : callback(req, res);
