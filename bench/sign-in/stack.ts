@@ -1,0 +1,105 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { runMigrations } from '@edu/persistence';
+import { freePort, log, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
+
+/** The demo data's sign-in settings (tools/demo/sign-in/config.js). */
+interface DemoConfig {
+  app: { clientId: string; clientSecret: string; redirectUris: string[] };
+  tenant: { id: string; name: string };
+  people: { sub: string; email: string; name: string }[];
+}
+
+export interface SignInStack {
+  identity: string;
+  upstream: string;
+  demo: DemoConfig;
+  /** Process ids whose CPU time the report divides among the sign-ins. */
+  pids: { identity: number; upstream: number };
+  /** Transactions committed or rolled back in the stack's database so far (each statement outside one is one). */
+  dbTransactions(): Promise<number>;
+  /** Index or sequential scans and written rows per table so far (pg_stat_user_tables). */
+  tableActivity(): Promise<Map<string, { scans: number; writes: number }>>;
+  stop(): Promise<void>;
+}
+
+async function database(root: string, stops: (() => Promise<void>)[]): Promise<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startPostgres } = require(path.join(root, 'tools', 'infra', 'postgres.js')) as { startPostgres(o: { dataDir: string; durable: boolean }): Promise<{ url: string; stop(): Promise<void> }> };
+  let serverUrl = process.env['DATABASE_URL'];
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-pg-'));
+    log('starting an embedded PostgreSQL (non-durable: fsync off)');
+    const pg = await startPostgres({ dataDir, durable: false });
+    serverUrl = pg.url;
+    stops.push(async () => (await pg.stop(), rmSync(dataDir, { recursive: true, force: true })));
+  }
+  const name = `edu_bench_signin_${randomUUID().slice(0, 8)}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const db = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+  await runMigrations(db);
+  // The demo data set: Wellbeing Pulse at Lion City, whose staff sign in with Microsoft.
+  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', path.join(root, 'tools/provision/demo.json')], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: db, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`provisioning the demo data failed:\n${r.stdout}\n${r.stderr}`);
+  return db;
+}
+
+/** The demo upstream provider (tools/demo/sign-in/upstream.js) as its own process, as npm start runs it. */
+function startUpstream(root: string, port: number, issuer: string, identity: string): ChildProcess {
+  const child = spawn(process.execPath, [path.join(root, 'tools/demo/sign-in/upstream.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', DEMO_UPSTREAM_PORT: String(port), DEMO_UPSTREAM_URL: issuer, IDENTITY_URL: identity },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+/** PostgreSQL (embedded unless DATABASE_URL), the demo data, identity and the demo upstream provider. */
+export async function startSignInStack(root: string, profile = false): Promise<SignInStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const db = await database(root, stops);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const demoTools = require(path.join(root, 'tools/demo/sign-in/config.js')) as { demoSignInConfig(): DemoConfig; identitySignInEnv(url: string, env: object): Record<string, string> };
+  const [idPort, upPort] = [await freePort(), await freePort()];
+  const identity = `http://127.0.0.1:${idPort}`;
+  const upstream = `http://127.0.0.1:${upPort}`;
+  const env = { ...UNLIMITED_ENV, DATABASE_URL: db, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(idPort), TOKEN_ISSUER: identity, PUBLIC_BASE_URL: identity };
+  const nodeArgs = profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
+  const id = startChild(root, 'apps/identity/src/main', { ...env, ...demoTools.identitySignInEnv(upstream, {}) }, nodeArgs);
+  const up = startUpstream(root, upPort, upstream, identity);
+  await Promise.all([waitFor(`${identity}/health/ready`, 60_000), waitFor(`${upstream}/health`, 30_000)]);
+  const stats = new Client({ connectionString: db });
+  await stats.connect();
+  stops.push(() => stats.end());
+  return {
+    identity,
+    upstream,
+    demo: demoTools.demoSignInConfig(),
+    pids: { identity: id.pid as number, upstream: up.pid as number },
+    async dbTransactions() {
+      const { rows } = await stats.query(`SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()`);
+      return Number(rows[0].n);
+    },
+    async tableActivity() {
+      const { rows } = await stats.query(
+        `SELECT relname, (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::bigint AS scans, (n_tup_ins + n_tup_upd + n_tup_del)::bigint AS writes FROM pg_stat_user_tables`,
+      );
+      return new Map(rows.map((r: { relname: string; scans: string; writes: string }) => [r.relname, { scans: Number(r.scans), writes: Number(r.writes) }]));
+    },
+    async stop() {
+      await Promise.all([stopChild(id), stopChild(up)]);
+      for (const stop of stops.reverse()) await stop();
+    },
+  };
+}
