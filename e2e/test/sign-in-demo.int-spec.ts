@@ -11,6 +11,7 @@ const root = path.resolve(__dirname, '..', '..');
 const load = createRequire(__filename);
 const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 const { ensureRedirectUri } = load('../../tools/demo/sign-in/redirect') as typeof import('../../tools/demo/sign-in/redirect');
+const { pointSchoolProviderAt } = load('../../tools/demo/sign-in/school-provider') as typeof import('../../tools/demo/sign-in/school-provider');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
 
 function provisionDemo(databaseUrl: string): void {
@@ -52,6 +53,9 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     // As npm start does when DEMO_PARTNER_PORT moved the app's redirect URI.
     expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('added');
     expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('kept');
+    // As npm start does: the school's own sign-in (demo data URLs that do not exist) runs at the demo provider.
+    expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe('moved');
+    expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe('kept');
     trip = { partner: urls.partner, identity: urls.identity, upstream: urls.upstream, school: 'Lion City', tenantId: demo.tenant.id };
   }, 180_000);
 
@@ -84,7 +88,14 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     expect((await afterRedirects(browser, done)).url).toBe(`${trip.partner}/`);
   });
 
-  it('a student (whose group signs in only with the school’s own provider) gets the portal’s refusal, and the app hears access_denied', async () => {
+  it('a student signs in with the school’s own provider (a public client at the demo provider, mapped by the identifier on the roster)', async () => {
+    const { res } = await demoJourney({ ...trip, provider: demo.schoolProvider.id, sub: arjun.sub });
+    expect({ url: res.url, status: res.status }).toEqual({ url: `${trip.partner}/signed-in`, status: 200 });
+    const claims = JSON.parse(find(res, /<pre id="claims">([^<]+)<\/pre>/, 'claims')) as Record<string, unknown>;
+    expect(claims).toMatchObject({ sub: '11111111-2222-4333-8444-555555555504', email: arjun.email, tenant_id: demo.tenant.id, constituencies: ['student'] });
+  });
+
+  it('a student (whose group signs in only with the school’s own provider) gets the portal’s refusal with Microsoft, and the app hears access_denied', async () => {
     const { res, browser } = await demoJourney({ ...trip, provider: 'microsoft', sub: arjun.sub });
     expect(res.status).toBe(403);
     expect(res.body).toContain('does not let your group sign in with Microsoft');

@@ -204,7 +204,7 @@ async function startPlatform({ root, dataDir, log }) {
     }
     log(`all ${services.length} processes ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const demoAlerts = await registerWebhooksForDemo({ identityUrl, alertsUrl: `http://localhost:${ports.alerts}`, receiverUrl: `http://localhost:${ports.receiver}`, log });
-    const demoSignIn = await signInDemo.prepareSignInDemo({ identityUrl, partner: ports.partner, log });
+    const demoSignIn = await signInDemo.prepareSignInDemo({ identityUrl, partner: ports.partner, upstream: ports.upstream, log });
     printBanner({ ports, demoAlerts, demoSignIn, logDir: path.relative(root, logDir), processes: services.map(([n]) => n) });
   } catch (err) {
     await stop();

@@ -15,6 +15,13 @@ const DEFAULT_PORTS = { identity: 3000, upstream: 3011, partner: 3012 };
 /** Where the demo partner app receives the answer (registered on the app in demo.json). */
 const CALLBACK_PATH = '/auth/callback';
 
+/** Client credentials of the tenant's own admin app (it may change the tenant's providers). */
+function adminOf(demo, appId) {
+  const app = (demo.apps || []).find((a) => a.id === appId);
+  if (!app) throw new Error(`demo-sign-in.json names admin app ${appId}; ${path.relative(ROOT, DEMO_FILE)} must hold it`);
+  return { id: app.client_id, secret: app.client_secret };
+}
+
 function demoSignInConfig() {
   const demo = JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8'));
   const own = JSON.parse(fs.readFileSync(path.join(__dirname, 'demo-sign-in.json'), 'utf8'));
@@ -29,6 +36,8 @@ function demoSignInConfig() {
     upstreamClients: own.upstream_clients,
     /** A client for a tenant's own provider pointing at the demo provider (the operator guide adds one). */
     schoolClient: own.school_client,
+    /** The demo tenant's own provider, pointed at the demo provider at start (a public client: PKCE, no secret). */
+    schoolProvider: { id: own.school_provider.id, clientId: own.school_provider.client_id, admin: adminOf(demo, own.school_provider.admin_app_id) },
     people,
   };
 }

@@ -12,5 +12,6 @@ export interface DemoSignInConfig {
   tenant: { id: string; name: string };
   upstreamClients: Record<string, { client_id: string; client_secret: string }>;
   schoolClient: { client_id: string; client_secret: string };
+  schoolProvider: { id: string; clientId: string; admin: { id: string; secret: string } };
   people: DemoPerson[];
 }

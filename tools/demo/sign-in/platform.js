@@ -5,6 +5,7 @@
 const path = require('node:path');
 const { DEFAULT_PORTS, CALLBACK_PATH, demoSignInConfig, identitySignInEnv } = require('./config');
 const { ensureRedirectUri } = require('./redirect');
+const { pointSchoolProviderAt } = require('./school-provider');
 
 const DEMO_OPERATOR = { id: process.env.OPERATOR_CLIENT_ID || 'operator', secret: process.env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production' };
 
@@ -28,15 +29,17 @@ function identityDemoEnv({ upstream }) {
 
 /**
  * After the processes are ready: the partner app's redirect URI on the demo app (a moved
- * DEMO_PARTNER_PORT is added over the API). Resolves the banner's lines, or undefined without
- * the demo data.
+ * DEMO_PARTNER_PORT is added over the API) and the demo tenant's own provider pointed at the demo
+ * upstream. Resolves the banner's lines, or undefined without the demo data.
  */
-async function prepareSignInDemo({ identityUrl, partner, log }) {
+async function prepareSignInDemo({ identityUrl, partner, upstream, log }) {
   try {
     const config = demoSignInConfig();
     const redirectUri = `http://localhost:${partner}${CALLBACK_PATH}`;
     const action = await ensureRedirectUri({ identityUrl, appId: config.app.id, redirectUri, operator: DEMO_OPERATOR });
     if (action === 'added') log(`demo sign-in: added ${redirectUri} to the redirect URIs of ${config.app.name}`);
+    const upstreamUrl = `http://localhost:${upstream}`;
+    if ((await pointSchoolProviderAt({ identityUrl, upstreamUrl, config })) === 'moved') log(`demo sign-in: ${config.tenant.name}'s own sign-in now runs at the demo provider (${upstreamUrl})`);
     return bannerLines(config, `http://localhost:${partner}/login`);
   } catch (err) {
     log(`sign-in demo not ready (${err.message})`);
@@ -50,7 +53,8 @@ function bannerLines(config, url) {
     `# sign in to a partner app (${config.app.name}, the demo partner app on openid-client): open in a browser`,
     url,
     `# choose ${config.tenant.name}, then Microsoft, then ${staff.name} at the demo provider: the app shows the`,
-    '# verified claims (tenant and constituencies included). The demo provider lists who else to try.',
+    '# verified claims (tenant and constituencies included). The demo provider lists who else to try: a student',
+    "# signs in with the school's own sign-in, a parent with Google too.",
   ];
 }
 

@@ -17,7 +17,13 @@ function providerOptions({ clients, people, identityUrl }) {
   const bySub = new Map(people.map((p) => [p.sub, p]));
   return {
     adapter: memoryAdapterFactory(),
-    clients: clients.map((c) => ({ client_id: c.client_id, client_secret: c.client_secret, redirect_uris: [`${identityUrl}/signin/callback`], id_token_signed_response_alg: 'ES256' })),
+    clients: clients.map((c) => ({
+      client_id: c.client_id,
+      // A client without a secret is public: PKCE only (as a school's provider may register the platform).
+      ...(c.client_secret ? { client_secret: c.client_secret } : { token_endpoint_auth_method: 'none' }),
+      redirect_uris: [`${identityUrl}/signin/callback`],
+      id_token_signed_response_alg: 'ES256',
+    })),
     jwks: { keys: [jwk] },
     // Local demo value: signs this provider's own cookies.
     cookies: { keys: ['demo-upstream-cookie-key-not-for-production'] },
@@ -76,7 +82,8 @@ async function interaction(provider, people, req, res) {
  */
 async function startDemoUpstream({ port, host = '127.0.0.1', issuer, identityUrl, config = demoSignInConfig() }) {
   const { default: Provider } = require('oidc-provider');
-  const clients = [...Object.values(config.upstreamClients), ...(config.schoolClient ? [config.schoolClient] : [])];
+  const school = [config.schoolClient, config.schoolProvider && { client_id: config.schoolProvider.clientId }].filter(Boolean);
+  const clients = [...Object.values(config.upstreamClients), ...school];
   const provider = new Provider(issuer, providerOptions({ clients, people: config.people, identityUrl }));
   const callback = provider.callback();
   const server = http.createServer((req, res) => {
