@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { launchChromium, screenshot } from '@edu/testing/browser';
 import { abortForm, FORM_HEADERS } from '@edu/testing/sign-in';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 import { afterRedirects, DemoProcess, demoJourney, find } from './sign-in-demo';
@@ -86,6 +87,31 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     const xsrf = find(confirm, /name="xsrf" value="([^"]+)"/, 'logout form');
     const done = await browser.request(`${trip.identity}/oidc/session/end/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `xsrf=${xsrf}&logout=yes` });
     expect((await afterRedirects(browser, done)).url).toBe(`${trip.partner}/`);
+  });
+
+  it('in Chromium, as the banner tells a newcomer: find the school, press Microsoft, pick the person, see the claims, sign out; no policy blocks a step', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      // A Content-Security-Policy that refuses a form's redirect (form-action) shows only in a real browser.
+      const refused: string[] = [];
+      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+      await page.goto(`${trip.partner}/login`);
+      await page.getByRole('searchbox').fill('Lion');
+      await page.keyboard.press('Enter');
+      await page.getByRole('link', { name: demo.tenant.name }).click();
+      await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
+      await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
+      await page.waitForURL(`${trip.partner}/signed-in`);
+      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({ sub: '11111111-2222-4333-8444-555555555503', tenant_id: demo.tenant.id, constituencies: ['staff'] });
+      await screenshot(page, 'sign-in-demo-claims');
+      await page.getByRole('link', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+      await page.waitForURL(`${trip.partner}/`);
+      expect(refused).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('a student signs in with the school’s own provider (a public client at the demo provider, mapped by the identifier on the roster)', async () => {
