@@ -2,9 +2,10 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import { generateKeyPair, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import type { CreatedApp } from '@edu/testing';
-import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice } from '@edu/testing/sign-in';
+import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, SchoolAdmin } from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
 import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
+import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 
 const header = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()) as Record<string, unknown>;
@@ -183,6 +184,27 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
       const j = await h.signIn(rp, person('g-ben', ben.email), { params: { tenant: tenant.id } });
       expect(j.res.status).toBe(403);
       expect(j.res.body).toContain('does not let your group sign in with Google');
+    });
+
+    it('a person removed from the school is refused, although their upstream identifier was recorded at the first sign-in', async () => {
+      const cal = await h.world().user([tenant.id, other.id], { email: 'cal@lioncity.example', constituencies: ['staff'] });
+      const first = await h.signIn(rp, person('g-cal', cal.email), { params: { tenant: tenant.id } });
+      expect(first.res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?code=`));
+      const admin = await SchoolAdmin.start(h.world(), h.issuer, tenant.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
+      expect((await admin.call('DELETE', `/tenants/${tenant.id}/users/${encodeURIComponent(cal.email)}`)).status).toBe(204);
+      const again = await h.signIn(rp, person('g-cal', cal.email), { params: { tenant: tenant.id } });
+      expect(again.res.status).toBe(403);
+      expect(again.res.body).toContain('is not enrolled at Lion City Primary');
+    });
+
+    it('logout never redirects to an unregistered post_logout_redirect_uri (no open redirect)', async () => {
+      const j = await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id } });
+      const tokens = await h.exchange(rp, j);
+      const url = oidc.buildEndSessionUrl(rp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://evil.example/bye' });
+      const res = await j.browser.get(url.href);
+      expect(res.status).toBe(400);
+      expect(res.location).toBeUndefined();
+      expect(res.body).toContain('post_logout_redirect_uri');
     });
 
     it('a provider’s answer opened in another browser (mixed-up state) is refused', async () => {
