@@ -3,7 +3,9 @@
  * configuration, routing every public route of the apps (read from their controllers) to the
  * right Service and nothing else (no /health, no /metrics, no operator routes).
  */
-import { isObject, K8sObject, objectId } from './kustomize';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isObject, K8sObject, objectId, REPO_ROOT } from './kustomize';
 import { alertsProxyNeeds, appRoutes, isOperatorRoute, OPS_ROUTES, samplePath } from './app-routes';
 import { API_APPS, AppName, APPS } from './platform';
 import { asArray, asObject, byKind, DEPLOYABLES, find, render } from './stacks';
@@ -19,7 +21,7 @@ function pathsOf(ingress: K8sObject): Array<{ host: string; paths: IngressPath[]
   return asArray(asObject(ingress.spec).rules)
     .filter(isObject)
     .map((rule) => ({
-      host: String(rule.host),
+      host: typeof rule.host === 'string' ? rule.host : '',
       paths: asArray(asObject(rule.http).paths)
         .filter(isObject)
         .map((p) => {
@@ -32,9 +34,15 @@ function pathsOf(ingress: K8sObject): Array<{ host: string; paths: IngressPath[]
 
 const elements = (p: string): string[] => p.split('/').filter(Boolean);
 
-/** The Service a request for `host` + `path` reaches, with the Ingress API's matching rules (longest match, Exact before Prefix). */
+/**
+ * The Service a request for `host` + `path` reaches, with the Ingress API's matching rules (longest
+ * match, Exact before Prefix). A host that some rule names gets only those rules; any other host
+ * the rules without a host (ingress-nginx's default server).
+ */
 function routeOf(ingresses: K8sObject[], host: string, path: string): string | undefined {
-  const candidates = ingresses.flatMap(pathsOf).filter((r) => r.host === host).flatMap((r) => r.paths);
+  const rules = ingresses.flatMap(pathsOf);
+  const named = rules.filter((r) => r.host === host);
+  const candidates = (named.length > 0 ? named : rules.filter((r) => r.host === '')).flatMap((r) => r.paths);
   const matching = candidates.filter((c) => {
     if (c.pathType === 'Exact') return c.path === path;
     if (c.pathType === 'Prefix') {
@@ -53,6 +61,37 @@ function sizeInBytes(value: string): number {
   if (!m) throw new Error(`not a size: ${value}`);
   return Number(m[1]) * 1024 ** ['', 'k', 'm', 'g'].indexOf(m[2].toLowerCase());
 }
+
+/** A school's vanity domain: a host no Ingress names. */
+const VANITY_HOST = 'portal.lioncity.example';
+
+/**
+ * Every request a browser makes on a vanity domain (apps/identity/test/sign-in-browser.int-spec.ts):
+ * the app's authorization request and its resume after the portal, the portal's pages and forms,
+ * its stylesheets, brand assets and provider buttons, and RP-initiated logout.
+ */
+const VANITY_ROUTES = [
+  'GET /oidc/auth',
+  'POST /oidc/auth',
+  'GET /oidc/auth/:uid',
+  'GET /oidc/session/end',
+  'POST /oidc/session/end',
+  'POST /oidc/session/end/confirm',
+  'GET /oidc/session/end/success',
+  'GET /signin/interaction/:uid',
+  'POST /signin/interaction/:uid/start',
+  'GET /signin/interaction/:uid/upstream',
+  'POST /signin/interaction/:uid/abort',
+  'GET /signin/assets/portal.css',
+  'GET /signin/brand/:domain/brand.css',
+  'GET /signin/brand/:domain/logo/:scheme',
+  'GET /signin/brand/:domain/background',
+  'GET /signin/brand/:domain/fonts/:family/:index',
+  'GET /signin/providers/:id/button.svg',
+];
+
+/** Never on an arbitrary host: the Identity API, the token and provider back-channel endpoints, discovery, the upstream callback, docs, probes, metrics. */
+const NEVER_ON_VANITY = ['/oauth/token', '/oidc/token', '/oidc/me', '/oidc/token/introspection', '/.well-known/openid-configuration', '/.well-known/jwks.json', '/signin/callback', '/tenants/x1', '/vanity-domains/x1', '/docs', '/docs-json', ...OPS_ROUTES];
 
 const routes = Object.fromEntries(APPS.map((app) => [app, appRoutes(app)])) as Record<AppName, ReturnType<typeof appRoutes>>;
 
@@ -77,11 +116,14 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
   const hostOf = (app: AppName): string =>
     new URL(String(app === 'identity' ? config().TOKEN_ISSUER : asObject(find(objects, 'ConfigMap', 'edu-platform-public-url').data).PUBLIC_BASE_URL)).hostname;
 
+  /** The Ingresses of named hosts (the vanity domains' catch-all has a rule without a host). */
+  const hostIngresses = () => ingresses.filter((i) => pathsOf(i).every((r) => r.host !== ''));
+
   test('one Ingress per public host, named by the configuration the apps run with, each with TLS', () => {
     const publicApps = apps.filter((a) => API_APPS.includes(a));
     const hosts = [...new Set(publicApps.map(hostOf))].sort();
-    expect(ingresses.flatMap((i) => pathsOf(i).map((r) => r.host)).sort()).toEqual(hosts);
-    for (const i of ingresses) {
+    expect(hostIngresses().flatMap((i) => pathsOf(i).map((r) => r.host)).sort()).toEqual(hosts);
+    for (const i of hostIngresses()) {
       const spec = asObject(i.spec);
       expect(pathsOf(i)).toHaveLength(1);
       expect(spec.ingressClassName).toBe('nginx');
@@ -120,11 +162,25 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
   });
 
   test('health, metrics, operator routes and the dispatcher are not routed on any host', () => {
-    const hosts = ingresses.flatMap((i) => pathsOf(i).map((r) => r.host));
+    const hosts = [...hostIngresses().flatMap((i) => pathsOf(i).map((r) => r.host)), VANITY_HOST];
     const hidden = [...OPS_ROUTES, ...APPS.flatMap((a) => routes[a].filter((r) => isOperatorRoute(r.path)).map((r) => samplePath(r.path)))];
     expect(hidden.length).toBeGreaterThan(OPS_ROUTES.length);
     for (const host of hosts) for (const path of hidden) expect({ host, path, service: routeOf(ingresses, host, path) }).toEqual({ host, path, service: undefined });
     for (const p of ingresses.flatMap(pathsOf).flatMap((r) => r.paths)) expect(p.service).not.toMatch(/dispatcher/);
+  });
+
+  test('a vanity domain (any host no Ingress names) reaches identity for the sign-in paths a browser uses there, and nothing else', () => {
+    const catchAll = ingresses.filter((i) => pathsOf(i).some((r) => r.host === ''));
+    if (!apps.includes('identity')) return expect(catchAll).toEqual([]);
+    expect(catchAll.map((i) => i.metadata.name)).toEqual(['identity-vanity']);
+    expect(asObject(catchAll[0].metadata.annotations)['nginx.ingress.kubernetes.io/force-ssl-redirect']).toBe('true');
+    const reached = routes.identity.filter((r) => routeOf(ingresses, VANITY_HOST, samplePath(r.path)) === 'identity').map((r) => `${r.method} ${r.path}`);
+    expect(reached.sort()).toEqual([...VANITY_ROUTES].sort());
+    const unreachable = APPS.flatMap((a) => routes[a]).filter((r) => !VANITY_ROUTES.includes(`${r.method} ${r.path}`) && routeOf(ingresses, VANITY_HOST, samplePath(r.path)) !== undefined);
+    expect(unreachable.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    for (const path of NEVER_ON_VANITY) expect({ path, service: routeOf(ingresses, VANITY_HOST, path) }).toEqual({ path, service: undefined });
+    // The named hosts keep their own routes: the catch-all adds nothing to them.
+    if (apps.includes('oneroster')) expect(routeOf(ingresses, hostOf('oneroster'), '/signin/interaction/x1')).toBeUndefined();
   });
 
   test("the API host's proxy limits leave room for the apps' own (alert batches of 32 MiB, test deliveries waiting 35 s)", () => {
@@ -141,6 +197,13 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
       }
     }
   });
+});
+
+test("the operator guide's per-domain Ingress (a vanity domain's certificate) routes exactly the catch-all's paths", () => {
+  const guide = fs.readFileSync(path.join(REPO_ROOT, 'docs/operators/sign-in.md'), 'utf8');
+  const documented = [...guide.matchAll(/--rule='[^/']+(\/[^*']*)\*=identity:http,tls=[\w-]+'/g)].map((m) => `Prefix ${m[1]}`);
+  const catchAll = find(render('base'), 'Ingress', 'identity-vanity');
+  expect(documented).toEqual(pathsOf(catchAll)[0].paths.map((p) => `${p.pathType} ${p.path}`));
 });
 
 test('Ingress path matching follows the Ingress API (element-wise Prefix, Exact, longest match)', () => {
@@ -165,4 +228,7 @@ test('Ingress path matching follows the Ingress API (element-wise Prefix, Exact,
   };
   expect(['/docs', '/docs/', '/docs/x', '/docs-json', '/docs-json/x', '/docsx', '/docs/deep/y', '/other'].map((p) => routeOf([ingress], 'h', p))).toEqual(['a', 'a', 'a', 'b', undefined, undefined, 'c', undefined]);
   expect(routeOf([ingress], 'other-host', '/docs')).toBeUndefined();
+  const catchAll: K8sObject = { ...ingress, spec: { rules: [{ http: { paths: [{ path: '/signin', pathType: 'Prefix', backend: { service: { name: 'd', port: { name: 'http' } } } }] } }] } };
+  // A rule without a host serves every host that no rule names, and only those.
+  expect(['other-host', 'h'].map((host) => routeOf([ingress, catchAll], host, '/signin/x'))).toEqual(['d', undefined]);
 });
