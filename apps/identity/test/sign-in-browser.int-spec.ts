@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot } from '@edu/testing/browser';
+import { closedContext, launchChromium, resolveToLoopback, screenshot } from '@edu/testing/browser';
 import type { TenantEntity } from '@edu/persistence';
 import { contrastRatio } from '../src/sign-in/portal/brand/contrast';
 import { brandedDomain, harbourBrand, lionCityBrand } from './support/brands';
@@ -102,8 +102,7 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     const hillside = await w.tenant({ name: 'Hillside Primary' });
     await w.deploy(partner.app.id, hillside.id, []);
     rp = await RelyingPartyServer.start(h, partner);
-    const rules = [LION, HARBOUR, DISTRICT, SIBLING].map((d) => `MAP ${d} 127.0.0.1`).join(',');
-    browser = await launchChromium([`--host-resolver-rules=${rules}`]);
+    browser = await launchChromium([resolveToLoopback([LION, HARBOUR, DISTRICT, SIBLING])]);
   });
 
   afterAll(async () => {
@@ -113,16 +112,9 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
   });
 
   /** A fresh browser profile in a colour scheme; requests anywhere but the servers under test are refused and recorded. */
-  async function context(colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ colorScheme, viewport: { width: 1200, height: 760 } });
+  function context(colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
     const allowed = [h.issuer, h.upstream.issuer, rp.url, ...[LION, HARBOUR, DISTRICT, SIBLING].map(origin), `http://${SIBLING}:${new URL(rp.url).port}`];
-    await ctx.route('**/*', (route) => {
-      const url = route.request().url();
-      if (allowed.some((a) => url.startsWith(`${a}/`))) return route.continue();
-      outside.push(url);
-      return route.abort();
-    });
-    return ctx;
+    return closedContext(browser, allowed, outside, { colorScheme });
   }
 
   /** The partner app's sign-in link opened on `domain`: the portal's page (errors of the page recorded). */

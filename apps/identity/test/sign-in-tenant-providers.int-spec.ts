@@ -4,7 +4,7 @@ import request from 'supertest';
 import { generateKeyPair, SignJWT } from 'jose';
 import { KeyEncryption } from '@edu/signing';
 import { expectError, TEST_SVG, type CreatedApp } from '@edu/testing';
-import { TestUpstream, type IdTokenTamper, type UpstreamPerson } from '@edu/testing/sign-in';
+import { oauth2Settings as settingsOf, SchoolAdmin, TestUpstream, type IdTokenTamper, type SignInRow, type UpstreamPerson } from '@edu/testing/sign-in';
 import type { ScopeKey } from '@edu/domain';
 import type { TenantEntity } from '@edu/persistence';
 import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
@@ -14,17 +14,6 @@ import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in
 
 const SECRET = 'tenant-idp-secret-7f3a9c';
 
-interface SignInRow {
-  id: string;
-  time: string;
-  tenant_id: string;
-  app_id: string | null;
-  provider_id: string | null;
-  user_id: string | null;
-  outcome: 'success' | 'refused';
-  reason: string | null;
-}
-
 describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, the sign-in log', () => {
   let h: SignInHarness;
   let school: TenantEntity;
@@ -32,6 +21,7 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
   let partner: CreatedApp;
   let rp: RelyingParty;
   let idp: TestUpstream;
+  let admin: SchoolAdmin;
   const tokens: Record<string, string> = {};
   const providers: Record<'jit' | 'noJit' | 'jitStaff', string> = { jit: '', noJit: '', jitStaff: '' };
 
@@ -54,39 +44,9 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
   const http = () => request(h.apps[0].getHttpServer());
   const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
-  /** A tenant-context token from a developer app deployed at the tenant (as the identity harness mints them). */
-  async function tenantToken(tenantId: string, keys: ScopeKey[]): Promise<string> {
-    const w = h.world();
-    const app = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Console');
-    await w.deploy(app.app.id, tenantId, keys.map(uri));
-    const res = await http().post('/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: app.clientId, client_secret: app.clientSecret, tenant_id: tenantId });
-    expect(res.status).toBe(200);
-    return res.body.access_token as string;
-  }
-
-  const oauth2Settings = (extra: Record<string, unknown> = {}) => ({
-    client_id: 'school-idp',
-    authorization_url: `${idp.issuer}/auth`,
-    token_url: `${idp.issuer}/token`,
-    scope: ['email', 'profile'],
-    oidc_discovery: `${idp.issuer}/.well-known/openid-configuration`,
-    jwks_url: `${idp.issuer}/jwks`,
-    ...extra,
-  });
-
-  async function createProvider(jit: boolean): Promise<string> {
-    const body = { button_graphic: TEST_SVG, provision_just_in_time: jit, type: 'oauth2', oauth2: oauth2Settings({ client_secret: SECRET }) };
-    const res = await http().post('/identity-providers').set(bearer(tokens.write)).send(body);
-    expect(res.status).toBe(201);
-    expect(JSON.stringify(res.body)).not.toContain('client_secret');
-    expect(JSON.stringify(res.body)).not.toContain(SECRET);
-    return res.body.id as string;
-  }
-
-  async function constituency(id: string, allowed: string[], selfService: boolean): Promise<void> {
-    const body = { id, name: id, enable_self_service_provisioning: selfService, allowed_identity_providers: allowed };
-    expect((await http().post(`/tenants/${school.id}/constituencies`).set(bearer(tokens.write)).send(body)).status).toBe(201);
-  }
+  const tenantToken = (tenantId: string, keys: ScopeKey[]) => SchoolAdmin.tenantToken(h.world(), h.issuer, tenantId, keys.map(uri));
+  const oauth2Settings = (extra: Record<string, unknown> = {}) => settingsOf(idp, 'school-idp', extra);
+  const createProvider = (jit: boolean) => admin.addOauth2Provider(oauth2Settings({ client_secret: SECRET }), { jit });
 
   /** A whole sign-in at the school through one of its own providers, as `person`. */
   function signIn(providerId: string, person: UpstreamPerson) {
@@ -94,11 +54,7 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
     return h.signIn(rp, person, { params: { tenant: school.id }, provider: providerId });
   }
 
-  const log = async (query = 'limit=100'): Promise<SignInRow[]> => {
-    const res = await http().get(`/tenants/${school.id}/sign-ins?${query}`).set(bearer(tokens.read));
-    expect(res.status).toBe(200);
-    return res.body as SignInRow[];
-  };
+  const log = (query?: string) => admin.signIns(query);
 
   beforeAll(async () => {
     h = await SignInHarness.start();
@@ -109,16 +65,16 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
     partner = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Maths Garden');
     await w.deploy(partner.app.id, school.id, []);
     rp = await h.relyingParty(partner);
-    tokens.write = await tenantToken(school.id, ['id.tenant-core.write']);
-    tokens.read = await tenantToken(school.id, ['id.tenant-core.readonly']);
+    admin = await SchoolAdmin.start(w, h.issuer, school.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
+    Object.assign(tokens, admin.tokens);
     tokens.roster = await tenantToken(school.id, ['roster-core.readonly']);
     tokens.otherRead = await tenantToken(other.id, ['id.tenant-core.readonly']);
     providers.jit = await createProvider(true);
     providers.noJit = await createProvider(false);
     providers.jitStaff = await createProvider(true);
-    await constituency('students', [providers.jit], true);
-    await constituency('guests', [providers.noJit], true);
-    await constituency('staff', [providers.jitStaff], false);
+    await admin.constituency('students', [providers.jit], true);
+    await admin.constituency('guests', [providers.noJit], true);
+    await admin.constituency('staff', [providers.jitStaff], false);
   });
 
   afterAll(async () => {

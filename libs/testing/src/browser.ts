@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type LaunchOptions, type Page } from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run); never a browser downloaded by a test tool. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -22,4 +22,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: false });
   console.log(`screenshot: ${path.relative(process.cwd(), file)} (${file})`);
   return file;
+}
+
+/** The Chromium flag sending `hosts` (vanity domains in tests) to 127.0.0.1. */
+export function resolveToLoopback(hosts: string[]): string {
+  return `--host-resolver-rules=${hosts.map((d) => `MAP ${d} 127.0.0.1`).join(',')}`;
+}
+
+/**
+ * A fresh browser profile whose requests may reach only the `allowed` origins (the servers under
+ * test); any other request is aborted and its URL pushed to `outside`.
+ */
+export async function closedContext(browser: Browser, allowed: string[], outside: string[], o: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 760 }, ...o });
+  await ctx.route('**/*', (route) => {
+    const url = route.request().url();
+    if (allowed.some((a) => url.startsWith(`${a}/`))) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  return ctx;
 }

@@ -31,6 +31,11 @@ export function lionCityBrand(): BrandConfiguration {
   };
 }
 
+/** Kampong: Lion City's look with its own name and logo (a school's own sign-in provider in the browser tests). */
+export function kampongBrand(): BrandConfiguration {
+  return { ...lionCityBrand(), portal_name: 'Kampong Schools', logo: { light: logo('#1e3a8a', 'Kampong'), dark: logo('#dbeafe', 'Kampong') } };
+}
+
 /** Harbour High: a pale yellow primary that fails on white (the fallback must apply), teal, left, PNG tile. */
 export function harbourBrand(): BrandConfiguration {
   return {

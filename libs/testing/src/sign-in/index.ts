@@ -2,3 +2,4 @@ export * from './cookie-browser';
 export * from './memory-oidc-adapter';
 export * from './test-upstream';
 export * from './portal-forms';
+export * from './school-admin';
