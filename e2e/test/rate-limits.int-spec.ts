@@ -21,6 +21,8 @@ const LIMITS = {
   RATE_LIMIT_TOKEN_PER_CLIENT: '4',
   RATE_LIMIT_TOKEN_PER_ADDRESS: '40',
   RATE_LIMIT_ALERT_SUBMISSIONS: '2',
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS: '3',
+  RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS: '50',
   LOG_LEVEL: 'error',
 };
 
@@ -214,6 +216,24 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     // Reads by the same operator token are another budget.
     expect((await call(`${alerts.url}/v2/alerts/messages/${(submissions[0].body as { messages: { message_id: string }[] }).messages[0].message_id}`, { headers: bearer(operator) })).status).not.toBe(429);
   }, 30_000);
+
+  it('the sign-in portal has its own budgets per address: pages spend `sign-in` (refused as a page), assets `sign-in-assets` (long-cached when versioned), never the anonymous budget', async () => {
+    const pages = [];
+    for (let i = 0; i < 4; i++) pages.push(await fetch(`${identity.url}/signin/interaction/unknown-${i}`));
+    expect(pages.map((p) => p.status)).toEqual([400, 400, 400, 429]);
+    expect(pages[0].headers.get('ratelimit-policy')).toBe(`"sign-in";q=3;w=${WINDOW_SECONDS}`);
+    expect(pages.map((p) => p.headers.get('ratelimit') ?? '').every((f) => f.startsWith('"sign-in";r='))).toBe(true);
+    expect(pages[3].headers.get('content-type')).toMatch(/^text\/html/);
+    expect(pages[3].headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(await pages[3].text()).toContain('Too many sign-in attempts');
+
+    // The stylesheet is another budget, so a school's morning of page loads does not spend the pages' budget.
+    const css = await fetch(`${identity.url}/signin/assets/portal.css?v=1`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('ratelimit-policy')).toBe(`"sign-in-assets";q=50;w=${WINDOW_SECONDS}`);
+    expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${identity.url}/signin/assets/portal.css`)).headers.get('cache-control')).toBe('public, max-age=300');
+  });
 
   it('the operator sets a deployment\u2019s own read quota (a setting outside its bounds is a 400 naming it); every service applies it', async () => {
     const operator = (await tokenFor(OPERATOR.id, OPERATOR.secret)).body.access_token as string;

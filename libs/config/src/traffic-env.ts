@@ -96,6 +96,14 @@ export function WithTrafficControl<TBase extends Ctor>(Base: TBase) {
     @Quota() RATE_LIMIT_ALERT_SUBMISSIONS = 600;
     /** Requests without a token (JWKS, discovery) per source address. */
     @Quota() RATE_LIMIT_ANONYMOUS_PER_ADDRESS = 600;
+    /**
+     * The sign-in portal's pages, forms and the authorization and logout endpoints per source
+     * address: a school behind one NAT address signs hundreds in within minutes (about 6 of these
+     * a sign-in), so 3000 is about 500 sign-ins a minute from one address.
+     */
+    @Quota() RATE_LIMIT_SIGN_IN_PER_ADDRESS = 3000;
+    /** The sign-in portal's stylesheets, brand assets and provider buttons per source address (cached by browsers). */
+    @Quota() RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS = 6000;
 
     /**
      * Proxies allowed to name the client's address in `X-Forwarded-For`: a hop count or a list of

@@ -5,7 +5,10 @@
  */
 
 /** Route groups: which budgets a request spends. */
-export type RouteGroup = 'token' | 'read' | 'write' | 'gradebook-write' | 'alert-submission' | 'anonymous';
+export type RouteGroup = 'token' | 'read' | 'write' | 'gradebook-write' | 'alert-submission' | 'anonymous' | 'sign-in' | 'sign-in-asset';
+
+/** Groups counted by source address only, with or without a token (a browser's sign-in has none). */
+export const ADDRESS_GROUPS: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['sign-in', 'sign-in-asset']);
 
 /** Who a budget belongs to. */
 export type PartitionKind = 'client' | 'tenant' | 'address';
@@ -46,6 +49,8 @@ export interface Quotas {
   RATE_LIMIT_GRADEBOOK_WRITE_PER_TENANT: number;
   RATE_LIMIT_ALERT_SUBMISSIONS: number;
   RATE_LIMIT_ANONYMOUS_PER_ADDRESS: number;
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS: number;
+  RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS: number;
 }
 
 const budget = (policy: string, partition: PartitionKind, quota: number): Budget => ({ policy, partition, quota });
@@ -63,6 +68,9 @@ export function groupRules(q: Quotas): Record<RouteGroup, GroupRules> {
     },
     'alert-submission': { budgets: [budget('alert-submissions', 'client', q.RATE_LIMIT_ALERT_SUBMISSIONS)], whenStoreDown: 'refuse' },
     anonymous: { budgets: [budget('anonymous', 'address', q.RATE_LIMIT_ANONYMOUS_PER_ADDRESS)], whenStoreDown: 'allow' },
+    // A school's people sign in from one NAT address: their own budgets, sized for a school's morning.
+    'sign-in': { budgets: [budget('sign-in', 'address', q.RATE_LIMIT_SIGN_IN_PER_ADDRESS)], whenStoreDown: 'allow' },
+    'sign-in-asset': { budgets: [budget('sign-in-assets', 'address', q.RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS)], whenStoreDown: 'allow' },
   };
 }
 

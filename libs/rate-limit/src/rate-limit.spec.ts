@@ -16,6 +16,8 @@ const QUOTAS: Quotas = {
   RATE_LIMIT_GRADEBOOK_WRITE_PER_TENANT: 3000,
   RATE_LIMIT_ALERT_SUBMISSIONS: 600,
   RATE_LIMIT_ANONYMOUS_PER_ADDRESS: 600,
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS: 3000,
+  RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS: 6000,
 };
 
 const request = (o: Partial<Request>) => ({ ip: '192.0.2.10', headers: {}, body: {}, socket: {}, ...o }) as unknown as Request;
@@ -50,6 +52,28 @@ describe('who spends which budget', () => {
     expect(budgetsFor(groupRules(QUOTAS)['alert-submission'], subject).map((b) => b.policy)).toEqual(['alert-submissions']);
     expect(budgetsFor(groupRules(QUOTAS).write, subjectOf(request({}), 'write', operator)).map((b) => b.policy)).toEqual(['write-client']);
     expect(subjectOf(request({ method: 'GET' }), 'read', undefined)).toEqual({ group: 'anonymous', address: '192.0.2.10' });
+  });
+
+  it('the policy table: each group\u2019s budgets in order, their partitions, and what happens while Redis is down', () => {
+    const table = Object.entries(groupRules(QUOTAS)).map(([group, r]) => [group, r.budgets.map((b) => `${b.policy}/${b.partition}=${b.quota}`).join(' '), r.whenStoreDown]);
+    expect(table).toEqual([
+      ['token', 'token-address/address=600 token-client/client=300', 'local'],
+      ['read', 'read-client/client=1200 read-tenant/tenant=6000', 'allow'],
+      ['write', 'write-client/client=300 write-tenant/tenant=1200', 'refuse'],
+      ['gradebook-write', 'gradebook-write-client/client=600 gradebook-write-tenant/tenant=3000', 'refuse'],
+      ['alert-submission', 'alert-submissions/client=600', 'refuse'],
+      ['anonymous', 'anonymous/address=600', 'allow'],
+      ['sign-in', 'sign-in/address=3000', 'allow'],
+      ['sign-in-asset', 'sign-in-assets/address=6000', 'allow'],
+    ]);
+  });
+
+  it('a sign-in (pages, assets) spends its address\u2019s own budgets, with or without a token, never the anonymous budget', () => {
+    for (const group of ['sign-in', 'sign-in-asset'] as const) {
+      expect(subjectOf(request({ method: 'GET' }), group, undefined)).toEqual({ group, address: '192.0.2.10' });
+      expect(subjectOf(request({ method: 'POST' }), group, tenantToken)).toEqual({ group, address: '192.0.2.10' });
+    }
+    expect(budgetsFor(groupRules(QUOTAS)['sign-in'], { group: 'sign-in', address: 'a' }).map((b) => b.policy)).toEqual(['sign-in']);
   });
 
   it('a token request spends its address\u2019s budget, then the named client id\u2019s (Basic or form)', () => {

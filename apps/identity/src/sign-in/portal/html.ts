@@ -1,4 +1,5 @@
 import type { PageBrand } from './brand/brand-store';
+import { PORTAL_CSS_HREF } from './portal.css';
 
 /** HTML-escapes text for element content and quoted attribute values. */
 export function esc(value: unknown): string {
@@ -71,7 +72,7 @@ export function page(p: PageShell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${p.title}</title>
-<link rel="stylesheet" href="/signin/assets/portal.css">
+<link rel="stylesheet" href="${PORTAL_CSS_HREF}">
 ${p.brand ? html`<link rel="stylesheet" href="${p.brand.paths.css}">` : ''}
 </head>
 <body>

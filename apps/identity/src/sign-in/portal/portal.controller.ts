@@ -3,6 +3,7 @@ import { ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
 import { SignInRepository } from '../sign-in.repository';
+import { cacheControl } from './brand/brand-assets';
 import { BrandStore } from './brand/brand-store';
 import { PortalCsrf } from './csrf';
 import { PAGE_HEADERS } from './html';
@@ -105,8 +106,8 @@ export class PortalController {
 
   @Get('assets/portal.css')
   @ApiOperation({ summary: 'The sign-in pages’ stylesheet' })
-  css(@Res() res: Response): void {
-    res.status(200).set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' }).send(PORTAL_CSS);
+  css(@Query() q: Record<string, unknown>, @Res() res: Response): void {
+    res.status(200).set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': cacheControl(q), 'X-Content-Type-Options': 'nosniff' }).send(PORTAL_CSS);
   }
 
   private async render(req: Request, res: Response, step: Step, uid?: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The portal's base stylesheet (served from /signin/assets/portal.css: no inline styles). A
  * vanity domain's brand stylesheet comes after it and overrides the custom properties.
@@ -30,3 +32,6 @@ ul.schools li { margin: 0.5rem 0; }
 .actions { display: flex; gap: 0.75rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
+
+/** Where the pages link the stylesheet: `v` is its hash, so the long-cached URL changes with every change of it. */
+export const PORTAL_CSS_HREF = `/signin/assets/portal.css?v=${createHash('sha256').update(PORTAL_CSS).digest('base64url').slice(0, 16)}`;

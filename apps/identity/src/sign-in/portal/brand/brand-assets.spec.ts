@@ -1,5 +1,6 @@
 import { TEST_PNG, TEST_SVG } from '@edu/testing';
-import { fontAsset, imageAsset } from './brand-assets';
+import { PORTAL_CSS_HREF } from '../portal.css';
+import { cacheControl, fontAsset, imageAsset } from './brand-assets';
 
 const WOFF = Buffer.concat([Buffer.from('wOFF'), Buffer.alloc(60)]).toString('base64');
 
@@ -24,5 +25,11 @@ describe('brand assets', () => {
     expect(fontAsset({ name: 'Inter', source: 'google' })).toBeUndefined();
     expect(fontAsset({ name: 'X', source: 'file', file_type: 'woff', file: 'not base64!' })).toBeUndefined();
     expect(fontAsset(null)).toBeUndefined();
+  });
+
+  it('a versioned URL (the pages link every asset with ?v=) is cached a year; without v, five minutes', () => {
+    expect(cacheControl({ v: '2026-01-01T00:00:00.000Z' })).toBe('public, max-age=31536000, immutable');
+    expect([cacheControl({}), cacheControl({ v: '' }), cacheControl({ v: ['a', 'b'] })]).toEqual(['public, max-age=300', 'public, max-age=300', 'public, max-age=300']);
+    expect(PORTAL_CSS_HREF).toMatch(/^\/signin\/assets\/portal\.css\?v=[\w-]{16}$/);
   });
 });

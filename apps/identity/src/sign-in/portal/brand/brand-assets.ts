@@ -31,13 +31,22 @@ export function fontAsset(entry: unknown): Asset | undefined {
   return bytes ? { contentType: format.contentType, body: bytes } : undefined;
 }
 
-/** Headers of every brand asset: its exact type, never sniffed, this origin only, cached a while. */
-export function assetHeaders(contentType: string): Record<string, string> {
+/**
+ * Cache lifetimes of the portal's assets. A URL the pages link to carries `?v=` (the brand's
+ * `updated_at`, the stylesheet's hash), which changes with the content: such a URL is cached for a
+ * year, so a school's morning of sign-ins fetches each asset once per browser. Without `v` a while only.
+ */
+export const VERSIONED_CACHE = 'public, max-age=31536000, immutable';
+export const UNVERSIONED_CACHE = 'public, max-age=300';
+export const cacheControl = (query: Record<string, unknown>): string => (typeof query.v === 'string' && query.v !== '' ? VERSIONED_CACHE : UNVERSIONED_CACHE);
+
+/** Headers of every brand asset: its exact type, never sniffed, this origin only, cached (long when versioned). */
+export function assetHeaders(contentType: string, cache: string = UNVERSIONED_CACHE): Record<string, string> {
   return {
     'Content-Type': contentType,
     'X-Content-Type-Options': 'nosniff',
     'Cross-Origin-Resource-Policy': 'same-origin',
-    'Cache-Control': 'public, max-age=300',
+    'Cache-Control': cache,
     // An SVG opened on its own is a document: no script, nothing loaded, sandboxed.
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
   };
