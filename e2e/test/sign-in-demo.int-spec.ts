@@ -7,6 +7,13 @@ import { abortForm, FORM_HEADERS } from '@edu/testing/sign-in';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 import { afterRedirects, DemoProcess, demoJourney, find } from './sign-in-demo';
 
+/**
+ * The demo people's `sub` at Lion City Schools District (tenant 9b8e7d6c-…-cba987654302): their
+ * subject at that tenant, the UUID v5 of `<tenant id>:<user id>` (apps/identity/src/README.md,
+ * "Sign-in"), not their user ids 11111111-2222-4333-8444-555555555503 and …504.
+ */
+const SUB = { tanWeiLing: '7db7652d-0788-50d2-a1ea-c90f609fcaf3', arjun: '89b44577-5ac8-543a-8231-72658ebe7c10' } as const;
+
 const root = path.resolve(__dirname, '..', '..');
 // The sign-in demo of `npm start` (plain JS under tools/), with the types of its .d.ts files.
 const load = createRequire(__filename);
@@ -73,7 +80,7 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     expect(claims).toMatchObject({
       iss: trip.identity,
       aud: demo.app.clientId,
-      sub: '11111111-2222-4333-8444-555555555503',
+      sub: SUB.tanWeiLing,
       email: tanWeiLing.email,
       email_verified: true,
       name: 'Tan Wei Ling',
@@ -103,7 +110,7 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
       await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
       await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
       await page.waitForURL(`${trip.partner}/signed-in`);
-      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({ sub: '11111111-2222-4333-8444-555555555503', tenant_id: demo.tenant.id, constituencies: ['staff'] });
+      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({ sub: SUB.tanWeiLing, tenant_id: demo.tenant.id, constituencies: ['staff'] });
       await screenshot(page, 'sign-in-demo-claims');
       await page.getByRole('link', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Yes, sign me out' }).click();
@@ -118,7 +125,7 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     const { res } = await demoJourney({ ...trip, provider: demo.schoolProvider.id, sub: arjun.sub });
     expect({ url: res.url, status: res.status }).toEqual({ url: `${trip.partner}/signed-in`, status: 200 });
     const claims = JSON.parse(find(res, /<pre id="claims">([^<]+)<\/pre>/, 'claims')) as Record<string, unknown>;
-    expect(claims).toMatchObject({ sub: '11111111-2222-4333-8444-555555555504', email: arjun.email, tenant_id: demo.tenant.id, constituencies: ['student'] });
+    expect(claims).toMatchObject({ sub: SUB.arjun, email: arjun.email, tenant_id: demo.tenant.id, constituencies: ['student'] });
   });
 
   it('a student (whose group signs in only with the school’s own provider) gets the portal’s refusal with Microsoft, and the app hears access_denied', async () => {

@@ -8,6 +8,7 @@ import { brandedDomain, kampongBrand } from './support/brands';
 import { uri } from './support/harness';
 import { RelyingPartyServer } from './support/relying-party-server';
 import { SignInHarness } from './support/sign-in-harness';
+import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
 
 const SECRET = 'kampong-idp-secret-41c7';
 /** The school's vanity domain (the portal). */
@@ -107,7 +108,7 @@ describe('sign-in in a browser: the school’s own provider and just-in-time pro
     expect(await page.locator('h1').textContent()).toBe('Signed in');
     // Identity exchanged the school's code with the stored secret, once.
     expect(idp.tokenRequests).toBe(tokenRequests + 1);
-    expect(rp.signedIn.at(-1)).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: mei.id, email: mei.email, tenant_id: school.id, tenant_name: 'Kampong Primary', constituencies: ['staff'] });
+    expect(rp.signedIn.at(-1)).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: subjectFor(school.id, mei.id), email: mei.email, tenant_id: school.id, tenant_name: 'Kampong Primary', constituencies: ['staff'] });
     const [last] = await admin.signIns('limit=1');
     expect(last).toMatchObject({ outcome: 'success', reason: null, tenant_id: school.id, app_id: partner.app.id, provider_id: providers.staff, user_id: mei.id });
     await ctx.close();
@@ -127,9 +128,11 @@ describe('sign-in in a browser: the school’s own provider and just-in-time pro
     expect(claims).toMatchObject({ iss: h.issuer, aud: partner.clientId, email: parent.email, name: 'Lim Wei', tenant_id: school.id, constituencies: ['parents'] });
 
     const [last] = await admin.signIns('limit=1');
-    expect(last).toMatchObject({ outcome: 'success', reason: 'provisioned', provider_id: providers.families, user_id: claims.sub, app_id: partner.app.id });
+    expect(last).toMatchObject({ outcome: 'success', reason: 'provisioned', provider_id: providers.families, app_id: partner.app.id });
+    // The app's sub is the person's subject at this school; the log and the Identity API name the user id.
+    expect(claims.sub).toBe(subjectFor(school.id, last.user_id!));
     const added = (await admin.users()).filter((u) => u.user.email === parent.email);
-    expect(added).toEqual([{ user_email: parent.email, tenant_id: school.id, constituencies: ['parents'], user: { id: claims.sub, email: parent.email, name: 'Lim Wei', nickname: 'Lim Wei', picture: '' } }]);
+    expect(added).toEqual([{ user_email: parent.email, tenant_id: school.id, constituencies: ['parents'], user: { id: last.user_id, email: parent.email, name: 'Lim Wei', nickname: 'Lim Wei', picture: '' } }]);
     expect(await counts()).toEqual({ users: before.users + 1, links: before.links + 1 });
     await ctx.close();
 
@@ -137,7 +140,7 @@ describe('sign-in in a browser: the school’s own provider and just-in-time pro
     const again = await context();
     expect(await throughSchoolIdp(await portal(again), FAMILY_IDP, parent, rp.redirectUri)).toBe(200);
     expect(rp.signedIn.at(-1)).toMatchObject({ sub: claims.sub, email: parent.email });
-    expect((await admin.signIns('limit=1'))[0]).toMatchObject({ outcome: 'success', reason: null, user_id: claims.sub });
+    expect((await admin.signIns('limit=1'))[0]).toMatchObject({ outcome: 'success', reason: null, user_id: last.user_id });
     expect((await admin.users()).filter((u) => u.user.email === parent.email)).toHaveLength(1);
     expect(await counts()).toEqual({ users: before.users + 1, links: before.links + 1 });
     await again.close();

@@ -5,6 +5,7 @@ import { contrastRatio } from '../src/sign-in/portal/brand/contrast';
 import { brandedDomain, harbourBrand, lionCityBrand } from './support/brands';
 import { RelyingPartyServer } from './support/relying-party-server';
 import { SignInHarness } from './support/sign-in-harness';
+import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
 
 const LION = 'portal.lioncity.test';
 const HARBOUR = 'signin.harbour.test';
@@ -150,7 +151,7 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     await screenshot(page, 'sign-in-upstream-login');
     await Promise.all([page.waitForURL(`${rp.redirectUri}?**`), page.keyboard.press('Enter')]);
     expect(await page.locator('h1').textContent()).toBe('Signed in');
-    expect(rp.signedIn.at(-1)).toMatchObject({ iss: h.issuer, sub: ada.id, email: ada.email, tenant_id: lion.id, tenant_name: 'Lion City Primary' });
+    expect(rp.signedIn.at(-1)).toMatchObject({ iss: h.issuer, sub: subjectFor(lion.id, ada.id), email: ada.email, tenant_id: lion.id, tenant_name: 'Lion City Primary' });
     await screenshot(page, 'sign-in-app-signed-in');
 
     // Signing out (RP-initiated logout on the school's domain): a confirmation form, then the app.

@@ -11,6 +11,7 @@ import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
 import { SignInLogRetention } from '../src/sign-in/log/sign-in-log-retention';
 import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
+import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
 
 const SECRET = 'tenant-idp-secret-7f3a9c';
 
@@ -120,7 +121,7 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
       expect(j.res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?code=`));
       expect(idp.tokenRequests).toBe(tokensBefore + 1);
       const claims = (await h.exchange(rp, j)).claims()!;
-      expect(claims).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: ada.id, tenant_id: school.id, constituencies: ['guests'] });
+      expect(claims).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: subjectFor(school.id, ada.id), tenant_id: school.id, constituencies: ['guests'] });
     });
 
     it('provisions an unknown person just in time (one user, one tenant-user), and maps the next sign-in to them', async () => {
@@ -130,11 +131,11 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
       const claims = (await h.exchange(rp, first)).claims()!;
       const users = await h.ds.query(`SELECT id FROM users WHERE email = $1`, [person.email]);
       expect(users).toHaveLength(1);
-      expect(claims).toMatchObject({ sub: users[0].id, email: person.email, name: 'New Pupil', constituencies: ['students'] });
+      expect(claims).toMatchObject({ sub: subjectFor(school.id, users[0].id), email: person.email, name: 'New Pupil', constituencies: ['students'] });
       const links = await h.ds.query(`SELECT tenant_id, constituencies, idp_identifiers, name FROM tenant_users WHERE user_id = $1`, [users[0].id]);
       expect(links).toEqual([{ tenant_id: school.id, constituencies: ['students'], idp_identifiers: [{ id: identifierIdFor('idp-new-1'), idp_id: providers.jit }], name: 'New Pupil' }]);
       const second = await signIn(providers.jit, { sub: 'idp-new-1' });
-      expect((await h.exchange(rp, second)).claims()).toMatchObject({ sub: users[0].id });
+      expect((await h.exchange(rp, second)).claims()).toMatchObject({ sub: subjectFor(school.id, users[0].id) });
       expect(await h.ds.query(`SELECT count(*)::int AS n FROM tenant_users WHERE user_id = $1`, [users[0].id])).toEqual([{ n: 1 }]);
       expect(await h.ds.query(`SELECT count(*)::int AS n FROM users WHERE email = $1`, [person.email])).toEqual([{ n: 1 }]);
     });
@@ -145,7 +146,7 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
       const subs = await Promise.all([a, b].map(async (j) => (await h.exchange(rp, j)).claims()!.sub));
       const users = await h.ds.query(`SELECT id FROM users WHERE email = $1`, [person.email]);
       expect(users).toHaveLength(1);
-      expect(subs).toEqual([users[0].id, users[0].id]);
+      expect(subs).toEqual([subjectFor(school.id, users[0].id), subjectFor(school.id, users[0].id)]);
       expect(await h.ds.query(`SELECT count(*)::int AS n FROM tenant_users WHERE user_id = $1`, [users[0].id])).toEqual([{ n: 1 }]);
     });
 

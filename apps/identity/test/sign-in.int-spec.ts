@@ -7,6 +7,7 @@ import type { TenantEntity } from '@edu/persistence';
 import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
 import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
+import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
 
 const header = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()) as Record<string, unknown>;
 
@@ -37,6 +38,8 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     await h?.stop();
   });
 
+  /** Ada's subject at Lion City Primary: a sub per person and school, never the user id. */
+  const adaSub = () => subjectFor(tenant.id, ada.id);
   const person = (sub: string, email: string, verified = true) => ({ sub, email, email_verified: verified, name: `Upstream ${sub}` });
 
   it('publishes discovery: issuer, PKCE S256, ES256, the tenant scope, and the global JWKS', async () => {
@@ -66,19 +69,19 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     expect(j.res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?code=`));
     const tokens = await h.exchange(rp, j);
     const claims = tokens.claims()!;
-    expect(claims).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: ada.id, email: 'ada@lioncity.example', email_verified: true, name: ada.name, tenant_id: tenant.id, tenant_name: 'Lion City Primary', constituencies: ['staff'] });
+    expect(claims).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: adaSub(), email: 'ada@lioncity.example', email_verified: true, name: ada.name, tenant_id: tenant.id, tenant_name: 'Lion City Primary', constituencies: ['staff'] });
     expect(header(tokens.id_token!)).toMatchObject({ alg: 'ES256', kid: expect.stringMatching(/^id-/) });
     // An independent verifier (not openid-client / jose) with the JWKS from our discovery.
     const verifier = JwtVerifier.create({ issuer: h.issuer, audience: partner.clientId, jwksUri: `${h.issuer}/.well-known/jwks.json` });
     verifier.cacheJwks((await (await fetch(`${h.issuer}/.well-known/jwks.json`)).json()) as never);
-    expect(verifier.verifySync(tokens.id_token!)).toMatchObject({ sub: ada.id, tenant_id: tenant.id });
-    const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, ada.id);
-    expect(info).toMatchObject({ sub: ada.id, email: 'ada@lioncity.example', tenant_id: tenant.id, constituencies: ['staff'] });
+    expect(verifier.verifySync(tokens.id_token!)).toMatchObject({ sub: adaSub(), tenant_id: tenant.id });
+    const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, adaSub());
+    expect(info).toMatchObject({ sub: adaSub(), email: 'ada@lioncity.example', tenant_id: tenant.id, constituencies: ['staff'] });
     // The e-mail match recorded the identifier: the next sign-in maps by it, even without an e-mail.
     const [row] = await h.ds.query(`SELECT idp_identifiers FROM tenant_users WHERE tenant_id = $1 AND user_id = $2`, [tenant.id, ada.id]);
     expect(row.idp_identifiers).toEqual([{ id: identifierIdFor('g-ada-1'), idp_id: 'google' }]);
     const again = await h.signIn(rp, { sub: 'g-ada-1' }, { params: { tenant: tenant.id } });
-    expect((await h.exchange(rp, again)).claims()).toMatchObject({ sub: ada.id });
+    expect((await h.exchange(rp, again)).claims()).toMatchObject({ sub: adaSub() });
   });
 
   it('completes a sign-in whose steps hop between two replicas on one database', async () => {
@@ -88,9 +91,9 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     expect(j.res.location).toMatch(/\?code=/);
     const second = { ...rp, config: await oidc.discovery(new URL(h.issuer), partner.clientId, undefined, oidc.ClientSecretPost(partner.clientSecret), { execute: [oidc.allowInsecureRequests] }) };
     const tokens = await h.exchange(second, j);
-    expect(tokens.claims()).toMatchObject({ sub: ada.id });
+    expect(tokens.claims()).toMatchObject({ sub: adaSub() });
     const info = await fetch(`${ports[1]}/oidc/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
-    expect(await info.json()).toMatchObject({ sub: ada.id });
+    expect(await info.json()).toMatchObject({ sub: adaSub() });
   });
 
   it('issues rotating refresh tokens (offline_access with prompt=consent); a used one is refused', async () => {
@@ -100,20 +103,20 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     const next = await oidc.refreshTokenGrant(rp.config, tokens.refresh_token!);
     expect(next.refresh_token).toBeDefined();
     expect(next.refresh_token).not.toBe(tokens.refresh_token);
-    expect(next.claims()).toMatchObject({ sub: ada.id, tenant_id: tenant.id });
+    expect(next.claims()).toMatchObject({ sub: adaSub(), tenant_id: tenant.id });
     await expect(oidc.refreshTokenGrant(rp.config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('introspects and revokes the app’s own tokens only', async () => {
     const tokens = await h.exchange(rp, await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id } }));
-    expect(await oidc.tokenIntrospection(rp.config, tokens.access_token)).toMatchObject({ active: true, sub: ada.id, client_id: partner.clientId });
+    expect(await oidc.tokenIntrospection(rp.config, tokens.access_token)).toMatchObject({ active: true, sub: adaSub(), client_id: partner.clientId });
     const w = h.world();
     const stranger = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Stranger');
     const strangerRp = await h.relyingParty(stranger);
     expect(await oidc.tokenIntrospection(strangerRp.config, tokens.access_token)).toMatchObject({ active: false });
     await oidc.tokenRevocation(rp.config, tokens.access_token);
     expect(await oidc.tokenIntrospection(rp.config, tokens.access_token)).toMatchObject({ active: false });
-    await expect(oidc.fetchUserInfo(rp.config, tokens.access_token, ada.id)).rejects.toBeDefined();
+    await expect(oidc.fetchUserInfo(rp.config, tokens.access_token, adaSub())).rejects.toBeDefined();
   });
 
   it('logs out through RP-initiated logout (a confirmation form with the provider’s xsrf value)', async () => {

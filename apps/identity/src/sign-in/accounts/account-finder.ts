@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Account, AccountClaims, FindAccount } from 'oidc-provider';
 import { SignInRepository } from '../sign-in.repository';
+import { subjectFor } from './tenant-subject';
 
 /** The claims of each scope (design: `openid profile email` plus the `tenant` set). */
 export const SCOPE_CLAIMS = {
@@ -16,7 +17,8 @@ interface TokenLike {
 
 /**
  * oidc-provider's `findAccount`: the person as the tenant of the grant sees them (the tenant's
- * record: name, nickname, picture, constituencies). The tenant comes from `sign_in_grants`;
+ * record: name, nickname, picture, constituencies), `sub` being their subject at that tenant
+ * (`subjectFor`). The tenant and the user come from `sign_in_grants`;
  * a grant whose person left the tenant, or whose app is no longer deployed there, has no account
  * any more, so its codes, refreshes and userinfo calls fail.
  */
@@ -28,9 +30,9 @@ export class AccountFinder {
     const grantId = (token as TokenLike | undefined)?.grantId ?? ctx.oidc?.entities?.Grant?.jti;
     if (!grantId) return { accountId: sub, claims: () => ({ sub }) };
     const grant = await this.repo.grant(grantId);
-    if (!grant || grant.userId !== sub) return undefined;
+    if (!grant || subjectFor(grant.tenantId, grant.userId) !== sub) return undefined;
     const [member, tenant, deployed] = await Promise.all([
-      this.repo.memberById(grant.tenantId, sub),
+      this.repo.memberById(grant.tenantId, grant.userId),
       this.repo.tenant(grant.tenantId),
       this.repo.isDeployed(grant.appId, grant.tenantId),
     ]);

@@ -12,9 +12,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * compute it and provision it ahead of the first sign-in.
  */
 export function identifierIdFor(subject: string): string {
-  if (UUID.test(subject)) return subject.toLowerCase();
-  const ns = Buffer.from(SUBJECT_NAMESPACE.replace(/-/g, ''), 'hex');
-  const hash = createHash('sha1').update(ns).update(subject, 'utf8').digest();
+  return UUID.test(subject) ? subject.toLowerCase() : uuidV5(SUBJECT_NAMESPACE, subject);
+}
+
+/** RFC 9562 UUID version 5 (SHA-1) of `name` in `namespace`. */
+export function uuidV5(namespace: string, name: string): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  const hash = createHash('sha1').update(ns).update(name, 'utf8').digest();
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');

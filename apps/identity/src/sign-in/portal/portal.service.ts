@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type Provider from 'oidc-provider';
 import { IdentityEnv } from '../../config/identity.env';
 import { IdentityMapper, type Refusal } from '../accounts/identity-mapper';
+import { subjectFor } from '../accounts/tenant-subject';
 import { SignInLog } from '../log/sign-in-log';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
 import { SignInRepository, type SignInApp, type SignInTenant } from '../sign-in.repository';
@@ -158,13 +159,15 @@ export class PortalService {
 
   private async complete(req: Request, res: import('express').Response, it: Interaction, tenant: SignInTenant, p: UpstreamProvider, userId: string): Promise<void> {
     const provider = await this.host.provider();
-    const grant = new provider.Grant({ accountId: userId, clientId: it.app.clientId });
+    // The account is the person at this tenant: apps see a different `sub` at each school.
+    const accountId = subjectFor(tenant.id, userId);
+    const grant = new provider.Grant({ accountId, clientId: it.app.clientId });
     const requested = String(it.params.scope ?? 'openid').split(' ');
     grant.addOIDCScope(requested.filter((s) => ['openid', 'offline_access', 'profile', 'email', 'tenant'].includes(s)).join(' '));
     const grantId = await grant.save();
     const expiresAt = new Date(Date.now() + this.env.SIGNIN_REFRESH_TOKEN_TTL_SECONDS * 1000);
     await this.repo.recordGrant({ grantId, tenantId: tenant.id, userId, appId: it.app.id, providerId: p.id, expiresAt });
-    await provider.interactionFinished(req, res, { login: { accountId: userId, amr: ['fed'] }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(req, res, { login: { accountId, amr: ['fed'] }, consent: { grantId } }, { mergeWithLastSubmission: false });
   }
 
   /** The issuer's own host or a registered vanity domain: the only places a person is sent back to. */
