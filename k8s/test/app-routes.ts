@@ -6,8 +6,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import 'reflect-metadata';
-import { RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import type { Type } from '@nestjs/common';
+import { MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { controllerRoutes } from '@edu/testing';
 import { REPO_ROOT } from './kustomize';
 import type { AppName } from './platform';
 
@@ -50,31 +51,9 @@ function controllerClasses(app: AppName): Type[] {
   return [...found];
 }
 
-const join = (...parts: Array<string | undefined>): string =>
-  `/${parts
-    .flatMap((p) => (p ?? '').split('/'))
-    .filter(Boolean)
-    .join('/')}`;
-
 /** Every route of an app's own controllers (exported by `*.controller.ts` or registered by `*.module.ts` under `apps/<app>/src`). */
 export function appRoutes(app: AppName): AppRoute[] {
-  const routes: AppRoute[] = [];
-  for (const controller of controllerClasses(app)) {
-    const base = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
-    if (base === undefined) continue;
-    const proto = (controller as { prototype: Record<string, unknown> }).prototype;
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const handler = proto[name];
-      if (name === 'constructor' || typeof handler !== 'function') continue;
-      const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-      if (methodPath === undefined) continue;
-      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number] as string;
-      for (const b of Array.isArray(base) ? base : [base]) {
-        for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(b, p), controller: controller.name });
-      }
-    }
-  }
-  return routes;
+  return controllerClasses(app).flatMap((controller) => controllerRoutes(controller).map((r) => ({ method: r.method, path: r.path, controller: controller.name })));
 }
 
 /** Turns a route path into a concrete path a request could use (`:id` and `*path` filled in). */

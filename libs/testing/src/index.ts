@@ -5,6 +5,7 @@ export * from './test-env';
 export * from './test-issuer';
 export * from './world';
 export * from './route-inventory';
+export * from './controller-routes';
 export * from './json-shape-attacks';
 export * from './webhook-receiver';
 export * from './alert-fixtures';

@@ -1,8 +1,8 @@
-import { RequestMethod, type INestApplication } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES } from '@edu/auth';
 import type { ScopeKey } from '@edu/domain';
+import { controllerRoutes } from './controller-routes';
 
 export interface RouteEntry {
   method: string;
@@ -10,12 +10,6 @@ export interface RouteEntry {
   /** `public`, the accepted scope keys separated by spaces, or `NONE` (refused for everyone). */
   access: string;
 }
-
-const join = (...parts: Array<string | undefined>): string =>
-  `/${parts
-    .flatMap((p) => (p ?? '').split('/'))
-    .filter(Boolean)
-    .join('/')}`;
 
 /** Every controller route of an app with who may call it, read from the auth decorators' metadata. */
 export function routeInventory(app: INestApplication): RouteEntry[] {
@@ -27,18 +21,10 @@ export function routeInventory(app: INestApplication): RouteEntry[] {
       const cls = wrapper.metatype as (new (...args: never[]) => unknown) | null;
       if (!cls || seen.has(cls)) continue;
       seen.add(cls);
-      const base = Reflect.getMetadata(PATH_METADATA, cls) as string | undefined;
-      const proto = cls.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(proto)) {
-        const handler = proto[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-        if (methodPath === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number] as string;
+      for (const { method, path, handler } of controllerRoutes(cls as Type)) {
         const isPublic = reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [handler, cls]);
         const scopes = reflector.getAllAndOverride<ScopeKey[] | undefined>(REQUIRED_SCOPES, [handler, cls]);
-        const access = isPublic ? 'public' : scopes?.length ? scopes.join(' ') : 'NONE';
-        for (const p of Array.isArray(methodPath) ? methodPath : [methodPath]) routes.push({ method, path: join(base, p), access });
+        routes.push({ method, path, access: isPublic ? 'public' : scopes?.length ? scopes.join(' ') : 'NONE' });
       }
     }
   }
