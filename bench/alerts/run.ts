@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { AppEntity, createDataSource, DeploymentEntity, runMigrations, TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { startBenchDatabase } from '../common/database';
 import { freePort, log, projectRoot, quantile, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 import { benchMessage, largeMessage } from './messages';
 
@@ -72,23 +73,10 @@ interface Stack {
 async function startStack(root: string, args: Args): Promise<Stack> {
   const stops: (() => Promise<void>)[] = [];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startPostgres } = require(path.join(root, 'tools', 'infra', 'postgres.js')) as { startPostgres(o: { dataDir: string; durable: boolean }): Promise<{ url: string; stop(): Promise<void> }> };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startRedis } = require(path.join(root, 'tools', 'infra', 'redis.js')) as { startRedis(o: { dataDir?: string }): Promise<{ url: string; stop(): Promise<void> }> };
-  let serverUrl = process.env['DATABASE_URL'];
-  if (!serverUrl) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-pg-'));
-    log('starting an embedded PostgreSQL (non-durable: fsync off)');
-    const pg = await startPostgres({ dataDir, durable: false });
-    serverUrl = pg.url;
-    stops.push(async () => (await pg.stop(), rmSync(dataDir, { recursive: true, force: true })));
-  }
-  const name = `edu_bench_alerts_${randomUUID().slice(0, 8)}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const db = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+  const database = await startBenchDatabase(root);
+  stops.push(() => database.stop());
+  const db = database.url;
   await runMigrations(db);
   let redis = process.env['REDIS_URL'];
   if (!redis) {

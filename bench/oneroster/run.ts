@@ -20,7 +20,6 @@
  */
 import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -32,6 +31,7 @@ import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-packa
 import { generateRosterPackage } from './generate';
 import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
 import { BenchIssuer } from './issuer';
+import { startBenchDatabase } from '../common/database';
 import { freePort, log, projectRoot, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 
 const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
@@ -93,53 +93,6 @@ function parseArgs(argv: string[]): Args {
     }
   }
   return args;
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-interface Database {
-  url: string;
-  embedded: boolean;
-  stop(): Promise<void>;
-}
-
-async function startDatabase(root: string): Promise<Database> {
-  let serverUrl = process.env['DATABASE_URL'];
-  let stopServer = async (): Promise<void> => undefined;
-  let dataDir: string | undefined;
-  if (!serverUrl) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { startPostgres } = require(path.join(root, 'tools', 'infra', 'postgres.js')) as {
-      startPostgres(o: { dataDir: string; durable: boolean }): Promise<{ url: string; stop(): Promise<void> }>;
-    };
-    dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-pg-'));
-    log('starting an embedded PostgreSQL (non-durable: fsync off)');
-    const pg = await startPostgres({ dataDir, durable: false });
-    serverUrl = pg.url;
-    stopServer = () => pg.stop();
-  }
-  const name = `edu_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = withDatabase(serverUrl, name);
-  return {
-    url,
-    embedded: dataDir !== undefined,
-    stop: async () => {
-      const c = new Client({ connectionString: withDatabase(serverUrl as string, 'postgres') });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-      await stopServer();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: string; deploymentId: string; appId: string }> {
@@ -257,7 +210,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const root = projectRoot();
   const started = Date.now();
-  const db = await startDatabase(root);
+  const db = await startBenchDatabase(root);
   const children: ChildProcess[] = [];
   const issuer = await new BenchIssuer().start();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-roster-'));

@@ -1,11 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@edu/persistence';
-import { freePort, log, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
+import { startBenchDatabase } from '../common/database';
+import { freePort, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 
 /** The demo data's sign-in settings (tools/demo/sign-in/config.js). */
 interface DemoConfig {
@@ -27,23 +25,11 @@ export interface SignInStack {
   stop(): Promise<void>;
 }
 
-async function database(root: string, stops: (() => Promise<void>)[]): Promise<string> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startPostgres } = require(path.join(root, 'tools', 'infra', 'postgres.js')) as { startPostgres(o: { dataDir: string; durable: boolean }): Promise<{ url: string; stop(): Promise<void> }> };
-  let serverUrl = process.env['DATABASE_URL'];
-  if (!serverUrl) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-pg-'));
-    log('starting an embedded PostgreSQL (non-durable: fsync off)');
-    const pg = await startPostgres({ dataDir, durable: false });
-    serverUrl = pg.url;
-    stops.push(async () => (await pg.stop(), rmSync(dataDir, { recursive: true, force: true })));
-  }
-  const name = `edu_bench_signin_${randomUUID().slice(0, 8)}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const db = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+/** A fresh database with the demo data set; its clean-up joins `stops`. */
+async function demoDatabase(root: string, stops: (() => Promise<void>)[]): Promise<string> {
+  const database = await startBenchDatabase(root);
+  stops.push(() => database.stop());
+  const db = database.url;
   await runMigrations(db);
   // The demo data set: Wellbeing Pulse at Lion City, whose staff sign in with Microsoft.
   const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', path.join(root, 'tools/provision/demo.json')], {
@@ -68,7 +54,7 @@ function startUpstream(root: string, port: number, issuer: string, identity: str
 /** PostgreSQL (embedded unless DATABASE_URL), the demo data, identity and the demo upstream provider. */
 export async function startSignInStack(root: string, profile = false): Promise<SignInStack> {
   const stops: (() => Promise<void>)[] = [];
-  const db = await database(root, stops);
+  const db = await demoDatabase(root, stops);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const demoTools = require(path.join(root, 'tools/demo/sign-in/config.js')) as { demoSignInConfig(): DemoConfig; identitySignInEnv(url: string, env: object): Record<string, string> };
   const [idPort, upPort] = [await freePort(), await freePort()];
