@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiError, ApiErrorCode, type Principal } from '@edu/domain';
+import { ApiError, ApiErrorCode, decodePageCursor, encodePageCursor, type Principal } from '@edu/domain';
 import { DeliveryQueue } from '@edu/queue';
 import { AlertsEnv } from '../config/alerts.env';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { decodeCursor, encodeCursor } from './delivery-cursor';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository';
 import { toAttemptView, toDeliveryView, type AttemptView, type DeliveryView } from './delivery.view';
 import type { ListDeliveriesQuery } from './dto/deliveries.dto';
@@ -42,12 +41,12 @@ export class DeliveriesService {
   async list(who: Principal, webhookId: string, q: ListDeliveriesQuery): Promise<DeliveryPage> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const limit = q.limit ?? 20;
-    const rows = await this.deliveries.list(tenantId, hook.id, { status: q.status, after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: limit + 1 });
+    const rows = await this.deliveries.list(tenantId, hook.id, { status: q.status, after: q.cursor ? decodePageCursor(q.cursor) : undefined, limit: limit + 1 });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
       deliveries: page.map(toDeliveryView),
-      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
+      next_cursor: rows.length > limit && last ? encodePageCursor({ at: last.cursor_at, id: last.id }) : null,
     };
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { PageCursor } from '@edu/domain';
 import type { DeliveryStatus, WebhookType } from '@edu/persistence';
 
 export interface DeliveryRow {
@@ -34,11 +35,6 @@ export interface AttemptRow {
   response_excerpt: string | null;
 }
 
-export interface DeliveryPageCursor {
-  createdAt: string;
-  id: string;
-}
-
 const COLUMNS = `id, webhook_id, message_id, kind, trigger, redelivery_of, status, attempt_count, due_at, last_status_code, last_error_code, created_at, first_attempt_at, finished_at`;
 
 /** The delivery log as partners see it. Every query is scoped by tenant and webhook. */
@@ -50,7 +46,7 @@ export class DeliveryRepository {
    * Newest first; `after` continues below the last row of the previous page. `cursor_at` is the
    * creation time at full (microsecond) precision: rows created in one transaction share it.
    */
-  list(tenantId: string, webhookId: string, o: { status?: DeliveryStatus; after?: DeliveryPageCursor; limit: number }): Promise<(DeliveryRow & { cursor_at: string })[]> {
+  list(tenantId: string, webhookId: string, o: { status?: DeliveryStatus; after?: PageCursor; limit: number }): Promise<(DeliveryRow & { cursor_at: string })[]> {
     return this.ds.query(
       `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM webhook_deliveries
         WHERE tenant_id = $1 AND webhook_id = $2
@@ -58,7 +54,7 @@ export class DeliveryRepository {
           AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
         ORDER BY created_at DESC, id DESC
         LIMIT $6`,
-      [tenantId, webhookId, o.status ?? null, o.after?.createdAt ?? null, o.after?.id ?? null, o.limit],
+      [tenantId, webhookId, o.status ?? null, o.after?.at ?? null, o.after?.id ?? null, o.limit],
     );
   }
 

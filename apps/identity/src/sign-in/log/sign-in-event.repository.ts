@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { PageCursor } from '@edu/domain';
 import { SignInEventEntity, type SignInOutcome } from '@edu/persistence';
 
 export interface NewSignInEvent {
@@ -10,12 +11,6 @@ export interface NewSignInEvent {
   userId?: string;
   outcome: SignInOutcome;
   reason?: string | null;
-}
-
-/** Where the previous page ended: its last row's time (microseconds, as stored) and id. */
-export interface SignInEventCursor {
-  at: string;
-  id: string;
 }
 
 export type SignInEventRow = SignInEventEntity & { cursorAt: string };
@@ -47,7 +42,7 @@ export class SignInEventRepository {
   }
 
   /** The tenant's events, newest first; `after` continues below the last row of the previous page. */
-  page(tenantId: string, o: { after?: SignInEventCursor; limit: number }): Promise<SignInEventRow[]> {
+  page(tenantId: string, o: { after?: PageCursor; limit: number }): Promise<SignInEventRow[]> {
     return this.ds.query(
       `SELECT id, tenant_id AS "tenantId", app_id AS "appId", provider_id AS "providerId", user_id AS "userId", outcome, reason, created_at AS "createdAt",
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"

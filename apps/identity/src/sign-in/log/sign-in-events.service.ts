@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '@edu/domain';
+import { decodePageCursor, encodePageCursor, type Principal } from '@edu/domain';
 import { AccessPolicy } from '../../common/access-policy';
 import type { ListSignInsQuery } from './dto/sign-in-events.dto';
-import { decodeCursor, encodeCursor } from './sign-in-event-cursor';
 import { SignInEventRepository } from './sign-in-event.repository';
 import { toSignInEventView, type SignInEventPage } from './sign-in-event.view';
 
@@ -17,12 +16,12 @@ export class SignInEventsService {
   async list(who: Principal, rawTenantId: string, q: ListSignInsQuery): Promise<SignInEventPage> {
     const tenantId = this.policy.pathTenant(who, 'read', rawTenantId);
     const limit = q.limit ?? 20;
-    const rows = await this.events.page(tenantId, { after: q.cursor ? decodeCursor(q.cursor) : undefined, limit: limit + 1 });
+    const rows = await this.events.page(tenantId, { after: q.cursor ? decodePageCursor(q.cursor) : undefined, limit: limit + 1 });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
       rows: page.map(toSignInEventView),
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
+      nextCursor: rows.length > limit && last ? encodePageCursor({ at: last.cursorAt, id: last.id }) : null,
     };
   }
 }
