@@ -32,6 +32,7 @@ export const TENANT_DATA_TABLES: readonly string[] = [
   'gradebook_result_score_scales',
   'gradebook_line_item_learning_objectives',
   'gradebook_result_learning_objectives',
+  'gradebook_data_versions',
   'alert_messages',
 ];
 

@@ -5,8 +5,10 @@ export * from './gradebook-result.entity';
 export * from './gradebook-score-scale.entity';
 export * from './gradebook-assessment.entity';
 export * from './gradebook-csv-links.entity';
+export * from './gradebook-data-version.entity';
 
 import { GradebookCategoryEntity } from './gradebook-category.entity';
+import { GradebookDataVersionEntity } from './gradebook-data-version.entity';
 import { GradebookLineItemEntity } from './gradebook-line-item.entity';
 import { GradebookResultEntity } from './gradebook-result.entity';
 import { GradebookScoreScaleEntity } from './gradebook-score-scale.entity';
@@ -29,4 +31,5 @@ export const GRADEBOOK_ENTITIES = [
   GradebookResultScoreScaleRecordEntity,
   GradebookLineItemLearningObjectiveRecordEntity,
   GradebookResultLearningObjectiveRecordEntity,
+  GradebookDataVersionEntity,
 ];
