@@ -5,7 +5,7 @@ import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
 import { KeyEncryption } from './key-encryption';
 import { SigningKeyStore } from './signing-key.store';
-import { WEBHOOK_TOKEN_TYPE, WebhookTokenSigner } from './webhook-token.signer';
+import { encodePayloadTail, WEBHOOK_TOKEN_TYPE, WebhookTokenSigner } from './webhook-token.signer';
 
 describe('webhook token signer', () => {
   let db: TestDatabase;
@@ -55,5 +55,31 @@ describe('webhook token signer', () => {
     const decode = (t: Buffer) => JSON.parse(Buffer.from(t.toString().split('.')[1], 'base64url').toString());
     expect(decode(later.token).iat - decode(first.token).iat).toBe(5);
     expect(decode(later.token).jti).toBe(decode(first.token).jti);
+  });
+
+  it('signs a body whose end was encoded once: every head length and multi-byte text, the same claims as the whole body', async () => {
+    const jwks = createLocalJWKSet({ keys: await store.publishedKeys() });
+    const tailJson = '"recipient":{"name":"Zoë Ngô 🦉"},"alerts":[{"rows":["détail ✓"]}]}';
+    const tail = encodePayloadTail(tailJson);
+    // App ids of three lengths put the encoded head on each of the three base64 group offsets.
+    for (const appId of ['app-1', 'app-12', 'app-123']) {
+      const head = `{"message_id":"m-1","transaction_id":"Größe-${appId}",`;
+      const split = await signer.sign({ ...claims, appId, type: 'full-payload', bodyClaim: 'message', bodyJson: head, bodyTail: tail });
+      const whole = await signer.sign({ ...claims, appId, type: 'full-payload', bodyClaim: 'message', bodyJson: head + tailJson });
+      const verified = await jwtVerify(split.token.toString(), jwks, { issuer: 'https://id.edu.example', audience: appId, algorithms: ['ES256'], typ: WEBHOOK_TOKEN_TYPE });
+      const { payload: expected } = await jwtVerify(whole.token.toString(), jwks, { audience: appId, algorithms: ['ES256'] });
+      expect(verified.payload).toEqual(expected);
+      expect(verified.payload).toMatchObject({ aud: appId, message: { transaction_id: `Größe-${appId}`, recipient: { name: 'Zoë Ngô 🦉' }, alerts: [{ rows: ['détail ✓'] }] } });
+    }
+  });
+
+  it('reuses one encoded tail for tokens of different webhooks and attempts without mixing their claims', async () => {
+    const tail = encodePayloadTail('"alerts":[1,2,3]}');
+    const decode = (t: Buffer) => JSON.parse(Buffer.from(t.toString().split('.')[1], 'base64url').toString());
+    const a = await signer.sign({ ...claims, appId: 'app-a', deliveryId: 'd-a', type: 'full-payload', bodyClaim: 'message', bodyJson: '{"sent_alert_count":0,', bodyTail: tail });
+    const b = await signer.sign({ ...claims, appId: 'app-b', deliveryId: 'd-b', type: 'full-payload', bodyClaim: 'message', bodyJson: '{"sent_alert_count":3,', bodyTail: tail });
+    expect(decode(a.token)).toMatchObject({ aud: 'app-a', jti: 'd-a', message: { sent_alert_count: 0, alerts: [1, 2, 3] } });
+    expect(decode(b.token)).toMatchObject({ aud: 'app-b', jti: 'd-b', message: { sent_alert_count: 3, alerts: [1, 2, 3] } });
+    expect(tail.base64url.toString('latin1')).toBe(Buffer.from('"alerts":[1,2,3]}}').toString('base64url'));
   });
 });

@@ -4,6 +4,23 @@ import type { SigningKeyStore } from './signing-key.store';
 /** JOSE `typ` of webhook delivery tokens: explicit, so one is never mistaken for an access token. */
 export const WEBHOOK_TOKEN_TYPE = 'alert-webhook+jwt';
 
+/**
+ * The end of a token's payload, already base64url-encoded: the large part of a body that is the
+ * same on every token of a message (its recipient and alerts) and the payload's closing brace.
+ * Encoded once, reused by every webhook and every attempt of that message.
+ */
+export interface EncodedPayloadTail {
+  /** base64url (ASCII bytes) of `json` followed by the `}` that closes the payload. */
+  readonly base64url: Buffer;
+}
+
+/** Encodes the end of a body claim's JSON text (see `WebhookTokenClaims.bodyTail`). */
+export function encodePayloadTail(json: string): EncodedPayloadTail {
+  const bytes = Buffer.allocUnsafe(Buffer.byteLength(json, 'utf8') + 1);
+  bytes[bytes.write(json, 0, 'utf8')] = CLOSE_BRACE;
+  return { base64url: Buffer.from(bytes.toString('base64url'), 'latin1') };
+}
+
 export interface WebhookTokenClaims {
   /** Receiving app id (`aud`). */
   appId: string;
@@ -17,8 +34,10 @@ export interface WebhookTokenClaims {
   type: string;
   /** Name of the claim holding the body (`notice` or `message`). */
   bodyClaim: string;
-  /** The body as JSON text, embedded as is (large messages are never parsed again). */
+  /** The body as JSON text, embedded as is (large messages are never parsed again); with `bodyTail`, its start only. */
   bodyJson: string;
+  /** The rest of the body's JSON text, encoded once per message (`encodePayloadTail`). */
+  bodyTail?: EncodedPayloadTail;
 }
 
 export interface SignedWebhookToken {
@@ -27,13 +46,29 @@ export interface SignedWebhookToken {
   kid: string;
 }
 
+const CLOSE_BRACE = 0x7d;
+const DOT = 0x2e;
+/** An ES256 signature (64 bytes) in base64url. */
+const SIGNATURE_CHARS = 86;
+
 const b64url = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
-const DOT = Buffer.from('.');
+
+/**
+ * The payload's JSON text up to the body tail, padded with JSON whitespace to a multiple of three
+ * bytes: base64 then ends on a group boundary, so the tail's own encoding follows it unchanged.
+ */
+function alignedHead(head: string): Buffer {
+  const length = Buffer.byteLength(head, 'utf8');
+  const padded = Buffer.alloc(length + ((3 - (length % 3)) % 3), ' ');
+  padded.write(head, 0, 'utf8');
+  return padded;
+}
 
 /**
  * Signs webhook deliveries as compact ES256 JWTs with the active webhook key (design §6), fresh
- * `iat`/`exp` on every attempt. Built with node:crypto: jose re-encodes the payload and is about
- * five times slower on 1 MB tokens; any standard JWT library verifies the result.
+ * `iat`/`exp` on every attempt. Built with node:crypto straight into one buffer: jose re-encodes
+ * the payload and is about five times slower on 1 MB tokens; any standard JWT library verifies the
+ * result. A body tail is copied in as encoded bytes: only the claims before it are encoded per token.
  */
 export class WebhookTokenSigner {
   private keyObjects = new WeakMap<object, KeyObject>();
@@ -49,11 +84,21 @@ export class WebhookTokenSigner {
     const iat = Math.floor(now / 1000);
     const header = b64url(JSON.stringify({ alg: key.alg, kid: key.kid, typ: WEBHOOK_TOKEN_TYPE }));
     const fixed = JSON.stringify({ iss: this.issuer, aud: c.appId, sub: c.subject, jti: c.deliveryId, iat, exp: iat + this.ttlSeconds, type: c.type, tenant_id: c.tenantId });
-    const payload = `${fixed.slice(0, -1)},${JSON.stringify(c.bodyClaim)}:${c.bodyJson}}`;
-    // Bytes all the way: a multi-MB token is encoded once and never turned back into a string.
-    const input = Buffer.from(`${header}.${b64url(payload)}`, 'latin1');
-    const signature = sign('sha256', input, { key: this.keyObject(key.privateKey), dsaEncoding: 'ieee-p1363' });
-    return { token: Buffer.concat([input, DOT, Buffer.from(signature.toString('base64url'), 'latin1')]), kid: key.kid };
+    const head = `${fixed.slice(0, -1)},${JSON.stringify(c.bodyClaim)}:${c.bodyJson}`;
+    const encodedHead = c.bodyTail ? alignedHead(head).toString('base64url') : b64url(`${head}}`);
+    const tail = c.bodyTail?.base64url;
+    // Bytes all the way: a multi-MB token is written once into one buffer, never a string.
+    const token = Buffer.allocUnsafe(header.length + 1 + encodedHead.length + (tail?.length ?? 0) + 1 + SIGNATURE_CHARS);
+    let at = token.write(header, 0, 'latin1');
+    token[at++] = DOT;
+    at += token.write(encodedHead, at, 'latin1');
+    if (tail) at += tail.copy(token, at);
+    const signature = sign('sha256', token.subarray(0, at), { key: this.keyObject(key.privateKey), dsaEncoding: 'ieee-p1363' });
+    const encodedSignature = Buffer.from(`.${signature.toString('base64url')}`, 'latin1');
+    // Room is kept for an ES256 signature (the webhook key's algorithm); any longer one is appended.
+    if (at + encodedSignature.length > token.length) return { token: Buffer.concat([token.subarray(0, at), encodedSignature]), kid: key.kid };
+    at += encodedSignature.copy(token, at);
+    return { token: token.subarray(0, at), kid: key.kid };
   }
 
   private keyObject(cryptoKey: object): KeyObject {
