@@ -68,6 +68,26 @@ describe('webhook dispatcher: signed deliveries', () => {
     });
   });
 
+  it("sends each full payload with its own message's body and its own claims when messages go to several webhooks and are retried", async () => {
+    const [x, y] = [await h.webhook(`${h.receiver.url}/full-x`, 'full-payload'), await h.webhook(`${h.receiver.url}/full-y`, 'full-payload')];
+    const [a, b] = [await h.message({ groups: 2, items: 3, rowText: 'first' }), await h.message({ groups: 1, items: 2, rowText: 'second' })];
+    let yAnswers = 0;
+    h.receiver.responder = (d) => (d.path === '/full-y' && yAnswers++ === 0 ? { status: 503 } : { status: 200 });
+    const [xa, xb] = await h.deliveries(x, [a.id, b.id]);
+    const [ya] = await h.deliveries(y, [a.id]);
+    await h.until([xa, xb, ya], ['delivered']);
+    const expectMessage = (jti: string, msg: typeof a) =>
+      h.receiver.byJti(jti).forEach((got) => {
+        expect(got.verified).toBe(true);
+        expect(got.claims).toMatchObject({ jti, sub: msg.id, aud: h.appId, type: 'full-payload' });
+        expect(got.claims.message).toMatchObject({ message_id: msg.id, transaction_id: msg.body.transaction_id, recipient: msg.body.recipient, alerts: msg.body.alerts });
+      });
+    expectMessage(xa, a);
+    expectMessage(xb, b);
+    expectMessage(ya, a);
+    expect(h.receiver.byJti(ya).map((d) => d.attempt)).toEqual([1, 2]);
+  });
+
   it('counts a 302 (never followed), a 404, a 503 and a timeout as failures and schedules a retry', async () => {
     const cases: [string, (n: number) => { status: number; delayMs?: number; headers?: Record<string, string> }, string, number | null][] = [
       ['redirect', () => ({ status: 302, headers: { location: `${h.receiver.url}/elsewhere` } }), 'E_REDIRECT', 302],

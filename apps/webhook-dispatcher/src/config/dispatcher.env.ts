@@ -44,6 +44,10 @@ export class DispatcherEnv extends WithWebhookDelivery(BaseEnv) {
   @ToInt() @IsInt() @Min(1) @Max(1000)
   WEBHOOK_CONNECTIONS_PER_ORIGIN = 32;
 
+  /** Bytes of encoded full-payload messages kept per process, so a message's other webhooks and retries reuse them. */
+  @ToInt() @IsInt() @Min(1_048_576)
+  WEBHOOK_PAYLOAD_CACHE_BYTES = 67_108_864;
+
   /** A worker that dies holds its jobs for at most this long (lock renewed every half of it). */
   @ToInt() @IsInt() @Min(1000)
   WEBHOOK_LOCK_DURATION_MS = 10_000;

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { WebhookTokenSigner } from '@edu/signing';
 import { retryDelayMs } from '@edu/queue';
 import type { AttemptOutcome, DeliveryToSend } from './dispatch.repository';
+import type { MessageTailCache } from './message-tail-cache';
 import { deliveryBody } from './payloads';
 import type { WebhookSender } from './webhook-sender';
 
@@ -17,7 +18,8 @@ const SIGNING_ERROR_LOG_EVERY_MS = 10_000;
 export class SigningUnavailableError extends Error {}
 
 /**
- * One attempt of one delivery: sign a fresh token (same `jti` on every attempt), POST it, and turn
+ * One attempt of one delivery: sign a fresh token (same `jti` on every attempt; a full payload's
+ * message end comes encoded from the per-message cache), POST it, and turn
  * the answer into the delivery's next state (delivered, awaiting a retry, or undeliverable when
  * `final`).
  */
@@ -28,14 +30,16 @@ export class DeliveryAttempt {
   constructor(
     private readonly signer: WebhookTokenSigner,
     private readonly sender: WebhookSender,
+    private readonly tails: MessageTailCache,
     private readonly s: AttemptSettings,
   ) {}
 
   async run(d: DeliveryToSend, attemptNumber: number, final: boolean): Promise<AttemptOutcome> {
     const body = deliveryBody(d, this.s.alertsBaseUrl);
+    const bodyTail = body.endsWithMessage ? await this.tails.get(body.endsWithMessage) : undefined;
     let signed;
     try {
-      signed = await this.signer.sign({ appId: d.app_id, deliveryId: d.id, subject: body.subject, tenantId: d.tenant_id, type: body.type, bodyClaim: body.claim, bodyJson: body.json });
+      signed = await this.signer.sign({ appId: d.app_id, deliveryId: d.id, subject: body.subject, tenantId: d.tenant_id, type: body.type, bodyClaim: body.claim, bodyJson: body.json, bodyTail });
     } catch (err) {
       // Every queued job hits this while the key is missing: say so once in a while, not per job.
       if (Date.now() - this.lastSigningError > SIGNING_ERROR_LOG_EVERY_MS) {

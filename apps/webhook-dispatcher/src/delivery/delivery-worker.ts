@@ -8,6 +8,7 @@ import { DispatcherEnv } from '../config/dispatcher.env';
 import { DeliveryAttempt, SigningUnavailableError } from './delivery-attempt';
 import { DispatchRepository, type AttemptOutcome, type DeliveryToSend } from './dispatch.repository';
 import { DispatcherMetrics } from './dispatcher.metrics';
+import { MessageTailCache } from './message-tail-cache';
 import { MicroBatch } from './micro-batch';
 import { RESOLVER } from './resolver.token';
 import type { Resolver } from '@edu/http';
@@ -53,7 +54,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       resolver,
       userAgent: 'edu-platform-webhooks/1.0',
     });
-    this.attempt = new DeliveryAttempt(signer, this.sender, { retryBaseMs: env.WEBHOOK_RETRY_BASE_MS, alertsBaseUrl: env.ALERTS_PUBLIC_BASE_URL, workerId: this.workerId });
+    const tails = new MessageTailCache((ids) => repo.loadMessageBodies(ids), env.WEBHOOK_PAYLOAD_CACHE_BYTES);
+    this.attempt = new DeliveryAttempt(signer, this.sender, tails, { retryBaseMs: env.WEBHOOK_RETRY_BASE_MS, alertsBaseUrl: env.ALERTS_PUBLIC_BASE_URL, workerId: this.workerId });
     this.loads = new MicroBatch(async (ids) => {
       const rows = await repo.loadForSending(ids);
       const byId = new Map(rows.map((r) => [r.id, r]));

@@ -20,13 +20,18 @@ export interface DeliveryToSend {
   alert_count: number | null;
   group_count: number | null;
   message_created_at: Date | null;
-  /** JSON text, as stored. */
+  /** JSON text, as stored: notices only (a full payload's comes with its alerts, once per message). */
   recipient_json: string | null;
-  /** JSON text of the alert groups: full-payload deliveries only. */
-  alerts_json: string | null;
   open_deliveries: number | null;
   delivered_deliveries: number | null;
   fetching_apps: number | null;
+}
+
+/** The stored JSON text of a message's recipient and alert groups: what a full payload ends with. */
+export interface MessageBodyText {
+  id: string;
+  recipient_json: string;
+  alerts_json: string;
 }
 
 /** The result of one attempt, written with the delivery's new state. */
@@ -64,9 +69,9 @@ export class DispatchRepository {
   loadForSending(ids: string[]): Promise<DeliveryToSend[]> {
     return this.ds.query(
       `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status,
-              w.endpoint, m.transaction_id, m.method, m.alert_count, json_array_length(m.alerts::json) AS group_count,
-              m.created_at AS message_created_at, m.recipient::text AS recipient_json,
-              CASE WHEN d.kind = 'full-payload' THEN m.alerts::text END AS alerts_json,
+              w.endpoint, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
+              CASE WHEN d.kind <> 'full-payload' THEN json_array_length(m.alerts::json) END AS group_count,
+              CASE WHEN d.kind <> 'full-payload' THEN m.recipient::text END AS recipient_json,
               c.open_deliveries, c.delivered_deliveries, c.fetching_apps
          FROM webhook_deliveries d
          LEFT JOIN webhooks w ON w.id = d.webhook_id
@@ -80,6 +85,11 @@ export class DispatchRepository {
         WHERE d.id = ANY($1::uuid[])`,
       [ids],
     );
+  }
+
+  /** Recipient and alert groups of messages, as stored (messages are never changed once stored). */
+  loadMessageBodies(messageIds: string[]): Promise<MessageBodyText[]> {
+    return this.ds.query(`SELECT id, recipient::text AS recipient_json, alerts::text AS alerts_json FROM alert_messages WHERE id = ANY($1::uuid[])`, [messageIds]);
   }
 
   /** Marks deliveries whose webhook no longer exists as cancelled (they are never sent). */

@@ -1,11 +1,14 @@
-import type { DeliveryToSend } from './dispatch.repository';
+import type { DeliveryToSend, MessageBodyText } from './dispatch.repository';
 
 /** The body claim of a delivery token: its name and JSON text. */
 export interface DeliveryBody {
   type: string;
   claim: 'notice' | 'message';
+  /** The whole body, or with `endsWithMessage` its start. */
   json: string;
   subject: string;
+  /** The message whose recipient and alerts end the body (`messageTailJson`): full payloads. */
+  endsWithMessage?: string;
 }
 
 const j = JSON.stringify;
@@ -33,16 +36,22 @@ function notice(d: DeliveryToSend, alertsBaseUrl: string | undefined): string {
 }
 
 /**
- * `full-payload`: the whole message in the getMessage shape (spec 2.10), its stored JSON spliced
- * in as text so a message of several megabytes is never parsed or re-serialised here.
+ * `full-payload`: the whole message in the getMessage shape (spec 2.10). Its start (ids and the
+ * live counts) is built per attempt; its end, the stored recipient and alerts spliced in as text
+ * (`messageTailJson`), is the same on every delivery of the message and encoded once.
  */
-function fullMessage(d: DeliveryToSend): string {
+function fullMessageHead(d: DeliveryToSend): string {
   const alertCount = d.alert_count ?? 0;
   return (
     `{"message_id":${j(d.message_id)},"method":${j(d.method)},"queued_alert_count":${alertCount * (d.open_deliveries ?? 0)},` +
     `"fetched_alert_count":${alertCount * (d.fetching_apps ?? 0)},"sent_alert_count":${alertCount * (d.delivered_deliveries ?? 0)},` +
-    `"transaction_id":${j(d.transaction_id)},"recipient":${d.recipient_json},"alerts":${d.alerts_json}}`
+    `"transaction_id":${j(d.transaction_id)},`
   );
+}
+
+/** The end of a full payload's message: recipient and alert groups as stored, never parsed here. */
+export function messageTailJson(m: MessageBodyText): string {
+  return `"recipient":${m.recipient_json},"alerts":${m.alerts_json}}`;
 }
 
 /** What a delivery carries, by its kind (design §6); test deliveries carry a short notice. */
@@ -55,6 +64,6 @@ export function deliveryBody(d: DeliveryToSend, alertsBaseUrl: string | undefine
       json: j({ test: true, webhook_id: d.webhook_id, tenant_id: d.tenant_id, delivery_kind: d.kind, text: 'A test delivery: real deliveries carry type notification-only or full-payload.' }),
     };
   }
-  if (d.kind === 'full-payload') return { type: 'full-payload', claim: 'message', subject: d.message_id, json: fullMessage(d) };
+  if (d.kind === 'full-payload') return { type: 'full-payload', claim: 'message', subject: d.message_id, json: fullMessageHead(d), endsWithMessage: d.message_id };
   return { type: 'notification-only', claim: 'notice', subject: d.message_id, json: notice(d, alertsBaseUrl) };
 }
