@@ -45,6 +45,14 @@ export class OnerosterEnv extends WithTrafficControl(ResourceServerEnv) {
   @ToInt() @IsInt() @Min(0) @Max(10_000_000)
   ONEROSTER_COUNT_CACHE_ENTRIES = 50_000;
 
+  /**
+   * Bytes of answers this replica keeps to send again (LRU; keyed by data versions, visibility
+   * and request, so never stale and never shared between deployments). 0 = keep none; ETags and
+   * 304 answers work either way.
+   */
+  @ToInt() @IsInt() @Min(0) @Max(16 * 1024 ** 3)
+  ONEROSTER_RESPONSE_CACHE_BYTES = 64 * 1024 ** 2;
+
   /** Largest roster CSV package (zip) the operator import endpoint accepts, in bytes. */
   @ToInt() @IsInt() @Min(1024) @Max(64 * 1024 ** 3)
   ONEROSTER_IMPORT_MAX_BYTES = 1024 ** 3;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { excerpt } from '@edu/oneroster-query';
+import { bumpGradebookVersion } from '../caching/data-versions';
 import { RosterDb, type SqlTransaction } from '../roster/roster-db';
 import { RosterService, type RequestInfo, type RosterResponse } from '../roster/roster.service';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
@@ -36,6 +37,7 @@ export class GradebookPostsService {
       const pairs = await this.db.transaction(async (tx) => {
         const out: Array<{ suppliedSourcedId: string; allocatedSourcedId: string }> = [];
         for (const { suppliedId, reader } of records) out.push({ suppliedSourcedId: suppliedId, allocatedSourcedId: await this.create(tx, w, op, ids, reader) });
+        await bumpGradebookVersion(tx, w.tenantId);
         return out;
       });
       return { body: JSON.stringify({ sourcedIdPairs: pairs }), headers: {} };

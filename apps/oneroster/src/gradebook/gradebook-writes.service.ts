@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, isUuid } from '@edu/domain';
 import { excerpt } from '@edu/oneroster-query';
+import { bumpGradebookVersion } from '../caching/data-versions';
 import type { OneRosterApi } from '../common/oneroster-api';
 import { tableOf } from '../query/roster-tables-v1p2';
 import { RosterDb, type SqlTransaction } from '../roster/roster-db';
@@ -43,7 +44,8 @@ export async function refusingInput<T>(dialect: GradebookDialect, work: () => Pr
  * create through `createIn`.
  *
  * - PUT creates (201) or replaces (200) the object at the path's sourcedId, in one transaction:
- *   body checks, then ownership, then references, then the write. Nothing is written when any
+ *   body checks, then ownership, then references, then the write, then the tenant's gradebook
+ *   data version (every write bumps it: cached reads and ETags are keyed by it). Nothing is written when any
  *   check fails. A replace writes the columns its binding knows: a v1.1 PUT leaves the v1.2-only
  *   columns as they are.
  * - The app that created an object owns it: other apps may read it but not replace or delete it
@@ -72,7 +74,11 @@ export class GradebookWritesService {
     const serializer = rowSerializer(tableOf(kind, api.version), undefined, { dateMode: output.dateMode, booleans: output.booleans, hrefRoots: info.hrefRoots });
     return refusingInput(w.dialect, async () => {
       const read = readGradebookBody(w.dialect.bodies, kind, body, id);
-      const out = await this.db.transaction((tx) => this.putIn(tx, w, kind, id, read, serializer));
+      const out = await this.db.transaction(async (tx) => {
+        const put = await this.putIn(tx, w, kind, id, read, serializer);
+        await bumpGradebookVersion(tx, w.tenantId);
+        return put;
+      });
       // A header is ASCII: the id fully percent-encoded (the body's href is the same IRI, escaped as in every href).
       const headers: Record<string, string> = out.created ? { Location: `${info.hrefRoots.gradebook}/${collectionOf(kind)}/${encodeURIComponent(id)}` } : {};
       return { ...out, headers };
@@ -122,6 +128,7 @@ export class GradebookWritesService {
       this.assertOwner(w, kind, id, before.ownerAppId);
       if (!(await this.repo.tombstone(tx, kind, w.tenantId, id, w.owner))) throw notFound(); // deleted meanwhile
       await this.repo.tombstoneDependents(tx, kind, w.tenantId, id);
+      await bumpGradebookVersion(tx, w.tenantId);
     });
   }
 

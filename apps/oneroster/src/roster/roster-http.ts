@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { ConditionalReads } from '../caching/conditional-reads';
 import { OPERATION_KEY } from '../common/imsx-error.filter';
 import { V1P1_API, type OneRosterApi } from '../common/oneroster-api';
 import { OnerosterEnv, publicBaseUrl } from '../config/oneroster.env';
@@ -21,7 +22,7 @@ export function sendJson(res: Response, out: RosterResponse, status = 200): void
   res.end(out.body);
 }
 
-/** The HTTP side of the reads (every controller): request info in, headers and body out. */
+/** The HTTP side of the reads (every controller): request info in, headers and body out, conditional on the data versions (`ConditionalReads`). */
 @Injectable()
 export class RosterHttp {
   /** Configured, never read from the request: `Host` and `X-Forwarded-*` are the client's to forge. */
@@ -29,6 +30,7 @@ export class RosterHttp {
 
   constructor(
     private readonly roster: RosterService,
+    private readonly conditional: ConditionalReads,
     env: OnerosterEnv,
   ) {
     this.publicBase = publicBaseUrl(env);
@@ -36,12 +38,14 @@ export class RosterHttp {
 
   async list(api: OneRosterApi, access: TenantAccess, op: CollectionOperation, ids: Record<string, string>, req: Request, res: Response): Promise<void> {
     const info = this.info(api, req, op.name);
-    sendJson(res, await this.roster.list(access, op, ids, req.query as Record<string, unknown>, info));
+    const read = { api, access, resource: op.resource, req, res };
+    await this.conditional.answer(read, (keyed) => this.roster.list(keyed, op, ids, req.query as Record<string, unknown>, info), (out) => sendJson(res, out));
   }
 
   async get(api: OneRosterApi, access: TenantAccess, op: SingleOperation, id: string, req: Request, res: Response): Promise<void> {
     const info = this.info(api, req, op.name);
-    sendJson(res, await this.roster.get(access, op, id, req.query as Record<string, unknown>, info));
+    const read = { api, access, resource: op.resource, req, res };
+    await this.conditional.answer(read, (keyed) => this.roster.get(keyed, op, id, req.query as Record<string, unknown>, info), (out) => sendJson(res, out));
   }
 
   /** Names the operation for error payloads and returns where links and hrefs are built. */

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { RosterAccessGuard } from '../tenancy/roster-access.guard';
 import { TenantAccessService } from '../tenancy/tenant-access.service';
 import { ONEROSTER_APIS } from '../common/oneroster-api';
+import { ConditionalReads } from '../caching/conditional-reads';
+import { DataVersionReader } from '../caching/data-versions';
+import { ResponseCache } from '../caching/response-cache';
 import { academicSessionsController } from './controllers/academic-sessions.controller';
 import { classesController } from './controllers/classes.controller';
 import { coursesController } from './controllers/courses.controller';
@@ -15,7 +18,7 @@ import { RosterVersionsService } from './roster-versions.service';
 import { RosterRepository } from './roster.repository';
 import { RosterService } from './roster.service';
 
-const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard];
+const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard, DataVersionReader, ResponseCache, ConditionalReads];
 
 const CONTROLLERS = [academicSessionsController, classesController, coursesController, demographicsController, enrollmentsController, orgsController, schoolReadsController, usersController];
 

@@ -140,7 +140,7 @@ export class RosterService {
   }
 
   private async prepare(access: TenantAccess, base: (input: BaseSetInput) => BaseSet, ids: Readonly<Record<string, string>>): Promise<PreparedSet> {
-    const version = await this.versions.version(access.tenantId);
+    const version = access.rosterVersion ?? (await this.versions.version(access.tenantId));
     const visibility = await this.versions.visibility(access.tenantId, version, access.rootOrgSourcedId);
     const input: BaseSetInput = { params: new SqlParams([access.tenantId]), ids, visibility };
     // PostgreSQL text cannot hold NUL: such an id names nothing (404 / empty), it is not an error.

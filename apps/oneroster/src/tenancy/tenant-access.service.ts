@@ -21,6 +21,11 @@ export interface TenantAccess {
   /** Root of the tenant's visible org tree; null = no root configured (every imported org is visible). */
   readonly rootOrgSourcedId: string | null;
   readonly output: OutputSettings;
+  /**
+   * The roster data version this answer is keyed by, when the caller read it (conditional reads
+   * do, per request): the read path then builds on that version instead of its own cached one.
+   */
+  readonly rosterVersion?: string;
 }
 
 interface TenantRow {

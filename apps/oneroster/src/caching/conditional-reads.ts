@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { PRINCIPAL_KEY } from '@edu/auth';
+import type { OneRosterResource } from '@edu/oneroster-query';
+import type { Principal } from '@edu/domain';
+import type { OneRosterApi } from '../common/oneroster-api';
+import { OnerosterEnv, publicBaseUrl } from '../config/oneroster.env';
+import { tableOf } from '../query/roster-tables-v1p2';
+import type { RosterResponse } from '../roster/roster.service';
+import type { TenantAccess } from '../tenancy/tenant-access.service';
+import { DataVersionReader, type DataVersions } from './data-versions';
+import { entityTag, normaliseQuery } from './entity-tags';
+import { holds, parseIfNoneMatch } from './if-none-match';
+import { ResponseCache } from './response-cache';
+
+/** Private: the answer depends on the token. no-cache: data can change at any time, so a client revalidates (cheaply, with If-None-Match) before reuse. */
+const CACHE_CONTROL = 'private, no-cache';
+
+/** Writes the answer of a read for this access (with `rosterVersion` set to the version the answer is keyed by). */
+export type RenderRead = (access: TenantAccess) => Promise<RosterResponse>;
+/** Sends a 200 answer (the read path's JSON writer). */
+export type SendRead = (out: RosterResponse) => void;
+
+/** The read being answered: its binding, the caller's tenant, the resource it returns, the exchange. */
+export interface ReadContext {
+  readonly api: OneRosterApi;
+  readonly access: TenantAccess;
+  readonly resource: OneRosterResource;
+  readonly req: Request;
+  readonly res: Response;
+}
+
+/**
+ * HTTP caching of every OneRoster read (rostering, gradebook, resources; both versions), keyed by
+ * the tenant's data versions read from the database on every request:
+ * - every 200 carries a strong `ETag` (a hash of the versions, the caller's visibility and the
+ *   normalised request) with `Cache-Control: private, no-cache` and `Vary: Authorization`;
+ * - `If-None-Match` holding that tag answers 304 before any row is read;
+ * - an answer this replica already wrote for the same key is sent again from memory.
+ * Answers carrying a `statusInfoSet` (warnings name the request id) get no tag and are not kept.
+ */
+@Injectable()
+export class ConditionalReads {
+  private readonly publicBase: string;
+
+  constructor(
+    private readonly versions: DataVersionReader,
+    private readonly cache: ResponseCache,
+    env: OnerosterEnv,
+  ) {
+    this.publicBase = publicBaseUrl(env);
+  }
+
+  async answer({ api, access, resource, req, res }: ReadContext, render: RenderRead, send: SendRead): Promise<void> {
+    const versions = await this.versions.read(access.tenantId);
+    const etag = this.etagOf(api, access, resource, versions, req);
+    const condition = parseIfNoneMatch(req.headers['if-none-match']);
+    if (holds(condition, etag) && !condition?.any) return notModified(res, etag);
+
+    let out = this.cache.get(etag);
+    if (!out) {
+      out = await render({ ...access, rosterVersion: versions.roster });
+      if (carriesStatus(out)) return send(out);
+      this.cache.set(etag, out);
+    }
+    // `*` matches any current representation: known to exist only once it was written.
+    if (condition?.any) return notModified(res, etag);
+    send({ body: out.body, headers: { ...out.headers, ...validators(etag) } });
+  }
+
+  private etagOf(api: OneRosterApi, access: TenantAccess, resource: OneRosterResource, versions: DataVersions, req: Request): string {
+    const who = (req as unknown as Record<string, unknown>)[PRINCIPAL_KEY] as Principal | undefined;
+    const gradebook = tableOf(resource, api.version).changes === 'api';
+    return entityTag({
+      publicBase: this.publicBase,
+      apiVersion: api.version,
+      tenantId: access.tenantId,
+      deploymentId: who?.kind === 'tenant' ? (who.deploymentId?.toLowerCase() ?? null) : null,
+      scopes: who ? [...who.scopes] : [],
+      rootOrgSourcedId: access.rootOrgSourcedId,
+      output: access.output,
+      rosterVersion: versions.roster,
+      gradebookVersion: gradebook ? versions.gradebook : null,
+      path: req.path,
+      query: normaliseQuery(req.originalUrl),
+    });
+  }
+}
+
+function validators(etag: string): Record<string, string> {
+  return { ETag: etag, 'Cache-Control': CACHE_CONTROL, Vary: 'Authorization' };
+}
+
+function notModified(res: Response, etag: string): void {
+  res.status(304).set(validators(etag)).end();
+}
+
+/** A `statusInfoSet` member of the envelope (the only place a request id is written into a body). */
+function carriesStatus(out: RosterResponse): boolean {
+  return out.body.includes('"statusInfoSet":');
+}
