@@ -223,6 +223,23 @@ describe('OneRoster rostering reads', () => {
       }
       expect(res.headers['link']).toContain("filter=familyName~%27s%27");
     });
+
+    // Pages past the first are picked before they are formatted: every field (derived lists
+    // such as an org's children included) must be as on one big page.
+    it.each([
+      ['orgs', `orgs?filter=${encodeURIComponent("status='active'")}&sort=name&orderBy=desc`],
+      ['classes', `classes?filter=${encodeURIComponent("status='active'")}&sort=title`],
+      ['users', `users?filter=${encodeURIComponent("familyName~'s'")}&sort=familyName&orderBy=desc`],
+      ['enrollments', `enrollments?filter=${encodeURIComponent("role='student'")}&sort=beginDate`],
+    ])('%s: sorted, filtered pages past the first are exactly the slices of one whole page', async (key, path) => {
+      const whole = (await h.get(`${path}&limit=1000`, token).expect(200)).body[key] as unknown[];
+      expect(whole.length).toBeGreaterThan(3);
+      const paged: unknown[] = [];
+      for (let offset = 0; offset < whole.length; offset += 2) {
+        paged.push(...((await h.get(`${path}&limit=2&offset=${offset}`, token).expect(200)).body[key] as unknown[]));
+      }
+      expect(paged).toEqual(whole);
+    });
   });
 
   describe('filters and sorts match a reference computed from the data', () => {

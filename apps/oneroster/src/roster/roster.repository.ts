@@ -63,10 +63,18 @@ export class RosterRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** A page in any order (`orderBy` from `sortToSql`), by LIMIT/OFFSET. */
+  /**
+   * A page in any order (`orderBy` from `sortToSql`), by LIMIT/OFFSET. Past the first page the
+   * rows are picked whole first and formatted after the LIMIT: PostgreSQL computes a SELECT list
+   * for every row it skips, so formatting (dates, JSON, derived reference lists) of the `offset`
+   * rows before the page would otherwise cost more than finding them.
+   */
   sortedPage(set: RowSet, orderBy: string, serializer: RowSerializer, offset: number, limit: number): Promise<Row[]> {
     const p = new SqlParams(set.values);
-    const sql = `SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where} ORDER BY ${orderBy} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
+    const page = `FROM ${this.table(set)} AS t WHERE ${set.where} ORDER BY ${orderBy} LIMIT ${p.typed(limit, 'bigint')}`;
+    if (offset === 0) return this.db.query<Row>(`SELECT ${serializer.columns} ${page}`, p.values);
+    // The page's rows keep the alias `t` and every column, so the SELECT list and the order apply to them unchanged.
+    const sql = `SELECT ${serializer.columns} FROM (SELECT t.* ${page} OFFSET ${p.typed(offset, 'bigint')}) AS t ORDER BY ${orderBy}`;
     return this.db.query<Row>(sql, p.values);
   }
 
