@@ -68,7 +68,8 @@ const VANITY_HOST = 'portal.lioncity.example';
 /**
  * Every request a browser makes on a vanity domain (apps/identity/test/sign-in-browser.int-spec.ts):
  * the app's authorization request and its resume after the portal, the portal's pages and forms,
- * its stylesheets, brand assets and provider buttons, and RP-initiated logout.
+ * its stylesheets, brand assets and provider buttons, RP-initiated logout, and LTI launches
+ * (apps/identity/test/sign-in-lti.int-spec.ts).
  */
 const VANITY_ROUTES = [
   'GET /oidc/auth',
@@ -88,6 +89,9 @@ const VANITY_ROUTES = [
   'GET /signin/brand/:domain/background',
   'GET /signin/brand/:domain/fonts/:family/:index',
   'GET /signin/providers/:id/button.svg',
+  'GET /signin/lti/:provider_id/login',
+  'POST /signin/lti/:provider_id/login',
+  'POST /signin/lti/:provider_id/launch',
 ];
 
 /** Never on an arbitrary host: the Identity API, the token and provider back-channel endpoints, discovery, the upstream callback, docs, probes, metrics. */

@@ -17,6 +17,9 @@ describe('identity route groups', () => {
       ['GET', '/signin/interaction/uid-1/upstream'],
       ['POST', '/signin/interaction/uid-1/abort'],
       ['GET', '/signin/callback'],
+      ['GET', '/signin/lti/p1/login'],
+      ['POST', '/signin/lti/p1/login'],
+      ['POST', '/signin/lti/p1/launch'],
     ];
     expect(signIn.map(([m, p]) => groupOf(m, p))).toEqual(signIn.map(() => 'sign-in'));
   });

@@ -5,9 +5,10 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
 
 /**
  * A browser's sign-in (on the issuer's host or a school's vanity domain): the authorization
- * endpoint and its resume, logout, the portal's pages and forms, the upstream provider's return.
+ * endpoint and its resume, logout, the portal's pages and forms, the upstream provider's return,
+ * and LTI launches from a school's learning platform (login initiation and launch).
  */
-const SIGN_IN_PREFIXES = ['/oidc/auth', '/oidc/session/end', '/signin/interaction', '/signin/callback'];
+const SIGN_IN_PREFIXES = ['/oidc/auth', '/oidc/session/end', '/signin/interaction', '/signin/callback', '/signin/lti'];
 /** What those pages load: the stylesheet, a vanity domain's brand assets, provider buttons (long-cached). */
 const SIGN_IN_ASSET_PREFIXES = ['/signin/assets', '/signin/brand', '/signin/providers'];
 

@@ -57,6 +57,9 @@ GET    /signin/interaction/:uid                         public
 POST   /signin/interaction/:uid/abort                   public
 POST   /signin/interaction/:uid/start                   public
 GET    /signin/interaction/:uid/upstream                public
+POST   /signin/lti/:provider_id/launch                  public
+GET    /signin/lti/:provider_id/login                   public
+POST   /signin/lti/:provider_id/login                   public
 GET    /signin/providers/:id/button.svg                 public
 GET    /tenants                                         ${READ} platform.admin
 POST   /tenants                                         platform.admin

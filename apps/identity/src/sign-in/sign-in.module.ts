@@ -3,6 +3,7 @@ import { AccountFinder } from './accounts/account-finder';
 import { IdentityMapper } from './accounts/identity-mapper';
 import { JitProvisioningModule } from './accounts/jit-provisioning.module';
 import { SignInLogModule } from './log/sign-in-log.module';
+import { LtiModule } from './lti/lti.module';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcProviderHost } from './oidc/oidc-provider.host';
 import { BrandController } from './portal/brand/brand.controller';
@@ -17,7 +18,7 @@ import { UpstreamProviders } from './upstream/upstream-providers';
 
 /** Sign-in: the OpenID Connect provider, the upstream providers and the portal between them. */
 @Module({
-  imports: [JitProvisioningModule, SignInLogModule],
+  imports: [JitProvisioningModule, SignInLogModule, LtiModule],
   controllers: [OidcController, PortalController, BrandController],
   providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService, BrandStore, PortalCsrf],
 })

@@ -24,7 +24,8 @@ export class IdentityMapper {
     private readonly jit: JitProvisioner,
   ) {}
 
-  async map(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity): Promise<MappingResult> {
+  /** `o.constituencies`: where a person provisioned just in time may go, in order (an LTI launch's roles). */
+  async map(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity, o: { constituencies?: string[] } = {}): Promise<MappingResult> {
     const identifier = { id: identifierIdFor(who.subject), idp_id: provider.id };
     let member = await this.repo.memberByIdentifier(tenantId, identifier);
     let linked = false;
@@ -34,7 +35,7 @@ export class IdentityMapper {
     }
     let provisioned = false;
     if (!member) {
-      const added = await this.jit.provision(tenantId, provider, who, identifier);
+      const added = await this.jit.provision(tenantId, provider, who, identifier, o.constituencies);
       if (typeof added === 'object') member = await this.repo.memberById(tenantId, added.userId);
       else if (added === 'already_added') member = await this.repo.memberByIdentifier(tenantId, identifier);
       provisioned = typeof added === 'object' && member !== null;

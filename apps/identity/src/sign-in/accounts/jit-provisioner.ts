@@ -17,7 +17,9 @@ export type Provisioned = { userId: string; constituency: string } | 'not_allowe
  * the provider and self-service provisioning. They join one constituency: the first such one by
  * id (one, not all: a provider allowed to students and staff must not make anyone both). Users
  * are keyed by e-mail, so the provider must vouch for a verified address. Person and tenant-user
- * record are written by the users module's own code, in one transaction.
+ * record are written by the users module's own code, in one transaction. When the sign-in names
+ * where the person belongs (`preferred`, e.g. from an LTI launch's roles), they join the first of
+ * those that qualifies, and no other.
  */
 @Injectable()
 export class JitProvisioner {
@@ -27,12 +29,13 @@ export class JitProvisioner {
     private readonly constituencies: ConstituencyRepository,
   ) {}
 
-  async provision(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity, identifier: UserIdpIdentifier): Promise<Provisioned> {
+  async provision(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity, identifier: UserIdpIdentifier, preferred?: string[]): Promise<Provisioned> {
     if (!provider.provisionJustInTime || !who.email || !who.emailVerified) return 'not_allowed';
     const email = who.email;
     try {
       return await this.ds.transaction(async (m) => {
-        const [constituency] = await this.constituencies.selfServiceFor(tenantId, provider.id, m);
+        const qualifying = await this.constituencies.selfServiceFor(tenantId, provider.id, m);
+        const constituency = preferred ? preferred.find((c) => qualifying.includes(c)) : qualifying[0];
         if (!constituency) return 'not_allowed' as const;
         const name = who.name ?? email;
         const record = { constituencies: [constituency], name, nickname: who.nickname ?? name, picture: httpsOrEmpty(who.picture), idpIdentifiers: [identifier] };

@@ -43,6 +43,9 @@ export class PortalController {
   async show(@Param('uid') uid: string, @Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
     if (isStep(it)) return this.render(req, res, it, uid);
+    const launched = await this.portal.fromLaunch(req, res, it);
+    if (launched === 'done') return;
+    if (launched) return this.render(req, res, launched, uid);
     // The search is a GET that changes nothing, but it is a form: it carries the token too.
     if (q.q !== undefined && !this.csrf.check(req, uid, q[CSRF_FIELD])) return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
     await this.render(req, res, await this.portal.show(req, it, { tenant: str(q.tenant), q: str(q.q), pick: str(q.pick) }), uid);

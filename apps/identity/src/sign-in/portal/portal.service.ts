@@ -5,6 +5,8 @@ import { IdentityEnv } from '../../config/identity.env';
 import { IdentityMapper, type Refusal } from '../accounts/identity-mapper';
 import { subjectFor } from '../accounts/tenant-subject';
 import { SignInLog } from '../log/sign-in-log';
+import { LTI_COOKIE } from '../lti/lti-launches';
+import { LtiSignIns } from '../lti/lti-sign-ins';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
 import { SignInRepository, type SignInApp, type SignInTenant } from '../sign-in.repository';
 import { UpstreamClient, UpstreamError } from '../upstream/upstream-client';
@@ -48,6 +50,7 @@ export class PortalService {
     private readonly logins: UpstreamLogins,
     private readonly mapper: IdentityMapper,
     private readonly signInLog: SignInLog,
+    private readonly launches: LtiSignIns,
   ) {}
 
   /** The interaction this browser started (oidc-provider checks its interaction cookie). */
@@ -126,10 +129,29 @@ export class PortalService {
       const page = REFUSAL_PAGES[mapped.refused];
       return this.log(it, tenant.id, p.id, problem(403, page.title, page.message(tenant, p), mapped.refused, it.app));
     }
-    await this.complete(req, res, it, tenant, p, mapped.member.userId);
-    this.logger.log({ event: 'sign_in', outcome: 'success', tenant: tenant.id, app: it.app.id, provider: p.id, user: mapped.member.userId, linked: mapped.linked, provisioned: mapped.provisioned }, 'sign-in succeeded');
-    const how = mapped.provisioned ? 'provisioned' : mapped.linked ? 'linked' : null;
-    await this.signInLog.record({ tenantId: tenant.id, appId: it.app.id, providerId: p.id, userId: mapped.member.userId, outcome: 'success', reason: how });
+    return this.signedIn(req, res, it, tenant.id, p.id, { userId: mapped.member.userId, linked: mapped.linked, provisioned: mapped.provisioned });
+  }
+
+  /**
+   * A browser an LMS just launched (LTI 1.3): the launched person is signed in to the app without
+   * being asked again; undefined when there is no launch for this app in this browser.
+   */
+  async fromLaunch(req: Request, res: import('express').Response, it: Interaction): Promise<Step | 'done' | undefined> {
+    const launched = await this.launches.take(cookieOf(req, LTI_COOKIE), it.app.id);
+    if (!launched) return undefined;
+    if ('refused' in launched) {
+      const { refused: r, tenantId, providerId } = launched;
+      return this.log(it, tenantId, providerId, problem(r.status, r.title, r.message, r.reason, it.app), r.detail);
+    }
+    return this.signedIn(req, res, it, launched.tenantId, launched.providerId, launched);
+  }
+
+  /** Completes the authorization for the person, and records the success. */
+  private async signedIn(req: Request, res: import('express').Response, it: Interaction, tenantId: string, providerId: string, who: { userId: string; linked: boolean; provisioned: boolean }): Promise<'done'> {
+    await this.complete(req, res, it, tenantId, providerId, who.userId);
+    this.logger.log({ event: 'sign_in', outcome: 'success', tenant: tenantId, app: it.app.id, provider: providerId, user: who.userId, linked: who.linked, provisioned: who.provisioned }, 'sign-in succeeded');
+    const how = who.provisioned ? 'provisioned' : who.linked ? 'linked' : null;
+    await this.signInLog.record({ tenantId, appId: it.app.id, providerId, userId: who.userId, outcome: 'success', reason: how });
     return 'done';
   }
 
@@ -157,16 +179,16 @@ export class PortalService {
     return this.log(it, tenantId, p.id, problem(502, 'Sign-in failed', `${err.message}. Go back to the app and try again.`, 'upstream_error', it.app), err.detail);
   }
 
-  private async complete(req: Request, res: import('express').Response, it: Interaction, tenant: SignInTenant, p: UpstreamProvider, userId: string): Promise<void> {
+  private async complete(req: Request, res: import('express').Response, it: Interaction, tenantId: string, providerId: string, userId: string): Promise<void> {
     const provider = await this.host.provider();
     // The account is the person at this tenant: apps see a different `sub` at each school.
-    const accountId = subjectFor(tenant.id, userId);
+    const accountId = subjectFor(tenantId, userId);
     const grant = new provider.Grant({ accountId, clientId: it.app.clientId });
     const requested = String(it.params.scope ?? 'openid').split(' ');
     grant.addOIDCScope(requested.filter((s) => ['openid', 'offline_access', 'profile', 'email', 'tenant'].includes(s)).join(' '));
     const grantId = await grant.save();
     const expiresAt = new Date(Date.now() + this.env.SIGNIN_REFRESH_TOKEN_TTL_SECONDS * 1000);
-    await this.repo.recordGrant({ grantId, tenantId: tenant.id, userId, appId: it.app.id, providerId: p.id, expiresAt });
+    await this.repo.recordGrant({ grantId, tenantId, userId, appId: it.app.id, providerId, expiresAt });
     await provider.interactionFinished(req, res, { login: { accountId, amr: ['fed'] }, consent: { grantId } }, { mergeWithLastSubmission: false });
   }
 
