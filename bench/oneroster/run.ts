@@ -28,6 +28,7 @@ import { createDataSource, runMigrations, AppEntity, DeploymentEntity, TenantEnt
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-importer';
 import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-package';
+import { describeCopyReference, measureCopyReference, type CopyReference } from './copy-reference';
 import { generateRosterPackage } from './generate';
 import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
 import { BenchIssuer } from './issuer';
@@ -49,10 +50,12 @@ interface Args {
   keep: boolean;
   /** Run only the scenarios whose name contains this text (the baseline always runs). */
   only?: string;
+  /** Measure PostgreSQL's own COPY of the imported rows beside the import (`copy-reference.ts`). */
+  copyReference: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { scale: 1, duration: 10, warmup: 2, connections: [8, 32], logLevel: 'warn', keep: false };
+  const args: Args = { scale: 1, duration: 10, warmup: 2, connections: [8, 32], logLevel: 'warn', keep: false, copyReference: true };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -83,6 +86,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--keep':
         args.keep = true;
+        break;
+      case '--no-copy-reference':
+        args.copyReference = false;
         break;
       case '--only':
         args.only = value;
@@ -237,6 +243,12 @@ async function main(): Promise<void> {
     const importRowsPerSecond = Math.round(report.rows / importSeconds);
     log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
     if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+    let copyReference: CopyReference | undefined;
+    if (args.copyReference) {
+      log('the same rows through PostgreSQL COPY (reference)');
+      copyReference = await measureCopyReference(db.url);
+      for (const line of describeCopyReference(copyReference)) log(`  ${line}`);
+    }
 
     const probe = new Client({ connectionString: db.url });
     await probe.connect();
@@ -355,7 +367,7 @@ async function main(): Promise<void> {
       scale: args.scale,
       counts: summary.counts,
       generateSeconds,
-      import: { rows: report.rows, seconds: importSeconds, rowsPerSecond: importRowsPerSecond },
+      import: { rows: report.rows, seconds: importSeconds, rowsPerSecond: importRowsPerSecond, copyReference },
       durationSeconds: args.duration,
       serviceLogLevel: args.logLevel,
       results,
@@ -425,11 +437,12 @@ function evaluate(results: RunResult[], importRowsPerSecond: number): TargetChec
   return checks;
 }
 
-function printTable(results: RunResult[], imp: { rows: number; seconds: number; rowsPerSecond: number }, checks: TargetCheck[], counts: Record<string, number>): void {
+function printTable(results: RunResult[], imp: { rows: number; seconds: number; rowsPerSecond: number; copyReference?: CopyReference }, checks: TargetCheck[], counts: Record<string, number>): void {
   const lines: string[] = [];
   lines.push('');
   lines.push(`data: ${Object.entries(counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}`);
   lines.push(`import: ${imp.rows.toLocaleString('en')} rows in ${imp.seconds.toFixed(1)} s = ${imp.rowsPerSecond.toLocaleString('en')} rows/s`);
+  if (imp.copyReference) for (const line of describeCopyReference(imp.copyReference)) lines.push(`  ${line}`);
   lines.push('');
   const head = ['run', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx'];
   const rows = results.map((r) => [r.scenario, String(r.connections), r.requestsPerSecond.toFixed(1), String(r.p50), String(r.p90), String(r.p99), String(r.max), String(r.non2xx + r.errors)]);
