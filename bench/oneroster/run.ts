@@ -50,12 +50,12 @@ interface Args {
   keep: boolean;
   /** Run only the scenarios whose name contains this text (the baseline always runs). */
   only?: string;
-  /** Measure PostgreSQL's own COPY of the imported rows beside the import (`copy-reference.ts`). */
-  copyReference: boolean;
+  /** Measure PostgreSQL's own COPY of the imported rows beside the import (`copy-reference.ts`); default: without --only. */
+  copyReference?: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { scale: 1, duration: 10, warmup: 2, connections: [8, 32], logLevel: 'warn', keep: false, copyReference: true };
+  const args: Args = { scale: 1, duration: 10, warmup: 2, connections: [8, 32], logLevel: 'warn', keep: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -86,6 +86,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--keep':
         args.keep = true;
+        break;
+      case '--copy-reference':
+        args.copyReference = true;
         break;
       case '--no-copy-reference':
         args.copyReference = false;
@@ -244,7 +247,7 @@ async function main(): Promise<void> {
     log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
     if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
     let copyReference: CopyReference | undefined;
-    if (args.copyReference) {
+    if (args.copyReference ?? !args.only) {
       log('the same rows through PostgreSQL COPY (reference)');
       copyReference = await measureCopyReference(db.url);
       for (const line of describeCopyReference(copyReference)) log(`  ${line}`);
