@@ -20,6 +20,7 @@ const load = createRequire(__filename);
 const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 const { ensureRedirectUri } = load('../../tools/demo/sign-in/redirect') as typeof import('../../tools/demo/sign-in/redirect');
 const { pointSchoolProviderAt } = load('../../tools/demo/sign-in/school-provider') as typeof import('../../tools/demo/sign-in/school-provider');
+const { connectDemoLms } = load('../../tools/demo/sign-in/lms-tool') as typeof import('../../tools/demo/sign-in/lms-tool');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
 
 function provisionDemo(databaseUrl: string): void {
@@ -46,29 +47,36 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
   let identity: ServiceProcess;
   let upstream: DemoProcess;
   let partner: DemoProcess;
+  let lms: DemoProcess;
+  let lmsPage: string;
   let trip: Omit<Parameters<typeof demoJourney>[0], 'sub' | 'provider'>;
 
   beforeAll(async () => {
     buildServices();
     db = await createTestDatabase();
     provisionDemo(db.url);
-    const [identityPort, upstreamPort, partnerPort] = [await freePort(), await freePort(), await freePort()];
-    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}`, partner: `http://127.0.0.1:${partnerPort}` };
+    const [identityPort, upstreamPort, partnerPort, lmsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}`, partner: `http://127.0.0.1:${partnerPort}`, lms: `http://127.0.0.1:${lmsPort}` };
     const signIn = identitySignInEnv(urls.upstream, {});
     identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: urls.identity, PUBLIC_BASE_URL: urls.identity, ...signIn }, identityPort);
     upstream = await new DemoProcess('upstream.js', urls.upstream).start({ DEMO_UPSTREAM_PORT: String(upstreamPort), DEMO_UPSTREAM_URL: urls.upstream, IDENTITY_URL: urls.identity });
     partner = await new DemoProcess('partner-app.js', urls.partner).start({ DEMO_PARTNER_PORT: String(partnerPort), DEMO_PARTNER_URL: urls.partner, IDENTITY_URL: urls.identity });
+    lms = await new DemoProcess('lms.js', urls.lms).start({ DEMO_LMS_PORT: String(lmsPort), DEMO_LMS_URL: urls.lms });
     // As npm start does when DEMO_PARTNER_PORT moved the app's redirect URI.
     expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('added');
     expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('kept');
     // As npm start does: the school's own sign-in (demo data URLs that do not exist) runs at the demo provider.
     expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe('moved');
     expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe('kept');
+    // As npm start does: the demo LMS connected to the school (once: a second run keeps the provider).
+    const connected = await connectDemoLms({ identityUrl: urls.identity, lmsUrl: urls.lms, partnerUrl: urls.partner, config: demo });
+    expect(await connectDemoLms({ identityUrl: urls.identity, lmsUrl: urls.lms, partnerUrl: urls.partner, config: demo })).toEqual(connected);
+    lmsPage = connected.launchPage;
     trip = { partner: urls.partner, identity: urls.identity, upstream: urls.upstream, school: 'Lion City', tenantId: demo.tenant.id };
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([partner?.stop(), upstream?.stop()]);
+    await Promise.all([partner?.stop(), upstream?.stop(), lms?.stop()]);
     await identity?.stop();
     await db?.drop();
   });
@@ -115,6 +123,28 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
       await page.getByRole('link', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Yes, sign me out' }).click();
       await page.waitForURL(`${trip.partner}/`);
+      expect(refused).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('in Chromium, as the banner tells: a student opens the activity in the demo LMS and lands in the app signed in, without a sign-in page', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const refused: string[] = [];
+      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+      const seen: string[] = [];
+      page.on('framenavigated', (f) => void (f === page.mainFrame() && seen.push(new URL(f.url()).pathname)));
+      await page.goto(lmsPage);
+      await page.getByRole('link', { name: 'Open as Arjun Menon (Learner)' }).click();
+      await page.getByRole('button', { name: 'Continue to Wellbeing check-in' }).click();
+      await page.waitForURL(`${trip.partner}/signed-in`);
+      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({ sub: SUB.arjun, tenant_id: demo.tenant.id, constituencies: ['student'] });
+      await screenshot(page, 'sign-in-lti-launch-signed-in');
+      // No school search, no provider button: the portal never showed a page.
+      expect(seen.filter((p) => p.startsWith('/signin/interaction'))).toEqual([]);
       expect(refused).toEqual([]);
     } finally {
       await browser.close();

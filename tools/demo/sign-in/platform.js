@@ -6,19 +6,21 @@ const path = require('node:path');
 const { DEFAULT_PORTS, CALLBACK_PATH, demoSignInConfig, identitySignInEnv } = require('./config');
 const { ensureRedirectUri } = require('./redirect');
 const { pointSchoolProviderAt } = require('./school-provider');
+const { connectDemoLms } = require('./lms-tool');
 
 const DEMO_OPERATOR = { id: process.env.OPERATOR_CLIENT_ID || 'operator', secret: process.env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production' };
 
 function signInDemoPorts(port) {
-  return { upstream: port('DEMO_UPSTREAM_PORT', DEFAULT_PORTS.upstream), partner: port('DEMO_PARTNER_PORT', DEFAULT_PORTS.partner) };
+  return { upstream: port('DEMO_UPSTREAM_PORT', DEFAULT_PORTS.upstream), partner: port('DEMO_PARTNER_PORT', DEFAULT_PORTS.partner), lms: port('DEMO_LMS_PORT', DEFAULT_PORTS.lms) };
 }
 
 /** [name, node arguments, port, env, readiness path] entries for platform.js. */
-function signInDemoServices(root, { identity, upstream, partner }) {
+function signInDemoServices(root, { identity, upstream, partner, lms }) {
   const identityUrl = `http://localhost:${identity}`;
   return [
     ['demo-upstream', [path.join(__dirname, 'upstream.js')], upstream, { DEMO_UPSTREAM_PORT: String(upstream), IDENTITY_URL: identityUrl }, '/health'],
     ['demo-partner', [path.join(__dirname, 'partner-app.js')], partner, { DEMO_PARTNER_PORT: String(partner), IDENTITY_URL: identityUrl }, '/health'],
+    ['demo-lms', [path.join(__dirname, 'lms.js')], lms, { DEMO_LMS_PORT: String(lms) }, '/health'],
   ];
 }
 
@@ -32,7 +34,7 @@ function identityDemoEnv({ upstream }) {
  * DEMO_PARTNER_PORT is added over the API) and the demo tenant's own provider pointed at the demo
  * upstream. Resolves the banner's lines, or undefined without the demo data.
  */
-async function prepareSignInDemo({ identityUrl, partner, upstream, log }) {
+async function prepareSignInDemo({ identityUrl, partner, upstream, lms, log }) {
   try {
     const config = demoSignInConfig();
     const redirectUri = `http://localhost:${partner}${CALLBACK_PATH}`;
@@ -40,10 +42,26 @@ async function prepareSignInDemo({ identityUrl, partner, upstream, log }) {
     if (action === 'added') log(`demo sign-in: added ${redirectUri} to the redirect URIs of ${config.app.name}`);
     const upstreamUrl = `http://localhost:${upstream}`;
     if ((await pointSchoolProviderAt({ identityUrl, upstreamUrl, config })) === 'moved') log(`demo sign-in: ${config.tenant.name}'s own sign-in now runs at the demo provider (${upstreamUrl})`);
-    return bannerLines(config, `http://localhost:${partner}/login`);
+    return [...bannerLines(config, `http://localhost:${partner}/login`), ...(await lmsLines({ identityUrl, partner, lms, config, log }))];
   } catch (err) {
     log(`sign-in demo not ready (${err.message})`);
     return undefined;
+  }
+}
+
+/** The demo LMS connected to the demo school (its own lines: the rest of the demo works without it). */
+async function lmsLines({ identityUrl, partner, lms, config, log }) {
+  if (!lms) return [];
+  try {
+    const { launchPage } = await connectDemoLms({ identityUrl, lmsUrl: `http://localhost:${lms}`, partnerUrl: `http://localhost:${partner}`, config });
+    return [
+      `# launch from a learning platform (LTI 1.3): open the demo LMS's course page and open the activity as a student or teacher;`,
+      launchPage,
+      `# the launch signs them in to ${config.app.name} at ${config.tenant.name} without a sign-in page (docs/operators/connecting-your-lms.md).`,
+    ];
+  } catch (err) {
+    log(`LTI demo not ready (${err.message})`);
+    return [];
   }
 }
 
