@@ -10,15 +10,24 @@ export const WEBHOOK_TOKEN_TYPE = 'alert-webhook+jwt';
  * Encoded once, reused by every webhook and every attempt of that message.
  */
 export interface EncodedPayloadTail {
-  /** base64url (ASCII bytes) of `json` followed by the `}` that closes the payload. */
-  readonly base64url: Buffer;
+  /** base64url of the JSON text followed by the `}` that closes the payload. */
+  readonly base64url: string;
 }
 
-/** Encodes the end of a body claim's JSON text (see `WebhookTokenClaims.bodyTail`). */
-export function encodePayloadTail(json: string): EncodedPayloadTail {
-  const bytes = Buffer.allocUnsafe(Buffer.byteLength(json, 'utf8') + 1);
-  bytes[bytes.write(json, 0, 'utf8')] = CLOSE_BRACE;
-  return { base64url: Buffer.from(bytes.toString('base64url'), 'latin1') };
+/** At most three UTF-8 bytes per UTF-16 code unit. */
+const MAX_UTF8_PER_UNIT = 3;
+
+/**
+ * Encodes the end of a body claim's JSON text (see `WebhookTokenClaims.bodyTail`), given in parts
+ * so a multi-MB text is never concatenated: each part is written as UTF-8 into one buffer, sized
+ * by the worst case instead of measuring the text first.
+ */
+export function encodePayloadTail(jsonParts: readonly string[]): EncodedPayloadTail {
+  const bytes = Buffer.allocUnsafe(jsonParts.reduce((n, p) => n + p.length * MAX_UTF8_PER_UNIT, 1));
+  let at = 0;
+  for (const part of jsonParts) at += bytes.write(part, at, 'utf8');
+  bytes[at++] = CLOSE_BRACE;
+  return { base64url: bytes.toString('base64url', 0, at) };
 }
 
 export interface WebhookTokenClaims {
@@ -68,7 +77,7 @@ function alignedHead(head: string): Buffer {
  * Signs webhook deliveries as compact ES256 JWTs with the active webhook key (design §6), fresh
  * `iat`/`exp` on every attempt. Built with node:crypto straight into one buffer: jose re-encodes
  * the payload and is about five times slower on 1 MB tokens; any standard JWT library verifies the
- * result. A body tail is copied in as encoded bytes: only the claims before it are encoded per token.
+ * result. A body tail is copied in already encoded: only the claims before it are encoded per token.
  */
 export class WebhookTokenSigner {
   private keyObjects = new WeakMap<object, KeyObject>();
@@ -92,7 +101,7 @@ export class WebhookTokenSigner {
     let at = token.write(header, 0, 'latin1');
     token[at++] = DOT;
     at += token.write(encodedHead, at, 'latin1');
-    if (tail) at += tail.copy(token, at);
+    if (tail !== undefined) at += token.write(tail, at, 'latin1');
     const signature = sign('sha256', token.subarray(0, at), { key: this.keyObject(key.privateKey), dsaEncoding: 'ieee-p1363' });
     const encodedSignature = Buffer.from(`.${signature.toString('base64url')}`, 'latin1');
     // Room is kept for an ES256 signature (the webhook key's algorithm); any longer one is appended.

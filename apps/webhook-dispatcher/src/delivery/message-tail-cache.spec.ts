@@ -2,7 +2,7 @@ import type { MessageBodyText } from './dispatch.repository';
 import { MessageGoneError, MessageTailCache } from './message-tail-cache';
 
 const body = (id: string, size = 10): MessageBodyText => ({ id, recipient_json: `{"name":"Recipient ${id}"}`, alerts_json: JSON.stringify([{ id, text: 'é'.repeat(size) }]) });
-const decoded = (tail: { base64url: Buffer }) => Buffer.from(tail.base64url.toString('latin1'), 'base64url').toString('utf8');
+const decoded = (tail: { base64url: string }) => Buffer.from(tail.base64url, 'base64url').toString('utf8');
 
 /** A message store standing in for PostgreSQL, counting what each read asked for. */
 function store(messages: MessageBodyText[]) {

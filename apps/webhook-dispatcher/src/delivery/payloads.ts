@@ -49,9 +49,9 @@ function fullMessageHead(d: DeliveryToSend): string {
   );
 }
 
-/** The end of a full payload's message: recipient and alert groups as stored, never parsed here. */
-export function messageTailJson(m: MessageBodyText): string {
-  return `"recipient":${m.recipient_json},"alerts":${m.alerts_json}}`;
+/** The end of a full payload's message, in parts: recipient and alert groups as stored, never parsed here. */
+export function messageTailJson(m: MessageBodyText): string[] {
+  return ['"recipient":', m.recipient_json, ',"alerts":', m.alerts_json, '}'];
 }
 
 /** What a delivery carries, by its kind (design §6); test deliveries carry a short notice. */
