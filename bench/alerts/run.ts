@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { AppEntity, createDataSource, DeploymentEntity, runMigrations, TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { cpuMsOf, postgresCpuMs } from '../common/cpu';
 import { startBenchDatabase } from '../common/database';
 import { freePort, log, projectRoot, quantile, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 import { benchMessage, largeMessage } from './messages';
@@ -63,6 +64,8 @@ interface Stack {
   identity: string;
   alerts: string;
   receiver: string;
+  /** Process ids of the receiver and, when PostgreSQL runs on this machine, of its checkpointer. */
+  pids: { receiver: number; postgresChild: number | undefined };
   dispatcherEnv: NodeJS.ProcessEnv;
   /** Starts the dispatcher replicas; returns them. */
   startDispatcher(): Promise<ReturnType<typeof startChild>[]>;
@@ -105,6 +108,7 @@ async function startStack(root: string, args: Args): Promise<Stack> {
     identity: `http://127.0.0.1:${idPort}`,
     alerts: `http://127.0.0.1:${alertsPort}`,
     receiver: `http://127.0.0.1:${recvPort}`,
+    pids: { receiver: receiver.pid as number, postgresChild: database.embedded ? (await sql<{ pid: number }>(db, `SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`))[0]?.pid : undefined },
     dispatcherEnv,
     async startDispatcher() {
       dispatchers = await Promise.all(
@@ -192,6 +196,16 @@ async function submit(stack: Stack, token: string, tenantId: string, total: numb
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+/** CPU time so far (ms) of the dispatcher replicas together, the receiver and PostgreSQL (NaN when it runs elsewhere). */
+function cpuNow(stack: Stack, dispatchers: { pid?: number }[]): { dispatchers: number; receiver: number; postgres: number } {
+  const backend = stack.pids.postgresChild;
+  return {
+    dispatchers: dispatchers.reduce((ms, d) => ms + cpuMsOf(d.pid as number), 0),
+    receiver: cpuMsOf(stack.pids.receiver),
+    postgres: backend === undefined ? Number.NaN : postgresCpuMs(backend),
+  };
 }
 
 async function untilFinished(db: string, webhookIds: string[], expected: number, timeoutMs: number): Promise<number> {
@@ -286,14 +300,17 @@ async function main(): Promise<void> {
       await submit(stack, token, tenantId, args.full, 10, args.parallel, () => ({ ...largeMessage(args.fullBytes) }));
       const submitted = Date.now();
       dispatcher = await stack.startDispatcher();
+      const cpu0 = cpuNow(stack, dispatcher);
       await untilFinished(stack.db, hooks, args.full, 600_000);
+      const cpu = cpuNow(stack, dispatcher);
       // Dispatch rate: from the first attempt to the last delivery (the submission of 240 MB of
       // JSON through the API is reported on its own).
       const [first] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM min(a.started_at)) * 1000 AS at FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
       const r = await measure(stack, 'full', hooks, Number(first.at));
       r.extra = { submitSeconds: Math.round((submitted - started) / 100) / 10 };
       const [size] = await sql<{ bytes: number }>(stack.db, `SELECT avg(a.request_bytes)::int AS bytes FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
-      results.push({ ...r, extra: { ...r.extra, tokenBytes: size.bytes } });
+      const perDelivery = (k: keyof typeof cpu) => Math.round(((cpu[k] - cpu0[k]) / args.full) * 10) / 10;
+      results.push({ ...r, extra: { ...r.extra, tokenBytes: size.bytes, dispatcherCpuMs: perDelivery('dispatchers'), receiverCpuMs: perDelivery('receiver'), postgresCpuMs: perDelivery('postgres') } });
     }
 
     if (args.killCount > 0) {
@@ -339,6 +356,7 @@ function report(results: ScenarioResult[], args: Args): void {
     }
     if (r.scenario === 'full') out.push(line('submitted through the API in', `${r.extra?.submitSeconds} s`, '', undefined));
     if (r.scenario === 'full') out.push(line('deliveries/s (tokens of ~' + Math.round((r.extra?.tokenBytes ?? 0) / 1e5) / 10 + ' MB)', String(r.perSecond), '>= 100', r.perSecond >= 100));
+    if (r.scenario === 'full') out.push(line('CPU per delivery: dispatchers / receiver / PostgreSQL', `${r.extra?.dispatcherCpuMs} / ${r.extra?.receiverCpuMs} / ${r.extra?.postgresCpuMs} ms`, '', undefined));
     if (r.scenario === 'crash') {
       out.push(line('dispatcher restart (process up)', `${r.extra?.restartMs} ms`, '', undefined));
       out.push(line('in-flight deliveries done after the kill', `${r.extra?.firstHundredOpenResumedMs} ms`, '<= 15,000 ms', (r.extra?.firstHundredOpenResumedMs ?? Infinity) <= 15_000));

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { quantile } from '../common/processes';
 import { STEPS } from './journey';
 
@@ -20,16 +19,6 @@ export interface LevelResult {
   dbTransactions: number;
   /** Per table: scans and written rows per sign-in (the busiest tables). */
   tables: Record<string, { scans: number; writes: number }>;
-}
-
-/** User + system CPU time of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
-export function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 export function summarise(

@@ -14,9 +14,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as oidc from 'openid-client';
+import { cpuMsOf } from '../common/cpu';
 import { log, projectRoot } from '../common/processes';
 import { signIn, type JourneySetup } from './journey';
-import { cpuMsOf, printReport, summarise, type LevelResult } from './report';
+import { printReport, summarise, type LevelResult } from './report';
 import { startSignInStack, type SignInStack } from './stack';
 
 interface Args {
