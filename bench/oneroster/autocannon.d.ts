@@ -43,6 +43,8 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    /** Answers by status code. */
+    statusCodeStats?: Record<string, { count: number }>;
     /** Elapsed seconds (two decimals). */
     duration: number;
   }

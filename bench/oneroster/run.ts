@@ -32,6 +32,7 @@ import { describeCopyReference, measureCopyReference, type CopyReference } from 
 import { generateRosterPackage } from './generate';
 import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
 import { BenchIssuer } from './issuer';
+import { createPartners, partnerHeaders, revalidationScenario, runSyncs, SYNC_PARTNERS, syncLines, type SyncResult } from './caching';
 import { startBenchDatabase } from '../common/database';
 import { freePort, log, projectRoot, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 
@@ -149,6 +150,10 @@ interface Scenario {
   put?: (n: number) => string;
   /** Send exactly this many requests (no warm-up) instead of running for `--duration`. */
   amount?: number;
+  /** Headers of every request besides the token (e.g. If-None-Match). */
+  headers?: Record<string, string>;
+  /** A status other than 2xx that counts as success (304 for revalidation). */
+  expect?: number;
 }
 
 interface RunResult {
@@ -172,7 +177,7 @@ async function run(baseUrl: string, scenario: Scenario, connections: number, dur
     connections,
     // autocannon ends a run on its next sample tick: 50 ms ticks keep a short fixed-amount run's elapsed time exact.
     ...(scenario.amount ? { amount: scenario.amount, sampleInt: 50 } : { duration }),
-    headers: put ? { ...headers, 'content-type': 'application/json' } : headers,
+    headers: { ...headers, ...scenario.headers, ...(put ? { 'content-type': 'application/json' } : {}) },
     requests: [
       {
         ...(put ? { method: 'PUT' } : {}),
@@ -188,6 +193,7 @@ async function run(baseUrl: string, scenario: Scenario, connections: number, dur
   // A fixed amount finishes within a few seconds: its rate is requests over elapsed time (the
   // per-sample average is not per second there).
   const sent = result['2xx'] + result.non2xx;
+  const expected = scenario.expect ? (result.statusCodeStats?.[String(scenario.expect)]?.count ?? 0) : 0;
   const rate = scenario.amount && result.duration > 0 ? sent / result.duration : result.requests.average;
   return {
     scenario: scenario.name,
@@ -198,7 +204,7 @@ async function run(baseUrl: string, scenario: Scenario, connections: number, dur
     p99: result.latency.p99,
     max: result.latency.max,
     requests: sent,
-    non2xx: result.non2xx,
+    non2xx: result.non2xx - expected,
     errors: result.errors + result.timeouts,
   };
 }
@@ -265,22 +271,26 @@ async function main(): Promise<void> {
 
     const servicePort = await freePort();
     const baselinePort = await freePort();
-    children.push(
+    const startService = (port: number, env: NodeJS.ProcessEnv) =>
       startChild(root, 'apps/oneroster/src/main', {
         ...UNLIMITED_ENV,
         NODE_ENV: 'production',
         LOG_LEVEL: args.logLevel,
-        PORT: String(servicePort),
+        PORT: String(port),
         HOST: '127.0.0.1',
         DATABASE_URL: db.url,
         JWKS_URL: issuer.jwksUrl,
         TOKEN_ISSUER: issuer.issuer,
         TOKEN_AUDIENCE: issuer.audience,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${servicePort}`,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ...env,
       },
         // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
         (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
-      ),
+      );
+    children.push(
+      // No response cache: the scenarios repeat URLs (users page 1) and must measure the query path.
+      startService(servicePort, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' }),
       startChild(root, 'bench/oneroster/baseline-server', { DATABASE_URL: db.url, BASELINE_PORT: String(baselinePort), BASELINE_TENANT: tenantId }),
     );
     const serviceUrl = `http://127.0.0.1:${servicePort}`;
@@ -337,6 +347,7 @@ async function main(): Promise<void> {
       const res = await fetch(`${s.target === 'service' ? serviceUrl : baselineUrl}${s.path(1)}`, { headers: s.target === 'service' ? auth : {} });
       if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${await res.text()}`);
     }
+    scenarios.splice(1, 0, await revalidationScenario(serviceUrl, `${PREFIX}/users?limit=100`, auth));
 
     const results: RunResult[] = [];
     for (const connections of args.connections) {
@@ -362,6 +373,21 @@ async function main(): Promise<void> {
       await measure(baselinePage1, `${baselinePage1.name} (after)`);
     }
 
+    let syncs: SyncResult[] = [];
+    if (!args.only || 'syncs'.includes(args.only)) {
+      // A second instance with the response cache on, for the partners' syncs: large enough for
+      // ten partners' copies of the users collection up to scale ~0.2 (BENCH_RESPONSE_CACHE_BYTES).
+      const cachedPort = await freePort();
+      children.push(startService(cachedPort, { ONEROSTER_RESPONSE_CACHE_BYTES: process.env['BENCH_RESPONSE_CACHE_BYTES'] ?? String(1024 ** 3) }));
+      const cachedUrl = `http://127.0.0.1:${cachedPort}`;
+      await waitFor(`${cachedUrl}/health/ready`, 60_000);
+      const partnerScopes = [`${SCOPE_BASE}/roster.readonly`];
+      const partners = await createPartners(db.url, tenantId, partnerScopes, SYNC_PARTNERS);
+      const total = Number((await fetch(`${cachedUrl}${PREFIX}/users?limit=1`, { headers: auth })).headers.get('x-total-count'));
+      const tokens = () => partnerHeaders(issuer, tenantId, partnerScopes, partners);
+      syncs = await runSyncs({ cachedUrl, baselineUrl, usersPath: `${PREFIX}/users`, total, first: await tokens(), second: await tokens(), log });
+    }
+
     const report8 = evaluate(results, importRowsPerSecond);
     const output = {
       when: new Date().toISOString(),
@@ -374,10 +400,12 @@ async function main(): Promise<void> {
       durationSeconds: args.duration,
       serviceLogLevel: args.logLevel,
       results,
+      syncs,
       targets: report8,
       totalSeconds: (Date.now() - started) / 1000,
     };
     printTable(output.results, output.import, report8, summary.counts);
+    if (syncs.length > 0) process.stdout.write(`${syncLines(syncs).join('\n')}\n`);
     const outDir = path.join(root, 'bench', 'results');
     mkdirSync(outDir, { recursive: true });
     const file = path.join(outDir, `oneroster-${output.when.replace(/[:.]/g, '-')}.json`);
