@@ -23,11 +23,12 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** Every guide, in the order the test runs them (later guides build on what earlier ones did). */
 const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors', 'limits-and-retries', 'sign-in'].map((g) => `docs/partners/${g}.md`);
-const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys', 'tuning-limits', 'sign-in'].map((g) => `docs/operators/${g}.md`);
+const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys', 'tuning-limits', 'sign-in', 'connecting-your-lms'].map((g) => `docs/operators/${g}.md`);
 // The sign-in demo's upstream provider (plain JS under tools/), standing in for Google, Microsoft and a school's own.
 const load = createRequire(__filename);
 const { identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 const { startDemoUpstream } = load('../../tools/demo/sign-in/upstream') as typeof import('../../tools/demo/sign-in/upstream');
+const { startDemoLms } = load('../../tools/demo/sign-in/lms') as typeof import('../../tools/demo/sign-in/lms');
 /** Rate limits on, as in production, with a short window so a guide that waits out a 429 waits seconds. */
 const LIMITS = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: process.env.REDIS_URL as string, RATE_LIMIT_PREFIX: `rl-docs-${process.pid}`, RATE_LIMIT_WINDOW_SECONDS: '10' };
 /**
@@ -124,6 +125,7 @@ describe('docs: every command of the partner and operator guides runs against th
   let demo: DemoAlertsConfig;
   let demoReceiver: DemoReceiver;
   let demoUpstream: Awaited<ReturnType<typeof startDemoUpstream>>;
+  let demoLms: Awaited<ReturnType<typeof startDemoLms>>;
   const demoLines: string[] = [];
   let proxy: LossyProxy;
   let receiverPort: number;
@@ -151,6 +153,7 @@ describe('docs: every command of the partner and operator guides runs against th
     MESSAGE_ID: messageId,
     WEBHOOK_ID: downHook,
     DEMO_UPSTREAM: demoUpstream.issuer,
+    DEMO_LMS: demoLms.issuer,
   });
 
   async function submitMessage(): Promise<string> {
@@ -186,6 +189,8 @@ describe('docs: every command of the partner and operator guides runs against th
     const signIn = { PUBLIC_BASE_URL: identityUrl, ...identitySignInEnv(upstreamUrl, {}) };
     identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, ...LIMITS, ...signIn }, identityPort);
     demoUpstream = await startDemoUpstream({ port: upstreamPort, issuer: upstreamUrl, identityUrl });
+    const lmsPort = await freePort();
+    demoLms = await startDemoLms({ port: lmsPort, issuer: `http://127.0.0.1:${lmsPort}` });
     const jwksUrl = `${identity.url}/.well-known/jwks.json`;
     deliveryEnv = {
       DATABASE_URL: db.url,
@@ -226,7 +231,7 @@ describe('docs: every command of the partner and operator guides runs against th
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close(), demoUpstream?.close()]);
+    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close(), demoUpstream?.close(), demoLms?.stop()]);
     await identity?.stop();
     await pg?.end();
     await db?.drop();
@@ -375,6 +380,18 @@ describe('docs: every command of the partner and operator guides runs against th
     // One tenant-user, in one constituency: the one that allows the provider and self-service provisioning.
     const made = await rows<{ tenant_id: string; constituencies: string[] }>(`SELECT tu.tenant_id, tu.constituencies FROM tenant_users tu JOIN users u ON u.id = tu.user_id WHERE u.email = 'alex.visitor@example.com'`);
     expect(made).toEqual([{ tenant_id: '9b8e7d6c-5a4f-4321-8fed-cba987654302', constituencies: ['guardian'] }]);
+  });
+
+  it('operators/connecting-your-lms.md: the demo LMS launches a student into the partner app; a stranger is refused', async () => {
+    expectRan(await runDoc(parseDoc('docs/operators/connecting-your-lms.md'), env()));
+    // Arjun was found by e-mail at the first launch: his record now holds the LMS's subject for him.
+    const [lti] = await rows<{ id: string }>(`SELECT id FROM identity_providers WHERE type = 'lti1.3' AND lti ->> 'client_id' = 'demo-lms-tool'`);
+    const held = await rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM tenant_users tu JOIN users u ON u.id = tu.user_id WHERE u.email = 'arjun.menon@lioncity.edu.example' AND tu.idp_identifiers @> $1::jsonb`,
+      [JSON.stringify([{ idp_id: lti.id }])],
+    );
+    expect(held).toEqual([{ n: 1 }]);
+    expect(await rows(`SELECT id FROM users WHERE email = 'new.learner@lioncity.edu.example'`)).toEqual([]);
   });
 
   it('names only metrics the services export', async () => {
