@@ -211,6 +211,22 @@ describe('OneRoster HTTP caching', () => {
       }
     });
 
+    it("the tenant's licence withdrawn: refused even with the current tag, then served again", async () => {
+      const path = `${PREFIX}/users/usr-s1`;
+      const setLicences = (licences: string[]) => h.ds.query('UPDATE tenants SET licences = $2 WHERE id = $1', [I.tenantId, licences]);
+      const { headers } = await get(other, path, reader).expect(200);
+      try {
+        await setLicences([]);
+        for (const app of [other, h.app]) {
+          await get(app, path, reader, headers.etag).expect(403);
+          await get(app, path, reader).expect(403);
+        }
+      } finally {
+        await setLicences(['data-operations']);
+      }
+      await get(other, path, reader, headers.etag).expect(304);
+    });
+
     it('a scope change of the deployment: tokens granted other scopes never revalidate the old tag', async () => {
       const path = `${PREFIX}/users/usr-s1`;
       const before = await get(other, path, await h.token(I, [SCOPE.core])).expect(200);
