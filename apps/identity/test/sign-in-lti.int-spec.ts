@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { generateKeyPair, SignJWT } from 'jose';
 import { TEST_SVG, type CreatedApp } from '@edu/testing';
 import { CookieBrowser, FORM_HEADERS, launchForm, LTI_ROLES, SchoolAdmin, TestLms, type BrowserResponse, type LaunchTamper, type LmsLaunch } from '@edu/testing/sign-in';
@@ -154,9 +155,9 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
 
   describe('validate_lti_tokens_at_oidc_login', () => {
     const setValidate = async (on: boolean) => expect((await admin.call('PATCH', `/identity-providers/${provider}`, { lti: lms.settings({ validate_lti_tokens_at_oidc_login: on }) })).status).toBe(200);
-    // exp four seconds ago: still inside the 5 s clock tolerance at the launch, past it a moment later at the app's sign-in.
-    const nearlyExpired = { sub: 'lms-ada', roles: [LTI_ROLES.instructor], targetLinkUri: TARGET, lifetime: -4 };
-    const pause = () => new Promise((r) => setTimeout(r, 1500));
+    // exp three seconds ago: inside the 5 s clock tolerance at the launch, past it 2.5 s later at the app's sign-in.
+    const nearlyExpired = { sub: 'lms-ada', roles: [LTI_ROLES.instructor], targetLinkUri: TARGET, lifetime: -3 };
+    const pause = () => new Promise((r) => setTimeout(r, 2500));
 
     afterAll(() => setValidate(false));
 
@@ -272,6 +273,59 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
       const junk = await new CookieBrowser().request(`${h.issuer}/signin/lti/${provider}/launch`, { method: 'POST', headers: FORM_HEADERS, body: 'id_token=not.a.jwt&state=abc' });
       expect(junk.status).toBe(403);
       expect(junk.body).toContain('could not be verified');
+    });
+
+    it('refuses a login initiation that reached another host name (the launch URL is built from the host the LMS used)', async () => {
+      const url = new URL(lms.initiation(loginUrl(), { sub: 'lms-x', targetLinkUri: TARGET }));
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: url.port, path: `${url.pathname}${url.search}`, headers: { host: 'evil.example' } }, (r) => {
+          let body = '';
+          r.on('data', (c: Buffer) => (body += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('Unknown sign-in address');
+      expect(await lastLog()).toMatchObject({ outcome: 'refused', reason: 'unknown_host', provider_id: provider });
+    });
+
+    it('another school’s launch names only its own apps: an app deployed elsewhere is refused, in that school’s log only', async () => {
+      const w = h.world();
+      const other = await w.tenant({ name: 'Other School' });
+      const otherAdmin = await SchoolAdmin.start(w, h.issuer, other.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
+      const res = await otherAdmin.call('POST', '/identity-providers', { button_graphic: TEST_SVG, provision_just_in_time: true, type: 'lti1.3', lti: lms.settings() });
+      expect(res.status).toBe(201);
+      const theirs = (res.body as { id: string }).id;
+      await otherAdmin.constituency('students', [theirs], true);
+      // An app of our school only, on an origin of its own (test apps share https://app.example).
+      const reading = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Reading Room');
+      await h.ds.query(`UPDATE apps SET oauth2 = $2 WHERE id = $1`, [reading.app.id, { redirect_uris: ['https://reading.example/callback'] }]);
+      await w.deploy(reading.app.id, school.id, []);
+      const ours = await admin.signIns('limit=100');
+      const browser = new CookieBrowser();
+      const init = await browser.get(lms.initiation(loginUrl(theirs), { sub: 'lms-learner-1', email: 'someone@other.example', roles: [LTI_ROLES.learner], targetLinkUri: 'https://reading.example/lti' }));
+      const f = launchForm((await browser.get(init.location as string)).body)!;
+      const launched = await browser.request(f.action, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams(f.fields).toString() });
+      expect(launched.status).toBe(400);
+      expect(launched.body).toContain('not available at your school');
+      expect((await otherAdmin.signIns('limit=1'))[0]).toMatchObject({ outcome: 'refused', reason: 'lti_target_not_allowed', provider_id: theirs });
+      expect(await admin.signIns('limit=100')).toEqual(ours);
+      expect(await h.ds.query(`SELECT id FROM users WHERE email = 'someone@other.example'`)).toEqual([]);
+    });
+
+    it('a provider that is not an lti1.3 provider has no launch URLs', async () => {
+      const oauth2 = await admin.call('POST', '/identity-providers', {
+        button_graphic: TEST_SVG,
+        provision_just_in_time: false,
+        type: 'oauth2',
+        oauth2: { client_id: 'x', authorization_url: `${lms.issuer}/auth`, token_url: `${lms.issuer}/token`, scope: ['openid'], oidc_discovery: `${lms.issuer}/.well-known/openid-configuration`, jwks_url: `${lms.issuer}/jwks` },
+      });
+      expect(oauth2.status).toBe(201);
+      const res = await new CookieBrowser().get(lms.initiation(loginUrl((oauth2.body as { id: string }).id), { sub: 'x', targetLinkUri: TARGET }));
+      expect(res.status).toBe(404);
+      expect(res.body).toContain('Unknown learning platform');
     });
 
     it('refuses keys at a private address in production (the SSRF guard), without a request there', async () => {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { IdentityEnv, oidcIssuer } from '../../config/identity.env';
 import { IdentityMapper } from '../accounts/identity-mapper';
 import { SignInLog } from '../log/sign-in-log';
+import { SignInRepository } from '../sign-in.repository';
 import type { UpstreamIdentity } from '../upstream/upstream-client';
 import { LtiIdTokens, TARGET_LINK_CLAIM, type LaunchClaims } from './lti-id-token';
 import { LtiProviders, type LtiProvider } from './lti-providers';
@@ -50,13 +52,19 @@ export class LtiLaunches {
     private readonly targets: LtiTargets,
     private readonly mapper: IdentityMapper,
     private readonly signInLog: SignInLog,
+    private readonly env: IdentityEnv,
+    private readonly repo: SignInRepository,
   ) {}
 
-  /** The authentication request to the LMS (LTI 1.3 §5.1.1.2), or a refusal. */
-  async initiate(providerId: string, q: LoginInitiation, origin: string): Promise<LaunchResult> {
+  /**
+   * The authentication request to the LMS (LTI 1.3 §5.1.1.2), or a refusal. The launch comes back
+   * to `origin`, the host the LMS used: the issuer's or a school's vanity domain, nowhere else.
+   */
+  async initiate(providerId: string, q: LoginInitiation, origin: URL): Promise<LaunchResult> {
     const p = await this.providerOrRefuse(providerId);
     return this.refusing(p, undefined, async () => {
       checkInitiation(p, q);
+      if (!(await this.isSignInHost(origin.hostname))) throw refusals.host(`host ${origin.host}`);
       const nonce = randomBytes(24).toString('base64url');
       const state = await this.store.saveLogin({ providerId: p.id, nonce }, LOGIN_TTL_SECONDS);
       const url = new URL(p.settings.oidc_authentication_url);
@@ -66,7 +74,7 @@ export class LtiLaunches {
         response_mode: 'form_post',
         prompt: 'none',
         client_id: p.settings.client_id,
-        redirect_uri: `${origin}${ltiPath(p.id, 'launch')}`,
+        redirect_uri: `${origin.origin}${ltiPath(p.id, 'launch')}`,
         login_hint: q.login_hint as string,
         state,
         nonce,
@@ -82,7 +90,7 @@ export class LtiLaunches {
     const p = await this.providerOrRefuse(providerId);
     let appId: string | undefined;
     return this.refusing(p, () => appId, async () => {
-      if (typeof form.error === 'string') throw new LtiRefusal('lti_platform_error', 400, 'The learning platform did not sign you in', 'Sign in to your learning platform, then open the activity again.', `${form.error}: ${String(form.error_description ?? '')}`);
+      if (typeof form.error === 'string') throw refusals.platform(`${form.error}: ${String(form.error_description ?? '')}`.slice(0, 500));
       if (typeof form.id_token !== 'string' || typeof form.state !== 'string' || form.id_token.length > 16_384) throw refusals.badRequest('an id_token and a state');
       const claims = await this.tokens.verify(p, form.id_token);
       await this.checkOnce(p, form.state, claims);
@@ -105,6 +113,10 @@ export class LtiLaunches {
     if (!(await this.store.useNonce(p.id, claims.nonce, new Date((claims.exp + 60) * 1000)))) throw refusals.replayed();
     if (!login || login.providerId !== p.id) throw refusals.state();
     if (login.nonce !== claims.nonce) throw refusals.invalidToken('the nonce is not the one sent at login');
+  }
+
+  private async isSignInHost(hostname: string): Promise<boolean> {
+    return hostname === new URL(oidcIssuer(this.env)).hostname || (await this.repo.vanityDomainTenants(hostname)) !== null;
   }
 
   private async providerOrRefuse(providerId: string): Promise<LtiProvider> {

@@ -25,5 +25,7 @@ export const refusals = {
   replayed: () => new LtiRefusal('lti_nonce_replayed', 403, 'Launch already used', `This launch was already used. ${GO_BACK}`),
   keys: (detail: string) => new LtiRefusal('lti_keys_unavailable', 502, 'Learning platform not reachable', `The learning platform's keys cannot be read right now, so the launch cannot be verified. ${GO_BACK}`, detail),
   message: (detail: string) => new LtiRefusal('lti_message_not_supported', 400, 'Launch not supported', `This kind of launch is not supported. Add the tool as a link to an activity in your learning platform.`, detail),
+  platform: (detail: string) => new LtiRefusal('lti_platform_error', 400, 'The learning platform did not sign you in', 'Sign in to your learning platform, then open the activity again.', detail),
+  host: (detail: string) => new LtiRefusal('unknown_host', 400, 'Unknown sign-in address', `This launch came to an address that is not a sign-in address of this service. Ask your school to check the tool's URLs.`, detail),
   target: (detail: string) => new LtiRefusal('lti_target_not_allowed', 400, 'Unknown app', `This launch names an app that is not available at your school. Ask your school to check the activity's link.`, detail),
 };

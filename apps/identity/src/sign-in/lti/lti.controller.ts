@@ -76,6 +76,10 @@ export class LtiController {
 }
 
 /** The origin the platform reached (the issuer's host or a school's domain): the launch comes back there. */
-function origin(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? req.hostname}`;
+function origin(req: Request): URL {
+  try {
+    return new URL(`${req.protocol}://${req.get('host') ?? req.hostname}`);
+  } catch {
+    return new URL(`${req.protocol}://invalid.invalid`);
+  }
 }
