@@ -101,8 +101,8 @@ describe('signing key commands (keys:list, keys:stage, keys:rotate)', () => {
 
   it.each([
     [[], 'unknown command ""'],
-    [['rotate'], 'rotate needs --use webhook, --use access-token or --use oidc'],
-    [['stage', '--use', 'signing'], '--use must be webhook, access-token or oidc (got "signing")'],
+    [['rotate'], 'rotate needs --use webhook, --use access-token, --use oidc or --use saml'],
+    [['stage', '--use', 'signing'], '--use must be webhook, access-token, oidc or saml (got "signing")'],
     [['rotate', '--use', 'webhook', '--keep-published', 'a day'], '--keep-published must be a duration such as 24h, 90m or 0 (got "a day")'],
     [['list', '--keep-published', '1h'], 'unexpected argument "--keep-published" for list'],
   ])('refuses bad arguments %j with exit code 2 and the usage', async (args, message) => {

@@ -3,3 +3,4 @@ export * from './client-secret';
 export * from './key-encryption';
 export * from './signing-key.store';
 export * from './webhook-token.signer';
+export * from './self-signed-certificate';

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@edu/persistence';
@@ -72,5 +73,25 @@ describe('staged signing key rotation', () => {
     await expect(new SigningKeyStore(ds, encryption).checkDecryptable('webhook')).resolves.toMatch(/^wh-/);
     await expect(new SigningKeyStore(ds, new KeyEncryption('t'.repeat(40))).checkDecryptable('webhook')).rejects.toThrow();
     await expect(new SigningKeyStore(ds, encryption, 0, { createMissing: false }).stage('webhook')).rejects.toThrow(/read-only/);
+  });
+
+  it('saml keys: RSA with a self-signed certificate, published beside the staged one during a rotation, never in the JWKS', async () => {
+    const store = new SigningKeyStore(ds, encryption, 0);
+    const active = await store.activeKeyMaterial('saml');
+    expect(active.kid).toMatch(/^sa-/);
+    expect(active.publicJwk).toMatchObject({ kty: 'RSA' });
+    expect((await store.list('saml')).length).toBeGreaterThan(0);
+    const cert = new X509Certificate(Buffer.from((active.publicJwk.x5c as string[])[0], 'base64'));
+    // The certificate is around this very key, and signed by it.
+    expect(cert.publicKey.export({ format: 'jwk' })).toMatchObject({ n: active.publicJwk.n, e: active.publicJwk.e });
+    expect(cert.verify(cert.publicKey)).toBe(true);
+    const staged = await store.stage('saml');
+    expect((await store.publishedKeysOf('saml')).map((k) => k.kid)).toEqual(expect.arrayContaining([active.kid, staged.kid]));
+    expect((await store.publishedKeysOf('saml')).every((k) => Array.isArray(k.publicJwk.x5c))).toBe(true);
+    expect(await kids(store)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^sa-/)]));
+    await store.rotate('saml', 60_000);
+    expect((await store.activeKeyMaterial('saml')).kid).toBe(staged.kid);
+    // The retired certificate stays published for its window.
+    expect((await store.publishedKeysOf('saml')).map((k) => k.kid)).toEqual(expect.arrayContaining([active.kid, staged.kid]));
   });
 });

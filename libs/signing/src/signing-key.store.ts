@@ -1,11 +1,17 @@
+import { createPrivateKey } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SigningKeyEntity, type SigningKeyStatus, type SigningKeyUse } from '@edu/persistence';
 import { KeyEncryption } from './key-encryption';
+import { selfSignedCertificate } from './self-signed-certificate';
 
 export const SIGNING_ALG = 'ES256';
+/** SAML service providers verify RSA-SHA256 signatures (XML signature libraries rarely take ECDSA). */
+export const SAML_SIGNING_ALG = 'RS256';
 const CREATE_KEY_LOCK_ID = 7_310_043;
-const KID_PREFIX: Record<SigningKeyUse, string> = { webhook: 'wh', 'access-token': 'at', oidc: 'id' };
+const KID_PREFIX: Record<SigningKeyUse, string> = { webhook: 'wh', 'access-token': 'at', oidc: 'id', saml: 'sa' };
+/** Keys published in the JWKS; `saml` keys are published as certificates in SAML metadata instead. */
+const JWKS_USES: SigningKeyUse[] = ['access-token', 'webhook', 'oidc'];
 
 /** A key of one use as operators see it (no key material). */
 export interface SigningKeyInfo {
@@ -92,10 +98,33 @@ export class SigningKeyStore {
     const rows = await this.ds
       .getRepository(SigningKeyEntity)
       .createQueryBuilder('k')
-      .where(`k.status IN ('active', 'next') OR k.publish_until > now()`)
+      .where(`(k.status IN ('active', 'next') OR k.publish_until > now())`)
+      .andWhere('k.use IN (:...uses)', { uses: JWKS_USES })
       .orderBy('k.created_at', 'DESC')
       .getMany();
     return rows.map((r) => ({ ...(r.publicJwk as JWK), kid: r.kid, alg: r.alg, use: 'sig' }));
+  }
+
+  /**
+   * The keys of `use` relying parties may meet (active, staged, retired within their window),
+   * newest first, with their public JWK (a `saml` key's carries its certificate in `x5c`).
+   */
+  async publishedKeysOf(use: SigningKeyUse): Promise<(SigningKeyInfo & { publicJwk: JWK })[]> {
+    const rows = await this.ds
+      .getRepository(SigningKeyEntity)
+      .createQueryBuilder('k')
+      .where(`(k.status IN ('active', 'next') OR k.publish_until > now())`)
+      .andWhere('k.use = :use', { use })
+      .orderBy('k.created_at', 'DESC')
+      .getMany();
+    return rows.map((r) => ({ ...toInfo(r), publicJwk: { ...(r.publicJwk as JWK), kid: r.kid, alg: r.alg } }));
+  }
+
+  /** The active key of `use` as a private JWK (for libraries that sign with PEM keys), with its public JWK. */
+  async activeKeyMaterial(use: SigningKeyUse): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK }> {
+    const kid = (await this.activeKey(use)).kid;
+    const row = await this.ds.getRepository(SigningKeyEntity).findOneByOrFail({ kid });
+    return { kid, privateJwk: JSON.parse(this.encryption.decrypt(row.privateJwkEncrypted)) as JWK, publicJwk: row.publicJwk as JWK };
   }
 
   /**
@@ -168,15 +197,19 @@ export class SigningKeyStore {
   }
 
   private async insertKey(em: EntityManager, use: SigningKeyUse, status: 'active' | 'next'): Promise<SigningKeyEntity> {
-    const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+    const alg = use === 'saml' ? SAML_SIGNING_ALG : SIGNING_ALG;
+    const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, modulusLength: 2048 });
     const publicJwk = await exportJWK(publicKey);
+    const privateJwk = await exportJWK(privateKey);
     const kid = `${KID_PREFIX[use]}-${await calculateJwkThumbprint(publicJwk)}`;
+    // SAML metadata carries the key as a certificate: made once, kept beside the public key.
+    if (use === 'saml') publicJwk.x5c = [selfSignedCertificate(createPrivateKey({ key: privateJwk as never, format: 'jwk' }), `SAML signing ${kid.slice(0, 24)}`)];
     const row = em.getRepository(SigningKeyEntity).create({
       kid,
       use,
-      alg: SIGNING_ALG,
+      alg,
       publicJwk: publicJwk as Record<string, unknown>,
-      privateJwkEncrypted: this.encryption.encrypt(JSON.stringify(await exportJWK(privateKey))),
+      privateJwkEncrypted: this.encryption.encrypt(JSON.stringify(privateJwk)),
       status,
       publishUntil: null,
     });

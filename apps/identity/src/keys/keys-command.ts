@@ -20,14 +20,14 @@ export class KeysCliEnv extends BaseEnv {
   KEY_ENCRYPTION_KEY = DEMO_KEY_ENCRYPTION_KEY;
 }
 
-const USES: readonly SigningKeyUse[] = ['webhook', 'access-token', 'oidc'];
+const USES: readonly SigningKeyUse[] = ['webhook', 'access-token', 'oidc', 'saml'];
 const COMMANDS = ['list', 'stage', 'rotate'] as const;
 type Command = (typeof COMMANDS)[number];
 
 export const KEYS_USAGE = [
-  'usage: npm run keys:list [-- --use webhook|access-token|oidc]',
-  '       npm run keys:stage -- --use webhook|access-token|oidc',
-  '       npm run keys:rotate -- --use webhook|access-token|oidc [--keep-published 24h]',
+  'usage: npm run keys:list [-- --use webhook|access-token|oidc|saml]',
+  '       npm run keys:stage -- --use webhook|access-token|oidc|saml',
+  '       npm run keys:rotate -- --use webhook|access-token|oidc|saml [--keep-published 24h]',
 ].join('\n');
 
 /** The JWKS answer's `Cache-Control: max-age`: how long a verifier may keep a copy without asking again. */
@@ -41,6 +41,8 @@ const SAFE_KEEP_SECONDS: Record<SigningKeyUse, { seconds: number; why: string }>
   // Webhook tokens expire 300 s after signing; dispatchers cache the active key 60 s.
   // ID tokens and JWT access tokens of sign-in live 1 h (ACCESS_TOKEN_TTL_SECONDS); the provider reloads its key within 60 s.
   oidc: { seconds: 3600 + 60, why: 'ID tokens and sign-in access tokens it signed stay valid for up to 1 h' },
+  // SAML assertions are valid 5 min (NotOnOrAfter); the identity provider reloads its key within 60 s.
+  saml: { seconds: 300 + 60, why: 'SAML assertions it signed are accepted for up to 5 min' },
   webhook: { seconds: 300 + 60, why: 'deliveries signed with it carry exp = iat + 300 s, and dispatchers keep signing with it for up to 60 s' },
 };
 
@@ -74,7 +76,7 @@ function parse(args: string[]): Parsed | string {
     const flag = rest[i];
     const value = rest[i + 1];
     if (flag === '--use') {
-      if (!USES.includes(value as SigningKeyUse)) return `--use must be webhook, access-token or oidc (got ${JSON.stringify(value ?? '')})`;
+      if (!USES.includes(value as SigningKeyUse)) return `--use must be webhook, access-token, oidc or saml (got ${JSON.stringify(value ?? '')})`;
       out.use = value as SigningKeyUse;
       i++;
     } else if (flag === '--keep-published' && command === 'rotate') {
@@ -86,7 +88,7 @@ function parse(args: string[]): Parsed | string {
       return `unexpected argument ${JSON.stringify(flag)} for ${command}`;
     }
   }
-  if (command !== 'list' && !out.use) return `${command} needs --use webhook, --use access-token or --use oidc`;
+  if (command !== 'list' && !out.use) return `${command} needs --use webhook, --use access-token, --use oidc or --use saml`;
   return out;
 }
 
@@ -150,7 +152,7 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
     }
     if (parsed.command === 'stage') {
       const staged = await store.stage(use);
-      out.log(staged.created ? `Staged ${use} key ${staged.kid}: published in the JWKS, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
+      out.log(staged.created ? `Staged ${use} key ${staged.kid}: published in the ${use === 'saml' ? 'SAML metadata' : 'JWKS'}, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
       out.log(`Activate it with \`npm run keys:rotate -- --use ${use}\` once it has been published for at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} (verifiers may cache the JWKS for ${JWKS_MAX_AGE_SECONDS} s).`);
       return 0;
     }

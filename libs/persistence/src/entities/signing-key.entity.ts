@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** `oidc`: ID tokens and JWT access tokens of the OpenID Connect provider (sign-in). */
-export type SigningKeyUse = 'access-token' | 'webhook' | 'oidc';
+/** `oidc`: ID tokens and JWT access tokens of the OpenID Connect provider (sign-in); `saml`: SAML responses and assertions (RSA, with its certificate). */
+export type SigningKeyUse = 'access-token' | 'webhook' | 'oidc' | 'saml';
 /** `next`: published in the JWKS, not signing yet (a staged rotation); `active`: signing; `retired`: published until `publish_until`. */
 export type SigningKeyStatus = 'next' | 'active' | 'retired';
 
