@@ -94,8 +94,11 @@ const VANITY_ROUTES = [
   'POST /signin/lti/:provider_id/launch',
 ];
 
-/** Never on an arbitrary host: the Identity API, the token and provider back-channel endpoints, discovery, the upstream callback, docs, probes, metrics. */
-const NEVER_ON_VANITY = ['/oauth/token', '/oidc/token', '/oidc/me', '/oidc/token/introspection', '/.well-known/openid-configuration', '/.well-known/jwks.json', '/signin/callback', '/tenants/x1', '/vanity-domains/x1', '/docs', '/docs-json', ...OPS_ROUTES];
+/**
+ * Never on an arbitrary host: the Identity API, the token and provider back-channel endpoints, discovery, the upstream callback,
+ * the SAML identity provider (its entity id and endpoints are on the issuer's host), docs, probes, metrics.
+ */
+const NEVER_ON_VANITY = ['/oauth/token', '/oidc/token', '/oidc/me', '/oidc/token/introspection', '/.well-known/openid-configuration', '/.well-known/jwks.json', '/signin/callback', '/saml/x1/sso', '/saml/complete', '/tenants/x1', '/vanity-domains/x1', '/docs', '/docs-json', ...OPS_ROUTES];
 
 const routes = Object.fromEntries(APPS.map((app) => [app, appRoutes(app)])) as Record<AppName, ReturnType<typeof appRoutes>>;
 

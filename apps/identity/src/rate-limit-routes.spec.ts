@@ -20,6 +20,10 @@ describe('identity route groups', () => {
       ['GET', '/signin/lti/p1/login'],
       ['POST', '/signin/lti/p1/login'],
       ['POST', '/signin/lti/p1/launch'],
+      ['GET', '/saml/t1/metadata'],
+      ['GET', '/saml/t1/sso'],
+      ['POST', '/saml/t1/sso'],
+      ['GET', '/saml/complete'],
     ];
     expect(signIn.map(([m, p]) => groupOf(m, p))).toEqual(signIn.map(() => 'sign-in'));
   });

@@ -47,6 +47,10 @@ GET    /oidc/session/end/success                        public
 POST   /oidc/token                                      public
 POST   /oidc/token/introspection                        public
 POST   /oidc/token/revocation                           public
+GET    /saml/:tenant_id/metadata                        public
+GET    /saml/:tenant_id/sso                             public
+POST   /saml/:tenant_id/sso                             public
+GET    /saml/complete                                   public
 GET    /signin/assets/portal.css                        public
 GET    /signin/brand/:domain/background                 public
 GET    /signin/brand/:domain/brand.css                  public

@@ -11,15 +11,16 @@ import { BrandStore } from './portal/brand/brand-store';
 import { PortalCsrf } from './portal/csrf';
 import { PortalController } from './portal/portal.controller';
 import { PortalService } from './portal/portal.service';
+import { SAML_CONTROLLERS, SAML_PROVIDERS } from './saml/saml-parts';
 import { SignInRepository } from './sign-in.repository';
 import { UpstreamClient } from './upstream/upstream-client';
 import { UpstreamLogins } from './upstream/upstream-logins';
 import { UpstreamProviders } from './upstream/upstream-providers';
 
-/** Sign-in: the OpenID Connect provider, the upstream providers and the portal between them. */
+/** Sign-in: the OpenID Connect provider, the SAML identity provider, the upstream providers and the portal between them. */
 @Module({
   imports: [JitProvisioningModule, SignInLogModule, LtiModule],
-  controllers: [OidcController, PortalController, BrandController],
-  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService, BrandStore, PortalCsrf],
+  controllers: [OidcController, PortalController, BrandController, ...SAML_CONTROLLERS],
+  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService, BrandStore, PortalCsrf, ...SAML_PROVIDERS],
 })
 export class SignInModule {}

@@ -9,6 +9,8 @@ export interface SignInApp {
   clientId: string;
   clientSecretHash: string;
   redirectUris: string[];
+  /** `saml` apps sign people in through the same authorization, ending at the SAML identity provider. */
+  authType: 'oauth2' | 'saml';
 }
 
 export interface SignInTenant {
@@ -44,11 +46,13 @@ export class SignInRepository {
 
   async appByClientId(clientId: string): Promise<SignInApp | null> {
     const rows: AppEntity[] = await this.ds.query(
-      `SELECT id, name, client_id AS "clientId", client_secret_hash AS "clientSecretHash", oauth2 FROM apps WHERE client_id = $1 AND auth_type = 'oauth2'`,
+      `SELECT id, name, client_id AS "clientId", client_secret_hash AS "clientSecretHash", oauth2, auth_type AS "authType" FROM apps WHERE client_id = $1 AND auth_type IN ('oauth2', 'saml')`,
       [clientId],
     );
     const row = rows[0];
-    return row ? { id: row.id, name: row.name, clientId: row.clientId, clientSecretHash: row.clientSecretHash, redirectUris: row.oauth2?.redirect_uris ?? [] } : null;
+    return row
+      ? { id: row.id, name: row.name, clientId: row.clientId, clientSecretHash: row.clientSecretHash, redirectUris: row.oauth2?.redirect_uris ?? [], authType: row.authType }
+      : null;
   }
 
   async isDeployed(appId: string, tenantId: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import { SigningKeyStore, verifyClientSecret } from '@edu/signing';
 import { IdentityEnv, oidcIssuer } from '../../config/identity.env';
 import { AccountFinder } from '../accounts/account-finder';
 import { BrandStore } from '../portal/brand/brand-store';
+import { SAML_COMPLETE_PATH } from '../saml/saml-paths';
 import { SignInRepository } from '../sign-in.repository';
 import { AppClientAdapter } from './client-adapter';
 import { PostgresOidcAdapter, sweepExpired } from './postgres-adapter';
@@ -79,7 +80,7 @@ export class OidcProviderHost implements OnModuleDestroy {
 
   private async build(): Promise<{ provider: Provider; handler: Handler; kid: string }> {
     const { activeKid, keys } = await this.keys.signingJwks('oidc');
-    const clients = new AppClientAdapter(this.repo);
+    const clients = new AppClientAdapter(this.repo, `${this.issuer}${SAML_COMPLETE_PATH}`);
     const config = providerConfiguration({
       env: this.env,
       accounts: this.accounts,

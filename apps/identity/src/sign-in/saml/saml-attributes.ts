@@ -1,0 +1,64 @@
+import type { SamlClaimGroup } from '@edu/persistence';
+
+/**
+ * The person's attributes an app's `claims` may name as `user.<attribute>` (spec 2.1). An app
+ * naming any other attribute is refused when it is saved, never at sign-in.
+ */
+export const SAML_USER_ATTRIBUTES = ['email', 'name', 'nickname', 'picture', 'constituencies', 'tenant_id', 'tenant_name', 'subject'] as const;
+export type SamlUserAttribute = (typeof SAML_USER_ATTRIBUTES)[number];
+
+/** What the attributes are read from: the tenant's record of the person at sign-in. */
+export interface SamlPerson {
+  email: string;
+  name: string;
+  nickname: string;
+  picture: string;
+  /** Names of the tenant's constituencies the person belongs to (one attribute value each). */
+  constituencies: string[];
+  tenantId: string;
+  tenantName: string;
+  /** The persistent NameID of the person at this app and tenant. */
+  subject: string;
+}
+
+export interface SamlAttribute {
+  /** `namespace/name` (or the bare name when the namespace is empty). */
+  name: string;
+  values: string[];
+}
+
+const READERS: Record<SamlUserAttribute, (p: SamlPerson) => string[]> = {
+  email: (p) => [p.email],
+  name: (p) => [p.name],
+  nickname: (p) => [p.nickname],
+  picture: (p) => [p.picture],
+  constituencies: (p) => p.constituencies,
+  tenant_id: (p) => [p.tenantId],
+  tenant_name: (p) => [p.tenantName],
+  subject: (p) => [p.subject],
+};
+
+export function isKnownUserAttribute(ref: string): boolean {
+  return ref.startsWith('user.') && (SAML_USER_ATTRIBUTES as readonly string[]).includes(ref.slice('user.'.length));
+}
+
+/** The `user.` references of `claims` that name no known attribute (empty when all are known). */
+export function unknownUserAttributes(claims: SamlClaimGroup[] | undefined): string[] {
+  return (claims ?? []).flatMap((g) => (g?.claims ?? []).map((c) => c?.value)).filter((v): v is string => typeof v === 'string' && !isKnownUserAttribute(v));
+}
+
+/** The attribute name an SP sees: the claim's namespace and name joined by `/` (the usual claims-URI form). */
+export function attributeName(namespace: string, name: string): string {
+  if (namespace === '') return name;
+  return namespace.endsWith('/') ? `${namespace}${name}` : `${namespace}/${name}`;
+}
+
+/** Exactly the attributes the app's `claims` name, in their order; empty values are left out. */
+export function samlAttributes(claims: SamlClaimGroup[], person: SamlPerson): SamlAttribute[] {
+  return claims.flatMap((group) =>
+    group.claims.map((claim) => {
+      const read = READERS[claim.value.slice('user.'.length) as SamlUserAttribute];
+      return { name: attributeName(group.namespace, claim.name), values: read ? read(person).filter((v) => v !== '') : [] };
+    }),
+  );
+}

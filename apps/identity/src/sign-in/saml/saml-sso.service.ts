@@ -1,0 +1,129 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { IdentityEnv } from '../../config/identity.env';
+import { SignInLog } from '../log/sign-in-log';
+import { OidcProviderHost } from '../oidc/oidc-provider.host';
+import { SignInRepository } from '../sign-in.repository';
+import { SamlApps, type SamlApp } from './saml-apps';
+import { metadataSp, signingIdp, type SAML_BINDINGS } from './saml-entities';
+import { SamlCredentials } from './saml-credentials';
+import { SAML_COMPLETE_PATH } from './saml-paths';
+import { postMessage, redirectMessage, redirectOctetString } from './saml-messages';
+import { NAME_ID_FORMAT } from './saml-name-id';
+import { SamlRequests } from './saml-requests';
+import { readSamlMessage, type SamlMessageFacts } from './saml-xml-guard';
+
+export type SamlBinding = keyof typeof SAML_BINDINGS;
+
+/** What the SAML endpoints answer: a redirect (with the binding cookie), a form posted to the app, or a refusal page. */
+export type SamlStep =
+  | { kind: 'redirect'; location: string; cookie?: { value: string; maxAgeMs: number } }
+  | { kind: 'post'; action: string; fields: Record<string, string> }
+  | { kind: 'problem'; status: number; title: string; message: string; reason: string };
+
+export const samlProblem = (status: number, title: string, message: string, reason: string): SamlStep => ({ kind: 'problem', status, title, message, reason });
+const BAD_REQUEST = (reason: string) => samlProblem(400, 'Sign-in request refused', 'The app sent a sign-in request this service does not accept. Go back to the app and try again, or tell the app’s support.', reason);
+
+export interface SsoInput {
+  binding: SamlBinding;
+  /** Query (HTTP-Redirect) or form body (HTTP-POST). */
+  params: Record<string, unknown>;
+  rawQuery: string;
+}
+
+/**
+ * SP-initiated SSO: reads and checks a service provider's AuthnRequest, then sends the person
+ * into the ordinary sign-in (the OpenID Connect authorization of the app, with the portal, the
+ * upstream provider, mapping, constituency rules and JIT), coming back to `/saml/complete`.
+ */
+@Injectable()
+export class SamlSsoService {
+  private readonly logger = new Logger('SignIn');
+
+  constructor(
+    private readonly env: IdentityEnv,
+    private readonly host: OidcProviderHost,
+    private readonly repo: SignInRepository,
+    private readonly apps: SamlApps,
+    private readonly credentials: SamlCredentials,
+    private readonly requests: SamlRequests,
+    private readonly signInLog: SignInLog,
+  ) {}
+
+  async start(tenantId: string, input: SsoInput): Promise<SamlStep> {
+    const tenant = await this.repo.tenant(tenantId);
+    if (!tenant) return samlProblem(404, 'Unknown school', 'There is no sign-in service at this address.', 'unknown_tenant');
+    const xml = input.binding === 'redirect' ? redirectMessage(input.params.SAMLRequest) : postMessage(input.params.SAMLRequest);
+    if (!xml) return this.refuse(tenantId, undefined, BAD_REQUEST('saml_request_invalid'), 'no readable SAMLRequest');
+    const facts = readSamlMessage(xml, 'AuthnRequest');
+    if ('problem' in facts) return this.refuse(tenantId, undefined, BAD_REQUEST('saml_request_invalid'), facts.problem);
+    const app = facts.issuer ? await this.apps.byEntityId(tenantId, facts.issuer) : null;
+    if (!app) return this.refuse(tenantId, undefined, samlProblem(400, 'App not available at this school', 'The app that sent you here is not available at this school.', 'saml_unknown_app'), facts.issuer);
+    // samlify reads the POST binding as base64 of the XML: hand it the message as read.
+    const params = input.binding === 'post' ? { ...input.params, SAMLRequest: Buffer.from(xml, 'utf8').toString('base64') } : input.params;
+    const checked = await this.checkRequest(tenantId, app, facts, { ...input, params });
+    if (checked) return checked;
+    return this.toSignIn(tenantId, app, facts, relayState(input.params.RelayState, app));
+  }
+
+  /** The AuthnRequest's destination, binding and signature; undefined when it may go on. */
+  private async checkRequest(tenantId: string, app: SamlApp, facts: SamlMessageFacts, input: SsoInput): Promise<SamlStep | undefined> {
+    if (facts.acsUrl !== undefined && facts.acsUrl !== app.saml.reply_url) return this.refuse(tenantId, app.id, BAD_REQUEST('saml_acs_mismatch'), facts.acsUrl);
+    if (facts.protocolBinding !== undefined && facts.protocolBinding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') {
+      return this.refuse(tenantId, app.id, BAD_REQUEST('saml_binding_unsupported'), facts.protocolBinding);
+    }
+    let sp: ReturnType<typeof metadataSp>;
+    try {
+      sp = metadataSp(app.saml.metadata_xml);
+    } catch {
+      return this.refuse(tenantId, app.id, BAD_REQUEST('saml_metadata_invalid'));
+    }
+    const required = sp.entityMeta.isAuthnRequestSigned?.() === true;
+    const present = input.binding === 'redirect' ? typeof input.params.Signature === 'string' : facts.signed;
+    if (required && !present) return this.refuse(tenantId, app.id, BAD_REQUEST('saml_request_unsigned'));
+    const idp = signingIdp(this.host.issuer, tenantId, await this.credentials.current(), present);
+    try {
+      await idp.parseLoginRequest(sp, input.binding, { query: input.params, body: input.params, octetString: redirectOctetString(input.rawQuery, 'SAMLRequest') });
+    } catch (err) {
+      return this.refuse(tenantId, app.id, BAD_REQUEST(present ? 'saml_signature_invalid' : 'saml_request_invalid'), err instanceof Error ? err.message : String(err));
+    }
+    return undefined;
+  }
+
+  /** Parks the request and starts the app's authorization with the tenant fixed; it comes back to /saml/complete. */
+  private async toSignIn(tenantId: string, app: SamlApp, facts: SamlMessageFacts, relay: string | undefined): Promise<SamlStep> {
+    const ttl = this.env.SIGNIN_INTERACTION_TTL_SECONDS;
+    const nameIdFormat = facts.nameIdPolicyFormat === NAME_ID_FORMAT.email ? NAME_ID_FORMAT.email : NAME_ID_FORMAT.persistent;
+    const { state, cookie } = await this.requests.save({ tenantId, appId: app.id, requestId: facts.id, relayState: relay, nameIdFormat }, ttl);
+    return { kind: 'redirect', location: this.authorizationUrl(app.clientId, tenantId, state), cookie: { value: cookie, maxAgeMs: ttl * 1000 } };
+  }
+
+  /**
+   * The app's authorization request at the OpenID Connect provider. The code it ends with is
+   * read and consumed by /saml/complete on the server, never exchanged at the token endpoint;
+   * the PKCE challenge (which the provider requires of every client) is therefore of a verifier nobody keeps.
+   */
+  authorizationUrl(clientId: string, tenantId: string, state: string): string {
+    const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+    const q = new URLSearchParams({ client_id: clientId, response_type: 'code', scope: 'openid', redirect_uri: this.completeUrl(), state, tenant: tenantId, code_challenge: challenge, code_challenge_method: 'S256' });
+    return `${this.host.issuer}/oidc/auth?${q}`;
+  }
+
+  completeUrl(): string {
+    return `${this.host.issuer}${SAML_COMPLETE_PATH}`;
+  }
+
+  /** Logs a refusal and records it in the tenant's sign-in log. */
+  async refuse(tenantId: string | undefined, appId: string | undefined, step: SamlStep, detail?: string): Promise<SamlStep> {
+    if (step.kind !== 'problem') return step;
+    this.logger.warn({ event: 'sign_in', protocol: 'saml', outcome: 'refused', reason: step.reason, tenant: tenantId, app: appId, detail }, `SAML sign-in refused: ${step.reason}`);
+    if (tenantId) await this.signInLog.record({ tenantId, appId, outcome: 'refused', reason: step.reason });
+    return step;
+  }
+}
+
+/** The RelayState to return: the one the app sent, else the app's configured `relay_state`. */
+function relayState(sent: unknown, app: SamlApp): string | undefined {
+  if (typeof sent === 'string' && sent.length > 0 && sent.length <= 1024) return sent;
+  return app.saml.relay_state ?? undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * samlify, typed by what this module uses of it. Its own declarations import @xmldom/xmldom's,
+ * which pull the DOM library's globals (fetch, BodyInit, ...) into every file of the program, so
+ * they are not imported: this narrow interface is checked against samlify's behaviour by the tests.
+ */
+export interface SamlifyEntity {
+  entityMeta: {
+    getEntityID(): string;
+    isAuthnRequestSigned?(): boolean;
+    getX509Certificate?(use: string): string | string[] | null;
+  };
+  entitySetting: Record<string, unknown>;
+  getMetadata(): string;
+}
+
+export interface SamlifyFlowResult {
+  samlContent: string;
+  extract: Record<string, unknown> & { request?: { id?: string } };
+  sigAlg?: string | null;
+}
+
+export interface SamlifyHttpRequest {
+  query?: Record<string, unknown>;
+  body?: Record<string, unknown>;
+  octetString?: string;
+}
+
+export interface SamlifyIdp extends SamlifyEntity {
+  parseLoginRequest(sp: SamlifyEntity, binding: 'redirect' | 'post', req: SamlifyHttpRequest): Promise<SamlifyFlowResult>;
+  parseLogoutRequest(sp: SamlifyEntity, binding: 'redirect' | 'post', req: SamlifyHttpRequest): Promise<SamlifyFlowResult>;
+  createLoginResponse(
+    sp: SamlifyEntity,
+    requestInfo: { extract?: { request: { id: string } } },
+    binding: 'post',
+    user: Record<string, unknown>,
+    options: { customTagReplacement: (template: string) => { id: string; context: string }; relayState?: string },
+  ): Promise<{ context: string }>;
+  createLogoutRequest(sp: SamlifyEntity, binding: 'post', user: { logoutNameID: string }, options?: { relayState?: string }): { context: string; entityEndpoint: string };
+  createLogoutResponse(sp: SamlifyEntity, requestInfo: unknown, binding: 'post', options?: { relayState?: string }): { context: string; entityEndpoint: string };
+}
+
+export interface SamlifyModule {
+  IdentityProvider(settings: Record<string, unknown>): SamlifyIdp;
+  ServiceProvider(settings: Record<string, unknown>): SamlifyEntity;
+  setSchemaValidator(v: { validate: (xml: string) => Promise<unknown> }): void;
+  SamlLib: { replaceTagsByValue(xml: string, values: Record<string, string>): string };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const samlify = require('samlify') as SamlifyModule;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const schemaValidator = require('@authenio/samlify-node-xmllint') as { validate: (xml: string) => Promise<unknown> };
+
+// Every message samlify reads is validated against the SAML schemas (libxml2 in JavaScript: offline, no Java).
+samlify.setSchemaValidator(schemaValidator);

@@ -1,0 +1,229 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { AppEntity, type AppSamlSettings, type TenantEntity } from '@edu/persistence';
+import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, type BrowserResponse } from '@edu/testing/sign-in';
+import { persistentNameId } from '../src/sign-in/saml/saml-name-id';
+import { SignInHarness } from './support/sign-in-harness';
+import { testSp, type NodeSaml } from './support/saml-sp';
+
+const SP = 'https://sp.example';
+const CLAIMS_NS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
+const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1]?.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
+
+describe('sign-in: SAML 2.0 identity provider (an independent service provider, @node-saml/node-saml)', () => {
+  let h: SignInHarness;
+  let tenant: TenantEntity;
+  let ada: { id: string; email: string; name: string };
+  let idpCert: string;
+  let sso: string;
+  let idpEntityId: string;
+
+  /** A `saml` app deployed at the tenant, its metadata from `metadata` (a node-saml SP's). */
+  async function samlApp(entityId: string, metadata: string, extra: Partial<AppSamlSettings> = {}): Promise<AppEntity> {
+    const w = h.world();
+    const saml: AppSamlSettings = {
+      metadata_url: `${SP}/metadata`,
+      metadata_xml: metadata,
+      entity_id: entityId,
+      reply_url: `${SP}/acs`,
+      sign_on_url: `${SP}/login`,
+      relay_state: null,
+      sign_out_url: `${SP}/logout`,
+      claims: [
+        { namespace: CLAIMS_NS, claims: [{ name: 'emailaddress', value: 'user.email' }, { name: 'name', value: 'user.name' }] },
+        { namespace: 'urn:edu', claims: [{ name: 'school', value: 'user.tenant_name' }, { name: 'groups', value: 'user.constituencies' }] },
+      ],
+      ...extra,
+    };
+    const app = await h.ds.getRepository(AppEntity).save({ name: `SAML ${entityId}`, ownerType: 'developer', ownerId: (await w.developer()).id, authType: 'saml' as const, oauth2: null, saml, clientId: generateClientId('app'), clientSecretHash: hashClientSecret(generateClientSecret()) });
+    await w.deploy(app.id, tenant.id, []);
+    return app;
+  }
+
+  /** A node-saml SP and its app (entity id unique per test). */
+  async function partner(name: string, o: { signRequests?: boolean; binding?: 'HTTP-Redirect' | 'HTTP-POST'; identifierFormat?: string | null } = {}) {
+    const entityId = `${SP}/${name}`;
+    const made = testSp({ entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, ...o });
+    const app = await samlApp(entityId, made.metadata);
+    return { ...made, app, entityId };
+  }
+
+  /** The person's trip from the SSO endpoint through the portal and the upstream provider, to the page posting the response. */
+  async function journey(browser: CookieBrowser, first: Promise<BrowserResponse>): Promise<BrowserResponse> {
+    h.upstream.nextPerson = { sub: 'g-ada-saml', email: ada.email, email_verified: true };
+    let res = await first;
+    for (let i = 0; i < 20 && res.location; i++) res = await browser.get(res.location);
+    const choice = providerChoice(res.body, 'google');
+    if (!choice) return res;
+    res = await browser.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+    for (let i = 0; i < 20 && nextStop(res); i++) res = await browser.get(nextStop(res)!);
+    return res;
+  }
+
+  const redirectStart = async (sp: NodeSaml, relay = '') => {
+    const browser = new CookieBrowser();
+    return { browser, res: await journey(browser, browser.get(await sp.getAuthorizeUrlAsync(relay, undefined, {}))) };
+  };
+
+  const refusals = async (reason: string) =>
+    Number((await h.ds.query(`SELECT count(*)::int AS n FROM sign_in_events WHERE tenant_id = $1 AND outcome = 'refused' AND reason = $2`, [tenant.id, reason]))[0].n);
+
+  beforeAll(async () => {
+    h = await SignInHarness.start();
+    const w = h.world();
+    tenant = await w.tenant({ name: 'Lion City Primary' });
+    await w.constituency(tenant.id, 'staff', ['google']);
+    ada = await w.user([tenant.id], { email: 'ada@lioncity.example', constituencies: ['staff'] });
+    const metadata = await (await fetch(`${h.issuer}/saml/${tenant.id}/metadata`)).text();
+    idpCert = /<(?:ds:)?X509Certificate>([^<]+)</.exec(metadata)![1];
+    idpEntityId = `${h.issuer}/saml/${tenant.id}`;
+    sso = `${idpEntityId}/sso`;
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('publishes the tenant’s IdP metadata: entity id, SSO and SLO endpoints (Redirect and POST), the signing certificate', async () => {
+    const res = await fetch(`${h.issuer}/saml/${tenant.id}/metadata`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${idpEntityId}"`);
+    expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${sso}"`);
+    expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${sso}"`);
+    expect(xml).toContain(`Location="${idpEntityId}/slo"`);
+    expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
+    expect(Buffer.from(idpCert, 'base64').length).toBeGreaterThan(500);
+    expect((await fetch(`${h.issuer}/saml/00000000-0000-4000-8000-000000000000/metadata`)).status).toBe(404);
+    expect((await fetch(`${h.issuer}/saml/not-a-tenant/metadata`)).status).toBe(404);
+  });
+
+  it('SP-initiated, HTTP-Redirect with a signed AuthnRequest: node-saml validates signature, audience, recipient, NotOnOrAfter, InResponseTo and exactly the claims', async () => {
+    const p = await partner('redirect-signed', { signRequests: true });
+    const { res } = await redirectStart(p.sp, 'deep/link?x=1');
+    expect(res.status).toBe(200);
+    expect(res.body).toContain(`action="${SP}/acs"`);
+    expect(hidden(res.body, 'RelayState')).toBe('deep/link?x=1');
+    const SAMLResponse = hidden(res.body, 'SAMLResponse')!;
+    const xml = Buffer.from(SAMLResponse, 'base64').toString();
+    expect(xml).toContain(`Destination="${SP}/acs"`);
+    expect(xml).toContain(`Recipient="${SP}/acs"`);
+    expect(xml.match(/<ds:SignatureMethod Algorithm="http:\/\/www.w3.org\/2001\/04\/xmldsig-more#rsa-sha256"\/>/g)).toHaveLength(2);
+    const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse });
+    const nameId = persistentNameId(tenant.id, p.app.id, ada.id);
+    expect(profile).toMatchObject({ issuer: idpEntityId, nameID: nameId, nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' });
+    expect(profile!.attributes).toEqual({ [`${CLAIMS_NS}/emailaddress`]: ada.email, [`${CLAIMS_NS}/name`]: ada.name, 'urn:edu/school': 'Lion City Primary', 'urn:edu/groups': 'Staff' });
+    const notOnOrAfter = new Date(/NotOnOrAfter="([^"]+)"/.exec(xml)![1]).getTime();
+    expect(notOnOrAfter - Date.now()).toBeGreaterThan(200_000);
+    expect(notOnOrAfter - Date.now()).toBeLessThanOrEqual(300_000);
+    // InResponseTo: node-saml remembered its request once; the same response again is refused.
+    await expect(p.sp.validatePostResponseAsync({ SAMLResponse })).rejects.toThrow(/InResponseTo/);
+    const [row] = await h.ds.query(`SELECT outcome, user_id FROM sign_in_events WHERE tenant_id = $1 AND app_id = $2 ORDER BY created_at DESC LIMIT 1`, [tenant.id, p.app.id]);
+    expect(row).toEqual({ outcome: 'success', user_id: ada.id });
+  });
+
+  it('SP-initiated, HTTP-POST binding; the NameID is persistent per app (another app sees another one); the app’s relay_state when none is sent', async () => {
+    const p = await partner('post', { binding: 'HTTP-POST' });
+    await h.ds.query(`UPDATE apps SET saml = jsonb_set(saml, '{relay_state}', '"/home"') WHERE id = $1`, [p.app.id]);
+    const form = await p.sp.getAuthorizeFormAsync('');
+    const SAMLRequest = hidden(form, 'SAMLRequest')!;
+    const browser = new CookieBrowser();
+    const res = await journey(browser, browser.request(sso, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams({ SAMLRequest }).toString() }));
+    expect(hidden(res.body, 'RelayState')).toBe('/home');
+    const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse: hidden(res.body, 'SAMLResponse')! });
+    expect(profile!.nameID).toBe(persistentNameId(tenant.id, p.app.id, ada.id));
+    expect(profile!.nameID).not.toBe(persistentNameId(tenant.id, (await partner('other')).app.id, ada.id));
+  });
+
+  it('NameID is the e-mail address when the app asks for that format', async () => {
+    const p = await partner('email', { identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' });
+    const { res } = await redirectStart(p.sp);
+    const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse: hidden(res.body, 'SAMLResponse')! });
+    expect(profile).toMatchObject({ nameID: ada.email, nameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' });
+  });
+
+  it('the completion is used once, in the browser that started it', async () => {
+    const p = await partner('once');
+    const browser = new CookieBrowser();
+    let res = await browser.get(await p.sp.getAuthorizeUrlAsync('', undefined, {}));
+    h.upstream.nextPerson = { sub: 'g-ada-saml', email: ada.email, email_verified: true };
+    for (let i = 0; i < 20 && res.location; i++) res = await browser.get(res.location);
+    const choice = providerChoice(res.body, 'google')!;
+    res = await browser.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+    while (nextStop(res) && !nextStop(res)!.includes('/saml/complete')) res = await browser.get(nextStop(res)!);
+    const complete = nextStop(res)!;
+    const stranger = await new CookieBrowser().get(complete);
+    expect(stranger.status).toBe(400);
+    expect(stranger.body).not.toContain('SAMLResponse');
+    // The stranger's attempt used up the pending request: the person starts again.
+    expect((await browser.get(complete)).status).toBe(400);
+  });
+
+  describe('refusals (each a page, never a response to the app, and a row of the sign-in log)', () => {
+    const sendRedirect = async (xml: string, extra: Record<string, string> = {}) =>
+      new CookieBrowser().get(`${sso}?${new URLSearchParams({ SAMLRequest: deflateRawSync(Buffer.from(xml)).toString('base64'), ...extra })}`);
+    const authnRequest = (issuer: string, o: { acs?: string; id?: string; inner?: string } = {}) =>
+      `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? '_r1'}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${sso}" AssertionConsumerServiceURL="${o.acs ?? `${SP}/acs`}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"><saml:Issuer>${issuer}</saml:Issuer>${o.inner ?? ''}</samlp:AuthnRequest>`;
+
+    it('an unsigned AuthnRequest from an app whose metadata says it signs them', async () => {
+      const signing = await partner('must-sign', { signRequests: true });
+      const unsigned = testSp({ entityId: signing.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId });
+      const before = await refusals('saml_request_unsigned');
+      const res = await new CookieBrowser().get(await unsigned.sp.getAuthorizeUrlAsync('', undefined, {}));
+      expect(res.status).toBe(400);
+      expect(res.location).toBeUndefined();
+      expect(await refusals('saml_request_unsigned')).toBe(before + 1);
+    });
+
+    it('an AuthnRequest signed with a key that is not the one in the app’s metadata (Redirect and POST)', async () => {
+      const signing = await partner('wrong-key', { signRequests: true });
+      const before = await refusals('saml_signature_invalid');
+      const impostor = testSp({ entityId: signing.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, signRequests: true });
+      expect((await new CookieBrowser().get(await impostor.sp.getAuthorizeUrlAsync('', undefined, {}))).status).toBe(400);
+      const postImpostor = testSp({ entityId: signing.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, signRequests: true, binding: 'HTTP-POST' });
+      const SAMLRequest = hidden(await postImpostor.sp.getAuthorizeFormAsync(''), 'SAMLRequest')!;
+      const res = await new CookieBrowser().request(sso, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams({ SAMLRequest }).toString() });
+      expect(res.status).toBe(400);
+      expect(await refusals('saml_signature_invalid')).toBe(before + 2);
+    });
+
+    it('an AssertionConsumerServiceURL that is not the app’s reply_url', async () => {
+      const p = await partner('acs');
+      const before = await refusals('saml_acs_mismatch');
+      const res = await sendRedirect(authnRequest(p.entityId, { acs: 'https://evil.example/acs' }));
+      expect(res.status).toBe(400);
+      expect(await refusals('saml_acs_mismatch')).toBe(before + 1);
+    });
+
+    it('a DTD with entity expansion, a comment in the Issuer or NameID, an unknown app, garbage', async () => {
+      const p = await partner('xml');
+      const before = await refusals('saml_request_invalid');
+      const laughs = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${authnRequest(`${p.entityId}&b;`)}`;
+      expect((await sendRedirect(laughs)).status).toBe(400);
+      const commented = authnRequest(`${p.entityId}<!---->`);
+      expect((await sendRedirect(commented)).status).toBe(400);
+      const nameIdComment = authnRequest(p.entityId, { inner: `<saml:Subject><saml:NameID>ada@lioncity.example<!-- -->.evil.example</saml:NameID></saml:Subject>` });
+      expect((await sendRedirect(nameIdComment)).status).toBe(400);
+      expect((await new CookieBrowser().get(`${sso}?SAMLRequest=not-deflate`)).status).toBe(400);
+      expect(await refusals('saml_request_invalid')).toBe(before + 4);
+      const unknown = await refusals('saml_unknown_app');
+      expect((await sendRedirect(authnRequest('https://unknown.example/sp'))).status).toBe(400);
+      expect(await refusals('saml_unknown_app')).toBe(unknown + 1);
+    });
+
+    it('XML signature wrapping: a signed request hidden inside another one, or a signature over another element', async () => {
+      const p = await partner('wrap', { signRequests: true, binding: 'HTTP-POST' });
+      const signed = inflateRawSync(Buffer.from(hidden(await p.sp.getAuthorizeFormAsync(''), 'SAMLRequest')!, 'base64')).toString();
+      const inner = signed.replace(/^<\?xml[^>]*\?>/, '');
+      const wrapped = authnRequest(p.entityId, { id: '_evil', acs: `${SP}/acs`, inner: `<samlp:Extensions>${inner}</samlp:Extensions>` });
+      const moved = signed.replace(/(<samlp:AuthnRequest[^>]*ID=")([^"]+)"/, '$1_other"');
+      const post = (xml: string) => new CookieBrowser().request(sso, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams({ SAMLRequest: Buffer.from(xml).toString('base64') }).toString() });
+      // The request as signed is accepted (on to the sign-in), so what refuses the others is what was done to them.
+      expect((await post(signed)).location).toContain('/oidc/auth?');
+      const before = await refusals('saml_request_invalid');
+      for (const xml of [wrapped, moved]) expect((await post(xml)).status).toBe(400);
+      expect(await refusals('saml_request_invalid')).toBe(before + 2);
+    });
+  });
+});
