@@ -173,6 +173,65 @@ describe('roster CSV import', () => {
       await expectDenseOrdinals(tenant);
     });
 
+    /** The import's progress messages "merged <file>: N inserted (M while reading)", as {file: [N, M]}. */
+    const importWithLaps = async (p: CsvPackage, tenant: string) => {
+      const laps: string[] = [];
+      const report = await importRosterPackage(client, () => openRosterPackage(writeFolder(p)), { tenantId: tenant, source: 'laps', onProgress: (m) => laps.push(m) });
+      const merged: Record<string, [number, number]> = {};
+      for (const m of laps) {
+        const hit = /^merged (\S+): (\d+) inserted \((\d+) while reading\)/.exec(m);
+        if (hit) merged[hit[1]!] = [Number(hit[2]), Number(hit[3])];
+      }
+      return { report, laps, merged };
+    };
+
+    /** The school package with every file in sourcedId byte order (the usual export order). */
+    const sortedPackage = (): CsvPackage => {
+      const p = schoolPackage();
+      for (const file of Object.values(p.files)) file.rows.sort((a, b) => Buffer.compare(Buffer.from(a.sourcedId ?? ''), Buffer.from(b.sourcedId ?? '')));
+      return p;
+    };
+
+    it('sends a first load in sourcedId order straight into the tables while reading; a second bulk import goes through staging and changes nothing', async () => {
+      const tenant = await newTenant();
+      const first = await importWithLaps(sortedPackage(), tenant);
+      expect(first.report.status).toBe('succeeded');
+      const files = ['orgs.csv', 'academicSessions.csv', 'courses.csv', 'classes.csv', 'users.csv', 'enrollments.csv', 'demographics.csv'];
+      for (const file of files) {
+        const n = first.report.counts[file]!.inserted;
+        expect({ file, merged: first.merged[file] }).toEqual({ file, merged: [n, n] });
+        expect(n).toBeGreaterThan(0);
+      }
+      await expectDenseOrdinals(tenant);
+      const before = await snapshot(tenant);
+
+      const second = await importWithLaps(sortedPackage(), tenant);
+      expect(second.report.status).toBe('succeeded');
+      for (const file of files) expect({ file, merged: second.merged[file] }).toEqual({ file, merged: [0, 0] });
+      const strip = (s: string) => s.replace(/\[\{"version":"\d+"\}\]/, '');
+      expect(strip(await snapshot(tenant))).toBe(strip(before));
+    });
+
+    it('a refused first load leaves nothing, though its earlier files went straight into the tables; the next first load takes the same path', async () => {
+      const tenant = await newTenant();
+      const empty = await snapshot(tenant);
+      const bad = sortedPackage();
+      bad.files['demographics.csv']!.rows[0]!.sourcedId = 'usr-ghost'; // the last file: every other file was sent already
+      const refused = await importWithLaps(bad, tenant);
+      expect(refused.report.status).toBe('failed');
+      expect(refused.report.errors).toContainEqual(expect.objectContaining({ file: 'demographics.csv', column: 'sourcedId' }));
+      for (const file of ['orgs.csv', 'users.csv', 'enrollments.csv']) expect(refused.laps.some((m) => m.startsWith(`read ${file}:`))).toBe(true);
+      expect(await snapshot(tenant)).toBe(empty);
+      expect(await version(tenant)).toBeUndefined();
+      const { rows: log } = await client.query('SELECT status, data_version FROM roster_imports WHERE id = $1', [refused.report.id]);
+      expect(log[0]).toEqual({ status: 'failed', data_version: null });
+
+      const good = await importWithLaps(sortedPackage(), tenant);
+      expect(good.report.status).toBe('succeeded');
+      expect(good.merged['users.csv']).toEqual([4, 4]);
+      expect(await version(tenant)).toBe(1);
+    });
+
     it('reads a zip with BOM, CRLF, quoted multi-values, quotes and metadata columns', async () => {
       const p = schoolPackage();
       const users = p.files['users.csv']!;
