@@ -6,12 +6,13 @@ import type { Principal } from '@edu/domain';
 import type { OneRosterApi } from '../common/oneroster-api';
 import { OnerosterEnv, publicBaseUrl } from '../config/oneroster.env';
 import { tableOf } from '../query/roster-tables-v1p2';
+import type { JsonAnswer } from '../roster/roster-http';
 import type { RosterResponse } from '../roster/roster.service';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
 import { DataVersionReader, type DataVersions } from './data-versions';
 import { entityTag, normaliseQuery } from './entity-tags';
 import { holds, parseIfNoneMatch } from './if-none-match';
-import { ResponseCache } from './response-cache';
+import { ResponseCache, type CachedAnswer } from './response-cache';
 
 /** Private: the answer depends on the token. no-cache: data can change at any time, so a client revalidates (cheaply, with If-None-Match) before reuse. */
 const CACHE_CONTROL = 'private, no-cache';
@@ -19,7 +20,7 @@ const CACHE_CONTROL = 'private, no-cache';
 /** Writes the answer of a read for this access (with `rosterVersion` set to the version the answer is keyed by). */
 export type RenderRead = (access: TenantAccess) => Promise<RosterResponse>;
 /** Sends a 200 answer (the read path's JSON writer). */
-export type SendRead = (out: RosterResponse) => void;
+export type SendRead = (out: JsonAnswer) => void;
 
 /** The read being answered: its binding, the caller's tenant, the resource it returns, the exchange. */
 export interface ReadContext {
@@ -57,10 +58,11 @@ export class ConditionalReads {
     const condition = parseIfNoneMatch(req.headers['if-none-match']);
     if (holds(condition, etag) && !condition?.any) return notModified(res, etag);
 
-    let out = this.cache.get(etag);
+    let out: CachedAnswer | undefined = this.cache.get(etag);
     if (!out) {
-      out = await render({ ...access, rosterVersion: versions.roster });
-      if (carriesStatus(out)) return send(out);
+      const fresh = await render({ ...access, rosterVersion: versions.roster });
+      if (carriesStatus(fresh)) return send(fresh);
+      out = { body: Buffer.from(fresh.body), headers: fresh.headers };
       this.cache.set(etag, out);
     }
     // `*` matches any current representation: known to exist only once it was written.

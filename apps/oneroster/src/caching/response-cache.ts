@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { OnerosterEnv } from '../config/oneroster.env';
-import type { RosterResponse } from '../roster/roster.service';
+
+/** An answer kept: its body as the UTF-8 bytes sent (outside the JS heap, never encoded again). */
+export interface CachedAnswer {
+  readonly body: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+}
 
 /** Roughly what an entry costs besides its body: key, headers, bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 512;
@@ -14,13 +19,13 @@ const ENTRY_OVERHEAD_BYTES = 512;
  */
 @Injectable()
 export class ResponseCache {
-  private readonly entries: LRUCache<string, RosterResponse> | undefined;
+  private readonly entries: LRUCache<string, CachedAnswer> | undefined;
 
   constructor(env: OnerosterEnv) {
     const maxSize = env.ONEROSTER_RESPONSE_CACHE_BYTES;
     this.entries =
       maxSize > 0
-        ? new LRUCache<string, RosterResponse>({
+        ? new LRUCache<string, CachedAnswer>({
             maxSize,
             // One page never takes more than a quarter of the cache: a full sync's pages rotate through it.
             maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
@@ -29,11 +34,11 @@ export class ResponseCache {
         : undefined;
   }
 
-  get(etag: string): RosterResponse | undefined {
+  get(etag: string): CachedAnswer | undefined {
     return this.entries?.get(etag);
   }
 
-  set(etag: string, response: RosterResponse): void {
+  set(etag: string, response: CachedAnswer): void {
     this.entries?.set(etag, response);
   }
 
@@ -43,8 +48,8 @@ export class ResponseCache {
   }
 }
 
-function sizeOf(response: RosterResponse): number {
+function sizeOf(answer: CachedAnswer): number {
   let headers = 0;
-  for (const [name, value] of Object.entries(response.headers)) headers += name.length + value.length;
-  return Buffer.byteLength(response.body) + headers + ENTRY_OVERHEAD_BYTES;
+  for (const [name, value] of Object.entries(answer.headers)) headers += name.length + value.length;
+  return answer.body.length + headers + ENTRY_OVERHEAD_BYTES;
 }

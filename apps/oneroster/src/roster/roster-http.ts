@@ -13,8 +13,11 @@ export const ONEROSTER_PREFIX = V1P1_API.prefix.rostering;
 
 type RosterRequest = Request & { id?: string | number } & Record<string, unknown>;
 
+/** A JSON answer as text, or as its UTF-8 bytes already encoded (answers kept by the response cache). */
+export type JsonAnswer = Omit<RosterResponse, 'body'> & { readonly body: string | Buffer };
+
 /** Writes the JSON text as is (it was serialised by the database; no re-encoding, no ETag hashing). */
-export function sendJson(res: Response, out: RosterResponse, status = 200): void {
+export function sendJson(res: Response, out: JsonAnswer, status = 200): void {
   res.status(status);
   res.set(out.headers);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
