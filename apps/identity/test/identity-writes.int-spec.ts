@@ -145,6 +145,7 @@ describe('Identity API provisioning writes', () => {
       ['SAML metadata with a DTD', { name: 'S', auth_type: 'saml', saml: withChange(samlSettings(), 'metadata_xml', '<!DOCTYPE x [<!ENTITY e "x">]><EntityDescriptor/>') }, 'saml.metadata_xml'],
       ['SAML URL not a URL', { name: 'S', auth_type: 'saml', saml: withChange(samlSettings(), 'reply_url', 'acs') }, 'saml.reply_url'],
       ['SAML claim value not a user attribute', { name: 'S', auth_type: 'saml', saml: withChange(samlSettings(), 'claims', [{ namespace: 'n', claims: [{ name: 'x', value: 'email' }] }]) }, 'saml.claims.0.claims.0.value'],
+      ['SAML claim naming an unknown user attribute', { name: 'S', auth_type: 'saml', saml: withChange(samlSettings(), 'claims', [{ namespace: 'n', claims: [{ name: 'e', value: 'user.email' }, { name: 'x', value: 'user.shoe_size' }] }]) }, 'saml.claims.0.claims.1.value'],
     ])('refuses %s', async (_name, body, field) => {
       await expectRefused('post', '/apps', t.dev, body, field);
     });
@@ -155,6 +156,9 @@ describe('Identity API provisioning writes', () => {
       expect(renamed.body).toMatchObject({ name: 'Homework Hub 2', oauth2: oauthApp.oauth2 });
       await expectRefused('patch', `/apps/${created.id}`, t.dev, { auth_type: 'saml' }, 'saml');
       await expectRefused('patch', `/apps/${created.id}`, t.dev, { saml: samlSettings() }, 'saml');
+      const unknownClaim = withChange(samlSettings(), 'claims', [{ namespace: 'n', claims: [{ name: 'x', value: 'user.password' }] }]);
+      const refused = await expectRefused('patch', `/apps/${created.id}`, t.dev, { auth_type: 'saml', saml: unknownClaim }, 'saml.claims.0.claims.0.value');
+      expect(JSON.stringify(refused.body.fields)).toContain('must be a known user attribute: user.email');
       const switched = await send('patch', `/apps/${created.id}`, t.dev, { auth_type: 'saml', saml: samlSettings() }).expect(200);
       expectShape(APP, switched.body);
       expect(switched.body).not.toHaveProperty('oauth2');

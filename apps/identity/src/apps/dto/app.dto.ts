@@ -1,11 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import { SAML_USER_ATTRIBUTES } from '../../sign-in/saml/saml-attributes';
 import { EachObject, IsHttpUrl, IsHttpUrlList, IsSamlMetadataXml, IsUniqueList, PresentOnlyWhen, Optional } from '../../common/validation/validators';
 
 export const APP_AUTH_TYPES = ['oauth2', 'saml'] as const;
 /** A user-attribute reference such as `user.email` (spec 2.1). */
 export const USER_ATTRIBUTE_REF = /^user\.[A-Za-z_][A-Za-z0-9_.]{0,99}$/;
+/** The references a SAML app's claims may use: the attributes the identity provider can send. */
+export const SAML_USER_ATTRIBUTE_REFS = SAML_USER_ATTRIBUTES.map((a) => `user.${a}`);
 
 export class AppOAuth2Dto {
   @ApiProperty({ type: [String], example: ['https://app.example/callback'] })
@@ -23,9 +26,10 @@ export class SamlClaimDto {
   @Length(1, 200)
   name: string;
 
-  @ApiProperty({ example: 'user.email', description: 'A user-attribute reference `user.<attribute>`' })
+  @ApiProperty({ example: 'user.email', enum: SAML_USER_ATTRIBUTE_REFS, description: 'The person’s attribute sent as this claim, `user.<attribute>` (unknown attributes are refused here, never at sign-in)' })
   @IsString()
   @Matches(USER_ATTRIBUTE_REF, { message: 'must be a user-attribute reference such as user.email' })
+  @IsIn(SAML_USER_ATTRIBUTE_REFS, { message: `must be a known user attribute: ${SAML_USER_ATTRIBUTE_REFS.join(', ')}` })
   value: string;
 }
 

@@ -38,15 +38,6 @@ const READERS: Record<SamlUserAttribute, (p: SamlPerson) => string[]> = {
   subject: (p) => [p.subject],
 };
 
-export function isKnownUserAttribute(ref: string): boolean {
-  return ref.startsWith('user.') && (SAML_USER_ATTRIBUTES as readonly string[]).includes(ref.slice('user.'.length));
-}
-
-/** The `user.` references of `claims` that name no known attribute (empty when all are known). */
-export function unknownUserAttributes(claims: SamlClaimGroup[] | undefined): string[] {
-  return (claims ?? []).flatMap((g) => (g?.claims ?? []).map((c) => c?.value)).filter((v): v is string => typeof v === 'string' && !isKnownUserAttribute(v));
-}
-
 /** The attribute name an SP sees: the claim's namespace and name joined by `/` (the usual claims-URI form). */
 export function attributeName(namespace: string, name: string): string {
   if (namespace === '') return name;
