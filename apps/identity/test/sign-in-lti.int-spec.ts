@@ -228,6 +228,17 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
       await refusedWith({ ...l, res: replay }, 403, 'lti_nonce_replayed', /already used/);
     });
 
+    it('refuses a launch posted in another browser than the one that started the login (login CSRF), binding the login with a cookie', async () => {
+      const mine = new CookieBrowser();
+      const init = await mine.get(lms.initiation(loginUrl(), { sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET }));
+      expect(init.headers.get('set-cookie')).toMatch(new RegExp(`^signin_lti_state=[\\w-]+; Max-Age=600; Path=/signin/lti/${provider}/launch; Expires=[^;]+; HttpOnly; SameSite=Lax$`));
+      const f = launchForm((await mine.get(init.location as string)).body)!;
+      // The attacker's own launch, posted from the victim's browser.
+      const victim = new CookieBrowser();
+      const res = await victim.request(f.action, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams(f.fields).toString() });
+      await refusedWith({ browser: victim, res }, 400, 'lti_state_mismatch', /started in another browser/);
+    });
+
     it('refuses a login initiation from another issuer or deployment, or for another client, before anyone is sent to the LMS', async () => {
       const before = lms.requests.length;
       const who = { sub: 'lms-x', targetLinkUri: TARGET };
@@ -340,5 +351,36 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
         keys.forEach((k) => k.usePolicy({ allowHttp: true, allowPrivate: true, allowedPorts: 'any' }));
       }
     });
+  });
+});
+
+describe('sign-in: an LTI login initiation over https (behind the ingress)', () => {
+  let h: SignInHarness;
+  let lms: TestLms;
+  let provider: string;
+
+  beforeAll(async () => {
+    h = await SignInHarness.start();
+    // As main.ts does with TRUST_PROXY behind the ingress: X-Forwarded-Proto from loopback is believed.
+    h.apps[0].set('trust proxy', 'loopback');
+    lms = await TestLms.start({ clientId: 'edu-tool', deploymentId: DEPLOYMENT });
+    const w = h.world();
+    const school = await w.tenant({ name: 'Kampong Primary' });
+    const admin = await SchoolAdmin.start(w, h.issuer, school.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
+    const res = await admin.call('POST', '/identity-providers', { button_graphic: TEST_SVG, provision_just_in_time: false, type: 'lti1.3', lti: lms.settings() });
+    provider = (res.body as { id: string }).id;
+  });
+
+  afterAll(async () => {
+    await lms?.stop();
+    await h?.stop();
+  });
+
+  it('binds the state with a Secure SameSite=None cookie, which the LMS’s cross-site form post carries back, and names the https launch URL', async () => {
+    const url = lms.initiation(`${h.issuer}/signin/lti/${provider}/login`, { sub: 'lms-x', targetLinkUri: TARGET });
+    const res = await fetch(url, { redirect: 'manual', headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^signin_lti_state=[\\w-]+; Max-Age=600; Path=/signin/lti/${provider}/launch; Expires=[^;]+; HttpOnly; Secure; SameSite=None$`));
+    expect(new URL(res.headers.get('location') as string).searchParams.get('redirect_uri')).toBe(`${h.issuer.replace('http:', 'https:')}/signin/lti/${provider}/launch`);
   });
 });

@@ -22,13 +22,24 @@ export interface LoginInitiation {
   lti_deployment_id?: string;
 }
 
-/** Where the browser goes next, with the cookie binding the launched person to it. */
+/** A cookie for the browser: `crossSite` when the LMS's cross-site form post must carry it back. */
+export interface LaunchCookie {
+  name: string;
+  value: string;
+  path: string;
+  maxAgeSeconds: number;
+  crossSite: boolean;
+}
+
+/** Where the browser goes next, with the cookie binding the login or the launched person to it. */
 export interface LaunchResult {
   location: string;
-  cookie?: string;
+  cookie?: LaunchCookie;
 }
 
 export const LTI_COOKIE = 'signin_lti';
+/** Binds a login's `state` to the browser that started it (the launch is refused in any other). */
+export const LTI_STATE_COOKIE = 'signin_lti_state';
 /** The launch binds the person to the browser this long, for the app's authorization request to arrive. */
 export const LAUNCH_TTL_SECONDS = 300;
 const LOGIN_TTL_SECONDS = 600;
@@ -66,7 +77,7 @@ export class LtiLaunches {
       checkInitiation(p, q);
       if (!(await this.isSignInHost(origin.hostname))) throw refusals.host(`host ${origin.host}`);
       const nonce = randomBytes(24).toString('base64url');
-      const state = await this.store.saveLogin({ providerId: p.id, nonce }, LOGIN_TTL_SECONDS);
+      const { state, cookie } = await this.store.saveLogin({ providerId: p.id, nonce }, LOGIN_TTL_SECONDS);
       const url = new URL(p.settings.oidc_authentication_url);
       const params: Record<string, string> = {
         scope: 'openid',
@@ -81,19 +92,19 @@ export class LtiLaunches {
       };
       if (q.lti_message_hint) params.lti_message_hint = q.lti_message_hint;
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-      return { location: url.href };
+      return { location: url.href, cookie: { name: LTI_STATE_COOKIE, value: cookie, path: ltiPath(p.id, 'launch'), maxAgeSeconds: LOGIN_TTL_SECONDS, crossSite: true } };
     });
   }
 
   /** The LMS's form post: the id_token verified, the person found, bound to this browser, sent to the app. */
-  async launch(providerId: string, form: { id_token?: unknown; state?: unknown; error?: unknown; error_description?: unknown }): Promise<LaunchResult> {
+  async launch(providerId: string, form: { id_token?: unknown; state?: unknown; error?: unknown; error_description?: unknown }, stateCookie: string | undefined): Promise<LaunchResult> {
     const p = await this.providerOrRefuse(providerId);
     let appId: string | undefined;
     return this.refusing(p, () => appId, async () => {
       if (typeof form.error === 'string') throw refusals.platform(`${form.error}: ${String(form.error_description ?? '')}`.slice(0, 500));
       if (typeof form.id_token !== 'string' || typeof form.state !== 'string' || form.id_token.length > 16_384) throw refusals.badRequest('an id_token and a state');
       const claims = await this.tokens.verify(p, form.id_token);
-      await this.checkOnce(p, form.state, claims);
+      await this.checkOnce(p, form.state, stateCookie, claims);
       const target = await this.targets.resolve(p.tenantId, claims[TARGET_LINK_CLAIM]);
       if (!target) throw refusals.target(`target_link_uri ${String(claims[TARGET_LINK_CLAIM])}`);
       appId = target.appIds[0];
@@ -103,15 +114,17 @@ export class LtiLaunches {
       const signIn = { tenantId: p.tenantId, providerId: p.id, userId: mapped.member.userId, appIds: target.appIds, linked: mapped.linked, provisioned: mapped.provisioned, idToken: keep, nonce: claims.nonce };
       const cookie = await this.store.saveSignIn(signIn, LAUNCH_TTL_SECONDS);
       this.logger.log({ event: 'lti_launch', tenant: p.tenantId, provider: p.id, user: mapped.member.userId, apps: target.appIds }, 'LTI launch accepted');
-      return { location: target.url, cookie };
+      // Lax: sent when the app's authorization request comes back as a top-level navigation.
+      return { location: target.url, cookie: { name: LTI_COOKIE, value: cookie, path: '/signin/interaction', maxAgeSeconds: LAUNCH_TTL_SECONDS, crossSite: false } };
     });
   }
 
-  /** The state names a login of this provider whose nonce is the token's, and the nonce was never used. */
-  private async checkOnce(p: LtiProvider, state: string, claims: LaunchClaims): Promise<void> {
+  /** The state names a login of this provider, started in this browser, whose nonce is the token's; the nonce was never used. */
+  private async checkOnce(p: LtiProvider, state: string, stateCookie: string | undefined, claims: LaunchClaims): Promise<void> {
     const login = await this.store.takeLogin(state);
     if (!(await this.store.useNonce(p.id, claims.nonce, new Date((claims.exp + 60) * 1000)))) throw refusals.replayed();
     if (!login || login.providerId !== p.id) throw refusals.state();
+    if (!LtiStore.bindingMatches(login, stateCookie)) throw refusals.otherBrowser();
     if (login.nonce !== claims.nonce) throw refusals.invalidToken('the nonce is not the one sent at login');
   }
 

@@ -21,6 +21,7 @@ export const refusals = {
   client: (detail: string) => new LtiRefusal('lti_client_mismatch', 403, 'Launch for another tool', `This launch was meant for another tool registration. Ask your school to check the platform's client id.`, detail),
   deployment: (detail: string) => new LtiRefusal('lti_deployment_mismatch', 403, 'Launch from another deployment', `This launch came from a deployment your school has not connected here. Ask your school to check the deployment id.`, detail),
   state: () => new LtiRefusal('lti_state_unknown', 400, 'This launch has expired', `This launch is unknown, expired or was already used. ${GO_BACK}`),
+  otherBrowser: () => new LtiRefusal('lti_state_mismatch', 400, 'This launch has expired', `This launch was started in another browser or window. ${GO_BACK}`),
   invalidToken: (detail: string) => new LtiRefusal('lti_invalid_token', 403, 'Launch not accepted', `The learning platform's launch could not be verified. ${GO_BACK}`, detail),
   replayed: () => new LtiRefusal('lti_nonce_replayed', 403, 'Launch already used', `This launch was already used. ${GO_BACK}`),
   keys: (detail: string) => new LtiRefusal('lti_keys_unavailable', 502, 'Learning platform not reachable', `The learning platform's keys cannot be read right now, so the launch cannot be verified. ${GO_BACK}`, detail),

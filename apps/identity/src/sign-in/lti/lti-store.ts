@@ -2,11 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { safeEqual } from '@edu/signing';
 
 /** A login initiation on its way to the LMS, keyed by the `state` sent there. */
 export interface LtiLogin {
   providerId: string;
   nonce: string;
+  /** SHA-256 of the cookie set in the browser that started the login (login CSRF). */
+  binding: string;
 }
 
 /** A person an LMS launched, waiting for the app's authorization request in the same browser. */
@@ -37,10 +40,16 @@ const digest = (v: string) => createHash('sha256').update(v).digest('base64url')
 export class LtiStore {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  async saveLogin(login: LtiLogin, ttlSeconds: number): Promise<string> {
+  /** Stores the login; returns its `state` and the cookie value that binds it to this browser. */
+  async saveLogin(login: Omit<LtiLogin, 'binding'>, ttlSeconds: number): Promise<{ state: string; cookie: string }> {
     const state = randomBytes(32).toString('base64url');
-    await this.insert(LOGIN, state, login, ttlSeconds);
-    return state;
+    const cookie = randomBytes(32).toString('base64url');
+    await this.insert(LOGIN, state, { ...login, binding: digest(cookie) }, ttlSeconds);
+    return { state, cookie };
+  }
+
+  static bindingMatches(login: LtiLogin, cookie: string | undefined): boolean {
+    return typeof cookie === 'string' && typeof login.binding === 'string' && safeEqual(digest(cookie), login.binding);
   }
 
   /** The login for `state`, removed (a replayed `state` finds nothing). */

@@ -6,8 +6,9 @@ import { BrandStore } from '../portal/brand/brand-store';
 import { PAGE_HEADERS } from '../portal/html';
 import { problemPage } from '../portal/pages';
 import { PortalErrorFilter } from '../portal/portal-error.filter';
-import { LAUNCH_TTL_SECONDS, LTI_COOKIE, LtiLaunches, type LaunchResult, type LoginInitiation } from './lti-launches';
+import { LTI_STATE_COOKIE, LtiLaunches, type LaunchResult, type LoginInitiation } from './lti-launches';
 import { LtiRefusal } from './lti-refusal';
+import { cookieOf } from '../portal/portal.service';
 
 const LOGIN_FIELDS = ['iss', 'login_hint', 'target_link_uri', 'lti_message_hint', 'client_id', 'lti_deployment_id'] as const;
 
@@ -54,7 +55,7 @@ export class LtiController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiProduces('text/html')
   async launch(@Param('provider_id') providerId: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.answer(req, res, () => this.launches.launch(providerId, form ?? {}));
+    await this.answer(req, res, () => this.launches.launch(providerId, form ?? {}, cookieOf(req, LTI_STATE_COOKIE)));
   }
 
   private async answer(req: Request, res: Response, step: () => Promise<LaunchResult>): Promise<void> {
@@ -67,9 +68,12 @@ export class LtiController {
       res.status(err.status).set(PAGE_HEADERS).send(problemPage({ title: err.title, message: err.message, brand }));
       return;
     }
-    if (result.cookie) {
-      // Lax: sent when the app's authorization request comes back here as a top-level navigation.
-      res.cookie(LTI_COOKIE, result.cookie, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/signin/interaction', maxAge: LAUNCH_TTL_SECONDS * 1000 });
+    const c = result.cookie;
+    if (c) {
+      // The LMS's form post is a cross-site POST: only a SameSite=None cookie (https only) comes back
+      // with it from another site. Over plain http (local demos and tests, the LMS on the same site) Lax.
+      const sameSite = c.crossSite && req.secure ? 'none' : 'lax';
+      res.cookie(c.name, c.value, { httpOnly: true, sameSite, secure: req.secure, path: c.path, maxAge: c.maxAgeSeconds * 1000 });
     }
     res.set('Cache-Control', 'no-store').redirect(303, result.location);
   }
