@@ -17,7 +17,7 @@ import type { GradebookClass } from './gradebook-classes';
 import type { FieldReader } from './gradebook-fields';
 import { shapeOf, type ColumnValue } from './gradebook-input';
 import type { BodyDialect, Values } from './gradebook-shapes';
-import { GradebookWritesRepository } from './gradebook-writes.repository';
+import { GradebookWritesRepository, type StudentState } from './gradebook-writes.repository';
 
 /** One object being written: where, by whom, what it holds, and the reader whose paths errors name. */
 export interface RefContext {
@@ -63,9 +63,10 @@ export class GradebookReferences {
 
   private async result(c: RefContext): Promise<ColumnValue[]> {
     const { tx, tenantId, values } = c;
-    const lineItem = await this.repo.lockLineItem(tx, tenantId, values.lineItem as string);
+    // One round trip for both: a grade sync PUTs thousands of results.
+    const { lineItem, student } = await this.repo.lockLineItemWithStudent(tx, tenantId, values.lineItem as string, values.student as string);
     if (lineItem?.status !== 'active') return c.r.fail('lineItem', `${q(values.lineItem)} is not an active line item of this tenant`);
-    await this.student(c, lineItem.classId);
+    checkStudent(c, student, lineItem.classId);
     if (values.class !== null && values.class !== undefined && values.class !== lineItem.classId) {
       c.r.fail('class', `${q(values.class)} is not the class of line item ${q(values.lineItem)} (${q(lineItem.classId)})`);
     }
@@ -95,12 +96,15 @@ export class GradebookReferences {
     return [];
   }
 
-  /** An active user with a student role, enrolled as a student in `classId` when one is given. */
-  private async student({ tx, tenantId, values, r }: RefContext, classId: string | null): Promise<void> {
-    const id = values.student as string;
-    const student = await this.repo.student(tx, tenantId, id, classId);
-    if (student?.status !== 'active') return r.fail('student', `${q(id)} is not an active user of this tenant`);
-    if (!student.isStudent) r.fail('student', `${q(id)} is a ${student.role}, not a student`);
-    if (classId !== null && !student.enrolled) r.fail('student', `${q(id)} is not enrolled as a student in class ${q(classId)} of line item ${q(values.lineItem)}`);
+  private async student(c: RefContext, classId: string | null): Promise<void> {
+    checkStudent(c, await this.repo.student(c.tx, c.tenantId, c.values.student as string, classId), classId);
   }
+}
+
+/** An active user with a student role, enrolled as a student in `classId` when one is given. */
+function checkStudent({ values, r }: RefContext, student: StudentState | undefined, classId: string | null): void {
+  const id = values.student as string;
+  if (student?.status !== 'active') return r.fail('student', `${q(id)} is not an active user of this tenant`);
+  if (!student.isStudent) r.fail('student', `${q(id)} is a ${student.role}, not a student`);
+  if (classId !== null && !student.enrolled) r.fail('student', `${q(id)} is not enrolled as a student in class ${q(classId)} of line item ${q(values.lineItem)}`);
 }

@@ -142,6 +142,37 @@ export class GradebookWritesRepository {
     return row ? { status: row.status, classId: row.class_sourced_id, academicSessionId: row.academic_session_sourced_id, gradingPeriodId: row.grading_period_sourced_id } : undefined;
   }
 
+  /**
+   * `lockLineItem` and `student` in one round trip, for a result: the line item share-locked, and
+   * the student with whether they hold an active student enrollment in the line item's class.
+   */
+  async lockLineItemWithStudent(tx: SqlTransaction, tenantId: string, lineItemId: string, studentId: string): Promise<{ lineItem?: LineItemState; student?: StudentState }> {
+    const [row] = await tx.query<{
+      li_status: string | null;
+      class_sourced_id: string;
+      academic_session_sourced_id: string | null;
+      grading_period_sourced_id: string | null;
+      user_status: string | null;
+      role: string;
+      is_student: boolean;
+      enrolled: boolean;
+    }>(
+      `SELECT li.status AS li_status, li.class_sourced_id, li.academic_session_sourced_id, li.grading_period_sourced_id, ` +
+        `u.status AS user_status, u.role, (u.role = 'student' OR u.roles @> '[{"role": "student"}]'::jsonb) AS is_student, ` +
+        `EXISTS (SELECT 1 FROM roster_enrollments AS e WHERE e.tenant_id = $1::uuid AND e.class_sourced_id = li.class_sourced_id ` +
+        `AND e.user_sourced_id = u.sourced_id AND e.role = 'student' AND e.status = 'active') AS enrolled ` +
+        `FROM (SELECT 1) AS one ` +
+        `LEFT JOIN (SELECT status, class_sourced_id, academic_session_sourced_id, grading_period_sourced_id FROM gradebook_line_items WHERE tenant_id = $1::uuid AND sourced_id = $2::text FOR SHARE) AS li ON true ` +
+        `LEFT JOIN roster_users AS u ON u.tenant_id = $1::uuid AND u.sourced_id = $3::text`,
+      [tenantId, lineItemId, studentId],
+    );
+    if (!row) return {};
+    return {
+      lineItem: row.li_status === null ? undefined : { status: row.li_status, classId: row.class_sourced_id, academicSessionId: row.academic_session_sourced_id, gradingPeriodId: row.grading_period_sourced_id },
+      student: row.user_status === null ? undefined : { status: row.user_status, role: row.role, isStudent: row.is_student, enrolled: row.enrolled },
+    };
+  }
+
   /** An assessment line item an assessment result names, share-locked (as `lockLineItem`); its status. */
   async lockAssessmentLineItem(tx: SqlTransaction, tenantId: string, id: string): Promise<string | undefined> {
     const [row] = await tx.query<{ status: string }>(`SELECT status FROM gradebook_assessment_line_items WHERE tenant_id = $1::uuid AND sourced_id = $2::text FOR SHARE`, [tenantId, id]);
