@@ -136,6 +136,7 @@ async function startPlatform({ root, dataDir, log }) {
       'demo upstream provider': { port: ports.upstream, variable: 'DEMO_UPSTREAM_PORT' },
       'demo partner app': { port: ports.partner, variable: 'DEMO_PARTNER_PORT' },
       'demo LMS': { port: ports.lms, variable: 'DEMO_LMS_PORT' },
+      'demo SAML app': { port: ports.samlSp, variable: 'DEMO_SAML_SP_PORT' },
     });
     const identityUrl = `http://localhost:${ports.identity}`;
     const common = {
@@ -205,7 +206,7 @@ async function startPlatform({ root, dataDir, log }) {
     }
     log(`all ${services.length} processes ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const demoAlerts = await registerWebhooksForDemo({ identityUrl, alertsUrl: `http://localhost:${ports.alerts}`, receiverUrl: `http://localhost:${ports.receiver}`, log });
-    const demoSignIn = await signInDemo.prepareSignInDemo({ identityUrl, partner: ports.partner, upstream: ports.upstream, lms: ports.lms, log });
+    const demoSignIn = await signInDemo.prepareSignInDemo({ identityUrl, partner: ports.partner, upstream: ports.upstream, lms: ports.lms, samlSp: ports.samlSp, log });
     printBanner({ ports, demoAlerts, demoSignIn, logDir: path.relative(root, logDir), processes: services.map(([n]) => n) });
   } catch (err) {
     await stop();

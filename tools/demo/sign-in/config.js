@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const DEMO_FILE = path.join(ROOT, 'tools/provision/demo.json');
 
 /** Beside identity (3000-3003) and the demo webhook receiver (3010). */
-const DEFAULT_PORTS = { identity: 3000, upstream: 3011, partner: 3012, lms: 3013 };
+const DEFAULT_PORTS = { identity: 3000, upstream: 3011, partner: 3012, lms: 3013, samlSp: 3014 };
 /** Where the demo partner app receives the answer (registered on the app in demo.json). */
 const CALLBACK_PATH = '/auth/callback';
 

@@ -33,13 +33,13 @@ function send(res, status, html, headers = {}) {
   res.end(html);
 }
 
-/** A urlencoded form body, at most 16 kB. */
-function readForm(req) {
+/** A urlencoded form body, at most `max` bytes (16 kB unless said). */
+function readForm(req, max = 16 * 1024) {
   return new Promise((resolve, reject) => {
     let body = '';
     req.on('data', (c) => {
       body += c;
-      if (body.length > 16 * 1024) reject(new Error('form too large'));
+      if (body.length > max) reject(new Error('form too large'));
     });
     req.on('end', () => resolve(new URLSearchParams(body)));
     req.on('error', reject);

@@ -7,20 +7,27 @@ const { DEFAULT_PORTS, CALLBACK_PATH, demoSignInConfig, identitySignInEnv } = re
 const { ensureRedirectUri } = require('./redirect');
 const { pointSchoolProviderAt } = require('./school-provider');
 const { connectDemoLms } = require('./lms-tool');
+const { pointSamlAppAt } = require('./saml-app');
 
 const DEMO_OPERATOR = { id: process.env.OPERATOR_CLIENT_ID || 'operator', secret: process.env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production' };
 
 function signInDemoPorts(port) {
-  return { upstream: port('DEMO_UPSTREAM_PORT', DEFAULT_PORTS.upstream), partner: port('DEMO_PARTNER_PORT', DEFAULT_PORTS.partner), lms: port('DEMO_LMS_PORT', DEFAULT_PORTS.lms) };
+  return {
+    upstream: port('DEMO_UPSTREAM_PORT', DEFAULT_PORTS.upstream),
+    partner: port('DEMO_PARTNER_PORT', DEFAULT_PORTS.partner),
+    lms: port('DEMO_LMS_PORT', DEFAULT_PORTS.lms),
+    samlSp: port('DEMO_SAML_SP_PORT', DEFAULT_PORTS.samlSp),
+  };
 }
 
 /** [name, node arguments, port, env, readiness path] entries for platform.js. */
-function signInDemoServices(root, { identity, upstream, partner, lms }) {
+function signInDemoServices(root, { identity, upstream, partner, lms, samlSp }) {
   const identityUrl = `http://localhost:${identity}`;
   return [
     ['demo-upstream', [path.join(__dirname, 'upstream.js')], upstream, { DEMO_UPSTREAM_PORT: String(upstream), IDENTITY_URL: identityUrl }, '/health'],
     ['demo-partner', [path.join(__dirname, 'partner-app.js')], partner, { DEMO_PARTNER_PORT: String(partner), IDENTITY_URL: identityUrl }, '/health'],
     ['demo-lms', [path.join(__dirname, 'lms.js')], lms, { DEMO_LMS_PORT: String(lms) }, '/health'],
+    ['demo-saml-sp', [path.join(__dirname, 'saml-sp.js')], samlSp, { DEMO_SAML_SP_PORT: String(samlSp), IDENTITY_URL: identityUrl }, '/health'],
   ];
 }
 
@@ -34,7 +41,7 @@ function identityDemoEnv({ upstream }) {
  * DEMO_PARTNER_PORT is added over the API) and the demo tenant's own provider pointed at the demo
  * upstream. Resolves the banner's lines, or undefined without the demo data.
  */
-async function prepareSignInDemo({ identityUrl, partner, upstream, lms, log }) {
+async function prepareSignInDemo({ identityUrl, partner, upstream, lms, samlSp, log }) {
   try {
     const config = demoSignInConfig();
     const redirectUri = `http://localhost:${partner}${CALLBACK_PATH}`;
@@ -42,7 +49,7 @@ async function prepareSignInDemo({ identityUrl, partner, upstream, lms, log }) {
     if (action === 'added') log(`demo sign-in: added ${redirectUri} to the redirect URIs of ${config.app.name}`);
     const upstreamUrl = `http://localhost:${upstream}`;
     if ((await pointSchoolProviderAt({ identityUrl, upstreamUrl, config })) === 'moved') log(`demo sign-in: ${config.tenant.name}'s own sign-in now runs at the demo provider (${upstreamUrl})`);
-    return [...bannerLines(config, `http://localhost:${partner}/login`), ...(await lmsLines({ identityUrl, partner, lms, config, log }))];
+    return [...bannerLines(config, `http://localhost:${partner}/login`), ...(await lmsLines({ identityUrl, partner, lms, config, log })), ...(await samlLines({ identityUrl, samlSp, config, log }))];
   } catch (err) {
     log(`sign-in demo not ready (${err.message})`);
     return undefined;
@@ -61,6 +68,25 @@ async function lmsLines({ identityUrl, partner, lms, config, log }) {
     ];
   } catch (err) {
     log(`LTI demo not ready (${err.message})`);
+    return [];
+  }
+}
+
+/** The demo SAML app pointed at the demo SAML service provider (its own lines: the rest works without it). */
+async function samlLines({ identityUrl, samlSp, config, log }) {
+  if (!samlSp) return [];
+  try {
+    const spUrl = `http://localhost:${samlSp}`;
+    const { action, name } = await pointSamlAppAt({ identityUrl, spUrl, operator: DEMO_OPERATOR });
+    if (action === 'moved') log(`demo sign-in: ${name} now signs people in at the demo SAML app (${spUrl})`);
+    const staff = config.people[0];
+    return [
+      `# sign in to a SAML app (${name}, the demo SAML service provider on @node-saml/node-saml): open`,
+      `${spUrl}/login`,
+      `# then Microsoft and ${staff.name}: the app shows the validated assertion (NameID, attributes) (docs/partners/sign-in-saml.md).`,
+    ];
+  } catch (err) {
+    log(`SAML demo not ready (${err.message})`);
     return [];
   }
 }

@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { launchChromium, screenshot } from '@edu/testing/browser';
+import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+import { DemoProcess } from './sign-in-demo';
+
+/**
+ * Tan Wei Ling's persistent NameID at the demo SAML app (Lion City Digital Library, app
+ * d4e5f6a7-…-3b4c5d6e7f08) and Lion City Schools District: the UUID v5 of
+ * `<tenant id>:<app id>:<user id>` (apps/identity/src/README.md, "SAML"), not her user id.
+ */
+const NAME_ID = '401005d7-c449-546c-a665-9a0f37698ce7';
+const CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
+
+const root = path.resolve(__dirname, '..', '..');
+const load = createRequire(__filename);
+const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
+const { pointSamlAppAt } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
+const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
+
+function provisionDemo(databaseUrl: string): void {
+  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', path.join(root, 'tools/provision/demo.json')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`provisioning failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
+/**
+ * The SAML demo of `npm start`: the demo data, identity as a process with the demo upstream as its
+ * Microsoft, and the demo SAML service provider (@node-saml/node-saml) that the demo library app
+ * is pointed at, as npm start does; a person's trip in Debian's Chromium from the SP's sign-in
+ * link through the portal and the demo provider back to the SP showing the validated assertion.
+ */
+describe('SAML demo: the demo SAML app signs a demo person in through the school’s SAML identity provider', () => {
+  const demo = demoSignInConfig();
+  const tanWeiLing = demo.people.find((p) => p.email.startsWith('wei.ling.tan'))!;
+  let db: TestDatabase;
+  let identity: ServiceProcess;
+  let upstream: DemoProcess;
+  let sp: DemoProcess;
+
+  beforeAll(async () => {
+    buildServices();
+    db = await createTestDatabase();
+    provisionDemo(db.url);
+    const [identityPort, upstreamPort, spPort] = [await freePort(), await freePort(), await freePort()];
+    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}`, sp: `http://127.0.0.1:${spPort}` };
+    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: urls.identity, PUBLIC_BASE_URL: urls.identity, ...identitySignInEnv(urls.upstream, {}) }, identityPort);
+    upstream = await new DemoProcess('upstream.js', urls.upstream).start({ DEMO_UPSTREAM_PORT: String(upstreamPort), DEMO_UPSTREAM_URL: urls.upstream, IDENTITY_URL: urls.identity });
+    sp = await new DemoProcess('saml-sp.js', urls.sp).start({ DEMO_SAML_SP_PORT: String(spPort), DEMO_SAML_SP_URL: urls.sp, IDENTITY_URL: urls.identity });
+    // As npm start does: the demo library app (addresses that do not exist here) now points at the demo SP; once.
+    expect(await pointSamlAppAt({ identityUrl: urls.identity, spUrl: urls.sp, operator: OPERATOR })).toEqual({ action: 'moved', name: 'Lion City Digital Library' });
+    expect(await pointSamlAppAt({ identityUrl: urls.identity, spUrl: urls.sp, operator: OPERATOR })).toEqual({ action: 'kept', name: 'Lion City Digital Library' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([sp?.stop(), upstream?.stop()]);
+    await identity?.stop();
+    await db?.drop();
+  });
+
+  it('in Chromium, as the banner tells: open the SAML app, press Microsoft, pick the person, see the validated assertion; no policy blocks a step', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const refused: string[] = [];
+      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+      await page.goto(`${sp.url}/login`);
+      // The AuthnRequest names the school's identity provider: the portal shows the school's ways to sign in at once.
+      await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
+      await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
+      await page.waitForURL(`${sp.url}/saml/acs`);
+      const assertion = JSON.parse((await page.locator('#assertion').textContent()) ?? '{}');
+      expect(assertion).toEqual({
+        nameID: NAME_ID,
+        nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+        attributes: { [`${CLAIMS}/emailaddress`]: tanWeiLing.email, [`${CLAIMS}/nickname`]: expect.any(String), [`${CLAIMS}/name`]: tanWeiLing.name },
+      });
+      await screenshot(page, 'sign-in-saml-demo-assertion');
+      expect(refused).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// The demo SAML app: a service provider on @node-saml/node-saml, as a partner would run one.
+// /login sends an AuthnRequest (HTTP-Redirect) to the school's SAML identity provider; /saml/acs
+// receives the HTTP-POST response, validates it (signature against the certificate in the IdP's
+// metadata, audience, recipient, NotOnOrAfter, InResponseTo) and shows the assertion.
+// `npm start` runs it; alone: `node tools/demo/sign-in/saml-sp.js` (DEMO_SAML_SP_PORT, IDENTITY_PORT).
+'use strict';
+const http = require('node:http');
+const { DEFAULT_PORTS, demoSignInConfig } = require('./config');
+const { escapeHtml, page, send, readForm } = require('./html');
+
+const ACS_PATH = '/saml/acs';
+const METADATA_RELOAD_MS = 5 * 60_000;
+
+/** Where this SP is known to the platform: its entity id, reply URL, sign-on and sign-out URLs, metadata. */
+function spSettings(baseUrl) {
+  return { entity_id: `${baseUrl}/saml`, reply_url: `${baseUrl}${ACS_PATH}`, sign_on_url: `${baseUrl}/login`, sign_out_url: `${baseUrl}/`, metadata_url: `${baseUrl}/saml/metadata` };
+}
+
+/** The SP's metadata (entity id, AssertionConsumerService), what the platform's app holds as metadata_xml. */
+function spMetadata(baseUrl) {
+  const { SAML } = require('@node-saml/node-saml');
+  const sp = spSettings(baseUrl);
+  return new SAML({ issuer: sp.entity_id, callbackUrl: sp.reply_url, idpCert: 'unused', identifierFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' }).generateServiceProviderMetadata(null, null);
+}
+
+/** node-saml configured with the IdP's certificates, read from its metadata (reloaded every few minutes: keys rotate). */
+function samlClient({ identityUrl, tenantId, baseUrl }) {
+  const { SAML } = require('@node-saml/node-saml');
+  const sp = spSettings(baseUrl);
+  const idpEntityId = `${identityUrl}/saml/${tenantId}`;
+  let cached;
+  const options = (idpCert) => ({
+    entryPoint: `${idpEntityId}/sso`,
+    issuer: sp.entity_id,
+    callbackUrl: sp.reply_url,
+    idpCert,
+    idpIssuer: idpEntityId,
+    audience: sp.entity_id,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: true,
+    validateInResponseTo: 'always',
+    identifierFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+    disableRequestedAuthnContext: true,
+  });
+  return {
+    async get() {
+      if (cached && Date.now() - cached.at < METADATA_RELOAD_MS) return cached.saml;
+      const res = await fetch(`${idpEntityId}/metadata`);
+      if (!res.ok) throw new Error(`the IdP metadata answered HTTP ${res.status}`);
+      const certs = [...(await res.text()).matchAll(/<(?:ds:)?X509Certificate>([^<]+)</g)].map((m) => m[1].trim());
+      // One node-saml instance keeps the InResponseTo cache: kept across reloads of the certificates.
+      if (cached) cached.saml.options.idpCert = certs;
+      cached = { at: Date.now(), saml: cached ? cached.saml : new SAML(options(certs)) };
+      return cached.saml;
+    },
+  };
+}
+
+function homePage(appName) {
+  return page(`${appName} (demo SAML app)`, `<h1>${escapeHtml(appName)}</h1>
+<p class="note">A demo SAML service provider on this machine (<code>@node-saml/node-saml</code>): it signs people in through their school's SAML identity provider.</p>
+<p><a class="button" href="/login">Sign in with your school (SAML)</a></p>`);
+}
+
+const row = (k, v) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(Array.isArray(v) ? v.join(', ') : v)}</td></tr>`;
+
+/** The validated assertion: NameID, its format, the session index and every attribute. */
+function assertionPage(appName, profile, relayState) {
+  const attributes = profile.attributes || {};
+  return page(`${appName}: signed in`, `<h1>Signed in to ${escapeHtml(appName)}</h1>
+<p>Validated by <code>@node-saml/node-saml</code> against the school's IdP metadata: the response's and the assertion's signatures, issuer, audience, recipient, NotOnOrAfter and InResponseTo.</p>
+<table>${row('NameID', profile.nameID)}${row('NameID format', profile.nameIDFormat)}${row('Issuer', profile.issuer)}${row('SessionIndex', profile.sessionIndex || '')}${row('RelayState', relayState || '')}</table>
+<h2>Attributes</h2>
+<table>${Object.entries(attributes).map(([k, v]) => row(k, v)).join('')}</table>
+<pre id="assertion">${escapeHtml(JSON.stringify({ nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, attributes }, null, 2))}</pre>
+<p><a class="button" href="/login">Sign in again</a> <a href="/">Home</a></p>`);
+}
+
+function problemPage(appName, title, detail) {
+  return page(`${appName}: ${title}`, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(detail)}</p><p><a class="button" href="/login">Try again</a></p>`);
+}
+
+async function route(ctx, req, res) {
+  const path = req.url.split('?')[0];
+  if (path === '/health') return send(res, 200, 'ok');
+  if (path === '/') return send(res, 200, homePage(ctx.appName));
+  if (path === '/saml/metadata') return send(res, 200, spMetadata(ctx.baseUrl), { 'Content-Type': 'application/samlmetadata+xml' });
+  if (path === '/login') {
+    const url = await (await ctx.client.get()).getAuthorizeUrlAsync('/', undefined, {});
+    res.writeHead(302, { Location: url, 'Cache-Control': 'no-store' });
+    return res.end();
+  }
+  if (path === ACS_PATH && req.method === 'POST') {
+    const form = await readForm(req, 256 * 1024);
+    try {
+      const { profile } = await (await ctx.client.get()).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
+      return send(res, 200, assertionPage(ctx.appName, profile, form.get('RelayState')));
+    } catch (err) {
+      return send(res, 403, problemPage(ctx.appName, 'Not signed in', `The SAML response was refused: ${err.message}`));
+    }
+  }
+  send(res, 404, problemPage(ctx.appName, 'Not found', 'No such page.'));
+}
+
+/** Starts the demo SAML app for the demo tenant's identity provider; `baseUrl` is where browsers reach it. */
+async function startDemoSamlSp({ port, host = '127.0.0.1', baseUrl, identityUrl, tenantId = demoSignInConfig().tenant.id, appName = 'Lion City Digital Library' }) {
+  const ctx = { appName, baseUrl, client: samlClient({ identityUrl, tenantId, baseUrl }) };
+  const server = http.createServer((req, res) => {
+    route(ctx, req, res).catch((err) => {
+      if (!res.headersSent) send(res, 502, problemPage(appName, 'Sign-in failed', err.message));
+    });
+  });
+  await new Promise((resolve) => server.listen(port, host, resolve));
+  const close = () => new Promise((resolve) => server.close(() => resolve()));
+  return { url: baseUrl, close };
+}
+
+if (require.main === module) {
+  const port = Number(process.env.DEMO_SAML_SP_PORT || DEFAULT_PORTS.samlSp);
+  const identityUrl = process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
+  startDemoSamlSp({ port, host: process.env.HOST || '0.0.0.0', baseUrl: process.env.DEMO_SAML_SP_URL || `http://localhost:${port}`, identityUrl }).then(
+    (p) => console.log(`demo SAML app at ${p.url} (reply URL ${spSettings(p.url).reply_url})`),
+    (err) => {
+      console.error(`demo SAML app failed to start: ${err.message}`);
+      process.exit(1);
+    },
+  );
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+module.exports = { startDemoSamlSp, spSettings, spMetadata };
