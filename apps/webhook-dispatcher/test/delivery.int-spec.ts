@@ -70,7 +70,7 @@ describe('webhook dispatcher: signed deliveries', () => {
 
   it("sends each full payload with its own message's body and its own claims when messages go to several webhooks and are retried", async () => {
     const [x, y] = [await h.webhook(`${h.receiver.url}/full-x`, 'full-payload'), await h.webhook(`${h.receiver.url}/full-y`, 'full-payload')];
-    const [a, b] = [await h.message({ groups: 2, items: 3, rowText: 'first' }), await h.message({ groups: 1, items: 2, rowText: 'second' })];
+    const [a, b] = [await h.message({ groups: 2, items: 3, rowText: 'first: Zoë 🦉 détail' }), await h.message({ groups: 1, items: 2, rowText: 'second' })];
     let yAnswers = 0;
     h.receiver.responder = (d) => (d.path === '/full-y' && yAnswers++ === 0 ? { status: 503 } : { status: 200 });
     const [xa, xb] = await h.deliveries(x, [a.id, b.id]);
