@@ -59,6 +59,7 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     expect(l.res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(l.res.body).toMatch(text);
     expect(l.res.body).not.toMatch(/at .*\.(js|ts):\d+/);
+    expect(l.res.body).toContain('<p>Go back to your learning platform and open the activity again.</p>');
     expect(l.res.headers.get('set-cookie') ?? '').not.toContain('signin_lti');
     expect(await lastLog()).toMatchObject({ outcome: 'refused', reason, provider_id: provider, user_id: null });
   }
@@ -142,6 +143,22 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
       const second = await appSignIn(again);
       expect(second.res.status).toBe(200);
       expect(second.res.body).toContain('Find your school');
+    });
+
+    it('signs in only to the apps the launch names: another app’s sign-in in that browser meets the portal, and the launch still serves its app', async () => {
+      const w = h.world();
+      const library = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Library');
+      await h.ds.query(`UPDATE apps SET oauth2 = $2 WHERE id = $1`, [library.app.id, { redirect_uris: ['https://library.example/callback'] }]);
+      await w.deploy(library.app.id, school.id, []);
+      const libraryRp = await h.relyingParty(library);
+      const l = await launch({ sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET });
+      const { url } = await h.authorizationUrl(libraryRp, { redirect_uri: 'https://library.example/callback' });
+      let res = await l.browser.get(url.href);
+      while (res.location && res.status >= 300 && res.status < 400) res = await l.browser.get(res.location);
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('Find your school');
+      const j = await appSignIn(l.browser);
+      expect(j.res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?code=`));
     });
 
     it('a browser without the launch’s cookie is not signed in by it', async () => {

@@ -32,8 +32,8 @@ export class LtiSignIns {
 
   /** The launched person for `appId` bound to the browser's LTI_COOKIE (used once), a refusal, or undefined when there is no launch. */
   async take(cookie: string | undefined, appId: string): Promise<LtiSignIn | RefusedLaunch | undefined> {
-    const signIn = cookie ? await this.store.takeSignIn(cookie) : undefined;
-    if (!signIn || !signIn.appIds.includes(appId)) return undefined;
+    const signIn = cookie ? await this.store.takeSignIn(cookie, appId) : undefined;
+    if (!signIn) return undefined;
     const p = await this.providers.find(signIn.providerId);
     if (!p || p.tenantId !== signIn.tenantId || !(await this.repo.isDeployed(appId, signIn.tenantId))) {
       return { refused: new LtiRefusal('configuration_changed', 400, 'Sign-in not available', 'This sign-in is no longer available at your school.'), tenantId: signIn.tenantId, providerId: signIn.providerId };

@@ -75,9 +75,9 @@ export class LtiStore {
     return cookie;
   }
 
-  /** The launched person bound to this cookie, removed: one launch signs in once. */
-  takeSignIn(cookie: string): Promise<LtiSignIn | undefined> {
-    return this.take<LtiSignIn>(SIGN_IN, digest(cookie));
+  /** The launched person bound to this cookie for `appId`, removed: one launch signs in once (and only to its apps). */
+  takeSignIn(cookie: string, appId: string): Promise<LtiSignIn | undefined> {
+    return this.take<LtiSignIn>(SIGN_IN, digest(cookie), { appIds: [appId] });
   }
 
   private async insert(kind: string, id: string, payload: object, ttlSeconds: number): Promise<void> {
@@ -89,11 +89,12 @@ export class LtiStore {
     ]);
   }
 
-  private async take<T>(kind: string, id: string): Promise<T | undefined> {
+  /** Removes and returns the row (`holding`: only when its payload contains that). */
+  private async take<T>(kind: string, id: string, holding: object = {}): Promise<T | undefined> {
     // TypeORM answers a DELETE ... RETURNING with [rows, count].
     const [rows]: [{ payload: T; live: boolean }[], number] = await this.ds.query(
-      `DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2 RETURNING payload, expires_at > now() AS live`,
-      [kind, id],
+      `DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2 AND payload @> $3::jsonb RETURNING payload, expires_at > now() AS live`,
+      [kind, id, JSON.stringify(holding)],
     );
     return rows[0]?.live ? rows[0].payload : undefined;
   }

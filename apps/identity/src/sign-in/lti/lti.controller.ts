@@ -65,7 +65,7 @@ export class LtiController {
     } catch (err) {
       if (!(err instanceof LtiRefusal)) throw err;
       const brand = await this.brands.forHost(req.hostname);
-      res.status(err.status).set(PAGE_HEADERS).send(problemPage({ title: err.title, message: err.message, brand }));
+      res.status(err.status).set(PAGE_HEADERS).send(problemPage({ title: err.title, message: err.message, brand, startOver: 'Go back to your learning platform and open the activity again.' }));
       return;
     }
     const c = result.cookie;

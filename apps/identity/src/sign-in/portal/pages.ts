@@ -67,13 +67,16 @@ ${abortForm(c, `Cancel and go back to ${c.appName}`)}`,
   });
 }
 
-/** A refusal or failure the person can understand, with the way back to the app when there is one. */
-export function problemPage(o: { title: string; message: string; back?: PortalContext; appName?: string; brand?: PageBrand }): string {
+/**
+ * A refusal or failure the person can understand, with the way back to the app when there is one;
+ * `startOver` replaces the default hint (a launch from a learning platform starts over there).
+ */
+export function problemPage(o: { title: string; message: string; back?: PortalContext; appName?: string; brand?: PageBrand; startOver?: string }): string {
   return page({
     title: o.title,
     brand: o.brand,
     body: html`<h1>${o.title}</h1>
 <p class="error" role="alert">${o.message}</p>
-${o.back ? abortForm(o.back, `Go back to ${o.appName ?? o.back.appName}`) : html`<p>Go back to the app you came from and start again.</p>`}`,
+${o.back ? abortForm(o.back, `Go back to ${o.appName ?? o.back.appName}`) : html`<p>${o.startOver ?? 'Go back to the app you came from and start again.'}</p>`}`,
   });
 }
