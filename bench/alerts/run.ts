@@ -1,12 +1,12 @@
 /**
- * `npm run bench:alerts -- [--count 100000] [--full 200] [--full-bytes 1200000] [--webhooks 4] [--kill-count 20000]`
+ * `npm run bench:alerts -- [--count 100000] [--full 200] [--full-bytes 1200000] [--full-webhooks 1] [--webhooks 4] [--kill-count 20000]`
  *
  * Webhook delivery end to end on one machine: PostgreSQL, Redis (append-only file, fsync every
  * second), the identity, alerts and webhook-dispatcher services as compiled child processes, and
  * a receiver process that verifies every JWT against the identity JWKS. Scenarios:
  *  1. burst: `--count` notification-only deliveries (messages × `--webhooks` partner apps, each
  *     with one webhook), submitted through `POST /v2/alerts/messages` in batches of 1,000;
- *  2. full payload: `--full` messages of about `--full-bytes` each to a full-payload webhook;
+ *  2. full payload: `--full` messages of about `--full-bytes` each to `--full-webhooks` full-payload webhooks;
  *  3. crash: a burst of `--kill-count`, the dispatcher SIGKILLed mid-way and restarted at once.
  * Reports deliveries/s, enqueue-to-first-attempt p50/p99 (delivery stored → first attempt
  * started), duplicates and lost deliveries beside the targets, and writes JSON to bench/results/.
@@ -40,14 +40,16 @@ interface Args {
   count: number;
   full: number;
   fullBytes: number;
+  /** Full-payload webhooks (partner apps) each full message goes to. */
+  fullWebhooks: number;
   webhooks: number;
   killCount: number;
   parallel: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { submitFirst: 0, profile: 0, workers: 2, count: 100_000, full: 200, fullBytes: 1_200_000, webhooks: 4, killCount: 20_000, parallel: 2 };
-  const names: Record<string, keyof Args> = { '--count': 'count', '--full': 'full', '--full-bytes': 'fullBytes', '--webhooks': 'webhooks', '--kill-count': 'killCount', '--parallel': 'parallel', '--submit-first': 'submitFirst', '--profile': 'profile', '--workers': 'workers' };
+  const args: Args = { submitFirst: 0, profile: 0, workers: 2, count: 100_000, full: 200, fullBytes: 1_200_000, fullWebhooks: 1, webhooks: 4, killCount: 20_000, parallel: 2 };
+  const names: Record<string, keyof Args> = { '--count': 'count', '--full': 'full', '--full-bytes': 'fullBytes', '--full-webhooks': 'fullWebhooks', '--webhooks': 'webhooks', '--kill-count': 'killCount', '--parallel': 'parallel', '--submit-first': 'submitFirst', '--profile': 'profile', '--workers': 'workers' };
   for (let i = 0; i < argv.length; i += 2) {
     const key = names[argv[i]];
     const n = Number(argv[i + 1]);
@@ -292,16 +294,17 @@ async function main(): Promise<void> {
       // The messages are stored first, then the dispatcher drains them: the rate measured is the
       // dispatcher's, not the pace of submitting hundreds of megabytes through the API.
       await stack.stopDispatcher();
-      const { tenantId, appIds } = await createTenant(stack.db, 1);
+      const { tenantId, appIds } = await createTenant(stack.db, Math.max(1, args.fullWebhooks));
       const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'full', 'full-payload');
       const sample = largeMessage(args.fullBytes);
-      log(`full payload: ${args.full} messages of ${JSON.stringify(sample).length} bytes of JSON`);
+      const deliveries = args.full * hooks.length;
+      log(`full payload: ${args.full} messages of ${JSON.stringify(sample).length} bytes of JSON x ${hooks.length} webhooks`);
       const started = Date.now();
       await submit(stack, token, tenantId, args.full, 10, args.parallel, () => ({ ...largeMessage(args.fullBytes) }));
       const submitted = Date.now();
       dispatcher = await stack.startDispatcher();
       const cpu0 = cpuNow(stack, dispatcher);
-      await untilFinished(stack.db, hooks, args.full, 600_000);
+      await untilFinished(stack.db, hooks, deliveries, 600_000);
       const cpu = cpuNow(stack, dispatcher);
       // Dispatch rate: from the first attempt to the last delivery (the submission of 240 MB of
       // JSON through the API is reported on its own).
@@ -309,7 +312,7 @@ async function main(): Promise<void> {
       const r = await measure(stack, 'full', hooks, Number(first.at));
       r.extra = { submitSeconds: Math.round((submitted - started) / 100) / 10 };
       const [size] = await sql<{ bytes: number }>(stack.db, `SELECT avg(a.request_bytes)::int AS bytes FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
-      const perDelivery = (k: keyof typeof cpu) => Math.round(((cpu[k] - cpu0[k]) / args.full) * 10) / 10;
+      const perDelivery = (k: keyof typeof cpu) => Math.round(((cpu[k] - cpu0[k]) / deliveries) * 10) / 10;
       results.push({ ...r, extra: { ...r.extra, tokenBytes: size.bytes, dispatcherCpuMs: perDelivery('dispatchers'), receiverCpuMs: perDelivery('receiver'), postgresCpuMs: perDelivery('postgres') } });
     }
 
