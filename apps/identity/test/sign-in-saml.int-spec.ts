@@ -84,7 +84,7 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     await h?.stop();
   });
 
-  it('publishes the tenant’s IdP metadata: entity id, SSO and SLO endpoints (Redirect and POST), the signing certificate', async () => {
+  it('publishes the tenant’s IdP metadata: entity id, SSO endpoints (Redirect and POST), the signing certificate, no logout endpoint', async () => {
     const res = await fetch(`${h.issuer}/saml/${tenant.id}/metadata`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
@@ -92,7 +92,7 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     expect(xml).toContain(`entityID="${idpEntityId}"`);
     expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${sso}"`);
     expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${sso}"`);
-    expect(xml).toContain(`Location="${idpEntityId}/slo"`);
+    expect(xml).not.toContain('SingleLogoutService');
     expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
     expect(Buffer.from(idpCert, 'base64').length).toBeGreaterThan(500);
     expect((await fetch(`${h.issuer}/saml/00000000-0000-4000-8000-000000000000/metadata`)).status).toBe(404);

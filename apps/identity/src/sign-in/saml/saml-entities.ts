@@ -11,10 +11,10 @@ export const SAML_BINDINGS = { post: POST, redirect: REDIRECT } as const;
 /** Where a tenant's identity provider lives: its entity id and endpoints, all under the issuer. */
 export function idpEndpoints(issuer: string, tenantId: string) {
   const base = `${issuer}/saml/${tenantId}`;
-  return { entityId: base, sso: `${base}/sso`, slo: `${base}/slo`, metadata: `${base}/metadata` };
+  return { entityId: base, sso: `${base}/sso`, metadata: `${base}/metadata` };
 }
 
-/** The tenant's identity provider as its metadata describes it: every published certificate (two during a rotation). */
+/** The tenant's identity provider as its metadata describes it: every published certificate (two during a rotation); no logout endpoint yet. */
 export function metadataIdp(issuer: string, tenantId: string, credentials: SamlSigningCredentials) {
   const at = idpEndpoints(issuer, tenantId);
   return samlify.IdentityProvider({
@@ -24,10 +24,6 @@ export function metadataIdp(issuer: string, tenantId: string, credentials: SamlS
     singleSignOnService: [
       { Binding: REDIRECT, Location: at.sso },
       { Binding: POST, Location: at.sso },
-    ],
-    singleLogoutService: [
-      { Binding: REDIRECT, Location: at.slo },
-      { Binding: POST, Location: at.slo },
     ],
   });
 }
@@ -41,10 +37,8 @@ export function signingIdp(issuer: string, tenantId: string, credentials: SamlSi
     signingCert: credentials.certificate,
     requestSignatureAlgorithm: RSA_SHA256,
     wantAuthnRequestsSigned: checkRequestSignatures,
-    wantLogoutRequestSigned: checkRequestSignatures,
     nameIDFormat: [NAME_ID_FORMAT.persistent, NAME_ID_FORMAT.email],
     singleSignOnService: [{ Binding: POST, Location: at.sso }],
-    singleLogoutService: [{ Binding: POST, Location: at.slo }],
   });
 }
 
@@ -62,7 +56,6 @@ export function responseSp(settings: AppSamlSettings) {
   return samlify.ServiceProvider({
     entityID: settings.entity_id,
     assertionConsumerService: [{ Binding: POST, Location: settings.reply_url }],
-    singleLogoutService: [{ Binding: POST, Location: settings.sign_out_url }],
     wantAssertionsSigned: true,
     wantMessageSigned: true,
   });

@@ -27,7 +27,6 @@ export interface SamlifyHttpRequest {
 
 export interface SamlifyIdp extends SamlifyEntity {
   parseLoginRequest(sp: SamlifyEntity, binding: 'redirect' | 'post', req: SamlifyHttpRequest): Promise<SamlifyFlowResult>;
-  parseLogoutRequest(sp: SamlifyEntity, binding: 'redirect' | 'post', req: SamlifyHttpRequest): Promise<SamlifyFlowResult>;
   createLoginResponse(
     sp: SamlifyEntity,
     requestInfo: { extract?: { request: { id: string } } },
@@ -35,8 +34,6 @@ export interface SamlifyIdp extends SamlifyEntity {
     user: Record<string, unknown>,
     options: { customTagReplacement: (template: string) => { id: string; context: string }; relayState?: string },
   ): Promise<{ context: string }>;
-  createLogoutRequest(sp: SamlifyEntity, binding: 'post', user: { logoutNameID: string }, options?: { relayState?: string }): { context: string; entityEndpoint: string };
-  createLogoutResponse(sp: SamlifyEntity, requestInfo: unknown, binding: 'post', options?: { relayState?: string }): { context: string; entityEndpoint: string };
 }
 
 export interface SamlifyModule {
