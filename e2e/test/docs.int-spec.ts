@@ -22,13 +22,15 @@ const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-product
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** Every guide, in the order the test runs them (later guides build on what earlier ones did). */
-const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors', 'limits-and-retries', 'sign-in'].map((g) => `docs/partners/${g}.md`);
+const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors', 'limits-and-retries', 'sign-in', 'sign-in-saml'].map((g) => `docs/partners/${g}.md`);
 const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys', 'tuning-limits', 'sign-in', 'connecting-your-lms'].map((g) => `docs/operators/${g}.md`);
 // The sign-in demo's upstream provider (plain JS under tools/), standing in for Google, Microsoft and a school's own.
 const load = createRequire(__filename);
 const { identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 const { startDemoUpstream } = load('../../tools/demo/sign-in/upstream') as typeof import('../../tools/demo/sign-in/upstream');
 const { startDemoLms } = load('../../tools/demo/sign-in/lms') as typeof import('../../tools/demo/sign-in/lms');
+const { startDemoSamlSp } = load('../../tools/demo/sign-in/saml-sp') as typeof import('../../tools/demo/sign-in/saml-sp');
+const { pointSamlAppAt } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
 /** Rate limits on, as in production, with a short window so a guide that waits out a 429 waits seconds. */
 const LIMITS = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: process.env.REDIS_URL as string, RATE_LIMIT_PREFIX: `rl-docs-${process.pid}`, RATE_LIMIT_WINDOW_SECONDS: '10' };
 /**
@@ -126,6 +128,7 @@ describe('docs: every command of the partner and operator guides runs against th
   let demoReceiver: DemoReceiver;
   let demoUpstream: Awaited<ReturnType<typeof startDemoUpstream>>;
   let demoLms: Awaited<ReturnType<typeof startDemoLms>>;
+  let demoSamlSp: Awaited<ReturnType<typeof startDemoSamlSp>>;
   const demoLines: string[] = [];
   let proxy: LossyProxy;
   let receiverPort: number;
@@ -154,6 +157,7 @@ describe('docs: every command of the partner and operator guides runs against th
     WEBHOOK_ID: downHook,
     DEMO_UPSTREAM: demoUpstream.issuer,
     DEMO_LMS: demoLms.issuer,
+    SAML_SP: demoSamlSp.url,
   });
 
   async function submitMessage(): Promise<string> {
@@ -191,6 +195,10 @@ describe('docs: every command of the partner and operator guides runs against th
     demoUpstream = await startDemoUpstream({ port: upstreamPort, issuer: upstreamUrl, identityUrl });
     const lmsPort = await freePort();
     demoLms = await startDemoLms({ port: lmsPort, issuer: `http://127.0.0.1:${lmsPort}` });
+    // As npm start does: the demo SAML app's settings point at the demo SAML service provider.
+    const samlSpPort = await freePort();
+    demoSamlSp = await startDemoSamlSp({ port: samlSpPort, baseUrl: `http://127.0.0.1:${samlSpPort}`, identityUrl });
+    await pointSamlAppAt({ identityUrl, spUrl: demoSamlSp.url, operator: OPERATOR });
     const jwksUrl = `${identity.url}/.well-known/jwks.json`;
     deliveryEnv = {
       DATABASE_URL: db.url,
@@ -231,7 +239,7 @@ describe('docs: every command of the partner and operator guides runs against th
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close(), demoUpstream?.close(), demoLms?.stop()]);
+    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close(), demoUpstream?.close(), demoLms?.stop(), demoSamlSp?.close()]);
     await identity?.stop();
     await pg?.end();
     await db?.drop();
@@ -373,6 +381,10 @@ describe('docs: every command of the partner and operator guides runs against th
 
   it('operators/tuning-limits.md', async () => {
     expectRan(await runDoc(parseDoc('docs/operators/tuning-limits.md'), env()));
+  });
+
+  it('partners/sign-in-saml.md: the school’s IdP metadata, a person signed in to the demo SAML app, the response’s checks, the claims, a replay refused', async () => {
+    expectRan(await runDoc(parseDoc('docs/partners/sign-in-saml.md'), env()));
   });
 
   it('operators/sign-in.md: a school adds its own provider and an unknown parent gets an account just in time', async () => {

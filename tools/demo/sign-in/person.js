@@ -3,7 +3,9 @@
 // authorization request through the sign-in portal (the school given by the request's `tenant`
 // parameter), presses the provider's button, picks the demo person at the demo provider, and
 // prints the URL the browser is finally sent to: the app's redirect URI with `code` and `state`
-// (or `error`). Cookies are kept per host name, as a browser does.
+// (or `error`). For a SAML sign-in (docs/partners/sign-in-saml.md), whose end is a page posting
+// the response to the app's reply URL, it prints that form as JSON (action, SAMLResponse,
+// RelayState) instead of posting it. Cookies are kept per host name, as a browser does.
 //   node tools/demo/sign-in/person.js '<authorization URL>' microsoft wei.ling.tan@lioncity.edu.example REDIRECT_URI
 'use strict';
 const { demoSignInConfig } = require('./config');
@@ -61,6 +63,8 @@ async function signIn(authorizationUrl, provider, email, redirectUri) {
   const portal = await follow(await request(authorizationUrl));
   const login = await follow(await post(formOf(portal, /\/start$/, { provider })));
   const back = await follow(await post(formOf(login, /\/login$/, { sub: person.sub })));
+  const saml = back.status === 200 && back.body.includes('name="SAMLResponse"') ? formOf(back, /./, {}) : undefined;
+  if (saml && done(saml.url)) return JSON.stringify({ action: saml.url, ...Object.fromEntries(new URLSearchParams(saml.body)) });
   if (!back.location || !done(back.location)) throw new Error(`the sign-in stopped at ${back.url} (HTTP ${back.status}): ${back.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
   return back.location;
 }

@@ -81,6 +81,11 @@ function problemPage(appName, title, detail) {
   return page(`${appName}: ${title}`, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(detail)}</p><p><a class="button" href="/login">Try again</a></p>`);
 }
 
+function sendJson(res, status, body) {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
 async function route(ctx, req, res) {
   const path = req.url.split('?')[0];
   if (path === '/health') return send(res, 200, 'ok');
@@ -95,8 +100,11 @@ async function route(ctx, req, res) {
     const form = await readForm(req, 256 * 1024);
     try {
       const { profile } = await (await ctx.client.get()).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
+      // For scripts (the partners' guide): the same, as JSON.
+      if ((req.headers.accept || '').includes('application/json')) return sendJson(res, 200, { nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, attributes: profile.attributes || {}, relayState: form.get('RelayState') });
       return send(res, 200, assertionPage(ctx.appName, profile, form.get('RelayState')));
     } catch (err) {
+      if ((req.headers.accept || '').includes('application/json')) return sendJson(res, 403, { error: err.message });
       return send(res, 403, problemPage(ctx.appName, 'Not signed in', `The SAML response was refused: ${err.message}`));
     }
   }
