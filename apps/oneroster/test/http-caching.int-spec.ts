@@ -172,6 +172,12 @@ describe('OneRoster HTTP caching', () => {
     });
   });
 
+  it('counts each way a read was answered, and the bytes the cache holds, in /metrics', async () => {
+    const text = (await request(h.app.getHttpServer()).get('/metrics').expect(200)).text;
+    for (const outcome of ['not_modified', 'cached', 'rendered', 'untagged']) expect(text).toMatch(new RegExp(`^oneroster_reads_total\\{outcome="${outcome}"\\} [1-9]`, 'm'));
+    expect(text).toMatch(/^oneroster_response_cache_bytes [1-9]/m);
+  });
+
   describe('every change of data or visibility is seen at once by every instance', () => {
     const givenName = (body: Record<string, unknown>) => (body.user as { givenName: string }).givenName;
 

@@ -9,6 +9,7 @@ import { tableOf } from '../query/roster-tables-v1p2';
 import type { JsonAnswer } from '../roster/roster-http';
 import type { RosterResponse } from '../roster/roster.service';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
+import { CachingMetrics } from './caching.metrics';
 import { DataVersionReader, type DataVersions } from './data-versions';
 import { entityTag, normaliseQuery } from './entity-tags';
 import { holds, parseIfNoneMatch } from './if-none-match';
@@ -47,6 +48,7 @@ export class ConditionalReads {
   constructor(
     private readonly versions: DataVersionReader,
     private readonly cache: ResponseCache,
+    private readonly metrics: CachingMetrics,
     env: OnerosterEnv,
   ) {
     this.publicBase = publicBaseUrl(env);
@@ -56,18 +58,28 @@ export class ConditionalReads {
     const versions = await this.versions.read(access.tenantId);
     const etag = this.etagOf(api, access, resource, versions, req);
     const condition = parseIfNoneMatch(req.headers['if-none-match']);
-    if (holds(condition, etag) && !condition?.any) return notModified(res, etag);
+    if (holds(condition, etag) && !condition?.any) return this.notModified(res, etag);
 
     let out: CachedAnswer | undefined = this.cache.get(etag);
-    if (!out) {
+    if (out) this.metrics.count('cached');
+    else {
       const fresh = await render({ ...access, rosterVersion: versions.roster });
-      if (carriesStatus(fresh)) return send(fresh);
+      if (carriesStatus(fresh)) {
+        this.metrics.count('untagged');
+        return send(fresh);
+      }
+      this.metrics.count('rendered');
       out = { body: Buffer.from(fresh.body), headers: fresh.headers };
       this.cache.set(etag, out);
     }
     // `*` matches any current representation: known to exist only once it was written.
-    if (condition?.any) return notModified(res, etag);
+    if (condition?.any) return this.notModified(res, etag);
     send({ body: out.body, headers: { ...out.headers, ...validators(etag) } });
+  }
+
+  private notModified(res: Response, etag: string): void {
+    this.metrics.count('not_modified');
+    res.status(304).set(validators(etag)).end();
   }
 
   private etagOf(api: OneRosterApi, access: TenantAccess, resource: OneRosterResource, versions: DataVersions, req: Request): string {
@@ -91,10 +103,6 @@ export class ConditionalReads {
 
 function validators(etag: string): Record<string, string> {
   return { ETag: etag, 'Cache-Control': CACHE_CONTROL, Vary: 'Authorization' };
-}
-
-function notModified(res: Response, etag: string): void {
-  res.status(304).set(validators(etag)).end();
 }
 
 /** A `statusInfoSet` member of the envelope (the only place a request id is written into a body). */

@@ -1,10 +1,8 @@
 /**
  * Rows of the roster tables → OneRoster JSON text (reference §3, §4; v1.2 §4), for every class
- * of either version, from the storage maps in `query/roster-tables*.ts`. PostgreSQL writes the
- * JSON members of text, dates, booleans, text lists, jsonb lists and metadata itself, each run of
- * them in one column (`memberSql`); JavaScript writes the references (hrefs), numbers and
- * extension values between them (`fieldPlan`). Each row is written straight to JSON text: no
- * intermediate objects, no second serialisation pass, few columns to decode per row.
+ * of either version, from the storage maps in `query/roster-tables*.ts`. The query selects slim columns (dates and datetimes
+ * already formatted by PostgreSQL, jsonb as text) and each row is written straight to JSON text:
+ * no intermediate objects, no second serialisation pass.
  *
  * - Absent values are omitted: never `null`, `""` or `[]` for optional lists.
  * - GUIDRefs get an absolute `href` (`{root}/{collection}/{id}`, the id escaped as by
@@ -81,26 +79,38 @@ function jsonArraySql(column: string): string {
   return `CASE WHEN jsonb_typeof(${column}) = 'array' AND jsonb_array_length(${column}) > 0 THEN ${column}::text END`;
 }
 
-/** jsonb text of a non-empty object column without its nulls, else NULL. */
-function metadataSql(column: string): string {
-  return `CASE WHEN jsonb_typeof(${column}) = 'object' AND ${column} <> '{}'::jsonb THEN jsonb_strip_nulls(${column})::text END`;
-}
-
-/**
- * The SQL column and the JavaScript writer of a field the database does not write itself
- * (`memberSql`): references (their hrefs), numbers, extension values; undefined for the others.
- */
+/** The SQL column and the writer of one field. */
 function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, alias: string): { sql: string; emit: Emit } | undefined {
   const col = (column: string) => `${alias}.${quoteIdent(column)}`;
+  const text: Emit = (v) => (typeof v === 'string' && v !== '' ? q(v) : '');
   switch (source.kind) {
+    case 'text':
+      return { sql: col(source.column), emit: source.orEmpty ? (v) => text(v) || '""' : text };
     case 'extText': {
       // A value the version's vocabulary lacks is served as an extension value.
       const listed = new Set(source.values);
       return { sql: col(source.column), emit: (v) => (typeof v !== 'string' || v === '' ? '' : q(listed.has(v) || EXT_VALUE.test(v) ? v : `ext:${v}`)) };
     }
+    case 'date':
+      return { sql: `to_char(${col(source.column)}, '${DATE_PATTERN[fmt.dateMode]}')`, emit: text };
+    case 'timestamptz':
+      return { sql: `to_char(${col(source.column)} AT TIME ZONE 'UTC', '${DATETIME_PATTERN[fmt.dateMode]}')`, emit: text };
+    case 'boolean': {
+      const [yes, no] = fmt.booleans === 'json' ? ['true', 'false'] : ['"true"', '"false"'];
+      return { sql: col(source.column), emit: (v) => (v === true ? yes : v === false ? no : '') };
+    }
     case 'number':
       // pg reads float8 as a JS number: the shortest text that round-trips it.
       return { sql: col(source.column), emit: (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '') };
+    case 'textArray':
+      return {
+        sql: col(source.column),
+        emit: (v) => {
+          if (!Array.isArray(v)) return '';
+          const items = v.filter((x) => typeof x === 'string' && x !== '');
+          return items.length > 0 ? q(items) : '';
+        },
+      };
     case 'ref':
     case 'refExpr': {
       const ref = refWriter(source.ref, fmt);
@@ -127,108 +137,44 @@ function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, al
         emit: (v) => refList(v, ref) ?? '',
       };
     }
+    case 'userIds':
+    case 'jsonList':
+      // jsonb text of a list stored in its answer shape ([{type, identifier}], v1.2 profiles, ...): written as is.
+      return { sql: jsonArraySql(col(source.column)), emit: (v) => (typeof v === 'string' ? v : '') };
     case 'roles': {
       const write = rolesWriter(refWriter(source.ref, fmt));
       return { sql: jsonArraySql(col(source.column)), emit: (v) => (typeof v === 'string' ? write(v) : '') };
     }
-    default:
-      return undefined;
-  }
-}
-
-/** A SQL string literal of a constant of this module (field names, JSON punctuation). */
-function literal(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
-/**
- * The SQL that writes one field as its JSON member (`"name":value`), NULL when the field is
- * omitted, for the kinds whose JSON the database can write exactly as `fieldPlan`'s writers would
- * (text and arrays of text through `to_json`/`array_to_json`, which escape as JSON.stringify does);
- * undefined for the kinds written in JavaScript (references, numbers, extension values).
- */
-function memberSql(source: ColumnSource, fmt: JsonFormat, name: string, alias: string): string | undefined {
-  const col = (column: string) => `${alias}.${quoteIdent(column)}`;
-  const key = `${q(name)}:`;
-  const quoted = (sql: string) => `${literal(`${key}"`)} || ${sql} || '"'`;
-  switch (source.kind) {
-    case 'text':
-      return source.orEmpty
-        ? `${literal(key)} || COALESCE(to_json(NULLIF(${col(source.column)}, ''))::text, '""')`
-        : `CASE WHEN ${col(source.column)} <> '' THEN ${literal(key)} || to_json(${col(source.column)})::text END`;
-    case 'date':
-      return quoted(`to_char(${col(source.column)}, '${DATE_PATTERN[fmt.dateMode]}')`);
-    case 'timestamptz':
-      return quoted(`to_char(${col(source.column)} AT TIME ZONE 'UTC', '${DATETIME_PATTERN[fmt.dateMode]}')`);
-    case 'boolean': {
-      const [yes, no] = fmt.booleans === 'json' ? ['true', 'false'] : ['"true"', '"false"'];
-      return `CASE ${col(source.column)} WHEN true THEN ${literal(key + yes)} WHEN false THEN ${literal(key + no)} END`;
-    }
-    case 'textArray': {
-      const items = `array_remove(array_remove(${col(source.column)}, ''), NULL)`;
-      return `CASE WHEN cardinality(${items}) > 0 THEN ${literal(key)} || array_to_json(${items})::text END`;
-    }
-    case 'userIds':
-    case 'jsonList':
-      // jsonb text of a list stored in its answer shape ([{type, identifier}], v1.2 profiles, ...): written as is.
-      return `${literal(key)} || ${jsonArraySql(col(source.column))}`;
     case 'metadata':
-      return `${literal(key)} || ${metadataSql(col(source.column))}`;
-    default:
+      return {
+        sql: `CASE WHEN jsonb_typeof(${col(source.column)}) = 'object' AND ${col(source.column)} <> '{}'::jsonb THEN jsonb_strip_nulls(${col(source.column)})::text END`,
+        emit: (v) => (typeof v === 'string' ? v : ''),
+      };
+    case 'absent':
       return undefined;
   }
-}
-
-interface Part {
-  /** The SELECT list entry, aliased `c<n>`. */
-  readonly sql: string;
-  /** The JSON member(s) of the part, '' when absent. */
-  readonly emit: Emit;
-}
-
-/**
- * The SELECT list and the writers of a class view, in output order. Runs of fields the database
- * can write are joined there into one column of JSON members (`concat_ws` leaves out the NULLs of
- * omitted fields), so a row arrives as a few text columns instead of one column per field.
- */
-function parts(table: RosterTable, fields: readonly string[] | undefined, fmt: JsonFormat, alias: string): Part[] {
-  const out: Part[] = [];
-  let run: string[] = [];
-  const endRun = () => {
-    if (run.length === 0) return;
-    out.push({ sql: `NULLIF(concat_ws(',', ${run.join(', ')}), '')`, emit: (v) => (typeof v === 'string' ? v : '') });
-    run = [];
-  };
-  for (const name of fields ?? outputFields(table)) {
-    const source = table.columns[name];
-    if (!source) continue;
-    const member = memberSql(source, fmt, name, alias);
-    if (member !== undefined) {
-      run.push(member);
-      continue;
-    }
-    const plan = fieldPlan(table, source, fmt, alias);
-    if (!plan) continue;
-    endRun();
-    const key = `${q(name)}:`;
-    out.push({ sql: plan.sql, emit: (v) => { const value = plan.emit(v); return value === '' ? '' : key + value; } });
-  }
-  endRun();
-  return out;
 }
 
 function build(table: RosterTable, fields: readonly string[] | undefined, fmt: JsonFormat, alias: string): RowSerializer {
-  const list = parts(table, fields, fmt, alias);
-  const sql = list.map((p, i) => `${p.sql} AS "c${i}"`);
+  const sql: string[] = [];
+  const writers: Array<{ key: string; column: string; emit: Emit }> = [];
+  for (const name of fields ?? outputFields(table)) {
+    const source = table.columns[name];
+    if (!source) continue;
+    const plan = fieldPlan(table, source, fmt, alias);
+    if (!plan) continue;
+    const column = `c${sql.length}`;
+    sql.push(`${plan.sql} AS "${column}"`);
+    writers.push({ key: `${q(name)}:`, column, emit: plan.emit });
+  }
   if (sql.length === 0) sql.push(`${alias}.sourced_id AS "c0"`);
-  const writers = list.map((p, i) => ({ column: `c${i}`, emit: p.emit }));
   return {
     columns: sql.join(', '),
     write: (row) => {
       let out = '';
       for (const w of writers) {
-        const members = w.emit(row[w.column]);
-        if (members !== '') out += out ? `,${members}` : members;
+        const value = w.emit(row[w.column]);
+        if (value !== '') out += `${out ? ',' : ''}${w.key}${value}`;
       }
       return `{${out}}`;
     },

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { MetricsModule } from '@edu/http';
 import { RosterAccessGuard } from '../tenancy/roster-access.guard';
 import { TenantAccessService } from '../tenancy/tenant-access.service';
 import { ONEROSTER_APIS } from '../common/oneroster-api';
+import { CachingMetrics } from '../caching/caching.metrics';
 import { ConditionalReads } from '../caching/conditional-reads';
 import { DataVersionReader } from '../caching/data-versions';
 import { ResponseCache } from '../caching/response-cache';
@@ -18,7 +20,7 @@ import { RosterVersionsService } from './roster-versions.service';
 import { RosterRepository } from './roster.repository';
 import { RosterService } from './roster.service';
 
-const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard, DataVersionReader, ResponseCache, ConditionalReads];
+const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard, DataVersionReader, ResponseCache, CachingMetrics, ConditionalReads];
 
 const CONTROLLERS = [academicSessionsController, classesController, coursesController, demographicsController, enrollmentsController, orgsController, schoolReadsController, usersController];
 
@@ -28,6 +30,7 @@ const CONTROLLERS = [academicSessionsController, classesController, coursesContr
  * gradebook and resources services share. The catch-all is `UnsupportedRoutesModule`, imported last.
  */
 @Module({
+  imports: [MetricsModule],
   controllers: ONEROSTER_APIS.flatMap((api) => CONTROLLERS.map((controller) => controller(api))),
   providers: SHARED,
   exports: SHARED,
