@@ -30,9 +30,10 @@ export class OnerosterEnv extends WithTrafficControl(ResourceServerEnv) {
   PUBLIC_BASE_URL?: string;
 
   /**
-   * How long a tenant's roster data version is trusted before it is read again (ms). Every
-   * cache key (totals, org tree) contains the version, so this bounds how long after an import
-   * commits a replica keeps answering from the previous version. 0 = read it on every request.
+   * How long a tenant's roster data version is trusted before it is read again (ms), where a
+   * path does not read it itself: every read (`caching/`) reads it per request and builds on
+   * that, so this only bounds other uses, such as a bulk POST's check of its parents. 0 = read
+   * it every time.
    */
   @ToInt() @IsInt() @Min(0) @Max(60_000)
   ONEROSTER_DATA_VERSION_TTL_MS = 1_000;
