@@ -8,6 +8,7 @@ import { guardedFetch, upstreamTargetPolicy } from '../upstream/guarded-fetch';
 const CACHE_MAX_AGE_MS = 5 * 60_000;
 const COOLDOWN_MS = 30_000;
 const TIMEOUT_MS = 10_000;
+const MAX_SETS = 1000;
 
 /**
  * The LMS's signing keys, from the provider's `jwks_url` through the SSRF guard (the same rule as
@@ -27,6 +28,8 @@ export class LtiKeys {
     const key = `${providerId} ${jwksUrl}`;
     let set = this.sets.get(key);
     if (!set) {
+      // One set per provider; a bound keeps edited or deleted providers' sets from piling up.
+      if (this.sets.size >= MAX_SETS) this.sets.delete(this.sets.keys().next().value as string);
       set = createRemoteJWKSet(new URL(jwksUrl), { [customFetch]: this.fetch, cacheMaxAge: CACHE_MAX_AGE_MS, cooldownDuration: COOLDOWN_MS, timeoutDuration: TIMEOUT_MS });
       this.sets.set(key, set);
     }
