@@ -80,6 +80,8 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     rp = await h.relyingParty(partner);
     admin = await SchoolAdmin.start(w, h.issuer, school.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
     provider = await addProvider(lms.settings());
+    // guardians sorts before students: a learner still joins students, as the roles say.
+    await admin.constituency('guardians', [provider], true);
     await admin.constituency('students', [provider], true);
     await admin.constituency('teachers', [provider], false);
   });
@@ -129,6 +131,12 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
       const links = await h.ds.query(`SELECT constituencies, idp_identifiers FROM tenant_users WHERE user_id = $1`, [user.id]);
       expect(links).toEqual([{ constituencies: ['students'], idp_identifiers: [{ id: identifierIdFor('lms-learner-1'), idp_id: provider }] }]);
       expect(await lastLog()).toMatchObject({ outcome: 'success', reason: 'provisioned', provider_id: provider, app_id: partner.app.id, user_id: user.id });
+    });
+
+    it('provisions a mentor into guardians, as the roles table says', async () => {
+      const l = await launch({ sub: 'lms-mentor-1', email: 'new.mentor@kampong.example', name: 'New Mentor', roles: [LTI_ROLES.mentor], targetLinkUri: TARGET });
+      const claims = (await h.exchange(rp, await appSignIn(l.browser))).claims()!;
+      expect(claims).toMatchObject({ email: 'new.mentor@kampong.example', constituencies: ['guardians'] });
     });
 
     it('maps a known teacher by their LTI sub, on the other replica, and a launch signs in once', async () => {
