@@ -48,6 +48,8 @@ POST   /oidc/token                                      public
 POST   /oidc/token/introspection                        public
 POST   /oidc/token/revocation                           public
 GET    /saml/:tenant_id/metadata                        public
+GET    /saml/:tenant_id/slo                             public
+POST   /saml/:tenant_id/slo                             public
 GET    /saml/:tenant_id/sso                             public
 POST   /saml/:tenant_id/sso                             public
 GET    /saml/complete                                   public

@@ -84,7 +84,7 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     await h?.stop();
   });
 
-  it('publishes the tenant’s IdP metadata: entity id, SSO endpoints (Redirect and POST), the signing certificate, no logout endpoint', async () => {
+  it('publishes the tenant’s IdP metadata: entity id, SSO and SLO endpoints (Redirect and POST), the signing certificate', async () => {
     const res = await fetch(`${h.issuer}/saml/${tenant.id}/metadata`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
@@ -92,7 +92,7 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     expect(xml).toContain(`entityID="${idpEntityId}"`);
     expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${sso}"`);
     expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${sso}"`);
-    expect(xml).not.toContain('SingleLogoutService');
+    expect(xml).toContain(`SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${idpEntityId}/slo"`);
     expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
     expect(Buffer.from(idpCert, 'base64').length).toBeGreaterThan(500);
     expect((await fetch(`${h.issuer}/saml/00000000-0000-4000-8000-000000000000/metadata`)).status).toBe(404);
@@ -121,6 +121,31 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     await expect(p.sp.validatePostResponseAsync({ SAMLResponse })).rejects.toThrow(/InResponseTo/);
     const [row] = await h.ds.query(`SELECT outcome, user_id FROM sign_in_events WHERE tenant_id = $1 AND app_id = $2 ORDER BY created_at DESC LIMIT 1`, [tenant.id, p.app.id]);
     expect(row).toEqual({ outcome: 'success', user_id: ada.id });
+  });
+
+  it('single logout: the app’s signed LogoutRequest gets a signed LogoutResponse at its sign_out_url that node-saml accepts; an unsigned one is refused', async () => {
+    const p = await partner('logout', { signRequests: true });
+    const { res } = await redirectStart(p.sp);
+    const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse: hidden(res.body, 'SAMLResponse')! });
+    const logoutUrl = await p.sp.getLogoutUrlAsync(profile!, 'bye', {});
+    const requestId = /ID="([^"]+)"/.exec(inflateRawSync(Buffer.from(new URL(logoutUrl).searchParams.get('SAMLRequest')!, 'base64')).toString())![1];
+    const out = await new CookieBrowser().get(logoutUrl);
+    expect(out.status).toBe(200);
+    expect(out.body).toContain(`action="${SP}/logout"`);
+    expect(hidden(out.body, 'RelayState')).toBe('bye');
+    const xml = Buffer.from(hidden(out.body, 'SAMLResponse')!, 'base64').toString();
+    expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:Success');
+    expect(xml).toContain(`InResponseTo="${requestId}"`);
+    expect(xml).toContain(`Destination="${SP}/logout"`);
+    // node-saml checks InResponseTo only on login responses: its signature check of a LogoutResponse runs without it.
+    const checker = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, validateInResponseTo: 'never' });
+    expect(await checker.sp.validatePostResponseAsync({ SAMLResponse: hidden(out.body, 'SAMLResponse')! })).toMatchObject({ loggedOut: true });
+    const forged = Buffer.from(xml.replace('status:Success', 'status:Requester')).toString('base64');
+    await expect(checker.sp.validatePostResponseAsync({ SAMLResponse: forged })).rejects.toThrow();
+    const unsigned = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId });
+    const before = await refusals('saml_request_unsigned');
+    expect((await new CookieBrowser().get(await unsigned.sp.getLogoutUrlAsync(profile!, '', {}))).status).toBe(400);
+    expect(await refusals('saml_request_unsigned')).toBe(before + 1);
   });
 
   it('SP-initiated, HTTP-POST binding; the NameID is persistent per app (another app sees another one); the app’s relay_state when none is sent', async () => {

@@ -18,6 +18,7 @@ export interface NodeSaml {
   getAuthorizeUrlAsync(relayState: string, host: string | undefined, options: Record<string, unknown>): Promise<string>;
   getAuthorizeFormAsync(relayState: string, host?: string, options?: Record<string, unknown>): Promise<string>;
   validatePostResponseAsync(container: Record<string, string>): Promise<{ profile: NodeSamlProfile | null; loggedOut: boolean }>;
+  getLogoutUrlAsync(user: NodeSamlProfile, relayState: string, options: Record<string, unknown>): Promise<string>;
   generateServiceProviderMetadata(decryptionCert: string | null, publicCerts?: string | string[] | null): string;
 }
 
@@ -34,6 +35,7 @@ export interface TestSpOptions {
   signRequests?: boolean;
   binding?: 'HTTP-Redirect' | 'HTTP-POST';
   identifierFormat?: string | null;
+  validateInResponseTo?: 'always' | 'never';
 }
 
 /** An RSA key pair and a self-signed certificate, as a service provider has. */
@@ -46,6 +48,8 @@ export function spCredentials(): { privateKey: string; certificate: string } {
 export function testSp(o: TestSpOptions, credentials = spCredentials()): { sp: NodeSaml; metadata: string; credentials: ReturnType<typeof spCredentials> } {
   const options = {
     entryPoint: o.ssoUrl,
+    logoutUrl: o.ssoUrl.replace(/\/sso$/, '/slo'),
+    logoutCallbackUrl: o.replyUrl.replace(/\/acs$/, '/logout'),
     issuer: o.entityId,
     callbackUrl: o.replyUrl,
     idpCert: o.idpCert,
@@ -53,7 +57,7 @@ export function testSp(o: TestSpOptions, credentials = spCredentials()): { sp: N
     audience: o.entityId,
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: true,
-    validateInResponseTo: 'always',
+    validateInResponseTo: o.validateInResponseTo ?? 'always',
     authnRequestBinding: o.binding ?? 'HTTP-Redirect',
     signatureAlgorithm: 'sha256',
     digestAlgorithm: 'sha256',

@@ -11,10 +11,10 @@ export const SAML_BINDINGS = { post: POST, redirect: REDIRECT } as const;
 /** Where a tenant's identity provider lives: its entity id and endpoints, all under the issuer. */
 export function idpEndpoints(issuer: string, tenantId: string) {
   const base = `${issuer}/saml/${tenantId}`;
-  return { entityId: base, sso: `${base}/sso`, metadata: `${base}/metadata` };
+  return { entityId: base, sso: `${base}/sso`, slo: `${base}/slo`, metadata: `${base}/metadata` };
 }
 
-/** The tenant's identity provider as its metadata describes it: every published certificate (two during a rotation); no logout endpoint yet. */
+/** The tenant's identity provider as its metadata describes it: every published certificate (two during a rotation). */
 export function metadataIdp(issuer: string, tenantId: string, credentials: SamlSigningCredentials) {
   const at = idpEndpoints(issuer, tenantId);
   return samlify.IdentityProvider({
@@ -24,6 +24,10 @@ export function metadataIdp(issuer: string, tenantId: string, credentials: SamlS
     singleSignOnService: [
       { Binding: REDIRECT, Location: at.sso },
       { Binding: POST, Location: at.sso },
+    ],
+    singleLogoutService: [
+      { Binding: REDIRECT, Location: at.slo },
+      { Binding: POST, Location: at.slo },
     ],
   });
 }
@@ -37,6 +41,7 @@ export function signingIdp(issuer: string, tenantId: string, credentials: SamlSi
     signingCert: credentials.certificate,
     requestSignatureAlgorithm: RSA_SHA256,
     wantAuthnRequestsSigned: checkRequestSignatures,
+    wantLogoutRequestSigned: checkRequestSignatures,
     nameIDFormat: [NAME_ID_FORMAT.persistent, NAME_ID_FORMAT.email],
     singleSignOnService: [{ Binding: POST, Location: at.sso }],
   });
@@ -49,14 +54,16 @@ export function metadataSp(metadataXml: string) {
 
 /**
  * The app as the spec's fields describe it, for what we send: the audience is its `entity_id`,
- * responses go to its `reply_url` only, and both the response and the assertion are signed
- * whatever its metadata asks for.
+ * responses go to its `reply_url` only and logout responses to its `sign_out_url`, and both the
+ * response and the assertion (and logout responses) are signed whatever its metadata asks for.
  */
 export function responseSp(settings: AppSamlSettings) {
   return samlify.ServiceProvider({
     entityID: settings.entity_id,
     assertionConsumerService: [{ Binding: POST, Location: settings.reply_url }],
+    singleLogoutService: [{ Binding: POST, Location: settings.sign_out_url }],
     wantAssertionsSigned: true,
     wantMessageSigned: true,
+    wantLogoutResponseSigned: true,
   });
 }

@@ -51,19 +51,26 @@ export class SamlSsoService {
   ) {}
 
   async start(tenantId: string, input: SsoInput): Promise<SamlStep> {
+    const read = await this.read(tenantId, input, 'AuthnRequest');
+    if ('kind' in read) return read;
+    const checked = await this.checkRequest(tenantId, read.app, read.facts, read.input);
+    if (checked) return checked;
+    return this.toSignIn(tenantId, read.app, read.facts, relayState(input.params.RelayState, read.app));
+  }
+
+  /** A service provider's request read and checked for shape (saml-xml-guard), with the app its Issuer names at the tenant. */
+  async read(tenantId: string, input: SsoInput, kind: 'AuthnRequest' | 'LogoutRequest'): Promise<{ app: SamlApp; facts: SamlMessageFacts; input: SsoInput } | SamlStep> {
     const tenant = await this.repo.tenant(tenantId);
     if (!tenant) return samlProblem(404, 'Unknown school', 'There is no sign-in service at this address.', 'unknown_tenant');
     const xml = input.binding === 'redirect' ? redirectMessage(input.params.SAMLRequest) : postMessage(input.params.SAMLRequest);
     if (!xml) return this.refuse(tenantId, undefined, BAD_REQUEST('saml_request_invalid'), 'no readable SAMLRequest');
-    const facts = readSamlMessage(xml, 'AuthnRequest');
+    const facts = readSamlMessage(xml, kind);
     if ('problem' in facts) return this.refuse(tenantId, undefined, BAD_REQUEST('saml_request_invalid'), facts.problem);
     const app = facts.issuer ? await this.apps.byEntityId(tenantId, facts.issuer) : null;
     if (!app) return this.refuse(tenantId, undefined, samlProblem(400, 'App not available at this school', 'The app that sent you here is not available at this school.', 'saml_unknown_app'), facts.issuer);
     // samlify reads the POST binding as base64 of the XML: hand it the message as read.
     const params = input.binding === 'post' ? { ...input.params, SAMLRequest: Buffer.from(xml, 'utf8').toString('base64') } : input.params;
-    const checked = await this.checkRequest(tenantId, app, facts, { ...input, params });
-    if (checked) return checked;
-    return this.toSignIn(tenantId, app, facts, relayState(input.params.RelayState, app));
+    return { app, facts, input: { ...input, params } };
   }
 
   /** The AuthnRequest's destination, binding and signature; undefined when it may go on. */
@@ -72,6 +79,14 @@ export class SamlSsoService {
     if (facts.protocolBinding !== undefined && facts.protocolBinding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') {
       return this.refuse(tenantId, app.id, BAD_REQUEST('saml_binding_unsupported'), facts.protocolBinding);
     }
+    return this.checkSignature(tenantId, app, facts, input, 'login');
+  }
+
+  /**
+   * The request's signature: required when the app's metadata says it signs its requests, and
+   * verified with the metadata's certificate whenever one is present; undefined when it may go on.
+   */
+  async checkSignature(tenantId: string, app: SamlApp, facts: SamlMessageFacts, input: SsoInput, kind: 'login' | 'logout'): Promise<SamlStep | undefined> {
     let sp: ReturnType<typeof metadataSp>;
     try {
       sp = metadataSp(app.saml.metadata_xml);
@@ -82,8 +97,9 @@ export class SamlSsoService {
     const present = input.binding === 'redirect' ? typeof input.params.Signature === 'string' : facts.signed;
     if (required && !present) return this.refuse(tenantId, app.id, BAD_REQUEST('saml_request_unsigned'));
     const idp = signingIdp(this.host.issuer, tenantId, await this.credentials.current(), present);
+    const request = { query: input.params, body: input.params, octetString: redirectOctetString(input.rawQuery, 'SAMLRequest') };
     try {
-      await idp.parseLoginRequest(sp, input.binding, { query: input.params, body: input.params, octetString: redirectOctetString(input.rawQuery, 'SAMLRequest') });
+      await (kind === 'login' ? idp.parseLoginRequest(sp, input.binding, request) : idp.parseLogoutRequest(sp, input.binding, request));
     } catch (err) {
       return this.refuse(tenantId, app.id, BAD_REQUEST(present ? 'saml_signature_invalid' : 'saml_request_invalid'), err instanceof Error ? err.message : String(err));
     }
@@ -123,7 +139,7 @@ export class SamlSsoService {
 }
 
 /** The RelayState to return: the one the app sent, else the app's configured `relay_state`. */
-function relayState(sent: unknown, app: SamlApp): string | undefined {
+export function relayState(sent: unknown, app: SamlApp): string | undefined {
   if (typeof sent === 'string' && sent.length > 0 && sent.length <= 1024) return sent;
   return app.saml.relay_state ?? undefined;
 }

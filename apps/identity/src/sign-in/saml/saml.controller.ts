@@ -12,6 +12,7 @@ import { SignInRepository } from '../sign-in.repository';
 import { SamlCompletionService } from './saml-completion.service';
 import { metadataIdp } from './saml-entities';
 import { SamlCredentials } from './saml-credentials';
+import { SamlLogoutService } from './saml-logout.service';
 import { SAML_COMPLETE_PATH, SAML_COOKIE } from './saml-paths';
 import { SamlSsoService, type SamlStep } from './saml-sso.service';
 
@@ -31,6 +32,7 @@ export class SamlController {
     private readonly credentials: SamlCredentials,
     private readonly sso: SamlSsoService,
     private readonly completion: SamlCompletionService,
+    private readonly logouts: SamlLogoutService,
     private readonly brands: BrandStore,
   ) {}
 
@@ -57,6 +59,19 @@ export class SamlController {
   @ApiConsumes('application/x-www-form-urlencoded')
   async ssoPost(@Param('tenant_id') tenantId: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.render(req, res, await this.sso.start(tenantId, { binding: 'post', params: form ?? {}, rawQuery: '' }));
+  }
+
+  @Get(':tenant_id/slo')
+  @ApiOperation({ summary: 'Single logout, HTTP-Redirect binding: the app’s LogoutRequest; a signed LogoutResponse is posted to its sign_out_url' })
+  async sloRedirect(@Param('tenant_id') tenantId: string, @Query() q: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(req, res, await this.logouts.logout(tenantId, { binding: 'redirect', params: q, rawQuery: rawQuery(req) }));
+  }
+
+  @Post(':tenant_id/slo')
+  @ApiOperation({ summary: 'Single logout, HTTP-POST binding: the app’s LogoutRequest as a form (SAMLRequest, RelayState)' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  async sloPost(@Param('tenant_id') tenantId: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(req, res, await this.logouts.logout(tenantId, { binding: 'post', params: form ?? {}, rawQuery: '' }));
   }
 
   @Get('complete')
