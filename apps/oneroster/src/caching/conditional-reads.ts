@@ -89,7 +89,6 @@ export class ConditionalReads {
       publicBase: this.publicBase,
       apiVersion: api.version,
       tenantId: access.tenantId,
-      deploymentId: who?.kind === 'tenant' ? (who.deploymentId?.toLowerCase() ?? null) : null,
       scopes: who ? [...who.scopes] : [],
       rootOrgSourcedId: access.rootOrgSourcedId,
       output: access.output,

@@ -10,8 +10,11 @@ export interface RepresentationInputs {
   readonly publicBase: string;
   readonly apiVersion: string;
   readonly tenantId: string;
-  /** Visibility: the deployment, the token's scopes, the tenant's root org, the deployment's output settings. */
-  readonly deploymentId: string | null;
+  /**
+   * Visibility: the token's scopes, the tenant's root org, the deployment's output settings. Not
+   * the deployment itself: two partners' apps that see the same rows printed the same way get the
+   * same bytes, so the second partner's sync of a page is served from the cache (design/scale.md).
+   */
   readonly scopes: readonly string[];
   readonly rootOrgSourcedId: string | null;
   readonly output: unknown;
@@ -27,7 +30,7 @@ export interface RepresentationInputs {
  * Bumped whenever a release changes how answers are written from the same data (serialiser,
  * envelope, headers), so validators handed out by the previous release stop matching.
  */
-export const REPRESENTATION_REVISION = 1;
+export const REPRESENTATION_REVISION = 2;
 
 /**
  * The query string in one canonical spelling: parameters sorted by name (values of a repeated
@@ -49,7 +52,6 @@ export function entityTag(inputs: RepresentationInputs): string {
     inputs.publicBase,
     inputs.apiVersion,
     inputs.tenantId,
-    inputs.deploymentId,
     [...inputs.scopes].sort(),
     inputs.rootOrgSourcedId,
     inputs.output,
