@@ -1,8 +1,11 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { AppEntity, type AppSamlSettings, type TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, type BrowserResponse } from '@edu/testing/sign-in';
 import { persistentNameId } from '../src/sign-in/saml/saml-name-id';
+import { SamlSpMetadata } from '../src/sign-in/saml/saml-sp-metadata';
 import { SignInHarness } from './support/sign-in-harness';
 import { testSp, type NodeSaml } from './support/saml-sp';
 
@@ -249,6 +252,61 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
       const before = await refusals('saml_request_invalid');
       for (const xml of [wrapped, moved]) expect((await post(xml)).status).toBe(400);
       expect(await refusals('saml_request_invalid')).toBe(before + 2);
+    });
+  });
+
+  describe('metadata_url: fetched through the SSRF guard, within its size limit, else metadata_xml', () => {
+    let server: Server;
+    let served = '';
+    let metadataUrl = '';
+
+    beforeAll(async () => {
+      server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(served));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      metadataUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metadata`;
+    });
+
+    afterAll(async () => {
+      h.apps[0].get(SamlSpMetadata).usePolicy({ allowHttp: true, allowPrivate: true, allowedPorts: 'any' });
+      await new Promise((r) => server.close(r));
+    });
+
+    /** An app whose metadata_xml says it does not sign, while its metadata_url serves `signing`'s metadata, which says it does. */
+    async function appWithUrl(name: string) {
+      const signing = testSp({ entityId: `${SP}/${name}`, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, signRequests: true });
+      const unsigned = testSp({ entityId: `${SP}/${name}`, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId });
+      const app = await samlApp(`${SP}/${name}`, unsigned.metadata, { metadata_url: `${metadataUrl}?app=${name}` });
+      return { signing, unsigned, app, signingMetadata: signing.metadata };
+    }
+
+    it('the fetched metadata rules: an unsigned request is refused because metadata_url says the app signs, a signed one goes on', async () => {
+      const a = await appWithUrl('by-url');
+      served = a.signingMetadata;
+      const before = await refusals('saml_request_unsigned');
+      expect((await new CookieBrowser().get(await a.unsigned.sp.getAuthorizeUrlAsync('', undefined, {}))).status).toBe(400);
+      expect(await refusals('saml_request_unsigned')).toBe(before + 1);
+      expect((await new CookieBrowser().get(await a.signing.sp.getAuthorizeUrlAsync('', undefined, {}))).location).toContain('/oidc/auth?');
+    });
+
+    it('an answer over 256 KiB, or not SAML metadata, or with a DTD, is not used: metadata_xml is', async () => {
+      // Each answer would refuse the unsigned request were it used (it says the app signs, or is no metadata at all).
+      const answers = [(m: string) => m.replace('</', `${' '.repeat(300 * 1024)}</`), () => '<html/>', (m: string) => `<!DOCTYPE x [<!ENTITY e "e">]>${m.replace(/^<\?xml[^>]*\?>/, '')}`];
+      for (const [i, answer] of answers.entries()) {
+        const a = await appWithUrl(`bad-answer-${i}`);
+        served = answer(a.signingMetadata);
+        expect((await new CookieBrowser().get(await a.unsigned.sp.getAuthorizeUrlAsync('', undefined, {}))).location).toContain('/oidc/auth?');
+      }
+    });
+
+    it('a metadata_url at a private address under the production rule is never fetched: the sign-in is refused and logged', async () => {
+      h.apps[0].get(SamlSpMetadata).usePolicy({ allowHttp: true, allowPrivate: false, allowedPorts: 'any' });
+      const a = await appWithUrl('private');
+      served = a.signingMetadata;
+      const before = await refusals('saml_metadata_url_blocked');
+      const res = await new CookieBrowser().get(await a.signing.sp.getAuthorizeUrlAsync('', undefined, {}));
+      expect(res.status).toBe(400);
+      expect(res.location).toBeUndefined();
+      expect(await refusals('saml_metadata_url_blocked')).toBe(before + 1);
     });
   });
 });

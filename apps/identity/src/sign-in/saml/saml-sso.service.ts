@@ -11,6 +11,7 @@ import { SAML_COMPLETE_PATH } from './saml-paths';
 import { postMessage, redirectMessage, redirectOctetString } from './saml-messages';
 import { NAME_ID_FORMAT } from './saml-name-id';
 import { SamlRequests } from './saml-requests';
+import { SamlSpMetadata } from './saml-sp-metadata';
 import { readSamlMessage, type SamlMessageFacts } from './saml-xml-guard';
 
 export type SamlBinding = keyof typeof SAML_BINDINGS;
@@ -48,6 +49,7 @@ export class SamlSsoService {
     private readonly credentials: SamlCredentials,
     private readonly requests: SamlRequests,
     private readonly signInLog: SignInLog,
+    private readonly spMetadata: SamlSpMetadata,
   ) {}
 
   async start(tenantId: string, input: SsoInput): Promise<SamlStep> {
@@ -83,13 +85,16 @@ export class SamlSsoService {
   }
 
   /**
-   * The request's signature: required when the app's metadata says it signs its requests, and
-   * verified with the metadata's certificate whenever one is present; undefined when it may go on.
+   * The request's signature: required when the app's metadata (from its metadata_url, else
+   * metadata_xml) says it signs its requests, and verified with the metadata's certificate whenever
+   * one is present; undefined when it may go on.
    */
   async checkSignature(tenantId: string, app: SamlApp, facts: SamlMessageFacts, input: SsoInput, kind: 'login' | 'logout'): Promise<SamlStep | undefined> {
+    const metadata = await this.spMetadata.forApp(app);
+    if ('blocked' in metadata) return this.refuse(tenantId, app.id, BAD_REQUEST('saml_metadata_url_blocked'), metadata.blocked);
     let sp: ReturnType<typeof metadataSp>;
     try {
-      sp = metadataSp(app.saml.metadata_xml);
+      sp = metadataSp(metadata.xml);
     } catch {
       return this.refuse(tenantId, app.id, BAD_REQUEST('saml_metadata_invalid'));
     }
