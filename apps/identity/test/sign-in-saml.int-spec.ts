@@ -2,9 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { AppEntity, type AppSamlSettings, type TenantEntity } from '@edu/persistence';
-import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { generateClientId, generateClientSecret, hashClientSecret, KeyEncryption, SigningKeyStore } from '@edu/signing';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, type BrowserResponse } from '@edu/testing/sign-in';
 import { persistentNameId } from '../src/sign-in/saml/saml-name-id';
+import { SamlCredentials } from '../src/sign-in/saml/saml-credentials';
+import { metadataIdp } from '../src/sign-in/saml/saml-entities';
+import { loginResponse } from '../src/sign-in/saml/saml-response';
 import { SamlSpMetadata } from '../src/sign-in/saml/saml-sp-metadata';
 import { SignInHarness } from './support/sign-in-harness';
 import { testSp, type NodeSaml } from './support/saml-sp';
@@ -308,5 +311,32 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
       expect(res.location).toBeUndefined();
       expect(await refusals('saml_metadata_url_blocked')).toBe(before + 1);
     });
+  });
+
+  // Last: it rotates the SAML key of the shared database.
+  it('key rotation: the staged certificate is in the metadata beside the active one, and what the new key signs verifies with the certificates read during the rotation', async () => {
+    const store = new SigningKeyStore(h.ds, new KeyEncryption(h.env.KEY_ENCRYPTION_KEY), 0);
+    const before = await new SamlCredentials(store).current();
+    await store.stage('saml');
+    const during = await new SamlCredentials(store).current();
+    expect(during.certificate).toBe(before.certificate);
+    expect(during.published).toHaveLength(2);
+    const stagedCert = during.published.find((c) => c !== before.certificate)!;
+    const metadata = metadataIdp(h.issuer, tenant.id, during).getMetadata();
+    expect(metadata).toContain(before.certificate);
+    expect(metadata).toContain(stagedCert);
+    await store.rotate('saml', 60_000);
+    const after = await new SamlCredentials(store).current();
+    expect(after.certificate).toBe(stagedCert);
+    expect(after.published).toEqual(expect.arrayContaining([before.certificate, stagedCert]));
+    // An SP that read the metadata during the rotation trusts both: the new key's response verifies.
+    const p = await partner('rotation');
+    const sp = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert: during.published, idpEntityId, validateInResponseTo: 'never' }).sp;
+    const app = (await h.ds.query(`SELECT saml FROM apps WHERE id = $1`, [p.app.id]))[0].saml;
+    const SAMLResponse = await loginResponse({ issuer: h.issuer, tenantId: tenant.id, app, credentials: after, nameId: 'n-1', nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent', sessionIndex: '_s', attributes: [] });
+    expect((await sp.validatePostResponseAsync({ SAMLResponse })).profile).toMatchObject({ nameID: 'n-1', issuer: idpEntityId });
+    // One that trusts only the old certificate refuses it.
+    const stale = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert: before.certificate, idpEntityId, validateInResponseTo: 'never' }).sp;
+    await expect(stale.validatePostResponseAsync({ SAMLResponse })).rejects.toThrow(/signature/i);
   });
 });
