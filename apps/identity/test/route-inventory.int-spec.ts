@@ -47,6 +47,7 @@ GET    /oidc/session/end/success                        public
 POST   /oidc/token                                      public
 POST   /oidc/token/introspection                        public
 POST   /oidc/token/revocation                           public
+GET    /saml/:tenant_id/apps/:app_id/start              public
 GET    /saml/:tenant_id/metadata                        public
 GET    /saml/:tenant_id/slo                             public
 POST   /saml/:tenant_id/slo                             public

@@ -167,6 +167,26 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     expect(profile!.nameID).not.toBe(persistentNameId(tenant.id, (await partner('other')).app.id, ada.id));
   });
 
+  it('IdP-initiated: the school’s link signs the person in and posts an unsolicited response (no InResponseTo) with the app’s relay_state', async () => {
+    const p = await partner('unsolicited');
+    await h.ds.query(`UPDATE apps SET saml = jsonb_set(saml, '{relay_state}', '"/shelf"') WHERE id = $1`, [p.app.id]);
+    const browser = new CookieBrowser();
+    const res = await journey(browser, browser.get(`${idpEntityId}/apps/${p.app.id}/start`));
+    expect(res.body).toContain(`action="${SP}/acs"`);
+    expect(hidden(res.body, 'RelayState')).toBe('/shelf');
+    const SAMLResponse = hidden(res.body, 'SAMLResponse')!;
+    expect(Buffer.from(SAMLResponse, 'base64').toString()).not.toContain('InResponseTo');
+    // An SP that accepts unsolicited responses (node-saml: validateInResponseTo ifPresent) validates it.
+    const sp = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, validateInResponseTo: 'ifPresent' }).sp;
+    expect((await sp.validatePostResponseAsync({ SAMLResponse })).profile).toMatchObject({ nameID: persistentNameId(tenant.id, p.app.id, ada.id) });
+    // Unknown or undeployed apps, unknown schools: a page, no sign-in.
+    const other = await h.world().tenant({ name: 'Elsewhere' });
+    for (const url of [`${idpEntityId}/apps/00000000-0000-4000-8000-000000000000/start`, `${idpEntityId}/apps/not-an-id/start`, `${h.issuer}/saml/${other.id}/apps/${p.app.id}/start`, `${h.issuer}/saml/x/apps/${p.app.id}/start`]) {
+      const refused = await new CookieBrowser().get(url);
+      expect({ url, status: refused.status, location: refused.location }).toEqual({ url, status: 404, location: undefined });
+    }
+  });
+
   it('NameID is the e-mail address when the app asks for that format', async () => {
     const p = await partner('email', { identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' });
     const { res } = await redirectStart(p.sp);

@@ -35,7 +35,7 @@ export interface TestSpOptions {
   signRequests?: boolean;
   binding?: 'HTTP-Redirect' | 'HTTP-POST';
   identifierFormat?: string | null;
-  validateInResponseTo?: 'always' | 'never';
+  validateInResponseTo?: 'always' | 'ifPresent' | 'never';
 }
 
 /** An RSA key pair and a self-signed certificate, as a service provider has. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { isUuid } from '@edu/domain';
 import { IdentityEnv } from '../../config/identity.env';
 import { SignInLog } from '../log/sign-in-log';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
@@ -111,11 +112,25 @@ export class SamlSsoService {
     return undefined;
   }
 
+  /**
+   * IdP-initiated SSO (the school's link to the app): the ordinary sign-in at the tenant, then an
+   * unsolicited response (no InResponseTo) posted to the app's reply_url with its relay_state.
+   */
+  async startUnsolicited(tenantId: string, appId: string): Promise<SamlStep> {
+    const tenant = await this.repo.tenant(tenantId);
+    if (!tenant) return samlProblem(404, 'Unknown school', 'There is no sign-in service at this address.', 'unknown_tenant');
+    const app = isUuid(appId) ? await this.apps.byId(appId) : null;
+    if (!app || !(await this.repo.isDeployed(app.id, tenantId))) {
+      return this.refuse(tenantId, undefined, samlProblem(404, 'App not available at this school', 'This app is not available at this school.', 'saml_unknown_app'), appId);
+    }
+    return this.toSignIn(tenantId, app, undefined, app.saml.relay_state ?? undefined);
+  }
+
   /** Parks the request and starts the app's authorization with the tenant fixed; it comes back to /saml/complete. */
-  private async toSignIn(tenantId: string, app: SamlApp, facts: SamlMessageFacts, relay: string | undefined): Promise<SamlStep> {
+  private async toSignIn(tenantId: string, app: SamlApp, facts: SamlMessageFacts | undefined, relay: string | undefined): Promise<SamlStep> {
     const ttl = this.env.SIGNIN_INTERACTION_TTL_SECONDS;
-    const nameIdFormat = facts.nameIdPolicyFormat === NAME_ID_FORMAT.email ? NAME_ID_FORMAT.email : NAME_ID_FORMAT.persistent;
-    const { state, cookie } = await this.requests.save({ tenantId, appId: app.id, requestId: facts.id, relayState: relay, nameIdFormat }, ttl);
+    const nameIdFormat = facts?.nameIdPolicyFormat === NAME_ID_FORMAT.email ? NAME_ID_FORMAT.email : NAME_ID_FORMAT.persistent;
+    const { state, cookie } = await this.requests.save({ tenantId, appId: app.id, requestId: facts?.id, relayState: relay, nameIdFormat }, ttl);
     return { kind: 'redirect', location: this.authorizationUrl(app.clientId, tenantId, state), cookie: { value: cookie, maxAgeMs: ttl * 1000 } };
   }
 

@@ -61,6 +61,12 @@ export class SamlController {
     await this.render(req, res, await this.sso.start(tenantId, { binding: 'post', params: form ?? {}, rawQuery: '' }));
   }
 
+  @Get(':tenant_id/apps/:app_id/start')
+  @ApiOperation({ summary: 'IdP-initiated sign-in to a SAML app deployed at the school: the sign-in, then an unsolicited response posted to its reply_url' })
+  async unsolicited(@Param('tenant_id') tenantId: string, @Param('app_id') appId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(req, res, await this.sso.startUnsolicited(tenantId, appId));
+  }
+
   @Get(':tenant_id/slo')
   @ApiOperation({ summary: 'Single logout, HTTP-Redirect binding: the app’s LogoutRequest; a signed LogoutResponse is posted to its sign_out_url' })
   async sloRedirect(@Param('tenant_id') tenantId: string, @Query() q: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
