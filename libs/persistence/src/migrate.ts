@@ -1,8 +1,10 @@
-import type { DataSource } from 'typeorm';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { createDataSource } from './data-source';
 
 /** Arbitrary constant: the advisory lock that serialises migration runners (Immich's pattern). */
 const MIGRATION_LOCK_ID = 7_310_042;
+const LOCK_POLL_MS = 250;
 
 /** Runs pending migrations under a session advisory lock, so concurrent runners cannot race. */
 export async function runMigrations(databaseUrl: string): Promise<string[]> {
@@ -11,7 +13,7 @@ export async function runMigrations(databaseUrl: string): Promise<string[]> {
   const runner = ds.createQueryRunner();
   try {
     await runner.connect();
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await takeMigrationLock(runner);
     try {
       const applied = await ds.runMigrations({ transaction: 'each' });
       return applied.map((m) => m.name);
@@ -21,6 +23,20 @@ export async function runMigrations(databaseUrl: string): Promise<string[]> {
   } finally {
     await runner.release();
     await ds.destroy();
+  }
+}
+
+/**
+ * Waits for the migration lock by polling it rather than blocking on it: a session blocked in
+ * pg_advisory_lock holds a snapshot for as long as it waits, and CREATE INDEX CONCURRENTLY in the
+ * other runner's migration waits for every such snapshot to end — the two would wait on each
+ * other for ever.
+ */
+async function takeMigrationLock(runner: QueryRunner): Promise<void> {
+  for (;;) {
+    const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS taken', [MIGRATION_LOCK_ID])) as Array<{ taken: boolean }>;
+    if (row?.taken) return;
+    await delay(LOCK_POLL_MS);
   }
 }
 
