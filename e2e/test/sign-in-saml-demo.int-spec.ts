@@ -17,7 +17,7 @@ const CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
 const root = path.resolve(__dirname, '..', '..');
 const load = createRequire(__filename);
 const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
-const { pointSamlAppAt } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
+const { pointSamlAppAt, DEMO_SAML_APP_ID } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
 
 function provisionDemo(databaseUrl: string): void {
@@ -82,6 +82,29 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
         attributes: { [`${CLAIMS}/emailaddress`]: tanWeiLing.email, [`${CLAIMS}/nickname`]: expect.any(String), [`${CLAIMS}/name`]: tanWeiLing.name },
       });
       await screenshot(page, 'sign-in-saml-demo-assertion');
+      // Single logout: the SP's LogoutRequest, the IdP's signed LogoutResponse posted back and validated.
+      await page.getByRole('link', { name: 'Sign out' }).click();
+      await page.waitForURL(`${sp.url}/saml/logout`);
+      await expect(page.getByRole('heading', { name: 'Signed out of Lion City Digital Library' }).isVisible()).resolves.toBe(true);
+      await screenshot(page, 'sign-in-saml-demo-signed-out');
+      expect(refused).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('in Chromium, a sign-in the school starts (its link to the app): the same sign-in, then an unsolicited response the SP accepts', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const refused: string[] = [];
+      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+      await page.goto(`${identity.url}/saml/${demo.tenant.id}/apps/${DEMO_SAML_APP_ID}/start`);
+      await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
+      await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
+      await page.waitForURL(`${sp.url}/saml/acs`);
+      expect(JSON.parse((await page.locator('#assertion').textContent()) ?? '{}')).toMatchObject({ nameID: NAME_ID });
+      await screenshot(page, 'sign-in-saml-demo-idp-initiated');
       expect(refused).toEqual([]);
     } finally {
       await browser.close();

@@ -5,16 +5,19 @@
 // metadata, audience, recipient, NotOnOrAfter, InResponseTo) and shows the assertion.
 // `npm start` runs it; alone: `node tools/demo/sign-in/saml-sp.js` (DEMO_SAML_SP_PORT, IDENTITY_PORT).
 'use strict';
+const crypto = require('node:crypto');
 const http = require('node:http');
 const { DEFAULT_PORTS, demoSignInConfig } = require('./config');
 const { escapeHtml, page, send, readForm } = require('./html');
 
 const ACS_PATH = '/saml/acs';
+const LOGOUT_PATH = '/saml/logout';
+const COOKIE = 'demo_saml_session';
 const METADATA_RELOAD_MS = 5 * 60_000;
 
 /** Where this SP is known to the platform: its entity id, reply URL, sign-on and sign-out URLs, metadata. */
 function spSettings(baseUrl) {
-  return { entity_id: `${baseUrl}/saml`, reply_url: `${baseUrl}${ACS_PATH}`, sign_on_url: `${baseUrl}/login`, sign_out_url: `${baseUrl}/`, metadata_url: `${baseUrl}/saml/metadata` };
+  return { entity_id: `${baseUrl}/saml`, reply_url: `${baseUrl}${ACS_PATH}`, sign_on_url: `${baseUrl}/login`, sign_out_url: `${baseUrl}${LOGOUT_PATH}`, metadata_url: `${baseUrl}/saml/metadata` };
 }
 
 /** The SP's metadata (entity id, AssertionConsumerService), what the platform's app holds as metadata_xml. */
@@ -32,6 +35,8 @@ function samlClient({ identityUrl, tenantId, baseUrl }) {
   let cached;
   const options = (idpCert) => ({
     entryPoint: `${idpEntityId}/sso`,
+    logoutUrl: `${idpEntityId}/slo`,
+    logoutCallbackUrl: sp.sign_out_url,
     issuer: sp.entity_id,
     callbackUrl: sp.reply_url,
     idpCert,
@@ -39,7 +44,8 @@ function samlClient({ identityUrl, tenantId, baseUrl }) {
     audience: sp.entity_id,
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: true,
-    validateInResponseTo: 'always',
+    // InResponseTo is checked whenever present; a response without it is a sign-in the school started (its link to the app).
+    validateInResponseTo: 'ifPresent',
     identifierFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
     disableRequestedAuthnContext: true,
   });
@@ -74,7 +80,30 @@ function assertionPage(appName, profile, relayState) {
 <h2>Attributes</h2>
 <table>${Object.entries(attributes).map(([k, v]) => row(k, v)).join('')}</table>
 <pre id="assertion">${escapeHtml(JSON.stringify({ nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, attributes }, null, 2))}</pre>
-<p><a class="button" href="/login">Sign in again</a> <a href="/">Home</a></p>`);
+<p><a class="button" href="/logout">Sign out</a> <a href="/login">Sign in again</a></p>`);
+}
+
+function signedOutPage(appName) {
+  return page(`${appName}: signed out`, `<h1>Signed out of ${escapeHtml(appName)}</h1>
+<p>The school's identity provider answered the logout request with a signed LogoutResponse, validated by <code>@node-saml/node-saml</code>.</p>
+<p><a class="button" href="/login">Sign in again</a></p>`);
+}
+
+/** Who is signed in, by a random cookie (HttpOnly, SameSite=Lax); memory only: a demo. */
+function sessions() {
+  const all = new Map();
+  return {
+    of(req) {
+      const m = new RegExp(`(?:^|;\\s*)${COOKIE}=([\\w-]+)`).exec(req.headers.cookie || '');
+      return m ? all.get(m[1]) : undefined;
+    },
+    start(res, profile) {
+      const id = crypto.randomBytes(24).toString('base64url');
+      all.set(id, profile);
+      if (all.size > 10_000) all.delete(all.keys().next().value);
+      res.setHeader('Set-Cookie', `${COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`);
+    },
+  };
 }
 
 function problemPage(appName, title, detail) {
@@ -91,15 +120,12 @@ async function route(ctx, req, res) {
   if (path === '/health') return send(res, 200, 'ok');
   if (path === '/') return send(res, 200, homePage(ctx.appName));
   if (path === '/saml/metadata') return send(res, 200, spMetadata(ctx.baseUrl), { 'Content-Type': 'application/samlmetadata+xml' });
-  if (path === '/login') {
-    const url = await (await ctx.client.get()).getAuthorizeUrlAsync('/', undefined, {});
-    res.writeHead(302, { Location: url, 'Cache-Control': 'no-store' });
-    return res.end();
-  }
+  if (path === '/login') return redirect(res, await (await ctx.client.get()).getAuthorizeUrlAsync('/', undefined, {}));
   if (path === ACS_PATH && req.method === 'POST') {
     const form = await readForm(req, 256 * 1024);
     try {
       const { profile } = await (await ctx.client.get()).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
+      ctx.sessions.start(res, profile);
       // For scripts (the partners' guide): the same, as JSON.
       if ((req.headers.accept || '').includes('application/json')) return sendJson(res, 200, { nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, attributes: profile.attributes || {}, relayState: form.get('RelayState') });
       return send(res, 200, assertionPage(ctx.appName, profile, form.get('RelayState')));
@@ -108,12 +134,33 @@ async function route(ctx, req, res) {
       return send(res, 403, problemPage(ctx.appName, 'Not signed in', `The SAML response was refused: ${err.message}`));
     }
   }
+  if (path === '/logout') {
+    const profile = ctx.sessions.of(req);
+    if (!profile) return redirect(res, '/');
+    return redirect(res, await (await ctx.client.get()).getLogoutUrlAsync(profile, '/', {}));
+  }
+  if (path === LOGOUT_PATH && req.method === 'POST') {
+    const form = await readForm(req, 64 * 1024);
+    try {
+      const { loggedOut } = await (await ctx.client.get()).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
+      if (!loggedOut) throw new Error('not a LogoutResponse');
+      res.setHeader('Set-Cookie', `${COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+      return send(res, 200, signedOutPage(ctx.appName));
+    } catch (err) {
+      return send(res, 403, problemPage(ctx.appName, 'Not signed out', `The logout response was refused: ${err.message}`));
+    }
+  }
   send(res, 404, problemPage(ctx.appName, 'Not found', 'No such page.'));
+}
+
+function redirect(res, url) {
+  res.writeHead(302, { Location: url, 'Cache-Control': 'no-store' });
+  res.end();
 }
 
 /** Starts the demo SAML app for the demo tenant's identity provider; `baseUrl` is where browsers reach it. */
 async function startDemoSamlSp({ port, host = '127.0.0.1', baseUrl, identityUrl, tenantId = demoSignInConfig().tenant.id, appName = 'Lion City Digital Library' }) {
-  const ctx = { appName, baseUrl, client: samlClient({ identityUrl, tenantId, baseUrl }) };
+  const ctx = { appName, baseUrl, client: samlClient({ identityUrl, tenantId, baseUrl }), sessions: sessions() };
   const server = http.createServer((req, res) => {
     route(ctx, req, res).catch((err) => {
       if (!res.headersSent) send(res, 502, problemPage(appName, 'Sign-in failed', err.message));
