@@ -11,7 +11,7 @@ export const QUOTA_MIN = 1;
 export const QUOTA_MAX = 1_000_000;
 
 /**
- * The operator's per-deployment rate-limit quotas (issue 18): each replaces the default client
+ * The operator's per-deployment rate-limit quotas: each replaces the default client
  * budget of one route group for this deployment's tokens, in every service that enforces that
  * group (oneroster and alerts read them from the replicated settings, identity from its own).
  * Never set (or set to `null`) means the service's configured default, and the read shape leaves

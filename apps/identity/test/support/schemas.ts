@@ -117,7 +117,7 @@ export const DEPLOYMENT = object({
       oneroster_date_format: { enum: ['compact', 'iso8601'] },
       oneroster_booleans: { enum: ['string', 'json'] },
       oneroster_profile: { enum: ['strict', 'compatibility'] },
-      // The operator's rate-limit quotas (issue 18): requests per window, only where set.
+      // The operator's rate-limit quotas: requests per window, only where set.
       rate_limit_read: QUOTA,
       rate_limit_write: QUOTA,
       rate_limit_gradebook_write: QUOTA,
