@@ -24,7 +24,7 @@ export interface UserReferenceContext {
   repeated: <T>(section: string, items: T[], key: (t: T) => string, field: string) => void;
 }
 
-type Upsert = <E extends ObjectLiteral>(section: SectionName, entity: new () => E, where: Partial<E>, desired: Partial<E>) => Promise<E | null>;
+export type Upsert = <E extends ObjectLiteral>(section: SectionName, entity: new () => E, where: Partial<E>, desired: Partial<E>) => Promise<E | null>;
 
 const lowerIfUuid = (id: string) => (isUuid(id) ? id.toLowerCase() : id);
 const recordKey = (tenantId: string, email: string) => `${tenantId.toLowerCase()}/${normalizeEmail(email)}`;
