@@ -257,7 +257,17 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
       const nameIdComment = authnRequest(p.entityId, { inner: `<saml:Subject><saml:NameID>ada@lioncity.example<!-- -->.evil.example</saml:NameID></saml:Subject>` });
       expect((await sendRedirect(nameIdComment)).status).toBe(400);
       expect((await new CookieBrowser().get(`${sso}?SAMLRequest=not-deflate`)).status).toBe(400);
-      expect(await refusals('saml_request_invalid')).toBe(before + 4);
+      // Malformed shapes are pages too, never a 500: repeated parameters, a JSON body, no message at all, a bad completion.
+      for (const res of [
+        await new CookieBrowser().get(`${sso}?SAMLRequest=a&SAMLRequest=b&RelayState=x&RelayState=y`),
+        await new CookieBrowser().request(sso, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ SAMLRequest: { x: 1 } }) }),
+        await new CookieBrowser().get(`${idpEntityId}/slo`),
+        await new CookieBrowser().get(`${h.issuer}/saml/complete?state=a&state=b&code=c`),
+        await new CookieBrowser().get(`${h.issuer}/saml/complete`),
+      ]) {
+        expect({ url: res.url, status: res.status }).toEqual({ url: res.url, status: 400 });
+      }
+      expect(await refusals('saml_request_invalid')).toBe(before + 7);
       const unknown = await refusals('saml_unknown_app');
       expect((await sendRedirect(authnRequest('https://unknown.example/sp'))).status).toBe(400);
       expect(await refusals('saml_unknown_app')).toBe(unknown + 1);
