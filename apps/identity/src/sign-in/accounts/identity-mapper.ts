@@ -11,7 +11,7 @@ export type Refusal = 'not_enrolled' | 'provider_not_allowed';
 export type MappingResult = { member: TenantMember; linked: boolean; provisioned: boolean } | { refused: Refusal };
 
 /**
- * Who an upstream identity is at a tenant (issue 14 §3): the tenant-user holding the identifier
+ * Who an upstream identity is at a tenant: the tenant-user holding the identifier
  * (provider + subject); failing that, the tenant-user with the provider's verified e-mail, who
  * then gets the identifier recorded. Then the constituency rule: one of the person's
  * constituencies must allow the provider. A person found neither way may be provisioned just in

@@ -12,7 +12,7 @@ import type { UpstreamProvider } from '../upstream/upstream-providers';
 export type Provisioned = { userId: string; constituency: string } | 'not_allowed' | 'already_added';
 
 /**
- * Just-in-time provisioning (issue 14 §3): a person the tenant does not know is added at sign-in
+ * Just-in-time provisioning: a person the tenant does not know is added at sign-in
  * only when the provider has `provision_just_in_time` and a constituency of the tenant allows both
  * the provider and self-service provisioning. They join one constituency: the first such one by
  * id (one, not all: a provider allowed to students and staff must not make anyone both). Users

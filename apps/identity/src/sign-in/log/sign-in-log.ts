@@ -3,7 +3,7 @@ import { isUuid } from '@edu/domain';
 import { SignInEventRepository, type NewSignInEvent } from './sign-in-event.repository';
 
 /**
- * Records every sign-in that ended at a tenant, success or refusal (issue 14 §3). A row that
+ * Records every sign-in that ended at a tenant, success or refusal. A row that
  * cannot be written is logged: the person's sign-in does not fail because of the log.
  */
 @Injectable()
