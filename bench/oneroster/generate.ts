@@ -116,37 +116,94 @@ class CsvOut {
   }
 }
 
-export async function generateRosterPackage(o: GenerateOptions): Promise<GenerateSummary> {
+/** The district's sizes, ids and random stream, shared by the writers of its files. */
+interface District {
+  o: GenerateOptions;
+  random: () => number;
+  rootOrg: string;
+  demoFraction: number;
+  nSchools: number;
+  nClasses: number;
+  nEnrollments: number;
+  nTeachers: number;
+  nStaff: number;
+  nStudents: number;
+  nParents: number;
+  coursesPerSchool: number;
+  /** The school of the i-th of n items (contiguous blocks per school). */
+  schoolOf: (i: number, n: number) => number;
+  /** First index of a school's block among n items. */
+  blockStart: (s: number, n: number) => number;
+  file: (name: string) => string;
+}
+
+const schoolId = (s: number) => `org-school-${pad(s + 1, 4)}`;
+const studentId = (i: number) => `stu-${pad(i + 1, 8)}`;
+const parentId = (i: number) => `par-${pad(i + 1, 8)}`;
+const teacherId = (i: number) => `tch-${pad(i + 1, 7)}`;
+const classId = (c: number) => `cls-${pad(c + 1, 7)}`;
+const courseId = (s: number, k: number) => `crs-${pad(s + 1, 4)}-${pad(k + 1, 3)}`;
+const given = (i: number) => GIVEN[i % GIVEN.length]!;
+const USERS_HEADER = 'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password';
+
+function layout(o: GenerateOptions): District {
   const scale = o.scale ?? 1;
   const size = (given: number | undefined, dflt: number, min: number) => Math.max(min, Math.round((given ?? dflt) * scale));
   const nUsers = size(o.users, 1_000_000, 20);
   const nSchools = size(o.schools, 50, 1);
-  const nClasses = Math.max(nSchools, size(o.classes, 40_000, 1));
-  const nEnrollments = size(o.enrollments, 2_000_000, 1);
-  const random = prng(o.seed ?? 42);
-  const rootOrg = o.rootOrg ?? 'org-district';
-  const demoFraction = o.demographics ?? 0;
-  mkdirSync(o.out, { recursive: true });
-  const file = (name: string) => path.join(o.out, name);
-
   const nTeachers = Math.max(nSchools, Math.round(nUsers * 0.05));
   const nStaff = Math.max(2, Math.round(nUsers * 0.01));
   const nStudents = Math.max(nSchools, Math.round(nUsers * 0.8));
-  const nParents = Math.max(1, nUsers - nTeachers - nStaff - nStudents);
-  const schoolId = (s: number) => `org-school-${pad(s + 1, 4)}`;
-  const studentId = (i: number) => `stu-${pad(i + 1, 8)}`;
-  const parentId = (i: number) => `par-${pad(i + 1, 8)}`;
-  const teacherId = (i: number) => `tch-${pad(i + 1, 7)}`;
-  const classId = (c: number) => `cls-${pad(c + 1, 7)}`;
-  const courseId = (s: number, k: number) => `crs-${pad(s + 1, 4)}-${pad(k + 1, 3)}`;
-  const schoolOf = (i: number, n: number) => Math.min(nSchools - 1, Math.floor((i * nSchools) / n));
-  /** First index of a school's block among n items. */
-  const blockStart = (s: number, n: number) => Math.ceil((s * n) / nSchools);
-  const counts: Record<string, number> = {};
+  return {
+    o,
+    random: prng(o.seed ?? 42),
+    rootOrg: o.rootOrg ?? 'org-district',
+    demoFraction: o.demographics ?? 0,
+    nSchools,
+    nClasses: Math.max(nSchools, size(o.classes, 40_000, 1)),
+    nEnrollments: size(o.enrollments, 2_000_000, 1),
+    nTeachers,
+    nStaff,
+    nStudents,
+    nParents: Math.max(1, nUsers - nTeachers - nStaff - nStudents),
+    coursesPerSchool: SUBJECTS.length * 4,
+    schoolOf: (i, n) => Math.min(nSchools - 1, Math.floor((i * nSchools) / n)),
+    blockStart: (s, n) => Math.ceil((s * n) / nSchools),
+    file: (name) => path.join(o.out, name),
+  };
+}
 
-  // manifest
-  const manifest = new CsvOut(file('manifest.csv'), 'propertyName,value');
-  const entries: [string, string][] = [
+export async function generateRosterPackage(o: GenerateOptions): Promise<GenerateSummary> {
+  const d = layout(o);
+  mkdirSync(o.out, { recursive: true });
+  const entries = manifestEntries(d);
+  await writeManifest(d.file('manifest.csv'), entries);
+  const counts: Record<string, number> = {
+    orgs: await writeOrgs(d),
+    academicSessions: await writeAcademicSessions(d),
+    courses: await writeCourses(d),
+    classes: await writeClasses(d),
+    users: await writeUsers(d),
+    enrollments: await writeEnrollments(d),
+  };
+  if (d.demoFraction > 0) counts['demographics'] = await writeDemographics(d);
+  // Optional delta package: a fraction of students changed at spread-out times, so that after
+  // the bulk and then this delta, dateLastModified filters select part of the users.
+  const delta = o.deltaOut && (o.deltaFraction ?? 0) > 0 ? await writeDelta(d, o.deltaOut, o.deltaFraction!, entries) : undefined;
+
+  const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+  return {
+    out: o.out,
+    rootOrg: d.rootOrg,
+    counts,
+    rows,
+    ...(delta ? { delta } : {}),
+    samples: { schoolId: schoolId(0), classId: classId(0), studentId: studentId(0), teacherId: teacherId(0), familyName: familyName(0), termId: 'as-2026-t1' },
+  };
+}
+
+function manifestEntries(d: District): [string, string][] {
+  return [
     ['manifest.version', '1.0'],
     ['oneroster.version', '1.1'],
     ['file.academicSessions', 'bulk'],
@@ -155,7 +212,7 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     ['file.classResources', 'absent'],
     ['file.courses', 'bulk'],
     ['file.courseResources', 'absent'],
-    ['file.demographics', demoFraction > 0 ? 'bulk' : 'absent'],
+    ['file.demographics', d.demoFraction > 0 ? 'bulk' : 'absent'],
     ['file.enrollments', 'bulk'],
     ['file.lineItems', 'absent'],
     ['file.orgs', 'bulk'],
@@ -163,20 +220,28 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     ['file.results', 'absent'],
     ['file.users', 'bulk'],
     ['source.systemName', 'edu-platform synthetic district'],
-    ['source.systemCode', `seed-${o.seed ?? 42}`],
+    ['source.systemCode', `seed-${d.o.seed ?? 42}`],
   ];
+}
+
+async function writeManifest(file: string, entries: [string, string][]): Promise<void> {
+  const manifest = new CsvOut(file, 'propertyName,value');
   for (const [k, v] of entries) await manifest.line(`${k},${v}`);
   await manifest.close();
+}
 
-  // orgs
-  const orgs = new CsvOut(file('orgs.csv'), 'sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId');
-  await orgs.line(`${rootOrg},,,Synthetic District,district,DIST-0001,`);
-  for (let s = 0; s < nSchools; s++) await orgs.line(`${schoolId(s)},,,Synthetic School ${s + 1},school,SCH-${pad(s + 1, 4)},${rootOrg}`);
+/** The district and its schools; returns the rows written. */
+async function writeOrgs(d: District): Promise<number> {
+  const orgs = new CsvOut(d.file('orgs.csv'), 'sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId');
+  await orgs.line(`${d.rootOrg},,,Synthetic District,district,DIST-0001,`);
+  for (let s = 0; s < d.nSchools; s++) await orgs.line(`${schoolId(s)},,,Synthetic School ${s + 1},school,SCH-${pad(s + 1, 4)},${d.rootOrg}`);
   await orgs.close();
-  counts['orgs'] = orgs.rows;
+  return orgs.rows;
+}
 
-  // academic sessions: one school year, 4 terms, 2 grading periods per term
-  const sessions = new CsvOut(file('academicSessions.csv'), 'sourcedId,status,dateLastModified,title,type,startDate,endDate,parentSourcedId,schoolYear');
+/** One school year, 4 terms, 2 grading periods per term. */
+async function writeAcademicSessions(d: District): Promise<number> {
+  const sessions = new CsvOut(d.file('academicSessions.csv'), 'sourcedId,status,dateLastModified,title,type,startDate,endDate,parentSourcedId,schoolYear');
   await sessions.line('as-2026,,,2026 School Year,schoolYear,2026-01-27,2026-12-18,,2026');
   const terms = [
     ['2026-01-27', '2026-04-02', '2026-02-27'],
@@ -191,13 +256,14 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     await sessions.line(`as-2026-t${t + 1}-gp2,,,Term ${t + 1} Period 2,gradingPeriod,${mid},${end},as-2026-t${t + 1},2026`);
   }
   await sessions.close();
-  counts['academicSessions'] = sessions.rows;
+  return sessions.rows;
+}
 
-  // courses: one per subject and grade band per school
-  const coursesPerSchool = SUBJECTS.length * 4;
-  const courses = new CsvOut(file('courses.csv'), 'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes');
-  for (let s = 0; s < nSchools; s++) {
-    for (let k = 0; k < coursesPerSchool; k++) {
+/** One course per subject and grade band per school. */
+async function writeCourses(d: District): Promise<number> {
+  const courses = new CsvOut(d.file('courses.csv'), 'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes');
+  for (let s = 0; s < d.nSchools; s++) {
+    for (let k = 0; k < d.coursesPerSchool; k++) {
       const [subject, code] = SUBJECTS[k % SUBJECTS.length]!;
       const band = Math.floor(k / SUBJECTS.length);
       const grades = GRADES.slice(band * 3, band * 3 + 3);
@@ -205,13 +271,15 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     }
   }
   await courses.close();
-  counts['courses'] = courses.rows;
+  return courses.rows;
+}
 
-  // classes: contiguous blocks per school
-  const classes = new CsvOut(file('classes.csv'), 'sourcedId,status,dateLastModified,title,grades,courseSourcedId,classCode,classType,location,schoolSourcedId,termSourcedIds,subjects,subjectCodes,periods');
-  for (let c = 0; c < nClasses; c++) {
-    const s = schoolOf(c, nClasses);
-    const k = (c - blockStart(s, nClasses)) % coursesPerSchool;
+/** Classes in contiguous blocks per school. */
+async function writeClasses(d: District): Promise<number> {
+  const classes = new CsvOut(d.file('classes.csv'), 'sourcedId,status,dateLastModified,title,grades,courseSourcedId,classCode,classType,location,schoolSourcedId,termSourcedIds,subjects,subjectCodes,periods');
+  for (let c = 0; c < d.nClasses; c++) {
+    const s = d.schoolOf(c, d.nClasses);
+    const k = (c - d.blockStart(s, d.nClasses)) % d.coursesPerSchool;
     const [subject, code] = SUBJECTS[k % SUBJECTS.length]!;
     const band = Math.floor(k / SUBJECTS.length);
     const grade = GRADES[band * 3 + (c % 3)]!;
@@ -223,107 +291,99 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     );
   }
   await classes.close();
-  counts['classes'] = classes.rows;
+  return classes.rows;
+}
 
-  // users
-  const users = new CsvOut(file('users.csv'), 'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password');
-  const given = (i: number) => GIVEN[i % GIVEN.length]!;
-  // In sourcedId order (par < stf < stu < tch), as SIS exports usually are.
-  for (let i = 0; i < nParents; i++) {
+/** A student's users.csv row from `sourcedId` on; `lead` = status and dateLastModified cells. */
+function studentRow(d: District, i: number, lead = ',', middle = i % 5 === 0 ? given(i + 1) : ''): string {
+  const id = studentId(i);
+  const grade = GRADES[i % GRADES.length]!;
+  const parent = parentId(i % d.nParents);
+  return `${id},${lead},true,${schoolId(d.schoolOf(i, d.nStudents))},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName(i % d.nParents % FAMILY_COUNT)},${middle},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`;
+}
+
+/** Parents, staff, students and teachers, in sourcedId order (par < stf < stu < tch) as SIS exports usually are. */
+async function writeUsers(d: District): Promise<number> {
+  const users = new CsvOut(d.file('users.csv'), USERS_HEADER);
+  for (let i = 0; i < d.nParents; i++) {
     const id = parentId(i);
-    await users.line(`${id},,,false,${schoolId(schoolOf(i, nParents))},parent,${id},,${given(i + 11)},${familyName(i % FAMILY_COUNT)},,,${id}@home.example,+6590${pad(i % 1_000_000, 6)},,,,`);
+    await users.line(`${id},,,false,${schoolId(d.schoolOf(i, d.nParents))},parent,${id},,${given(i + 11)},${familyName(i % FAMILY_COUNT)},,,${id}@home.example,+6590${pad(i % 1_000_000, 6)},,,,`);
   }
-  for (let i = 0; i < nStaff; i++) {
-    const s = schoolOf(i, nStaff);
+  for (let i = 0; i < d.nStaff; i++) {
+    const s = d.schoolOf(i, d.nStaff);
     const role = i % 3 === 0 ? 'administrator' : 'aide';
     const id = `stf-${pad(i + 1, 6)}`;
     await users.line(`${id},,,true,${schoolId(s)},${role},${id},{SIS:${id}},${given(i + 7)},${familyName(i * 7)},,${id.toUpperCase()},${id}@district.example,,,,,`);
   }
-  /** A student's users.csv row from `sourcedId` on; `lead` = status and dateLastModified cells. */
-  const studentRow = (i: number, lead = ',', middle = i % 5 === 0 ? given(i + 1) : '') => {
-    const id = studentId(i);
-    const grade = GRADES[i % GRADES.length]!;
-    const parent = parentId(i % nParents);
-    return `${id},${lead},true,${schoolId(schoolOf(i, nStudents))},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName(i % nParents % FAMILY_COUNT)},${middle},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`;
-  };
-  for (let i = 0; i < nStudents; i++) await users.line(studentRow(i));
-  for (let i = 0; i < nTeachers; i++) {
-    const s = schoolOf(i, nTeachers);
+  for (let i = 0; i < d.nStudents; i++) await users.line(studentRow(d, i));
+  for (let i = 0; i < d.nTeachers; i++) {
+    const s = d.schoolOf(i, d.nTeachers);
     const id = teacherId(i);
     await users.line(`${id},,,true,${schoolId(s)},teacher,${id},"{SIS:${id}},{LDAP:uid=${id}}",${given(i + 3)},${familyName(i * 13)},,T${pad(i + 1, 7)},${id}@district.example,,+65 6${pad(i % 10_000_000, 7)},,,`);
   }
   await users.close();
-  counts['users'] = users.rows;
+  return users.rows;
+}
 
-  // enrollments: each class's primary teacher, then students spread over their school's classes
-  const enrollments = new CsvOut(file('enrollments.csv'), 'sourcedId,status,dateLastModified,classSourcedId,schoolSourcedId,userSourcedId,role,primary,beginDate,endDate');
+/** Each class's primary teacher, then students spread over their school's classes. */
+async function writeEnrollments(d: District): Promise<number> {
+  const enrollments = new CsvOut(d.file('enrollments.csv'), 'sourcedId,status,dateLastModified,classSourcedId,schoolSourcedId,userSourcedId,role,primary,beginDate,endDate');
   let e = 0;
   const enrollmentId = () => `enr-${pad(++e, 9)}`;
-  for (let c = 0; c < nClasses && e < nEnrollments; c++) {
-    const s = schoolOf(c, nClasses);
-    const first = blockStart(s, nTeachers);
-    const span = Math.max(1, blockStart(s + 1, nTeachers) - first);
+  for (let c = 0; c < d.nClasses && e < d.nEnrollments; c++) {
+    const s = d.schoolOf(c, d.nClasses);
+    const first = d.blockStart(s, d.nTeachers);
+    const span = Math.max(1, d.blockStart(s + 1, d.nTeachers) - first);
     await enrollments.line(`${enrollmentId()},,,${classId(c)},${schoolId(s)},${teacherId(first + (c % span))},teacher,true,2026-01-27,`);
   }
-  const studentEnrollments = nEnrollments - e;
+  const studentEnrollments = d.nEnrollments - e;
   for (let k = 0; k < studentEnrollments; k++) {
-    const i = k % nStudents;
-    const round = Math.floor(k / nStudents);
-    const s = schoolOf(i, nStudents);
-    const first = blockStart(s, nClasses);
-    const span = Math.max(1, blockStart(s + 1, nClasses) - first);
+    const i = k % d.nStudents;
+    const round = Math.floor(k / d.nStudents);
+    const s = d.schoolOf(i, d.nStudents);
+    const first = d.blockStart(s, d.nClasses);
+    const span = Math.max(1, d.blockStart(s + 1, d.nClasses) - first);
     // A distinct class per round for the same student (rounds < span keep enrollments unique).
-    const c = first + ((Math.floor(random() * span) + round * 7919) % span);
-    const ended = random() < 0.05;
+    const c = first + ((Math.floor(d.random() * span) + round * 7919) % span);
+    const ended = d.random() < 0.05;
     await enrollments.line(`${enrollmentId()},,,${classId(c)},${schoolId(s)},${studentId(i)},student,,2026-01-27,${ended ? '2026-06-26' : ''}`);
   }
   await enrollments.close();
-  counts['enrollments'] = enrollments.rows;
+  return enrollments.rows;
+}
 
-  if (demoFraction > 0) {
-    const demo = new CsvOut(
-      file('demographics.csv'),
-      'sourcedId,status,dateLastModified,birthDate,sex,americanIndianOrAlaskaNative,asian,blackOrAfricanAmerican,nativeHawaiianOrOtherPacificIslander,white,demographicRaceTwoOrMoreRaces,hispanicOrLatinoEthnicity,countryOfBirthCode,stateOfBirthAbbreviation,cityOfBirth,publicSchoolResidenceStatus',
-    );
-    const every = Math.max(1, Math.round(1 / demoFraction));
-    for (let i = 0; i < nStudents; i += every) {
-      const year = 2008 + (i % 13);
-      const asian = random() < 0.6;
-      await demo.line(`${studentId(i)},,,${year}-${pad((i % 12) + 1, 2)}-${pad((i % 28) + 1, 2)},${i % 2 === 0 ? 'female' : 'male'},false,${asian},false,false,${!asian},false,false,SG,,Singapore,`);
-    }
-    await demo.close();
-    counts['demographics'] = demo.rows;
+/** Demographics of every (1 / fraction)-th student. */
+async function writeDemographics(d: District): Promise<number> {
+  const demo = new CsvOut(
+    d.file('demographics.csv'),
+    'sourcedId,status,dateLastModified,birthDate,sex,americanIndianOrAlaskaNative,asian,blackOrAfricanAmerican,nativeHawaiianOrOtherPacificIslander,white,demographicRaceTwoOrMoreRaces,hispanicOrLatinoEthnicity,countryOfBirthCode,stateOfBirthAbbreviation,cityOfBirth,publicSchoolResidenceStatus',
+  );
+  const every = Math.max(1, Math.round(1 / d.demoFraction));
+  for (let i = 0; i < d.nStudents; i += every) {
+    const year = 2008 + (i % 13);
+    const asian = d.random() < 0.6;
+    await demo.line(`${studentId(i)},,,${year}-${pad((i % 12) + 1, 2)}-${pad((i % 28) + 1, 2)},${i % 2 === 0 ? 'female' : 'male'},false,${asian},false,false,${!asian},false,false,SG,,Singapore,`);
   }
+  await demo.close();
+  return demo.rows;
+}
 
-  let delta: GenerateSummary['delta'];
-  // Optional delta package: a fraction of students changed at spread-out times, so that after
-  // the bulk and then this delta, dateLastModified filters select part of the users.
-  if (o.deltaOut && (o.deltaFraction ?? 0) > 0) {
-    mkdirSync(o.deltaOut, { recursive: true });
-    const dm = new CsvOut(path.join(o.deltaOut, 'manifest.csv'), 'propertyName,value');
-    for (const [k, v] of entries) await dm.line(`${k},${k.startsWith('file.') ? (k === 'file.users' ? 'delta' : 'absent') : v}`);
-    await dm.close();
-    const du = new CsvOut(path.join(o.deltaOut, 'users.csv'), 'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password');
-    const every = Math.max(1, Math.round(1 / o.deltaFraction!));
-    const base = Date.parse(DELTA_BASE);
-    let k = 0;
-    for (let i = 0; i < nStudents; i += every) {
-      // One change a minute from DELTA_BASE on.
-      await du.line(studentRow(i, `active,${new Date(base + k++ * 60_000).toISOString()}`, 'Changed'));
-    }
-    await du.close();
-    delta = { out: o.deltaOut, rows: du.rows, firstModified: DELTA_BASE };
+/** The delta package: users.csv changing every (1 / fraction)-th student. */
+async function writeDelta(d: District, out: string, fraction: number, entries: [string, string][]): Promise<NonNullable<GenerateSummary['delta']>> {
+  mkdirSync(out, { recursive: true });
+  const dm = new CsvOut(path.join(out, 'manifest.csv'), 'propertyName,value');
+  for (const [k, v] of entries) await dm.line(`${k},${k.startsWith('file.') ? (k === 'file.users' ? 'delta' : 'absent') : v}`);
+  await dm.close();
+  const du = new CsvOut(path.join(out, 'users.csv'), USERS_HEADER);
+  const every = Math.max(1, Math.round(1 / fraction));
+  const base = Date.parse(DELTA_BASE);
+  let k = 0;
+  for (let i = 0; i < d.nStudents; i += every) {
+    // One change a minute from DELTA_BASE on.
+    await du.line(studentRow(d, i, `active,${new Date(base + k++ * 60_000).toISOString()}`, 'Changed'));
   }
-
-  const rows = Object.values(counts).reduce((a, b) => a + b, 0);
-  return {
-    out: o.out,
-    rootOrg,
-    counts,
-    rows,
-    ...(delta ? { delta } : {}),
-    samples: { schoolId: schoolId(0), classId: classId(0), studentId: studentId(0), teacherId: teacherId(0), familyName: familyName(0), termId: 'as-2026-t1' },
-  };
+  await du.close();
+  return { out, rows: du.rows, firstModified: DELTA_BASE };
 }
 
 function parseCli(argv: string[]): GenerateOptions {

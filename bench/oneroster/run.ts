@@ -221,200 +221,293 @@ function scrambled(n: number): (i: number) => number {
   return (i) => (i * stride) % n;
 }
 
+/** What every stage of a run shares. */
+interface Bench {
+  root: string;
+  args: Args;
+  db: Awaited<ReturnType<typeof startBenchDatabase>>;
+  issuer: BenchIssuer;
+  children: ChildProcess[];
+  dataDir: string;
+}
+
+interface ImportFigures {
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+  copyReference?: CopyReference;
+}
+
+interface Loaded {
+  tenantId: string;
+  deploymentId: string;
+  appId: string;
+  counts: Record<string, number>;
+  generateSeconds: number;
+  imported: ImportFigures;
+}
+
+/** Migrations, the tenant and its app, the synthetic district through the CSV importer (and COPY's figure beside it). */
+async function loadDistrict(b: Bench): Promise<Loaded> {
+  log('migrating');
+  await runMigrations(b.db.url);
+  const rootOrg = 'org-district';
+  const { tenantId, deploymentId, appId } = await createTenant(b.db.url, rootOrg);
+
+  log(`generating the synthetic district (scale ${b.args.scale})`);
+  const genStart = Date.now();
+  const summary = await generateRosterPackage({ out: b.dataDir, scale: b.args.scale, rootOrg });
+  const generateSeconds = (Date.now() - genStart) / 1000;
+  log(`generated ${summary.rows} rows in ${generateSeconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
+
+  log('importing through the CSV importer');
+  const importClient = new Client({ connectionString: b.db.url, application_name: 'bench-import' });
+  await importClient.connect();
+  const importStart = Date.now();
+  const report = await importRosterPackage(importClient, () => openRosterPackage(b.dataDir), { tenantId, source: 'bench', onProgress: (m) => log(`  ${m}`) });
+  const importSeconds = (Date.now() - importStart) / 1000;
+  await importClient.end();
+  if (report.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
+  const importRowsPerSecond = Math.round(report.rows / importSeconds);
+  log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
+  if (!b.args.keep) rmSync(b.dataDir, { recursive: true, force: true });
+  let copyReference: CopyReference | undefined;
+  if (b.args.copyReference ?? !b.args.only) {
+    log('the same rows through PostgreSQL COPY (reference)');
+    copyReference = await measureCopyReference(b.db.url);
+    for (const line of describeCopyReference(copyReference)) log(`  ${line}`);
+  }
+  const imported = { rows: report.rows, seconds: importSeconds, rowsPerSecond: importRowsPerSecond, copyReference };
+  return { tenantId, deploymentId, appId, counts: summary.counts, generateSeconds, imported };
+}
+
+/** What the scenarios pick their distinct requests from. */
+interface District {
+  nUsers: number;
+  nClasses: number;
+  names: string[];
+  stamp: Date;
+  /** One class per connection count: each gets its first result sync at that count. */
+  graded: GradedClass[];
+}
+
+async function surveyDistrict(url: string, tenantId: string, connectionCounts: number): Promise<District> {
+  const probe = new Client({ connectionString: url });
+  await probe.connect();
+  try {
+    const nUsers = Number((await probe.query('SELECT count(*) AS n FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].n);
+    const nClasses = Number((await probe.query('SELECT count(*) AS n FROM roster_classes WHERE tenant_id = $1', [tenantId])).rows[0].n);
+    const names: string[] = (await probe.query('SELECT DISTINCT family_name AS f FROM roster_users WHERE tenant_id = $1 ORDER BY 1', [tenantId])).rows.map((r: { f: string }) => r.f);
+    const stamp: Date = (await probe.query('SELECT max(date_last_modified) AS d FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].d;
+    const graded = await classesWithStudents(probe, tenantId, connectionCounts);
+    return { nUsers, nClasses, names, stamp, graded };
+  } finally {
+    await probe.end();
+  }
+}
+
+/** Starts a oneroster service on `port` (compiled, as a child process) with `env` over the bench's settings. */
+function startService(b: Bench, port: number, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = startChild(
+    b.root,
+    'apps/oneroster/src/main',
+    {
+      ...UNLIMITED_ENV,
+      NODE_ENV: 'production',
+      LOG_LEVEL: b.args.logLevel,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: b.db.url,
+      JWKS_URL: b.issuer.jwksUrl,
+      TOKEN_ISSUER: b.issuer.issuer,
+      TOKEN_AUDIENCE: b.issuer.audience,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
+    // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
+    (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+  );
+  b.children.push(child);
+  return child;
+}
+
+/** The service (no response cache) and the baseline server, once both answer. */
+async function startTargets(b: Bench, tenantId: string): Promise<{ serviceUrl: string; baselineUrl: string }> {
+  const servicePort = await freePort();
+  const baselinePort = await freePort();
+  // No response cache: the scenarios repeat URLs (users page 1) and must measure the query path.
+  startService(b, servicePort, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' });
+  b.children.push(startChild(b.root, 'bench/oneroster/baseline-server', { DATABASE_URL: b.db.url, BASELINE_PORT: String(baselinePort), BASELINE_TENANT: tenantId }));
+  const serviceUrl = `http://127.0.0.1:${servicePort}`;
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  await waitFor(`${serviceUrl}/health/ready`, 60_000);
+  await waitFor(`${baselineUrl}/users`, 60_000);
+  return { serviceUrl, baselineUrl };
+}
+
+const BASELINE_PAGE_1: Scenario = { name: 'baseline node:http+pg users page 1', target: 'baseline', path: () => '/users?offset=0&limit=100' };
+
+/** The service's read scenarios, each request distinct where the name says so. */
+function readScenarios(d: District): Scenario[] {
+  const deepBase = Math.floor((d.nUsers * 0.9) / 100) * 100;
+  const deepPages = Math.max(1, Math.min(1000, Math.floor((d.nUsers - deepBase) / 100)));
+  const deepPage = scrambled(deepPages);
+  const nameAt = scrambled(d.names.length);
+  const classAt = scrambled(d.nClasses);
+  const since = (n: number) => new Date(d.stamp.getTime() - 1000 * (1 + (n % 3600))).toISOString();
+  const q = (filter: string) => encodeURIComponent(filter);
+  return [
+    { name: 'users page 1 (limit 100)', target: 'service', path: () => `${PREFIX}/users?limit=100` },
+    // Each OneRoster 1.2 read runs right after its 1.1 twin (targets: >= 0.95 x the 1.1 figure), so that drift of a shared machine weighs on both alike.
+    { name: 'v1.2 users page 1 (limit 100)', target: 'service', path: () => `${V1P2_ROSTERING}/users?limit=100` },
+    { name: `users offset ${deepBase}+ (distinct)`, target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${deepBase + deepPage(n % deepPages) * 100}` },
+    {
+      name: "familyName='…' (distinct names)",
+      target: 'service',
+      path: (n) => {
+        const name = d.names[nameAt(n % d.names.length)] as string;
+        return `${PREFIX}/users?limit=100&filter=${q(`familyName='${n % 2 ? name.toLowerCase() : name}'`)}`;
+      },
+    },
+    { name: "dateLastModified>'…' (distinct, pages 1-20)", target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${(n % 20) * 100}&filter=${q(`dateLastModified>'${since(n)}'`)}` },
+    { name: '/classes/{id}/students (distinct)', target: 'service', path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % d.nClasses) + 1, 7)}/students` },
+    // Other classes than the 1.1 run's (from the middle of the scrambled order), so neither finds the other's pages cached.
+    { name: 'v1.2 /classes/{id}/students (distinct)', target: 'service', path: (n) => `${V1P2_ROSTERING}/classes/cls-${pad(classAt((n + Math.floor(d.nClasses / 2)) % d.nClasses) + 1, 7)}/students` },
+  ];
+}
+
+/** The gradebook scenarios of one connection count: a fresh class synced, then its results replaced and read. */
+function gradebookScenarios(cls: GradedClass, synced: GradedClass[]): [Scenario, Scenario, Scenario] {
+  return [
+    { name: `PUT results: class sync, ${RESULTS_PER_CLASS} creates (30 students x 40 line items)`, target: 'service', amount: RESULTS_PER_CLASS, path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n).body },
+    { name: 'PUT results: replace (score changes)', target: 'service', path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n + 1).body },
+    { name: '/classes/{id}/results pages (limit 100)', target: 'service', path: (n) => resultsPage(PREFIX, synced.length > 0 ? synced : [cls], n) },
+  ];
+}
+
+interface Targets {
+  serviceUrl: string;
+  baselineUrl: string;
+  auth: Record<string, string>;
+}
+
+/** Sanity: every read scenario answers 200 before it is measured (the PUTs are checked by their line items and non-2xx counts). */
+async function checkScenariosAnswer(t: Targets, scenarios: Scenario[]): Promise<void> {
+  for (const s of scenarios) {
+    const res = await fetch(`${s.target === 'service' ? t.serviceUrl : t.baselineUrl}${s.path(1)}`, { headers: s.target === 'service' ? t.auth : {} });
+    if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${await res.text()}`);
+  }
+}
+
+function logResult(label: string, r: RunResult): void {
+  log(`${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+}
+
+/** Every scenario at every connection count, the baseline before and after each count's scenarios. */
+async function measureScenarios(args: Args, t: Targets, scenarios: Scenario[], graded: GradedClass[]): Promise<RunResult[]> {
+  const results: RunResult[] = [];
+  const synced: GradedClass[] = [];
+  const selected = (s: Scenario) => !args.only || s.name.includes(args.only);
+  for (const [i, connections] of args.connections.entries()) {
+    const measure = async (s: Scenario, label = s.name) => {
+      const url = s.target === 'service' ? t.serviceUrl : t.baselineUrl;
+      const headers = s.target === 'service' ? t.auth : {};
+      await run(url, s, connections, args.warmup, headers);
+      const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
+      results.push(r);
+      logResult(label, r);
+    };
+    await measure(BASELINE_PAGE_1, `${BASELINE_PAGE_1.name} (before)`);
+    for (const s of scenarios) if (selected(s)) await measure(s);
+    const [sync, replace, reads] = gradebookScenarios(graded[i] as GradedClass, synced);
+    if ([sync, replace, reads].some(selected)) {
+      // The first sync creates the results: no warm-up, a fixed amount.
+      const first = await run(t.serviceUrl, sync, connections, args.duration, t.auth);
+      results.push(first);
+      logResult(sync.name, first);
+      synced.push(graded[i] as GradedClass);
+      await measure(replace);
+      await measure(reads);
+    }
+    await measure(BASELINE_PAGE_1, `${BASELINE_PAGE_1.name} (after)`);
+  }
+  return results;
+}
+
+/** Partners' syncs of the users collection against a second instance with the response cache on. */
+async function measureSyncs(b: Bench, loaded: Loaded, t: Targets): Promise<SyncResult[]> {
+  // Large enough for ten partners' copies of the users collection up to scale ~0.2 (BENCH_RESPONSE_CACHE_BYTES).
+  const cachedPort = await freePort();
+  startService(b, cachedPort, { ONEROSTER_RESPONSE_CACHE_BYTES: process.env['BENCH_RESPONSE_CACHE_BYTES'] ?? String(1024 ** 3) });
+  const cachedUrl = `http://127.0.0.1:${cachedPort}`;
+  await waitFor(`${cachedUrl}/health/ready`, 60_000);
+  const partnerScopes = [`${SCOPE_BASE}/roster.readonly`];
+  const partners = await createPartners(b.db.url, loaded.tenantId, partnerScopes, SYNC_PARTNERS);
+  const total = Number((await fetch(`${cachedUrl}${PREFIX}/users?limit=1`, { headers: t.auth })).headers.get('x-total-count'));
+  const tokens = () => partnerHeaders(b.issuer, loaded.tenantId, partnerScopes, partners);
+  return runSyncs({ cachedUrl, baselineUrl: t.baselineUrl, usersPath: `${PREFIX}/users`, total, first: await tokens(), second: await tokens(), log });
+}
+
+/** The services up, the app's token minted, line items created for the graded classes. */
+async function prepareTargets(b: Bench, loaded: Loaded, graded: GradedClass[]): Promise<Targets> {
+  const { serviceUrl, baselineUrl } = await startTargets(b, loaded.tenantId);
+  const scopes = [...['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`), `${V1P2_SCOPE_BASE}/roster.readonly`];
+  // `sub` is the app: it owns what it writes.
+  const token = await b.issuer.mint({ scopes, tenantId: loaded.tenantId, deploymentId: loaded.deploymentId, sub: loaded.appId });
+  const auth = { authorization: `Bearer ${token}` };
+  log(`creating ${graded.length} x 40 line items`);
+  for (const cls of graded) await createLineItems(serviceUrl, PREFIX, auth, cls);
+  return { serviceUrl, baselineUrl, auth };
+}
+
+/** Prints the table and writes the run's JSON to bench/results/. */
+function report(b: Bench, loaded: Loaded, results: RunResult[], syncs: SyncResult[], started: number): void {
+  const targets = evaluate(results, loaded.imported.rowsPerSecond);
+  const output = {
+    when: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+    database: b.db.embedded ? 'embedded PostgreSQL (non-durable: fsync off)' : 'DATABASE_URL',
+    scale: b.args.scale,
+    counts: loaded.counts,
+    generateSeconds: loaded.generateSeconds,
+    import: loaded.imported,
+    durationSeconds: b.args.duration,
+    serviceLogLevel: b.args.logLevel,
+    results,
+    syncs,
+    targets,
+    totalSeconds: (Date.now() - started) / 1000,
+  };
+  printTable(output.results, output.import, targets, loaded.counts);
+  if (syncs.length > 0) process.stdout.write(`${syncLines(syncs).join('\n')}\n`);
+  const outDir = path.join(b.root, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `oneroster-${output.when.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
+  log(`results written to ${path.relative(b.root, file)}`);
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const root = projectRoot();
   const started = Date.now();
   const db = await startBenchDatabase(root);
-  const children: ChildProcess[] = [];
   const issuer = await new BenchIssuer().start();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-roster-'));
+  const b: Bench = { root, args, db, issuer, children: [], dataDir: mkdtempSync(path.join(tmpdir(), 'edu-bench-roster-')) };
   try {
-    log('migrating');
-    await runMigrations(db.url);
-    const rootOrg = 'org-district';
-    const { tenantId, deploymentId, appId } = await createTenant(db.url, rootOrg);
-
-    log(`generating the synthetic district (scale ${args.scale})`);
-    const genStart = Date.now();
-    const summary = await generateRosterPackage({ out: dataDir, scale: args.scale, rootOrg });
-    const generateSeconds = (Date.now() - genStart) / 1000;
-    log(`generated ${summary.rows} rows in ${generateSeconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
-
-    log('importing through the CSV importer');
-    const importClient = new Client({ connectionString: db.url, application_name: 'bench-import' });
-    await importClient.connect();
-    const importStart = Date.now();
-    const report = await importRosterPackage(importClient, () => openRosterPackage(dataDir), { tenantId, source: 'bench', onProgress: (m) => log(`  ${m}`) });
-    const importSeconds = (Date.now() - importStart) / 1000;
-    await importClient.end();
-    if (report.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
-    const importRowsPerSecond = Math.round(report.rows / importSeconds);
-    log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
-    if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
-    let copyReference: CopyReference | undefined;
-    if (args.copyReference ?? !args.only) {
-      log('the same rows through PostgreSQL COPY (reference)');
-      copyReference = await measureCopyReference(db.url);
-      for (const line of describeCopyReference(copyReference)) log(`  ${line}`);
-    }
-
-    const probe = new Client({ connectionString: db.url });
-    await probe.connect();
-    const nUsers = Number((await probe.query('SELECT count(*) AS n FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].n);
-    const nClasses = Number((await probe.query('SELECT count(*) AS n FROM roster_classes WHERE tenant_id = $1', [tenantId])).rows[0].n);
-    const names: string[] = (await probe.query('SELECT DISTINCT family_name AS f FROM roster_users WHERE tenant_id = $1 ORDER BY 1', [tenantId])).rows.map((r: { f: string }) => r.f);
-    const stamp: Date = (await probe.query('SELECT max(date_last_modified) AS d FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].d;
-    // One class per connection count: each gets its first result sync at that count.
-    const graded = await classesWithStudents(probe, tenantId, args.connections.length);
-    await probe.end();
-
-    const servicePort = await freePort();
-    const baselinePort = await freePort();
-    const startService = (port: number, env: NodeJS.ProcessEnv) =>
-      startChild(root, 'apps/oneroster/src/main', {
-        ...UNLIMITED_ENV,
-        NODE_ENV: 'production',
-        LOG_LEVEL: args.logLevel,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: db.url,
-        JWKS_URL: issuer.jwksUrl,
-        TOKEN_ISSUER: issuer.issuer,
-        TOKEN_AUDIENCE: issuer.audience,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        ...env,
-      },
-        // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
-        (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
-      );
-    children.push(
-      // No response cache: the scenarios repeat URLs (users page 1) and must measure the query path.
-      startService(servicePort, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' }),
-      startChild(root, 'bench/oneroster/baseline-server', { DATABASE_URL: db.url, BASELINE_PORT: String(baselinePort), BASELINE_TENANT: tenantId }),
-    );
-    const serviceUrl = `http://127.0.0.1:${servicePort}`;
-    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-    await waitFor(`${serviceUrl}/health/ready`, 60_000);
-    await waitFor(`${baselineUrl}/users`, 60_000);
-    const scopes = [...['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`), `${V1P2_SCOPE_BASE}/roster.readonly`];
-    // `sub` is the app: it owns what it writes.
-    const token = await issuer.mint({ scopes, tenantId, deploymentId, sub: appId });
-    const auth = { authorization: `Bearer ${token}` };
-    log(`creating ${graded.length} x 40 line items`);
-    for (const cls of graded) await createLineItems(serviceUrl, PREFIX, auth, cls);
-    const synced: GradedClass[] = [];
-
-    const deepBase = Math.floor((nUsers * 0.9) / 100) * 100;
-    const deepPages = Math.max(1, Math.min(1000, Math.floor((nUsers - deepBase) / 100)));
-    const deepPage = scrambled(deepPages);
-    const nameAt = scrambled(names.length);
-    const classAt = scrambled(nClasses);
-    const since = (n: number) => new Date(stamp.getTime() - 1000 * (1 + (n % 3600))).toISOString();
-    const q = (filter: string) => encodeURIComponent(filter);
-    const baselinePage1: Scenario = { name: 'baseline node:http+pg users page 1', target: 'baseline', path: () => '/users?offset=0&limit=100' };
-    const scenarios: Scenario[] = [
-      { name: 'users page 1 (limit 100)', target: 'service', path: () => `${PREFIX}/users?limit=100` },
-      // Each OneRoster 1.2 read runs right after its 1.1 twin (targets: >= 0.95 x the 1.1 figure), so that drift of a shared machine weighs on both alike.
-      { name: 'v1.2 users page 1 (limit 100)', target: 'service', path: () => `${V1P2_ROSTERING}/users?limit=100` },
-      { name: `users offset ${deepBase}+ (distinct)`, target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${deepBase + deepPage(n % deepPages) * 100}` },
-      {
-        name: "familyName='…' (distinct names)",
-        target: 'service',
-        path: (n) => {
-          const name = names[nameAt(n % names.length)] as string;
-          return `${PREFIX}/users?limit=100&filter=${q(`familyName='${n % 2 ? name.toLowerCase() : name}'`)}`;
-        },
-      },
-      { name: "dateLastModified>'…' (distinct, pages 1-20)", target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${(n % 20) * 100}&filter=${q(`dateLastModified>'${since(n)}'`)}` },
-      { name: '/classes/{id}/students (distinct)', target: 'service', path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % nClasses) + 1, 7)}/students` },
-      // Other classes than the 1.1 run's (from the middle of the scrambled order), so neither finds the other's pages cached.
-      { name: 'v1.2 /classes/{id}/students (distinct)', target: 'service', path: (n) => `${V1P2_ROSTERING}/classes/cls-${pad(classAt((n + Math.floor(nClasses / 2)) % nClasses) + 1, 7)}/students` },
-    ];
-
-    // The gradebook scenarios of the i-th connection count: a fresh class synced, then its results replaced and read.
-    const gradebookScenarios = (i: number): Scenario[] => {
-      const cls = graded[i] as GradedClass;
-      return [
-        { name: `PUT results: class sync, ${RESULTS_PER_CLASS} creates (30 students x 40 line items)`, target: 'service', amount: RESULTS_PER_CLASS, path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n).body },
-        { name: 'PUT results: replace (score changes)', target: 'service', path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n + 1).body },
-        { name: '/classes/{id}/results pages (limit 100)', target: 'service', path: (n) => resultsPage(PREFIX, synced.length > 0 ? synced : [cls], n) },
-      ];
-    };
-
-    // Sanity: every read scenario answers 200 before it is measured (the PUTs are checked by their line items and non-2xx counts).
-    for (const s of [baselinePage1, ...scenarios]) {
-      const res = await fetch(`${s.target === 'service' ? serviceUrl : baselineUrl}${s.path(1)}`, { headers: s.target === 'service' ? auth : {} });
-      if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${await res.text()}`);
-    }
-    scenarios.splice(1, 0, await revalidationScenario(serviceUrl, `${PREFIX}/users?limit=100`, auth));
-
-    const results: RunResult[] = [];
-    for (const connections of args.connections) {
-      const measure = async (s: Scenario, label = s.name) => {
-        const url = s.target === 'service' ? serviceUrl : baselineUrl;
-        const headers = s.target === 'service' ? auth : {};
-        await run(url, s, connections, args.warmup, headers);
-        const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
-        results.push(r);
-        log(`${label} @${connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
-      };
-      await measure(baselinePage1, `${baselinePage1.name} (before)`);
-      for (const s of scenarios) if (!args.only || s.name.includes(args.only)) await measure(s);
-      const [sync, replace, reads] = gradebookScenarios(args.connections.indexOf(connections)) as [Scenario, Scenario, Scenario];
-      if (!args.only || [sync, replace, reads].some((s) => s.name.includes(args.only as string))) {
-        const first = await run(serviceUrl, sync, connections, args.duration, auth);
-        results.push(first);
-        log(`${sync.name} @${connections}: ${first.requestsPerSecond} req/s, p50 ${first.p50} ms, p99 ${first.p99} ms${first.non2xx || first.errors ? `, ${first.non2xx} non-2xx, ${first.errors} errors` : ''}`);
-        synced.push(graded[args.connections.indexOf(connections)] as GradedClass);
-        await measure(replace);
-        await measure(reads);
-      }
-      await measure(baselinePage1, `${baselinePage1.name} (after)`);
-    }
-
-    let syncs: SyncResult[] = [];
-    if (!args.only || 'syncs'.includes(args.only)) {
-      // A second instance with the response cache on, for the partners' syncs: large enough for
-      // ten partners' copies of the users collection up to scale ~0.2 (BENCH_RESPONSE_CACHE_BYTES).
-      const cachedPort = await freePort();
-      children.push(startService(cachedPort, { ONEROSTER_RESPONSE_CACHE_BYTES: process.env['BENCH_RESPONSE_CACHE_BYTES'] ?? String(1024 ** 3) }));
-      const cachedUrl = `http://127.0.0.1:${cachedPort}`;
-      await waitFor(`${cachedUrl}/health/ready`, 60_000);
-      const partnerScopes = [`${SCOPE_BASE}/roster.readonly`];
-      const partners = await createPartners(db.url, tenantId, partnerScopes, SYNC_PARTNERS);
-      const total = Number((await fetch(`${cachedUrl}${PREFIX}/users?limit=1`, { headers: auth })).headers.get('x-total-count'));
-      const tokens = () => partnerHeaders(issuer, tenantId, partnerScopes, partners);
-      syncs = await runSyncs({ cachedUrl, baselineUrl, usersPath: `${PREFIX}/users`, total, first: await tokens(), second: await tokens(), log });
-    }
-
-    const report8 = evaluate(results, importRowsPerSecond);
-    const output = {
-      when: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
-      database: db.embedded ? 'embedded PostgreSQL (non-durable: fsync off)' : 'DATABASE_URL',
-      scale: args.scale,
-      counts: summary.counts,
-      generateSeconds,
-      import: { rows: report.rows, seconds: importSeconds, rowsPerSecond: importRowsPerSecond, copyReference },
-      durationSeconds: args.duration,
-      serviceLogLevel: args.logLevel,
-      results,
-      syncs,
-      targets: report8,
-      totalSeconds: (Date.now() - started) / 1000,
-    };
-    printTable(output.results, output.import, report8, summary.counts);
-    if (syncs.length > 0) process.stdout.write(`${syncLines(syncs).join('\n')}\n`);
-    const outDir = path.join(root, 'bench', 'results');
-    mkdirSync(outDir, { recursive: true });
-    const file = path.join(outDir, `oneroster-${output.when.replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
-    log(`results written to ${path.relative(root, file)}`);
+    const loaded = await loadDistrict(b);
+    const district = await surveyDistrict(db.url, loaded.tenantId, args.connections.length);
+    const targets = await prepareTargets(b, loaded, district.graded);
+    const scenarios = readScenarios(district);
+    await checkScenariosAnswer(targets, [BASELINE_PAGE_1, ...scenarios]);
+    scenarios.splice(1, 0, await revalidationScenario(targets.serviceUrl, `${PREFIX}/users?limit=100`, targets.auth));
+    const results = await measureScenarios(args, targets, scenarios, district.graded);
+    const syncs = !args.only || 'syncs'.includes(args.only) ? await measureSyncs(b, loaded, targets) : [];
+    report(b, loaded, results, syncs, started);
   } finally {
-    for (const child of children) await stopChild(child);
+    for (const child of b.children) await stopChild(child);
     await issuer.stop();
-    if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+    if (!args.keep) rmSync(b.dataDir, { recursive: true, force: true });
     await db.stop();
   }
 }
