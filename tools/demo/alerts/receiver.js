@@ -49,39 +49,54 @@ function unverified(token) {
   }
 }
 
-/**
- * Starts the receiver. Options: port (0 = any), host, jwksUrl, issuer, apps (Map of accepted
- * `aud` app ids to names), log (one line per request). Resolves { url, port, close(), stats }.
- */
-async function startReceiver({ port = 3010, host = '0.0.0.0', jwksUrl, issuer, apps, log = (line) => console.log(line) }) {
+const answer = (res, status, text) => {
+  if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+};
+
+/** The request's body, or undefined (after answering 413) once it exceeds MAX_BODY_BYTES. */
+async function readBody(req, res, refuse) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      refuse(`refused reason="body over ${MAX_BODY_BYTES} bytes" path=${req.url}`);
+      res.setHeader('connection', 'close');
+      answer(res, 413, 'too large');
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** Remembers the last REMEMBERED_JTIS deliveries' jti; true when this one was seen before. */
+function repeatDetector() {
+  const seen = new Map(); // jti -> first arrival, oldest first
+  return (jti) => {
+    if (seen.has(jti)) return true;
+    seen.set(jti, Date.now());
+    if (seen.size > REMEMBERED_JTIS) seen.delete(seen.keys().next().value);
+    return false;
+  };
+}
+
+/** Verifies, deduplicates and logs one delivery. */
+function deliveryHandler({ jwksUrl, issuer, apps, log, stats }) {
   const jwks = createRemoteJWKSet(new URL(jwksUrl), { cooldownDuration: 5_000, timeoutDuration: 5_000 });
   const audiences = [...apps.keys()];
-  const seen = new Map(); // jti -> first arrival, oldest first
-  const stats = { verified: 0, duplicates: 0, refused: 0 };
-
-  const answer = (res, status, text) => {
-    if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+  const isRepeat = repeatDetector();
+  const refuse = (line) => {
+    stats.refused++;
+    log(line);
   };
-
-  async function handleDelivery(req, res) {
+  return async function handleDelivery(req, res) {
     const type = String(req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        stats.refused++;
-        log(`refused reason="body over ${MAX_BODY_BYTES} bytes" path=${req.url}`);
-        res.setHeader('connection', 'close');
-        return answer(res, 413, 'too large');
-      }
-      chunks.push(chunk);
-    }
-    const token = Buffer.concat(chunks).toString('utf8').trim();
+    const token = await readBody(req, res, refuse);
+    if (token === undefined) return undefined;
     const attempt = req.headers['webhook-attempt'];
     if (type !== 'application/jwt') {
-      stats.refused++;
-      log(`refused reason="Content-Type ${type || '(none)'}, expected application/jwt" path=${req.url}`);
+      refuse(`refused reason="Content-Type ${type || '(none)'}, expected application/jwt" path=${req.url}`);
       return answer(res, 415, 'expected application/jwt');
     }
     let header;
@@ -96,24 +111,29 @@ async function startReceiver({ port = 3010, host = '0.0.0.0', jwksUrl, issuer, a
         clockTolerance: 5,
       }));
     } catch (err) {
-      stats.refused++;
       const u = unverified(token);
-      log(`refused reason=${JSON.stringify(reasonOf(err))}${field('kid', u.header.kid)}${field('jti', u.claims.jti)}${field('type', u.claims.type)}${field('aud', u.claims.aud)} path=${req.url}`);
+      refuse(`refused reason=${JSON.stringify(reasonOf(err))}${field('kid', u.header.kid)}${field('jti', u.claims.jti)}${field('type', u.claims.type)}${field('aud', u.claims.aud)} path=${req.url}`);
       return answer(res, 401, 'refused');
     }
     const appName = apps.get(String(claims.aud));
-    if (seen.has(claims.jti)) {
+    if (isRepeat(claims.jti)) {
       stats.duplicates++;
       log(`duplicate ${claims.type} jti=${claims.jti} (already received; dropped, answered 200)${field('attempt', attempt)}${summary(claims)}`);
       return answer(res, 200, 'duplicate');
     }
-    seen.set(claims.jti, Date.now());
-    if (seen.size > REMEMBERED_JTIS) seen.delete(seen.keys().next().value);
     stats.verified++;
     log(`verified ${claims.type}${summary(claims)}${field('app', appName)} tenant=${claims.tenant_id} jti=${claims.jti} kid=${header.kid}${field('attempt', attempt)}`);
     return answer(res, 200, 'ok');
-  }
+  };
+}
 
+/**
+ * Starts the receiver. Options: port (0 = any), host, jwksUrl, issuer, apps (Map of accepted
+ * `aud` app ids to names), log (one line per request). Resolves { url, port, close(), stats }.
+ */
+async function startReceiver({ port = 3010, host = '0.0.0.0', jwksUrl, issuer, apps, log = (line) => console.log(line) }) {
+  const stats = { verified: 0, duplicates: 0, refused: 0 };
+  const handleDelivery = deliveryHandler({ jwksUrl, issuer, apps, log, stats });
   const server = http.createServer((req, res) => {
     const path = (req.url || '/').split('?')[0];
     if (req.method === 'GET' && (path === '/' || path === '/health')) return answer(res, 200, 'demo webhook receiver: POST deliveries to any path');
