@@ -68,8 +68,8 @@ const VANITY_HOST = 'portal.lioncity.example';
 /**
  * Every request a browser makes on a vanity domain (apps/identity/test/sign-in-browser.int-spec.ts):
  * the app's authorization request and its resume after the portal, the portal's pages and forms,
- * its stylesheets, brand assets and provider buttons, RP-initiated logout, and LTI launches
- * (apps/identity/test/sign-in-lti.int-spec.ts).
+ * its stylesheets, brand assets and provider buttons, RP-initiated logout, LTI launches
+ * (apps/identity/test/sign-in-lti.int-spec.ts), and the school's page of apps (apps/identity/test/sign-in-portal-apps.int-spec.ts).
  */
 const VANITY_ROUTES = [
   'GET /oidc/auth',
@@ -92,13 +92,15 @@ const VANITY_ROUTES = [
   'GET /signin/lti/:provider_id/login',
   'POST /signin/lti/:provider_id/login',
   'POST /signin/lti/:provider_id/launch',
+  'GET /signin/apps',
+  'GET /signin/schools/:tenant_id/apps',
 ];
 
 /**
  * Never on an arbitrary host: the Identity API, the token and provider back-channel endpoints, discovery, the upstream callback,
  * the SAML identity provider (its entity id and endpoints are on the issuer's host), docs, probes, metrics.
  */
-const NEVER_ON_VANITY = ['/oauth/token', '/oidc/token', '/oidc/me', '/oidc/token/introspection', '/.well-known/openid-configuration', '/.well-known/jwks.json', '/signin/callback', '/saml/x1/sso', '/saml/complete', '/tenants/x1', '/vanity-domains/x1', '/docs', '/docs-json', ...OPS_ROUTES];
+const NEVER_ON_VANITY = ['/oauth/token', '/oidc/token', '/oidc/me', '/oidc/token/introspection', '/.well-known/openid-configuration', '/.well-known/jwks.json', '/signin/callback', '/saml/x1/sso', '/saml/complete', '/saml/x1/apps/x2/start', '/apps', '/signin/appsx', '/tenants/x1', '/vanity-domains/x1', '/docs', '/docs-json', ...OPS_ROUTES];
 
 const routes = Object.fromEntries(APPS.map((app) => [app, appRoutes(app)])) as Record<AppName, ReturnType<typeof appRoutes>>;
 

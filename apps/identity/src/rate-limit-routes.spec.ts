@@ -24,6 +24,9 @@ describe('identity route groups', () => {
       ['GET', '/saml/t1/sso'],
       ['POST', '/saml/t1/sso'],
       ['GET', '/saml/complete'],
+      ['GET', '/saml/t1/apps/a1/start'],
+      ['GET', '/signin/schools/t1/apps'],
+      ['GET', '/signin/apps'],
     ];
     expect(signIn.map(([m, p]) => groupOf(m, p))).toEqual(signIn.map(() => 'sign-in'));
   });
@@ -37,6 +40,6 @@ describe('identity route groups', () => {
     expect(groupOf('POST', '/oauth/token')).toBe('token');
     // Without a token these become `anonymous` in the guard; with one, the caller's read or write budgets.
     expect(['/oidc/token', '/oidc/token/introspection', '/oidc/me', '/oidc/authx'].map((p) => groupOf('POST', p))).toEqual(['write', 'write', 'write', 'write']);
-    expect(['/.well-known/openid-configuration', '/tenants/t1/sign-ins', '/signinx'].map((p) => groupOf('GET', p))).toEqual(['read', 'read', 'read']);
+    expect(['/.well-known/openid-configuration', '/tenants/t1/sign-ins', '/signinx', '/signin/appsx'].map((p) => groupOf('GET', p))).toEqual(['read', 'read', 'read', 'read']);
   });
 });

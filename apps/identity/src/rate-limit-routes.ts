@@ -7,9 +7,9 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
  * A browser's sign-in (on the issuer's host or a school's vanity domain): the authorization
  * endpoint and its resume, logout, the portal's pages and forms, the upstream provider's return,
  * LTI launches from a school's learning platform (login initiation and launch), and the SAML
- * identity provider (metadata, SSO, logout and the return from the portal).
+ * identity provider (metadata, SSO, logout and the return from the portal), and a school's page of apps.
  */
-const SIGN_IN_PREFIXES = ['/oidc/auth', '/oidc/session/end', '/signin/interaction', '/signin/callback', '/signin/lti', '/saml'];
+const SIGN_IN_PREFIXES = ['/oidc/auth', '/oidc/session/end', '/signin/interaction', '/signin/callback', '/signin/lti', '/saml', '/signin/schools', '/signin/apps'];
 /** What those pages load: the stylesheet, a vanity domain's brand assets, provider buttons (long-cached). */
 const SIGN_IN_ASSET_PREFIXES = ['/signin/assets', '/signin/brand', '/signin/providers'];
 

@@ -54,6 +54,7 @@ POST   /saml/:tenant_id/slo                             public
 GET    /saml/:tenant_id/sso                             public
 POST   /saml/:tenant_id/sso                             public
 GET    /saml/complete                                   public
+GET    /signin/apps                                     public
 GET    /signin/assets/portal.css                        public
 GET    /signin/brand/:domain/background                 public
 GET    /signin/brand/:domain/brand.css                  public
@@ -68,6 +69,7 @@ POST   /signin/lti/:provider_id/launch                  public
 GET    /signin/lti/:provider_id/login                   public
 POST   /signin/lti/:provider_id/login                   public
 GET    /signin/providers/:id/button.svg                 public
+GET    /signin/schools/:tenant_id/apps                  public
 GET    /tenants                                         ${READ} platform.admin
 POST   /tenants                                         platform.admin
 DELETE /tenants/:id                                     platform.admin

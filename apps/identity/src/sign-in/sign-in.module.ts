@@ -11,6 +11,8 @@ import { BrandStore } from './portal/brand/brand-store';
 import { PortalCsrf } from './portal/csrf';
 import { PortalController } from './portal/portal.controller';
 import { PortalService } from './portal/portal.service';
+import { SchoolApps } from './portal/school-apps';
+import { SchoolAppsController } from './portal/school-apps.controller';
 import { SAML_CONTROLLERS, SAML_PROVIDERS } from './saml/saml-parts';
 import { SignInRepository } from './sign-in.repository';
 import { UpstreamClient } from './upstream/upstream-client';
@@ -20,7 +22,7 @@ import { UpstreamProviders } from './upstream/upstream-providers';
 /** Sign-in: the OpenID Connect provider, the SAML identity provider, the upstream providers and the portal between them. */
 @Module({
   imports: [JitProvisioningModule, SignInLogModule, LtiModule],
-  controllers: [OidcController, PortalController, BrandController, ...SAML_CONTROLLERS],
-  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService, BrandStore, PortalCsrf, ...SAML_PROVIDERS],
+  controllers: [OidcController, PortalController, SchoolAppsController, BrandController, ...SAML_CONTROLLERS],
+  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService, SchoolApps, BrandStore, PortalCsrf, ...SAML_PROVIDERS],
 })
 export class SignInModule {}

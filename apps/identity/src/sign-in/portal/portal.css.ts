@@ -28,6 +28,8 @@ ul.providers li { margin: 0.75rem 0; }
 .provider { display: flex; width: 100%; align-items: center; gap: 0.75rem; padding: 0.5rem; border: 1px solid var(--muted); border-radius: 0.5rem; background: var(--surface); color: var(--text); text-align: start; text-decoration: none; }
 .provider img { width: 3rem; height: auto; }
 ul.schools li { margin: 0.5rem 0; }
+ul.apps { list-style: none; padding: 0; display: grid; gap: 0.75rem; }
+.app-initial { display: inline-grid; place-items: center; flex: none; width: 2.5rem; height: 2.5rem; border-radius: 0.5rem; background: var(--primary); color: var(--on-primary); font-weight: 700; }
 .error { color: var(--error); font-weight: 600; }
 .actions { display: flex; gap: 0.75rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }

@@ -22,18 +22,27 @@ export class BrandStore {
   async forHost(hostname: string): Promise<PageBrand | undefined> {
     const domain = hostname.toLowerCase();
     if (!domain || domain.length > MAX_DOMAIN) return undefined;
-    const rows: { name: unknown; light: boolean; dark: boolean; version: string }[] = await this.ds.query(
-      `SELECT brand_configuration->>'portal_name' AS name,
+    return this.pageBrand(`WHERE domain = $1`, [domain]);
+  }
+
+  /** The brand of a school's own vanity domain (the first by name when it owns several), for its pages on the issuer's host. */
+  forTenant(tenantId: string): Promise<PageBrand | undefined> {
+    return this.pageBrand(`WHERE tenant_id = $1 ORDER BY domain LIMIT 1`, [tenantId]);
+  }
+
+  private async pageBrand(where: string, params: unknown[]): Promise<PageBrand | undefined> {
+    const rows: { domain: string; name: unknown; light: boolean; dark: boolean; version: string }[] = await this.ds.query(
+      `SELECT domain, brand_configuration->>'portal_name' AS name,
               coalesce(length(brand_configuration #>> '{logo,light}'), 0) > 0 AS light,
               coalesce(length(brand_configuration #>> '{logo,dark}'), 0) > 0 AS dark,
               (extract(epoch FROM updated_at) * 1000)::bigint::text AS version
-       FROM vanity_domains WHERE domain = $1`,
-      [domain],
+       FROM vanity_domains ${where}`,
+      params,
     );
     const row = rows[0];
     if (!row) return undefined;
     const portalName = typeof row.name === 'string' && row.name.trim() ? row.name.trim() : 'Sign in';
-    return { portalName, paths: new BrandPaths(domain, row.version), hasLogo: { light: row.light, dark: row.dark } };
+    return { portalName, paths: new BrandPaths(row.domain, row.version), hasLogo: { light: row.light, dark: row.dark } };
   }
 
   /** The whole configuration (for the stylesheet), with the version of its asset paths. */
