@@ -110,4 +110,26 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
       await browser.close();
     }
   });
+
+  it('in Chromium, from the school’s page of apps: the library’s tile (its sign_on_url) signs the person in at the demo SP', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const refused: string[] = [];
+      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+      await page.goto(`${identity.url}/signin/schools/${demo.tenant.id}/apps`);
+      const tile = page.getByRole('link', { name: 'Lion City Digital Library' });
+      await expect(tile.getAttribute('href')).resolves.toBe(`${sp.url}/login`);
+      await screenshot(page, 'sign-in-portal-apps');
+      await tile.click();
+      await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
+      await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
+      await page.waitForURL(`${sp.url}/saml/acs`);
+      expect(JSON.parse((await page.locator('#assertion').textContent()) ?? '{}')).toMatchObject({ nameID: NAME_ID, nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' });
+      await screenshot(page, 'sign-in-portal-apps-assertion');
+      expect(refused).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
 });
