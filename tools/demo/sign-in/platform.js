@@ -84,6 +84,8 @@ async function samlLines({ identityUrl, samlSp, config, log }) {
       `# sign in to a SAML app (${name}, the demo SAML service provider on @node-saml/node-saml): open`,
       `${spUrl}/login`,
       `# then Microsoft and ${staff.name}: the app shows the validated assertion (NameID, attributes) (docs/partners/sign-in-saml.md).`,
+      `# or start from the school's page of apps (${config.tenant.name}): its ${name} tile is that sign-in`,
+      `${identityUrl}/signin/schools/${config.tenant.id}/apps`,
     ];
   } catch (err) {
     log(`SAML demo not ready (${err.message})`);
