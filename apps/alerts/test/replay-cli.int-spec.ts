@@ -164,7 +164,7 @@ describe('alerts:replay: bulk redelivery of undeliverable deliveries', () => {
     [['--since', 'yesterday'], '--since must be an ISO 8601 time (2025-03-01T02:00:00Z) or a duration before now (6h, 2d) (got "yesterday")'],
     [['--since', '1h', '--webhook', 'hook-1'], '--webhook must be a uuid (got "hook-1")'],
     [['--since', '1h', '--until', '2h'], '--until must be later than --since'],
-    [['--since', '1h', '--all'], 'unexpected argument "--all"'],
+    [['--since', '1h', '--all'], "Unknown option '--all'"],
   ])('refuses %j with exit code 2 and the usage', async (args, message) => {
     const r = await replay(...args);
     expect(r.code).toBe(2);

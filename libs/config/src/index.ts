@@ -4,3 +4,4 @@ export { BaseEnv, HttpServiceEnv, ResourceServerEnv, isProduction, URL_OPTS } fr
 export * from './load-or-exit';
 export * from './webhook-env';
 export * from './traffic-env';
+export * from './command-line';

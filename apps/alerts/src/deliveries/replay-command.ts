@@ -7,7 +7,8 @@
  * relay queues them within seconds, so the command needs PostgreSQL only.
  */
 import type { DataSource } from 'typeorm';
-import { BaseEnv, ConfigValidationError, loadConfig } from '@edu/config';
+import { BaseEnv, ConfigValidationError, loadConfig, parseCommandLine } from '@edu/config';
+import { isUuid } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 
 export interface CliOutput {
@@ -19,7 +20,6 @@ export const REPLAY_USAGE = 'usage: npm run alerts:replay -- --since <time|durat
 
 /** One replay at a time per database: two concurrent runs must not both replay a delivery. */
 const REPLAY_LOCK_ID = 7_310_077;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 export interface ReplayFilter {
@@ -56,34 +56,38 @@ export function parseInstant(text: string, now = Date.now()): Date | undefined {
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
+const OPTIONS = {
+  since: { type: 'string' },
+  until: { type: 'string' },
+  webhook: { type: 'string' },
+  app: { type: 'string' },
+  tenant: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
+} as const;
+
 function parse(args: string[]): { filter: ReplayFilter; dryRun: boolean } | string {
-  let since: Date | undefined;
-  let until: Date | undefined;
-  let dryRun = false;
-  const ids: Partial<Record<'webhookId' | 'appId' | 'tenantId', string>> = {};
-  const idFlags: Record<string, 'webhookId' | 'appId' | 'tenantId'> = { '--webhook': 'webhookId', '--app': 'appId', '--tenant': 'tenantId' };
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i];
-    const value = args[i + 1];
-    if (flag === '--dry-run') {
-      dryRun = true;
-    } else if (flag === '--since' || flag === '--until') {
-      const at = value === undefined ? undefined : parseInstant(value);
-      if (!at) return `${flag} must be an ISO 8601 time (2025-03-01T02:00:00Z) or a duration before now (6h, 2d) (got ${JSON.stringify(value ?? '')})`;
-      if (flag === '--since') since = at;
-      else until = at;
-      i++;
-    } else if (idFlags[flag]) {
-      if (!value || !UUID.test(value)) return `${flag} must be a uuid (got ${JSON.stringify(value ?? '')})`;
-      ids[idFlags[flag]] = value.toLowerCase();
-      i++;
-    } else {
-      return `unexpected argument ${JSON.stringify(flag)}`;
-    }
+  const parsed = parseCommandLine({ args, options: OPTIONS });
+  if (typeof parsed === 'string') return parsed;
+  const { values } = parsed;
+  const times: Partial<Record<'since' | 'until', Date>> = {};
+  for (const flag of ['since', 'until'] as const) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    const at = parseInstant(value);
+    if (!at) return `--${flag} must be an ISO 8601 time (2025-03-01T02:00:00Z) or a duration before now (6h, 2d) (got ${JSON.stringify(value)})`;
+    times[flag] = at;
   }
+  const ids: Partial<Record<'webhookId' | 'appId' | 'tenantId', string>> = {};
+  for (const [flag, key] of [['webhook', 'webhookId'], ['app', 'appId'], ['tenant', 'tenantId']] as const) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    if (!isUuid(value)) return `--${flag} must be a uuid (got ${JSON.stringify(value)})`;
+    ids[key] = value.toLowerCase();
+  }
+  const { since, until } = times;
   if (!since) return '--since is required: replay what became undeliverable after that time';
   if (until && until <= since) return '--until must be later than --since';
-  return { filter: { since, until, ...ids }, dryRun };
+  return { filter: { since, until, ...ids }, dryRun: values['dry-run'] };
 }
 
 /** The undeliverable deliveries in the window that a replay would redeliver, as SQL conditions on `d` (deliveries) and `$1..$5`. */

@@ -5,7 +5,7 @@
  */
 import { IsString, MinLength } from 'class-validator';
 import type { DataSource } from 'typeorm';
-import { BaseEnv, ConfigValidationError, DEMO_KEY_ENCRYPTION_KEY, loadConfig, RefuseInProduction, Secret } from '@edu/config';
+import { BaseEnv, ConfigValidationError, DEMO_KEY_ENCRYPTION_KEY, loadConfig, parseCommandLine, RefuseInProduction, Secret } from '@edu/config';
 import { createDataSource, type SigningKeyUse } from '@edu/persistence';
 import { KeyEncryption, SigningKeyStore, type SigningKeyInfo } from '@edu/signing';
 
@@ -68,25 +68,24 @@ interface Parsed {
   keepMs: number;
 }
 
+const OPTIONS = { use: { type: 'string' }, 'keep-published': { type: 'string' } } as const;
+
 function parse(args: string[]): Parsed | string {
-  const [command, ...rest] = args;
-  if (!COMMANDS.includes(command as Command)) return `unknown command ${JSON.stringify(command ?? '')}`;
-  const out: Parsed = { command: command as Command, keepMs: 24 * 3_600_000 };
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i];
-    const value = rest[i + 1];
-    if (flag === '--use') {
-      if (!USES.includes(value as SigningKeyUse)) return `--use must be webhook, access-token, oidc or saml (got ${JSON.stringify(value ?? '')})`;
-      out.use = value as SigningKeyUse;
-      i++;
-    } else if (flag === '--keep-published' && command === 'rotate') {
-      const ms = value === undefined ? undefined : parseDuration(value);
-      if (ms === undefined) return `--keep-published must be a duration such as 24h, 90m or 0 (got ${JSON.stringify(value ?? '')})`;
-      out.keepMs = ms;
-      i++;
-    } else {
-      return `unexpected argument ${JSON.stringify(flag)} for ${command}`;
-    }
+  if (!COMMANDS.includes(args[0] as Command)) return `unknown command ${JSON.stringify(args[0] ?? '')}`;
+  const command = args[0] as Command;
+  const parsed = parseCommandLine({ args: args.slice(1), options: OPTIONS });
+  if (typeof parsed === 'string') return parsed;
+  const { use, 'keep-published': keep } = parsed.values;
+  const out: Parsed = { command, keepMs: 24 * 3_600_000 };
+  if (use !== undefined) {
+    if (!USES.includes(use as SigningKeyUse)) return `--use must be webhook, access-token, oidc or saml (got ${JSON.stringify(use)})`;
+    out.use = use as SigningKeyUse;
+  }
+  if (keep !== undefined) {
+    if (command !== 'rotate') return `unexpected argument "--keep-published" for ${command}`;
+    const ms = parseDuration(keep);
+    if (ms === undefined) return `--keep-published must be a duration such as 24h, 90m or 0 (got ${JSON.stringify(keep)})`;
+    out.keepMs = ms;
   }
   if (command !== 'list' && !out.use) return `${command} needs --use webhook, --use access-token, --use oidc or --use saml`;
   return out;

@@ -1,6 +1,6 @@
 /** The provisioning command line (see cli.ts), as a function returning the exit code. */
 import { readFileSync } from 'node:fs';
-import { BaseEnv, ConfigValidationError, loadConfig } from '@edu/config';
+import { BaseEnv, ConfigValidationError, loadConfig, parseCommandLine } from '@edu/config';
 import { ScopeCatalog, scopeBasesOf } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
 import { Provisioner, ProvisioningError, type ProvisionReport } from './provisioner';
@@ -23,12 +23,14 @@ function describe(report: ProvisionReport, file: string): string[] {
 
 /** The CLI as a function (exit code), so tests can run it in-process. */
 export async function runProvisionCli(args: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
-  const dryRun = args.includes('--dry-run');
-  const files = args.filter((a) => a !== '--dry-run');
-  if (files.length !== 1 || files[0].startsWith('-')) {
+  const parsed = parseCommandLine({ args, options: { 'dry-run': { type: 'boolean', default: false } }, allowPositionals: true });
+  if (typeof parsed === 'string' || parsed.positionals.length !== 1) {
+    if (typeof parsed === 'string') out.error(parsed);
     out.error(USAGE);
     return 2;
   }
+  const { positionals: files, values } = parsed;
+  const dryRun = values['dry-run'];
   let config: BaseEnv;
   try {
     config = loadConfig(BaseEnv, env);

@@ -1,4 +1,5 @@
 /** Argument parsing and report formatting of the roster import CLI (kept apart to be unit tested). */
+import { parseCommandLine } from '@edu/config';
 import { isUuid } from '@edu/domain';
 import { DEFAULT_MAX_ERRORS } from './import-issues';
 import type { ImportReport } from './roster-importer';
@@ -13,28 +14,27 @@ export interface CliArgs {
   maxErrors: number;
 }
 
+const OPTIONS = {
+  tenant: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  'max-errors': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export function parseArgs(argv: string[]): CliArgs | string {
-  let tenantId: string | undefined;
-  let location: string | undefined;
-  let json = false;
-  let quiet = false;
-  let maxErrors = DEFAULT_MAX_ERRORS;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--tenant') tenantId = argv[++i];
-    else if (a.startsWith('--tenant=')) tenantId = a.slice('--tenant='.length);
-    else if (a === '--json') json = true;
-    else if (a === '--quiet') quiet = true;
-    else if (a === '--max-errors') maxErrors = Number(argv[++i]);
-    else if (a === '--help' || a === '-h') return USAGE;
-    else if (a.startsWith('-')) return `unknown option ${a}\n${USAGE}`;
-    else if (location === undefined) location = a;
-    else return `only one package may be given\n${USAGE}`;
-  }
+  const parsed = parseCommandLine({ args: argv, options: OPTIONS, allowPositionals: true });
+  if (typeof parsed === 'string') return `${parsed}\n${USAGE}`;
+  const { values, positionals } = parsed;
+  if (values.help) return USAGE;
+  if (positionals.length > 1) return `only one package may be given\n${USAGE}`;
+  const [location] = positionals;
+  const tenantId = values.tenant;
+  const maxErrors = values['max-errors'] === undefined ? DEFAULT_MAX_ERRORS : Number(values['max-errors']);
   if (!tenantId || !isUuid(tenantId)) return `--tenant <uuid> is required\n${USAGE}`;
   if (!location) return `the package (zip or directory) is required\n${USAGE}`;
   if (!Number.isInteger(maxErrors) || maxErrors < 1) return `--max-errors must be a positive integer\n${USAGE}`;
-  return { tenantId: tenantId.toLowerCase(), location, json, quiet, maxErrors };
+  return { tenantId: tenantId.toLowerCase(), location, json: values.json, quiet: values.quiet, maxErrors };
 }
 
 const pad = (v: string | number, n: number) => String(v).padStart(n);
