@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { parseCommandLine } from '@edu/config';
 import { AppEntity, createDataSource, DeploymentEntity, runMigrations, TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import { cpuMsOf, postgresCpuMs } from '../common/cpu';
@@ -47,14 +48,19 @@ interface Args {
   parallel: number;
 }
 
+/** Each option's flag: every one takes a whole number. */
+const FLAGS: Record<keyof Args, string> = { count: 'count', full: 'full', fullBytes: 'full-bytes', fullWebhooks: 'full-webhooks', webhooks: 'webhooks', killCount: 'kill-count', parallel: 'parallel', submitFirst: 'submit-first', profile: 'profile', workers: 'workers' };
+
 function parseArgs(argv: string[]): Args {
   const args: Args = { submitFirst: 0, profile: 0, workers: 2, count: 100_000, full: 200, fullBytes: 1_200_000, fullWebhooks: 1, webhooks: 4, killCount: 20_000, parallel: 2 };
-  const names: Record<string, keyof Args> = { '--count': 'count', '--full': 'full', '--full-bytes': 'fullBytes', '--full-webhooks': 'fullWebhooks', '--webhooks': 'webhooks', '--kill-count': 'killCount', '--parallel': 'parallel', '--submit-first': 'submitFirst', '--profile': 'profile', '--workers': 'workers' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = names[argv[i]];
-    const n = Number(argv[i + 1]);
-    if (!key) throw new Error(`unknown option ${argv[i]} (see bench/alerts/run.ts)`);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`${argv[i]} needs a whole number`);
+  const options = Object.fromEntries(Object.values(FLAGS).map((flag) => [flag, { type: 'string' as const }]));
+  const parsed = parseCommandLine({ args: argv, options });
+  if (typeof parsed === 'string') throw new Error(`${parsed} (see bench/alerts/run.ts)`);
+  for (const [key, flag] of Object.entries(FLAGS) as [keyof Args, string][]) {
+    const value = parsed.values[flag];
+    if (value === undefined) continue;
+    const n = Number(value);
+    if (typeof value !== 'string' || !Number.isInteger(n) || n < 0) throw new Error(`--${flag} needs a whole number`);
     args[key] = n;
   }
   return args;

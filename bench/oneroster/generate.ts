@@ -14,6 +14,7 @@
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 
 export interface GenerateOptions {
   out: string;
@@ -386,53 +387,21 @@ async function writeDelta(d: District, out: string, fraction: number, entries: [
   return { out, rows: du.rows, firstModified: DELTA_BASE };
 }
 
+const NUMBER_FLAGS = { scale: 'scale', seed: 'seed', users: 'users', schools: 'schools', classes: 'classes', enrollments: 'enrollments', demographics: 'demographics', deltaFraction: 'delta-fraction' } as const;
+
+/** The command line; throws parseArgs' refusal or a bad value, which the caller prints above the usage. */
 function parseCli(argv: string[]): GenerateOptions {
-  const o: GenerateOptions = { out: '' };
-  const num = (name: string, v: string | undefined): number => {
+  const numbers = Object.fromEntries(Object.values(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' as const }]));
+  const { values } = parseArgs({ args: argv, options: { ...numbers, out: { type: 'string' }, 'root-org': { type: 'string' }, 'delta-out': { type: 'string' } } });
+  const o: GenerateOptions = { out: values.out ?? '' };
+  if (values['root-org'] !== undefined) o.rootOrg = values['root-org'];
+  if (values['delta-out'] !== undefined) o.deltaOut = values['delta-out'];
+  for (const [key, flag] of Object.entries(NUMBER_FLAGS) as [keyof typeof NUMBER_FLAGS, string][]) {
+    const v = (values as Record<string, string | undefined>)[flag];
+    if (v === undefined) continue;
     const n = Number(v);
-    if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`--${name} needs a non-negative number`);
-    return n;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
-    const value = () => inline ?? argv[++i];
-    switch (flag) {
-      case '--out':
-        o.out = value() ?? '';
-        break;
-      case '--scale':
-        o.scale = num('scale', value());
-        break;
-      case '--seed':
-        o.seed = num('seed', value());
-        break;
-      case '--users':
-        o.users = num('users', value());
-        break;
-      case '--schools':
-        o.schools = num('schools', value());
-        break;
-      case '--classes':
-        o.classes = num('classes', value());
-        break;
-      case '--enrollments':
-        o.enrollments = num('enrollments', value());
-        break;
-      case '--demographics':
-        o.demographics = num('demographics', value());
-        break;
-      case '--root-org':
-        o.rootOrg = value();
-        break;
-      case '--delta-fraction':
-        o.deltaFraction = num('delta-fraction', value());
-        break;
-      case '--delta-out':
-        o.deltaOut = value();
-        break;
-      default:
-        throw new Error(`unknown option ${flag}`);
-    }
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${flag} needs a non-negative number`);
+    o[key] = n;
   }
   if (!o.out) throw new Error('--out <directory> is required');
   return o;

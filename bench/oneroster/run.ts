@@ -24,6 +24,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { parseCommandLine } from '@edu/config';
 import { createDataSource, runMigrations, AppEntity, DeploymentEntity, TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-importer';
@@ -55,54 +56,42 @@ interface Args {
   copyReference?: boolean;
 }
 
+const OPTIONS = {
+  scale: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  connections: { type: 'string' },
+  'log-level': { type: 'string', default: 'warn' },
+  keep: { type: 'boolean', default: false },
+  'copy-reference': { type: 'boolean' },
+  'no-copy-reference': { type: 'boolean' },
+  only: { type: 'string' },
+} as const;
+
+/** A positive number given to `--flag`, or the default when the flag is absent. */
+function positive(flag: string, value: string | undefined, dflt: number): number {
+  if (value === undefined) return dflt;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} needs a positive number`);
+  return n;
+}
+
 function parseArgs(argv: string[]): Args {
-  const args: Args = { scale: 1, duration: 10, warmup: 2, connections: [8, 32], logLevel: 'warn', keep: false };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = argv[i + 1];
-    const num = (): number => {
-      const n = Number(value);
-      if (value === undefined || !Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
-      i++;
-      return n;
-    };
-    switch (flag) {
-      case '--scale':
-        args.scale = num();
-        break;
-      case '--duration':
-        args.duration = num();
-        break;
-      case '--warmup':
-        args.warmup = num();
-        break;
-      case '--connections':
-        args.connections = (value ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
-        if (args.connections.length === 0) throw new Error('--connections needs e.g. 8,32');
-        i++;
-        break;
-      case '--log-level':
-        args.logLevel = value ?? 'warn';
-        i++;
-        break;
-      case '--keep':
-        args.keep = true;
-        break;
-      case '--copy-reference':
-        args.copyReference = true;
-        break;
-      case '--no-copy-reference':
-        args.copyReference = false;
-        break;
-      case '--only':
-        args.only = value;
-        i++;
-        break;
-      default:
-        throw new Error(`unknown option ${flag} (see bench/oneroster/run.ts)`);
-    }
-  }
-  return args;
+  const parsed = parseCommandLine({ args: argv, options: OPTIONS });
+  if (typeof parsed === 'string') throw new Error(`${parsed} (see bench/oneroster/run.ts)`);
+  const v = parsed.values;
+  const connections = (v.connections ?? '8,32').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  if (connections.length === 0) throw new Error('--connections needs e.g. 8,32');
+  return {
+    scale: positive('scale', v.scale, 1),
+    duration: positive('duration', v.duration, 10),
+    warmup: positive('warmup', v.warmup, 2),
+    connections,
+    logLevel: v['log-level'],
+    keep: v.keep,
+    ...(v.only !== undefined ? { only: v.only } : {}),
+    ...(v['copy-reference'] || v['no-copy-reference'] ? { copyReference: !!v['copy-reference'] } : {}),
+  };
 }
 
 async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: string; deploymentId: string; appId: string }> {

@@ -14,6 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as oidc from 'openid-client';
+import { parseCommandLine } from '@edu/config';
 import { cpuMsOf } from '../common/cpu';
 import { log, projectRoot } from '../common/processes';
 import { signIn, type JourneySetup } from './journey';
@@ -27,16 +28,13 @@ interface Args {
   profile: boolean;
 }
 
+const OPTIONS = { concurrency: { type: 'string', default: '1,4,16' }, duration: { type: 'string', default: '15' }, warmup: { type: 'string', default: '3' }, profile: { type: 'string', default: '0' } } as const;
+
 function parseArgs(argv: string[]): Args {
-  const args: Args = { concurrency: [1, 4, 16], duration: 15, warmup: 3, profile: false };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, value] = [argv[i], argv[i + 1] ?? ''];
-    if (flag === '--concurrency') args.concurrency = value.split(',').map(Number);
-    else if (flag === '--duration') args.duration = Number(value);
-    else if (flag === '--warmup') args.warmup = Number(value);
-    else if (flag === '--profile') args.profile = value === '1';
-    else throw new Error(`unknown option ${flag} (see bench/sign-in/run.ts)`);
-  }
+  const parsed = parseCommandLine({ args: argv, options: OPTIONS });
+  if (typeof parsed === 'string') throw new Error(`${parsed} (see bench/sign-in/run.ts)`);
+  const v = parsed.values;
+  const args: Args = { concurrency: v.concurrency.split(',').map(Number), duration: Number(v.duration), warmup: Number(v.warmup), profile: v.profile === '1' };
   if (args.concurrency.some((c) => !Number.isInteger(c) || c < 1) || !(args.duration > 0) || !(args.warmup >= 0)) throw new Error('--concurrency needs e.g. 1,4,16; --duration and --warmup seconds');
   return args;
 }

@@ -6,6 +6,7 @@
  */
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
+import { parseCommandLine } from '@edu/config';
 import { log, projectRoot } from '../common/processes';
 import { SoakHttp } from './http';
 import { provisionPartners } from './partners';
@@ -25,9 +26,10 @@ const SAMPLE_MS = 10_000;
 const DRAIN_MS = 120_000;
 
 function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
-  const at = argv.indexOf('--minutes');
-  const minutes = at >= 0 ? Number(argv[at + 1]) : Number.NaN;
+  const parsed = parseCommandLine({ args: argv, options: { minutes: { type: 'string' } } });
+  const minutes = typeof parsed === 'string' || parsed.values.minutes === undefined ? Number.NaN : Number(parsed.values.minutes);
   if (!Number.isFinite(minutes) || minutes < 1 || minutes > 24 * 60) {
+    if (typeof parsed === 'string') process.stderr.write(`${parsed}\n`);
     process.stderr.write('usage: npm run bench:soak -- --minutes N   (1 to 1440; against the stack `npm start` runs)\n');
     process.exit(2);
   }

@@ -3,18 +3,18 @@
  * was deleted (run it on a schedule against every database that serves regional data).
  * Exit codes: 0 done (or another run holds the lock), 1 failed or refused, 2 bad usage.
  */
+import { parseCommandLine } from '@edu/config';
 import { cleanupOrphans, OrphanCleanupRefused } from '../orphans';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
-  const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--dry-run' && a !== '--force');
-  if (!url || unknown.length > 0) {
-    console.error(url ? `unknown argument(s): ${unknown.join(' ')} (usage: db:cleanup-orphans [--dry-run] [--force])` : 'DATABASE_URL is not set');
+  const args = parseCommandLine({ options: { 'dry-run': { type: 'boolean', default: false }, force: { type: 'boolean', default: false } } });
+  if (!url || typeof args === 'string') {
+    console.error(url ? `${args} (usage: db:cleanup-orphans [--dry-run] [--force])` : 'DATABASE_URL is not set');
     process.exit(2);
   }
-  const dryRun = args.includes('--dry-run');
-  const report = await cleanupOrphans(url, { dryRun, force: args.includes('--force') });
+  const dryRun = args.values['dry-run'];
+  const report = await cleanupOrphans(url, { dryRun, force: args.values.force });
   if (!report.ran) {
     console.log('Another orphan cleanup is running on this database: nothing done');
     return;

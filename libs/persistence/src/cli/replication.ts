@@ -3,11 +3,17 @@
  * from REPLICATION_* configuration (as `npm run db:migrate` does after the migrations).
  * `npm run db:replication -- status`: what this database publishes or subscribes to, with lag.
  */
+import { parseCommandLine } from '@edu/config';
 import { configureReplication, replicationConfigFromEnv, ReplicationConfigError, replicationStatus } from '../replication';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
-  const command = process.argv[2] ?? 'apply';
+  const args = parseCommandLine({ options: {}, allowPositionals: true });
+  if (typeof args === 'string' || args.positionals.length > 1) {
+    console.error(`usage: db:replication [apply|status] (${typeof args === 'string' ? args : `got "${args.positionals.join(' ')}"`})`);
+    process.exit(2);
+  }
+  const command = args.positionals[0] ?? 'apply';
   if (!url) {
     console.error('DATABASE_URL is not set');
     process.exit(2);
