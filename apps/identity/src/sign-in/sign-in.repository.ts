@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { isUuid } from '@edu/domain';
 import type { AppEntity, UserIdpIdentifier } from '@edu/persistence';
 
 export interface SignInApp {
@@ -37,8 +38,6 @@ export interface GrantRecord {
   expiresAt: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The identity data a sign-in reads (and the identifier it records), in SQL. */
 @Injectable()
 export class SignInRepository {
@@ -61,7 +60,7 @@ export class SignInRepository {
   }
 
   async tenant(id: string): Promise<SignInTenant | null> {
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const rows: SignInTenant[] = await this.ds.query(`SELECT id, name FROM tenants WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
@@ -101,7 +100,7 @@ export class SignInRepository {
   }
 
   async memberById(tenantId: string, userId: string): Promise<TenantMember | null> {
-    if (!UUID.test(userId)) return null;
+    if (!isUuid(userId)) return null;
     return this.member(`tu.tenant_id = $1 AND tu.user_id = $2`, [tenantId, userId]);
   }
 
@@ -148,7 +147,7 @@ export class SignInRepository {
 
   /** A provider's button graphic: a core provider by name, a tenant's provider by uuid. */
   async buttonGraphic(id: string): Promise<string | null> {
-    const rows: { svg: string }[] = UUID.test(id)
+    const rows: { svg: string }[] = isUuid(id)
       ? await this.ds.query(`SELECT button_graphic AS svg FROM identity_providers WHERE id = $1`, [id])
       : await this.ds.query(`SELECT button_graphic AS svg FROM core_identity_providers WHERE id = $1`, [id]);
     return rows[0]?.svg ?? null;

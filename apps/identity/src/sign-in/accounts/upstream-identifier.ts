@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
+import { isUuid } from '@edu/domain';
 
 /** Namespace of identifier ids derived from upstream subjects that are not uuids (UUID v5). */
 export const SUBJECT_NAMESPACE = '5b1a0c34-7f0e-4d5c-9a7e-3f6a2c9d8e10';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The `id` of a user's `idp_identifiers` entry for an upstream subject. Identifiers are uuids
@@ -12,7 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * compute it and provision it ahead of the first sign-in.
  */
 export function identifierIdFor(subject: string): string {
-  return UUID.test(subject) ? subject.toLowerCase() : uuidV5(SUBJECT_NAMESPACE, subject);
+  return isUuid(subject) ? subject.toLowerCase() : uuidV5(SUBJECT_NAMESPACE, subject);
 }
 
 /** RFC 9562 UUID version 5 (SHA-1) of `name` in `namespace`. */
