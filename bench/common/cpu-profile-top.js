@@ -6,16 +6,12 @@
 //   node bench/common/cpu-profile-top.js <file.cpuprofile> [--requests N] [--top 25]
 'use strict';
 const fs = require('node:fs');
+const { parseArgs } = require('node:util');
 
 function args(argv) {
-  const out = { file: undefined, requests: 0, top: 25 };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--requests') out.requests = Number(argv[++i]);
-    else if (argv[i] === '--top') out.top = Number(argv[++i]);
-    else out.file = argv[i];
-  }
-  if (!out.file) throw new Error('usage: cpu-profile-top.js <file.cpuprofile> [--requests N] [--top 25]');
-  return out;
+  const { values, positionals } = parseArgs({ args: argv, options: { requests: { type: 'string', default: '0' }, top: { type: 'string', default: '25' } }, allowPositionals: true });
+  if (positionals.length !== 1) throw new Error('usage: cpu-profile-top.js <file.cpuprofile> [--requests N] [--top 25]');
+  return { file: positionals[0], requests: Number(values.requests), top: Number(values.top) };
 }
 
 /** Where a function lives: a package, a folder of this repository, or node itself. */

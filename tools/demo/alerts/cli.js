@@ -5,6 +5,7 @@
 // `POST /v2/alerts/messages` and prints the message ids and how many deliveries each fanned
 // out to. The demo receiver (`[demo-receiver]` lines of npm start) logs each delivery.
 'use strict';
+const util = require('node:util');
 const { Client } = require('pg');
 const { demoAlertsConfig, localPlatform } = require('./config');
 const { PlatformError, assertReady, clientToken, jsonCall, describe } = require('./http');
@@ -26,25 +27,22 @@ const MAX_COUNT = 100;
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const out = { tenant: undefined, count: 5, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '' || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--help' || flag === '-h') out.help = true;
-    else if (flag === '--tenant') {
-      out.tenant = value();
-      if (!UUID.test(out.tenant)) throw new UsageError(`--tenant must be a tenant id (a UUID), got "${out.tenant}"`);
-      out.tenant = out.tenant.toLowerCase();
-    } else if (flag === '--count') {
-      const v = value();
-      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_COUNT) throw new UsageError(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${v}"`);
-      out.count = Number(v);
-    } else throw new UsageError(`unknown argument "${arg}"`);
+  let values;
+  try {
+    ({ values } = util.parseArgs({ args: argv, options: { tenant: { type: 'string' }, count: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }));
+  } catch (err) {
+    if (String(err.code).startsWith('ERR_PARSE_ARGS_')) throw new UsageError(err.message);
+    throw err;
+  }
+  const out = { tenant: undefined, count: 5, help: values.help };
+  if (values.tenant !== undefined) {
+    if (!UUID.test(values.tenant)) throw new UsageError(`--tenant must be a tenant id (a UUID), got "${values.tenant}"`);
+    out.tenant = values.tenant.toLowerCase();
+  }
+  if (values.count !== undefined) {
+    const v = values.count;
+    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_COUNT) throw new UsageError(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${v}"`);
+    out.count = Number(v);
   }
   return out;
 }
