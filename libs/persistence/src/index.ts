@@ -7,3 +7,4 @@ export { MIGRATIONS } from './migrations';
 export * from './persistence.module';
 export * from './pool-probe';
 export * from './deployment-quotas';
+export * from './database-command';

@@ -5,12 +5,7 @@
  * webhook dispatcher queues what it creates. Procedure: docs/operators/deliveries.md.
  */
 import 'reflect-metadata';
+import { runDatabaseCommand } from '@edu/persistence';
 import { runReplayCli } from './replay-command';
 
-runReplayCli(process.argv.slice(2), process.env, { log: (l) => console.log(l), error: (l) => console.error(l) }).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runDatabaseCommand(runReplayCli);

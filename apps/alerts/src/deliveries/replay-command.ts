@@ -7,14 +7,11 @@
  * relay queues them within seconds, so the command needs PostgreSQL only.
  */
 import type { DataSource } from 'typeorm';
-import { BaseEnv, ConfigValidationError, loadConfig, parseCommandLine } from '@edu/config';
+import { BaseEnv, parseCommandLine } from '@edu/config';
 import { isUuid } from '@edu/domain';
-import { createDataSource } from '@edu/persistence';
+import { databaseCommandConfig, withCommandDatabase, type CliOutput } from '@edu/persistence';
 
-export interface CliOutput {
-  log(line: string): void;
-  error(line: string): void;
-}
+export type { CliOutput } from '@edu/persistence';
 
 export const REPLAY_USAGE = 'usage: npm run alerts:replay -- --since <time|duration> [--until <time|duration>] [--webhook <id>] [--app <id>] [--tenant <id>] [--dry-run]';
 
@@ -153,18 +150,13 @@ export async function runReplayCli(args: string[], env: NodeJS.ProcessEnv, out: 
     out.error(REPLAY_USAGE);
     return 2;
   }
-  let config: BaseEnv;
-  try {
-    config = loadConfig(BaseEnv, env);
-    if (!env.DATABASE_URL) throw new ConfigValidationError(['DATABASE_URL: not set']);
-  } catch (err) {
-    out.error(err instanceof Error ? err.message : String(err));
+  const config = databaseCommandConfig(BaseEnv, env);
+  if (typeof config === 'string') {
+    out.error(config);
     return 2;
   }
   const { filter, dryRun } = parsed;
-  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'edu-alerts-replay' });
-  await ds.initialize();
-  try {
+  return withCommandDatabase(config.DATABASE_URL, 'edu-alerts-replay', async (ds) => {
     const plan = await planReplay(ds, filter);
     out.log(`Deliveries ${describeWindow(filter)}: ${plan.total} to replay.`);
     for (const g of plan.groups) out.log(`  ${String(g.deliveries).padStart(6)}  webhook ${g.webhook_id}  app ${g.app_id}  tenant ${g.tenant_id}  ${g.endpoint}`);
@@ -178,7 +170,5 @@ export async function runReplayCli(args: string[], env: NodeJS.ProcessEnv, out: 
     const created = await replay(ds, filter);
     out.log(`Created ${created} redeliveries (trigger "redeliver"); the webhook dispatcher queues them within a few seconds.`);
     return 0;
-  } finally {
-    await ds.destroy();
-  }
+  });
 }

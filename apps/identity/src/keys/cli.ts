@@ -5,12 +5,7 @@
  * dispatcher run with). The procedure: docs/operators/signing-keys.md.
  */
 import 'reflect-metadata';
+import { runDatabaseCommand } from '@edu/persistence';
 import { runKeysCli } from './keys-command';
 
-runKeysCli(process.argv.slice(2), process.env, { log: (l) => console.log(l), error: (l) => console.error(l) }).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runDatabaseCommand(runKeysCli);

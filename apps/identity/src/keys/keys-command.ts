@@ -5,14 +5,11 @@
  */
 import { IsString, MinLength } from 'class-validator';
 import type { DataSource } from 'typeorm';
-import { BaseEnv, ConfigValidationError, DEMO_KEY_ENCRYPTION_KEY, loadConfig, parseCommandLine, RefuseInProduction, Secret } from '@edu/config';
-import { createDataSource, type SigningKeyUse } from '@edu/persistence';
+import { BaseEnv, DEMO_KEY_ENCRYPTION_KEY, parseCommandLine, RefuseInProduction, Secret } from '@edu/config';
+import { databaseCommandConfig, withCommandDatabase, type CliOutput, type SigningKeyUse } from '@edu/persistence';
 import { KeyEncryption, SigningKeyStore, type SigningKeyInfo } from '@edu/signing';
 
-export interface CliOutput {
-  log(line: string): void;
-  error(line: string): void;
-}
+export type { CliOutput } from '@edu/persistence';
 
 /** What the key commands read from the environment: the database and the key that encrypts private keys at rest. */
 export class KeysCliEnv extends BaseEnv {
@@ -116,17 +113,12 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
     out.error(KEYS_USAGE);
     return 2;
   }
-  let config: KeysCliEnv;
-  try {
-    config = loadConfig(KeysCliEnv, env);
-    if (!env.DATABASE_URL) throw new ConfigValidationError(['DATABASE_URL: not set']);
-  } catch (err) {
-    out.error(err instanceof Error ? err.message : String(err));
+  const config = databaseCommandConfig(KeysCliEnv, env);
+  if (typeof config === 'string') {
+    out.error(config);
     return 2;
   }
-  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'edu-keys' });
-  await ds.initialize();
-  try {
+  return withCommandDatabase(config.DATABASE_URL, 'edu-keys', async (ds) => {
     const store = new SigningKeyStore(ds, new KeyEncryption(config.KEY_ENCRYPTION_KEY), 0);
     if (parsed.command === 'list') {
       const keys = await store.list(parsed.use);
@@ -185,7 +177,5 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
       out.error(`Warning: --keep-published ${humanSeconds(parsed.keepMs / 1000)} is short: ${safe.why}; keep it published for at least ${humanSeconds(safe.seconds)}.`);
     }
     return 0;
-  } finally {
-    await ds.destroy();
-  }
+  });
 }

@@ -4,12 +4,7 @@
  * File format: tools/provision/README.md.
  */
 import 'reflect-metadata';
+import { runDatabaseCommand } from '@edu/persistence';
 import { runProvisionCli } from './provision-command';
 
-runProvisionCli(process.argv.slice(2), process.env, { log: (l) => console.log(l), error: (l) => console.error(l) }).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runDatabaseCommand(runProvisionCli);

@@ -1,14 +1,11 @@
 /** The provisioning command line (see cli.ts), as a function returning the exit code. */
 import { readFileSync } from 'node:fs';
-import { BaseEnv, ConfigValidationError, loadConfig, parseCommandLine } from '@edu/config';
+import { BaseEnv, parseCommandLine } from '@edu/config';
 import { ScopeCatalog, scopeBasesOf } from '@edu/domain';
-import { createDataSource } from '@edu/persistence';
+import { databaseCommandConfig, withCommandDatabase, type CliOutput } from '@edu/persistence';
 import { Provisioner, ProvisioningError, type ProvisionReport } from './provisioner';
 
-export interface CliOutput {
-  log(line: string): void;
-  error(line: string): void;
-}
+export type { CliOutput } from '@edu/persistence';
 
 const USAGE = 'usage: npm run provision -- <file.json> [--dry-run]';
 
@@ -31,12 +28,9 @@ export async function runProvisionCli(args: string[], env: NodeJS.ProcessEnv, ou
   }
   const { positionals: files, values } = parsed;
   const dryRun = values['dry-run'];
-  let config: BaseEnv;
-  try {
-    config = loadConfig(BaseEnv, env);
-    if (!env.DATABASE_URL) throw new ConfigValidationError(['DATABASE_URL: not set']);
-  } catch (err) {
-    out.error(err instanceof Error ? err.message : String(err));
+  const config = databaseCommandConfig(BaseEnv, env);
+  if (typeof config === 'string') {
+    out.error(config);
     return 2;
   }
   let input: unknown;
@@ -46,21 +40,19 @@ export async function runProvisionCli(args: string[], env: NodeJS.ProcessEnv, ou
     out.error(`${files[0]}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
-  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'edu-provision' });
-  await ds.initialize();
-  try {
-    const catalog = new ScopeCatalog(scopeBasesOf(config));
-    const report = await new Provisioner(ds, catalog).load(input, { dryRun });
-    for (const line of describe(report, files[0])) out.log(line);
-    return 0;
-  } catch (err) {
-    if (err instanceof ProvisioningError) {
-      out.error(`${files[0]}: ${err.message}`);
+  return withCommandDatabase(config.DATABASE_URL, 'edu-provision', async (ds) => {
+    try {
+      const catalog = new ScopeCatalog(scopeBasesOf(config));
+      const report = await new Provisioner(ds, catalog).load(input, { dryRun });
+      for (const line of describe(report, files[0])) out.log(line);
+      return 0;
+    } catch (err) {
+      if (err instanceof ProvisioningError) {
+        out.error(`${files[0]}: ${err.message}`);
+        return 1;
+      }
+      out.error(`${files[0]}: provisioning failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`);
       return 1;
     }
-    out.error(`${files[0]}: provisioning failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
-  } finally {
-    await ds.destroy();
-  }
+  });
 }
