@@ -110,7 +110,7 @@ describe('bulk provisioning CLI and the demo data set', () => {
     const first = await provision(DEMO_FILE);
     expect(first).toMatchObject({ code: 0, err: '' });
     expect(first.out).toMatch(/tenants\s+2 created, 0 updated, 0 unchanged/);
-    expect(first.out).toMatch(/deployments\s+4 created/);
+    expect(first.out).toMatch(/deployments\s+5 created/);
     const loaded = await dump();
     expect(loaded.tenants).toHaveLength(2);
     expect(loaded.vanity_domains).toHaveLength(1);
@@ -142,7 +142,7 @@ describe('bulk provisioning CLI and the demo data set', () => {
       ['/apps', APP, 2],
       ['/identity-providers', IDENTITY_PROVIDER, 3],
       ['/tenants', TENANT, 1],
-      [`/tenants/${SG}/apps`, DEPLOYMENT, 3],
+      [`/tenants/${SG}/apps`, DEPLOYMENT, 4],
       [`/tenants/${SG}/constituencies`, CONSTITUENCY, 3],
       [`/tenants/${SG}/users`, TENANT_USER, 3],
       ['/users', USER, 3],
