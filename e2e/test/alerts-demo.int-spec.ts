@@ -7,22 +7,11 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
 import { demoAlertsConfig, registerDemoWebhooks, startReceiver, type DemoAlertsConfig, type DemoReceiver } from './demo-tools';
 import { clientToken } from './http';
-import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+import { buildServices, freePort, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
 const ISSUER = 'https://identity.e2e.example';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-
-/** Runs a compiled CLI (provisioning, roster import) against the test database. */
-function runDist(entry: string, args: string[], databaseUrl: string): void {
-  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry, ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (r.status !== 0) throw new Error(`${entry} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-}
 
 /** `npm run alerts:demo` as a user runs it, pointed at the test platform. */
 function alertsDemo(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
@@ -106,7 +95,7 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
     buildServices();
     demo = demoAlertsConfig();
     db = await createTestDatabase();
-    runDist('apps/identity/src/provisioning/cli', [path.join(root, 'tools/provision/demo.json')], db.url);
+    provisionDemo(db.url);
     runDist('apps/oneroster/src/imports/cli', ['--tenant', demo.tenant.id, '--quiet', path.join(root, 'tools/demo/oneroster', demo.tenant.id)], db.url);
 
     identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER });

@@ -12,7 +12,7 @@ import { checkK8sBlock } from './docs-k8s';
 import { parseDoc, runDoc, type DocRun, type ServerProcess } from './docs-runner';
 import { demoAlertsConfig, startReceiver, type DemoAlertsConfig, type DemoReceiver } from './demo-tools';
 import { clientToken } from './http';
-import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+import { buildServices, freePort, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
 const ISSUER = 'https://identity.docs.example';
@@ -39,16 +39,6 @@ const LIMITS = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: process.env.REDIS_URL as
  */
 const QUOTA_SETTLE_MS = 10_500;
 const GUIDES = [...PARTNER_GUIDES, ...OPERATOR_GUIDES];
-
-function runDist(entry: string, args: string[], databaseUrl: string): void {
-  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry, ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (r.status !== 0) throw new Error(`${entry} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -179,7 +169,7 @@ describe('docs: every command of the partner and operator guides runs against th
     buildServices();
     demo = demoAlertsConfig();
     db = await createTestDatabase();
-    runDist('apps/identity/src/provisioning/cli', [path.join(root, 'tools/provision/demo.json')], db.url);
+    provisionDemo(db.url);
     for (const tenant of readdirSync(path.join(root, 'tools/demo/oneroster')).filter((d) => UUID.test(d))) {
       runDist('apps/oneroster/src/imports/cli', ['--tenant', tenant, '--quiet', path.join(root, 'tools/demo/oneroster', tenant)], db.url);
     }

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -7,6 +7,22 @@ const root = path.resolve(__dirname, '..', '..');
 /** Compiles the services into dist/ (incremental), as `npm start` and the images do. */
 export function buildServices(): void {
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+}
+
+/** Runs a compiled CLI (provisioning, roster import) against a database, as the README's commands do. */
+export function runDist(entry: string, args: string[], databaseUrl: string): void {
+  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), entry, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`${entry} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
+/** Loads npm start's demo data set (tools/provision/demo.json) into a database. */
+export function provisionDemo(databaseUrl: string): void {
+  runDist('apps/identity/src/provisioning/cli', [path.join(root, 'tools/provision/demo.json')], databaseUrl);
 }
 
 export async function freePort(): Promise<number> {

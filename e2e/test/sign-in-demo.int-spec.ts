@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
 import { launchChromium, screenshot } from '@edu/testing/browser';
 import { abortForm, FORM_HEADERS } from '@edu/testing/sign-in';
-import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+import { buildServices, freePort, provisionDemo, type ServiceProcess, startService } from './processes';
 import { afterRedirects, DemoProcess, demoJourney, find } from './sign-in-demo';
 
 /**
@@ -14,7 +12,6 @@ import { afterRedirects, DemoProcess, demoJourney, find } from './sign-in-demo';
  */
 const SUB = { tanWeiLing: '7db7652d-0788-50d2-a1ea-c90f609fcaf3', arjun: '89b44577-5ac8-543a-8231-72658ebe7c10' } as const;
 
-const root = path.resolve(__dirname, '..', '..');
 // The sign-in demo of `npm start` (plain JS under tools/), with the types of its .d.ts files.
 const load = createRequire(__filename);
 const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
@@ -22,16 +19,6 @@ const { ensureRedirectUri } = load('../../tools/demo/sign-in/redirect') as typeo
 const { pointSchoolProviderAt } = load('../../tools/demo/sign-in/school-provider') as typeof import('../../tools/demo/sign-in/school-provider');
 const { connectDemoLms } = load('../../tools/demo/sign-in/lms-tool') as typeof import('../../tools/demo/sign-in/lms-tool');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
-
-function provisionDemo(databaseUrl: string): void {
-  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', path.join(root, 'tools/provision/demo.json')], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (r.status !== 0) throw new Error(`provisioning failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-}
 
 /**
  * The sign-in demo of `npm start` over HTTP: the demo data set, identity as a process with its

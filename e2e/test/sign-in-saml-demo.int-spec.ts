@@ -1,9 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
 import { launchChromium, screenshot } from '@edu/testing/browser';
-import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+import { buildServices, freePort, provisionDemo, type ServiceProcess, startService } from './processes';
 import { DemoProcess } from './sign-in-demo';
 
 /**
@@ -14,21 +12,10 @@ import { DemoProcess } from './sign-in-demo';
 const NAME_ID = '401005d7-c449-546c-a665-9a0f37698ce7';
 const CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
 
-const root = path.resolve(__dirname, '..', '..');
 const load = createRequire(__filename);
 const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 const { pointSamlAppAt, DEMO_SAML_APP_ID } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
-
-function provisionDemo(databaseUrl: string): void {
-  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', path.join(root, 'tools/provision/demo.json')], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (r.status !== 0) throw new Error(`provisioning failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-}
 
 /**
  * The SAML demo of `npm start`: the demo data, identity as a process with the demo upstream as its
