@@ -7,26 +7,9 @@
 //   node tools/demo/sign-in/lms-launch.js "$DEMO_LMS" arjun.menon@lioncity.edu.example "$AUTH_URL" "$APP_REDIRECT_URI"
 'use strict';
 const { demoLmsConfig } = require('./lms');
+const { browser, unescape } = require('./cookie-fetch');
 
-const unescape = (s) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, n) => String.fromCharCode(Number(n)));
 const textOf = (html) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
-
-/** fetch with a cookie jar per host name, one hop at a time. */
-function browser() {
-  const jar = new Map();
-  const cookies = (host) => jar.get(host) || jar.set(host, new Map()).get(host);
-  return async function request(url, init = {}) {
-    const u = new URL(url);
-    const cookie = [...cookies(u.hostname)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(u, { ...init, redirect: 'manual', headers: { ...init.headers, ...(cookie ? { cookie } : {}) } });
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(';')[0];
-      cookies(u.hostname).set(pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim());
-    }
-    const location = res.headers.get('location');
-    return { url: u.href, status: res.status, location: location ? new URL(location, u).href : undefined, body: await res.text() };
-  };
-}
 
 /** The page that stopped the trip, as a person reads it: its heading and message. */
 function refusal(res) {

@@ -9,26 +9,7 @@
 //   node tools/demo/sign-in/person.js '<authorization URL>' microsoft wei.ling.tan@lioncity.edu.example REDIRECT_URI
 'use strict';
 const { demoSignInConfig } = require('./config');
-
-const unescape = (s) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, n) => String.fromCharCode(Number(n)));
-
-function browser() {
-  const jar = new Map();
-  const cookies = (host) => jar.get(host) || jar.set(host, new Map()).get(host);
-  return async function request(url, init = {}) {
-    const u = new URL(url);
-    const cookie = [...cookies(u.hostname)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(u, { ...init, redirect: 'manual', headers: { ...init.headers, ...(cookie ? { cookie } : {}) } });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const [name, value] = [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim()];
-      if (value === '' || attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))) cookies(u.hostname).delete(name);
-      else cookies(u.hostname).set(name, value);
-    }
-    const location = res.headers.get('location');
-    return { url: u.href, status: res.status, location: location ? new URL(location, u).href : undefined, body: await res.text() };
-  };
-}
+const { browser, unescape } = require('./cookie-fetch');
 
 function refreshOf(res) {
   const m = /<meta http-equiv="refresh" content="0; ?url=([^"]+)">/i.exec(res.body);
