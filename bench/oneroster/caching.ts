@@ -4,8 +4,8 @@
  * timed wall clock against the service with its response cache, the same partners revalidating
  * with If-None-Match, and the raw node:http + pg baseline paging the same rows.
  */
-import { createDataSource, AppEntity, DeploymentEntity } from '@edu/persistence';
-import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { createDataSource } from '@edu/persistence';
+import { deployBenchApp } from './apps';
 import type { BenchIssuer } from './issuer';
 
 /** Partners paging at once in a sync scenario (a night's worth of sync clients, ../shared/design/scale.md). */
@@ -18,25 +18,14 @@ export interface Partner {
   readonly appId: string;
 }
 
-/** `count` apps deployed at the tenant, each with its own deployment (so no two share cached answers). */
+/** `count` apps deployed at the tenant, each with its own deployment (partners with the same scopes share cached answers). */
 export async function createPartners(url: string, tenantId: string, scopes: string[], count: number): Promise<Partner[]> {
   const ds = createDataSource({ url, poolSize: 1, applicationName: 'bench-setup' });
   await ds.initialize();
   try {
     const partners: Partner[] = [];
     for (let i = 0; i < count; i++) {
-      const app = await ds.getRepository(AppEntity).save({
-        name: `Bench Partner ${i + 1}`,
-        ownerType: 'tenant',
-        ownerId: tenantId,
-        authType: 'oauth2',
-        oauth2: { redirect_uris: ['https://bench.example/callback'] },
-        saml: null,
-        clientId: generateClientId('app'),
-        clientSecretHash: hashClientSecret(generateClientSecret()),
-      } as Partial<AppEntity>);
-      const deployment = await ds.getRepository(DeploymentEntity).save({ appId: app.id, tenantId, scope: scopes, clientId: null, clientSecretHash: null, settings: {} });
-      partners.push({ deploymentId: deployment.id, appId: app.id });
+      partners.push(await deployBenchApp(ds, tenantId, `Bench Partner ${i + 1}`, scopes));
     }
     return partners;
   } finally {

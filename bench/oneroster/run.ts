@@ -25,13 +25,13 @@ import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { parseCommandLine } from '@edu/config';
-import { createDataSource, runMigrations, AppEntity, DeploymentEntity, TenantEntity } from '@edu/persistence';
-import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
+import { createDataSource, runMigrations, TenantEntity } from '@edu/persistence';
 import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-importer';
 import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-package';
 import { describeCopyReference, measureCopyReference, type CopyReference } from './copy-reference';
 import { generateRosterPackage } from './generate';
 import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
+import { deployBenchApp } from './apps';
 import { BenchIssuer } from './issuer';
 import { createPartners, partnerHeaders, revalidationScenario, runSyncs, SYNC_PARTNERS, syncLines, type SyncResult } from './caching';
 import { startBenchDatabase } from '../common/database';
@@ -106,25 +106,9 @@ async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: s
       licences: ['data-operations'],
       rootOrgSourcedId: rootOrg,
     });
-    const app = await ds.getRepository(AppEntity).save({
-      name: 'Bench Consumer',
-      ownerType: 'tenant',
-      ownerId: tenant.id,
-      authType: 'oauth2',
-      oauth2: { redirect_uris: ['https://bench.example/callback'] },
-      saml: null,
-      clientId: generateClientId('app'),
-      clientSecretHash: hashClientSecret(generateClientSecret()),
-    } as Partial<AppEntity>);
-    const deployment = await ds.getRepository(DeploymentEntity).save({
-      appId: app.id,
-      tenantId: tenant.id,
-      scope: [`${SCOPE_BASE}/roster.readonly`, `${SCOPE_BASE}/roster-core.readonly`, `${SCOPE_BASE}/gradebook.readonly`, `${SCOPE_BASE}/gradebook.createput`],
-      clientId: null,
-      clientSecretHash: null,
-      settings: {},
-    });
-    return { tenantId: tenant.id, deploymentId: deployment.id, appId: app.id };
+    const scopes = [`${SCOPE_BASE}/roster.readonly`, `${SCOPE_BASE}/roster-core.readonly`, `${SCOPE_BASE}/gradebook.readonly`, `${SCOPE_BASE}/gradebook.createput`];
+    const { appId, deploymentId } = await deployBenchApp(ds, tenant.id, 'Bench Consumer', scopes);
+    return { tenantId: tenant.id, deploymentId, appId };
   } finally {
     await ds.destroy();
   }
