@@ -45,6 +45,8 @@ export interface RequestInfo {
 export interface RosterResponse {
   readonly body: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The body carries warnings (a `statusInfoSet` naming the request id): never two the same bytes. */
+  readonly namesRequest?: boolean;
 }
 
 /** `{"<key>":<value>[,"statusInfoSet":[…]]}` from a JSON text already built by the database. */
@@ -108,6 +110,7 @@ export class RosterService {
         'X-Count': String(rows.length),
         Link: buildLinkHeader(info.selfUrl, pickLinkParams(raw), { offset: query.offset, limit: query.limit, total }),
       },
+      namesRequest: status !== undefined,
     };
   }
 
@@ -120,7 +123,7 @@ export class RosterService {
     const row = base.empty ? undefined : await this.repo.findOne(rowSet(table, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params), serializer);
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
-    return { body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status), headers: { 'X-Total-Count': '1' } };
+    return { body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status), headers: { 'X-Total-Count': '1' }, namesRequest: status !== undefined };
   }
 
   /** v1.2: an empty relationship read whose parent is unknown (or invisible) is a 404, not an empty page. */
