@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { Pool } from 'pg';
 import { resourceServerAuth } from '@edu/auth';
 import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
 import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
@@ -40,7 +41,7 @@ export class AlertsModule {
         }),
         resourceServerAuth(env),
         // After the auth module: their guards run after the token guard, shedding first.
-        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [DataSource], useFactory: (ds: DataSource) => postgresPoolProbe(ds) } }),
+        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) } }),
         RateLimitModule.forRoot({ service: 'alerts', env, classify: alertsRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
         TenancyModule,
         WebhooksModule,

@@ -1,5 +1,6 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { Pool } from 'pg';
 import { resourceServerAuth } from '@edu/auth';
 import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
 import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
@@ -27,7 +28,7 @@ export class OnerosterModule implements NestModule {
         HealthModule.forRoot({ inject: [DataSource, ServiceLoad], useFactory: (ds: DataSource, load: ServiceLoad) => [readinessCheck('postgres', () => ds.query('SELECT 1')), load.readiness()] }),
         resourceServerAuth(env),
         // After the auth module: their guards run after the token guard, shedding first.
-        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [DataSource], useFactory: (ds: DataSource) => postgresPoolProbe(ds) } }),
+        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) } }),
         RateLimitModule.forRoot({ service: 'oneroster', env, classify: onerosterRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
         RosterModule,
         GradebookModule,

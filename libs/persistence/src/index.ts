@@ -6,5 +6,6 @@ export * from './replication';
 export { MIGRATIONS } from './migrations';
 export * from './persistence.module';
 export * from './pool-probe';
+export * from './database-pool';
 export * from './deployment-quotas';
 export * from './database-command';

@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { dataSourceOptions, type DatabaseOptions } from './data-source';
+import { PoolCapture } from './database-pool';
 
 /**
  * Limits for processes that serve requests: a slow statement is cancelled by PostgreSQL after
@@ -10,15 +13,22 @@ import { dataSourceOptions, type DatabaseOptions } from './data-source';
  */
 export const REQUEST_DATABASE_TIMEOUTS = { statementTimeoutMs: 15_000, queryTimeoutMs: 20_000 } as const;
 
-/** The app's TypeORM DataSource, built from validated configuration. */
+/**
+ * The app's TypeORM DataSource, built from validated configuration, and its pg `Pool` (inject
+ * `Pool` from 'pg') for code that runs its own SQL: one pool per process either way.
+ */
 @Module({})
 export class PersistenceModule {
   static forRoot(options: DatabaseOptions): DynamicModule {
+    const pools = new PoolCapture();
+    const typeorm = { ...dataSourceOptions({ ...REQUEST_DATABASE_TIMEOUTS, ...options }), driver: pools.driver, retryAttempts: 3, retryDelay: 1000 };
     return {
       module: PersistenceModule,
       global: true,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions({ ...REQUEST_DATABASE_TIMEOUTS, ...options }), retryAttempts: 3, retryDelay: 1000 })],
-      exports: [TypeOrmModule],
+      imports: [TypeOrmModule.forRoot(typeorm)],
+      // Injecting the DataSource first means TypeORM has connected, so its pool exists.
+      providers: [{ provide: Pool, inject: [DataSource], useFactory: () => pools.pool() }],
+      exports: [TypeOrmModule, Pool],
     };
   }
 }

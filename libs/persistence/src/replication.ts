@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { inTransaction } from './database-pool';
 
 /**
  * Identity reference data reaches each regional database by PostgreSQL logical replication: one
@@ -141,8 +142,7 @@ async function ensurePublication(c: Client): Promise<string[]> {
     if (Number(await setting(c, name)) < 1) throw new ReplicationSetupError(`${name} is 0 on the global database server: raise it above the number of regions and restart PostgreSQL`);
   }
   const changes: string[] = [];
-  await c.query('BEGIN');
-  try {
+  await inTransaction(c, async () => {
     const ident = await c.query<{ relreplident: string }>(`SELECT relreplident FROM pg_class WHERE oid = 'signing_keys'::regclass`);
     if (ident.rows[0]?.relreplident !== 'f') {
       await c.query('ALTER TABLE signing_keys REPLICA IDENTITY FULL');
@@ -173,11 +173,7 @@ async function ensurePublication(c: Client): Promise<string[]> {
         changes.push(`publication ${IDENTITY_PUBLICATION} publishes ${PUBLISH}`);
       }
     }
-    await c.query('COMMIT');
-  } catch (err) {
-    await c.query('ROLLBACK');
-    throw err;
-  }
+  });
   return changes;
 }
 
@@ -252,18 +248,13 @@ async function assertNotGlobal(c: Client): Promise<void> {
 async function emptyReplicaTables(c: Client, tables: string[]): Promise<string[]> {
   await assertNotGlobal(c);
   const changes: string[] = [];
-  await c.query('BEGIN');
-  try {
+  await inTransaction(c, async () => {
     // Referencing tables first (deployments reference tenants and apps, tenants reference regions).
     for (const t of [...REPLICATED_TABLES].reverse().map((r) => r.table).filter((r) => tables.includes(r))) {
       const res = await c.query(`DELETE FROM ${t}`);
       if (res.rowCount) changes.push(`${t}: ${res.rowCount} local row(s) removed before the initial copy`);
     }
-    await c.query('COMMIT');
-  } catch (err) {
-    await c.query('ROLLBACK');
-    throw err;
-  }
+  });
   return changes;
 }
 

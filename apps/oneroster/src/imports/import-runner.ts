@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
+import { connectionSettings } from '@edu/persistence';
 import { importRosterPackage, UnknownTenantError, type ImportOptions, type ImportReport } from './roster-importer';
 import { openRosterPackage } from './roster-package';
 
@@ -31,9 +32,13 @@ const YOUNG_GENERATION_MB = 192;
 
 const WORKER_FILE = path.join(__dirname, 'import-worker.js');
 
-/** The import itself, in whichever thread calls it. */
+/**
+ * The import itself, in whichever thread calls it. A worker thread cannot borrow from the
+ * service's pool (a pool does not cross threads), so it opens one connection with the platform's
+ * connection settings; no statement limit, since one COPY of a large file may take minutes.
+ */
 export async function runImportHere(o: RunImportOptions): Promise<ImportReport> {
-  const client = new Client({ connectionString: o.databaseUrl, application_name: 'roster-import' });
+  const client = new Client(connectionSettings({ url: o.databaseUrl, applicationName: 'roster-import', statementTimeoutMs: 0 }));
   await client.connect();
   try {
     const { databaseUrl: _url, location, inProcess: _here, ...options } = o;

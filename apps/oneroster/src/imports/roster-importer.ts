@@ -13,7 +13,7 @@
  * Readers see the previous data and version until the commit, then the new ones together.
  */
 import type { ClientBase } from 'pg';
-import type { RosterImportFileCounts, RosterImportMode } from '@edu/persistence';
+import { inTransaction, TransactionAbandonedError, type RosterImportFileCounts, type RosterImportMode } from '@edu/persistence';
 import { layoutOf } from './csv-bindings';
 import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
 import { mergeFiles, type LoadedFile } from './import-merge';
@@ -240,38 +240,43 @@ async function failImport(client: ClientBase, run: ImportRun, err: unknown): Pro
 export async function importRosterPackage(client: ClientBase, openPackage: () => Promise<RosterPackage>, o: ImportOptions): Promise<ImportReport> {
   const run = new ImportRun(o);
   const { issues, report } = run;
-  let inTransaction = false;
   let pkg: RosterPackage | undefined;
   try {
-    await client.query('BEGIN');
-    inTransaction = true;
-    const stamp = await beginImport(client, o.tenantId);
-    pkg = await openPackage();
-    const manifest = await readPackageManifest(pkg, run, o.source);
-    const loaded = manifest && !issues.failed ? await loadFiles(client, pkg, manifest, o, stamp, run) : [];
-    const merge = () => ({ client, tenantId: o.tenantId, stamp, binding: manifest!.binding, issues, counts: report.counts, lap: (m: string) => run.lap(m) });
-    const changedTables = issues.failed ? [] : await mergeFiles(merge(), manifest!, loaded);
-    if (issues.failed) {
+    const changedTables = await inTransaction(
+      client,
+      async () => {
+        const stamp = await beginImport(client, o.tenantId);
+        pkg = await openPackage();
+        const changed = await loadAndMerge(client, pkg, o, stamp, run);
+        if (!issues.failed) await recordSuccess(client, report, stamp);
+        return changed;
+      },
       // Bad rows, or (found while merging) records that do not fit together: nothing is kept.
-      await client.query('ROLLBACK');
-      inTransaction = false;
-      run.finish();
+      () => !issues.failed,
+    );
+    run.finish();
+    if (issues.failed) {
       report.counts = {};
       report.id = await recordFailure(client, report);
       return report;
     }
-    await recordSuccess(client, report, stamp);
-    await client.query('COMMIT');
-    inTransaction = false;
-    run.finish();
     run.lap(`committed data version ${report.dataVersion}`);
     for (const table of changedTables) await client.query(`ANALYZE "${table}"`);
     if (changedTables.length > 0) run.lap('refreshed planner statistics');
     return report;
   } catch (err) {
-    if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
-    return await failImport(client, run, err);
+    return await failImport(client, run, err instanceof TransactionAbandonedError ? err.cause : err);
   } finally {
     await pkg?.close().catch(() => undefined);
   }
+}
+
+/** Reads the manifest, loads every file and merges them; returns the tables that changed. */
+async function loadAndMerge(client: ClientBase, pkg: RosterPackage, o: ImportOptions, stamp: Date, run: ImportRun): Promise<string[]> {
+  const { issues, report } = run;
+  const manifest = await readPackageManifest(pkg, run, o.source);
+  const loaded = manifest && !issues.failed ? await loadFiles(client, pkg, manifest, o, stamp, run) : [];
+  if (issues.failed) return [];
+  const merge = () => ({ client, tenantId: o.tenantId, stamp, binding: manifest!.binding, issues, counts: report.counts, lap: (m: string) => run.lap(m) });
+  return await mergeFiles(merge(), manifest!, loaded);
 }
