@@ -1,9 +1,14 @@
 // Lint: TypeScript rules plus Nx module boundaries (who may import whom, by project tags).
 'use strict';
+const js = require('@eslint/js');
 const nx = require('@nx/eslint-plugin');
+const globals = require('globals');
 const tseslint = require('typescript-eslint');
 
 const SPECS = ['**/*.spec.ts', '**/*.int-spec.ts'];
+// The CommonJS scripts that start, seed, test and benchmark the platform.
+const TOOL_SCRIPTS = ['tools/**/*.js', 'bench/**/*.js'];
+const SHORT_FUNCTIONS = ['error', { max: 80, skipBlankLines: true, skipComments: true }];
 
 /** Layering by `type:` tag; specs may also use the shared test harness (`type:testing`). */
 function depConstraints(forSpecs) {
@@ -37,8 +42,20 @@ const boundaries = (forSpecs) => [
 ];
 
 module.exports = [
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'tmp/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'tmp/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs', ...TOOL_SCRIPTS.map((glob) => `!${glob}`)] },
   ...tseslint.configs.recommended,
+  {
+    files: TOOL_SCRIPTS,
+    ...js.configs.recommended,
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: {
+      ...js.configs.recommended.rules,
+      // These scripts are CommonJS: require() is how they import.
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'max-lines-per-function': SHORT_FUNCTIONS,
+    },
+  },
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
@@ -53,7 +70,7 @@ module.exports = [
     // Functions stay short enough to read at once; tests and their fixtures may spell out long cases.
     files: ['**/*.ts'],
     ignores: [...SPECS, '**/test/**', 'e2e/**', 'libs/testing/**'],
-    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+    rules: { 'max-lines-per-function': SHORT_FUNCTIONS },
   },
   {
     // Test helpers stay out of production code.

@@ -17,7 +17,7 @@
 // `servers`, `links` and `tokenUrl` are placeholders in the OAS and are left out. Output is
 // deterministic (sorted keys, 2-space JSON, trailing newline): same inputs, same bytes.
 'use strict';
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
@@ -144,7 +144,7 @@ function deriveService(service, dir) {
   const doc = JSON.parse(text);
   if (!/^3\.0\./.test(doc.openapi)) throw new Error(`${file}: expected OpenAPI 3.0, got ${doc.openapi}`);
   return {
-    source: { file, title: doc.info.title, version: doc.info.version, sha256: crypto.createHash('sha256').update(text).digest('hex') },
+    source: { file, title: doc.info.title, version: doc.info.version, sha256: createHash('sha256').update(text).digest('hex') },
     schemas: mapValues(doc.components.schemas, (schema, name) => cleanSchema(schema, service, `${service}:${name}`)),
     operations: deriveOperations(doc),
   };

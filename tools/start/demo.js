@@ -2,7 +2,7 @@
 // OneRoster CSV packages through the rostering importer. A marker in .data/ remembers it.
 'use strict';
 const { spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -20,7 +20,7 @@ function rosterPackages(root) {
 }
 
 function fingerprint(root, databaseUrl) {
-  const h = crypto.createHash('sha256').update(databaseUrl);
+  const h = createHash('sha256').update(databaseUrl);
   const demo = path.join(root, DEMO_FILE);
   if (fs.existsSync(demo)) h.update(fs.readFileSync(demo));
   for (const p of rosterPackages(root)) {

@@ -1,11 +1,11 @@
 // Builds realistic generated alert messages (spec 2.10, as `POST /v2/alerts/messages` takes them)
 // from rostering data: a teacher as recipient, alerts about some of their students.
 'use strict';
-const crypto = require('node:crypto');
+const { createHash, randomUUID } = require('node:crypto');
 
 /** A stable UUID for a roster object (roster ids are not UUIDs): SHA-1 name-based, version 5 layout. */
 function stableUuid(...parts) {
-  const h = crypto.createHash('sha1').update(parts.join('\u0000')).digest();
+  const h = createHash('sha1').update(parts.join('\u0000')).digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');
@@ -130,7 +130,7 @@ function subjectFor(student) {
  * One message for `teacher` about 1 to 3 of `students` (each with 1 to 3 alerts of kinds
  * attendance, wellbeing, grades). `rng` returns numbers in [0, 1); `now` dates the details.
  */
-function buildMessage({ tenantId, teacher, students, rng = Math.random, now = new Date(), transactionId = `demo-${crypto.randomUUID()}`, linkBase = 'https://alerts.edu.example' }) {
+function buildMessage({ tenantId, teacher, students, rng = Math.random, now = new Date(), transactionId = `demo-${randomUUID()}`, linkBase = 'https://alerts.edu.example' }) {
   const chosen = sample(rng, students, Math.min(students.length, between(rng, 1, 3)));
   const groups = chosen.map((s) => {
     const uuid = stableUuid(tenantId, 'user', s.sourced_id);
@@ -143,7 +143,7 @@ function buildMessage({ tenantId, teacher, students, rng = Math.random, now = ne
       const made = KINDS[k].build(rng, ctx);
       return {
         name: made.name,
-        id: crypto.randomUUID(),
+        id: randomUUID(),
         type: KINDS[k].typeId,
         trigger: made.trigger,
         rows: made.rows,

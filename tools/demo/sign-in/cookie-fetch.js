@@ -3,7 +3,7 @@
 // a cookie jar per host name, one hop at a time, so each script follows the redirects it means to.
 
 /** The entities the platform's and the demo's HTML escape in attribute values and text. */
-const unescape = (s) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, n) => String.fromCharCode(Number(n)));
+const unescapeHtml = (s) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, n) => String.fromCharCode(Number(n)));
 
 /** A request function keeping cookies per host name (a cookie set empty or with Max-Age=0 is dropped); redirects are not followed. */
 function browser() {
@@ -24,4 +24,4 @@ function browser() {
   };
 }
 
-module.exports = { browser, unescape };
+module.exports = { browser, unescapeHtml };

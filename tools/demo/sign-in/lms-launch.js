@@ -7,7 +7,7 @@
 //   node tools/demo/sign-in/lms-launch.js "$DEMO_LMS" arjun.menon@lioncity.edu.example "$AUTH_URL" "$APP_REDIRECT_URI"
 'use strict';
 const { demoLmsConfig } = require('./lms');
-const { browser, unescape } = require('./cookie-fetch');
+const { browser, unescapeHtml } = require('./cookie-fetch');
 
 const textOf = (html) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -15,7 +15,7 @@ const textOf = (html) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim
 function refusal(res) {
   const h1 = /<h1>([\s\S]*?)<\/h1>/.exec(res.body);
   const alert = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(res.body);
-  return `refused (HTTP ${res.status}): ${unescape(textOf(h1 ? h1[1] : ''))}: ${unescape(textOf(alert ? alert[1] : res.body)).slice(0, 300)}`;
+  return `refused (HTTP ${res.status}): ${unescapeHtml(textOf(h1 ? h1[1] : ''))}: ${unescapeHtml(textOf(alert ? alert[1] : res.body)).slice(0, 300)}`;
 }
 
 async function launch(lmsUrl, email, authorizationUrl, redirectUri) {
@@ -28,8 +28,8 @@ async function launch(lmsUrl, email, authorizationUrl, redirectUri) {
   const atLms = await request(login.location);
   const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(atLms.body);
   if (!form) return refusal(atLms);
-  const fields = new URLSearchParams([...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]));
-  const launched = await request(unescape(form[1]), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+  const fields = new URLSearchParams([...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]));
+  const launched = await request(unescapeHtml(form[1]), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
   if (launched.status !== 303) return refusal(launched);
   // The app's launch URL would start its sign-in: its authorization request, in the same browser.
   let res = await request(authorizationUrl);

@@ -8,7 +8,7 @@
 // deployment id: demo-lms.json. `npm start` runs it; alone: `node tools/demo/sign-in/lms.js`
 // (DEMO_LMS_PORT; DEMO_LMS_URL, its issuer, defaults to http://localhost:<port>).
 'use strict';
-const crypto = require('node:crypto');
+const { generateKeyPairSync, sign } = require('node:crypto');
 const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -40,7 +40,7 @@ const b64url = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v))
 /** An RS256 JWT signed with the platform's key (node:crypto: the demo has no build step). */
 function signJwt(payload, key) {
   const input = `${b64url({ alg: 'RS256', typ: 'JWT', kid: key.kid })}.${b64url(payload)}`;
-  return `${input}.${crypto.sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
+  return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
 }
 
 function launchClaims({ issuer, config, person, nonce, target }) {
@@ -126,7 +126,7 @@ function route(ctx, req, res) {
 
 /** Starts the demo LMS; its issuer is its own base URL. */
 async function startDemoLms({ port = DEFAULT_PORTS.lms, host = '127.0.0.1', issuer } = {}) {
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = 'demo-lms-1';
   const key = { privateKey, kid, jwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } };
   const ctx = { config: demoLmsConfig(), key, tool: undefined, issuer: '' };

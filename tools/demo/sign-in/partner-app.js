@@ -5,7 +5,7 @@
 // ID token and shows its claims; "Sign out" is RP-initiated logout. `npm start` runs it; alone:
 // `node tools/demo/sign-in/partner-app.js` (DEMO_PARTNER_PORT, IDENTITY_PORT as for npm start).
 'use strict';
-const crypto = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { DEFAULT_PORTS, CALLBACK_PATH, demoSignInConfig } = require('./config');
 const { send } = require('./html');
@@ -35,7 +35,7 @@ function sessions() {
       return m && all.get(m[1]);
     },
     create(res) {
-      const id = crypto.randomBytes(24).toString('base64url');
+      const id = randomBytes(24).toString('base64url');
       const s = {};
       all.set(id, s);
       if (all.size > 10_000) all.delete(all.keys().next().value);

@@ -9,11 +9,11 @@
 //   node tools/demo/sign-in/person.js '<authorization URL>' microsoft wei.ling.tan@lioncity.edu.example REDIRECT_URI
 'use strict';
 const { demoSignInConfig } = require('./config');
-const { browser, unescape } = require('./cookie-fetch');
+const { browser, unescapeHtml } = require('./cookie-fetch');
 
 function refreshOf(res) {
   const m = /<meta http-equiv="refresh" content="0; ?url=([^"]+)">/i.exec(res.body);
-  return m ? new URL(unescape(m[1]), res.url).href : undefined;
+  return m ? new URL(unescapeHtml(m[1]), res.url).href : undefined;
 }
 
 /** The hidden fields of the first form whose action matches, with `extra` set. */
@@ -21,9 +21,9 @@ function formOf(page, action, extra) {
   for (const m of page.body.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)) {
     if (!action.test(m[1]) || !Object.values(extra).every((v) => m[2].includes(`value="${v}"`))) continue;
     const fields = new URLSearchParams();
-    for (const i of m[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(i[1], unescape(i[2]));
+    for (const i of m[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(i[1], unescapeHtml(i[2]));
     for (const [k, v] of Object.entries(extra)) fields.set(k, v);
-    return { url: new URL(unescape(m[1]), page.url).href, body: fields.toString() };
+    return { url: new URL(unescapeHtml(m[1]), page.url).href, body: fields.toString() };
   }
   throw new Error(`no form for ${JSON.stringify(extra)} on ${page.url} (HTTP ${page.status}): ${page.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
 }

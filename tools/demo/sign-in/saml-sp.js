@@ -5,7 +5,7 @@
 // metadata, audience, recipient, NotOnOrAfter, InResponseTo) and shows the assertion.
 // `npm start` runs it; alone: `node tools/demo/sign-in/saml-sp.js` (DEMO_SAML_SP_PORT, IDENTITY_PORT).
 'use strict';
-const crypto = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { DEFAULT_PORTS, demoSignInConfig } = require('./config');
 const { escapeHtml, page, send, readForm } = require('./html');
@@ -98,7 +98,7 @@ function sessions() {
       return m ? all.get(m[1]) : undefined;
     },
     start(res, profile) {
-      const id = crypto.randomBytes(24).toString('base64url');
+      const id = randomBytes(24).toString('base64url');
       all.set(id, profile);
       if (all.size > 10_000) all.delete(all.keys().next().value);
       res.setHeader('Set-Cookie', `${COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`);

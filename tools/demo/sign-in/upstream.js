@@ -4,7 +4,7 @@
 // them; picking one signs them in (no password: a demo). `npm start` runs it; alone:
 // `node tools/demo/sign-in/upstream.js` (DEMO_UPSTREAM_PORT, IDENTITY_PORT as for npm start).
 'use strict';
-const crypto = require('node:crypto');
+const { generateKeyPairSync } = require('node:crypto');
 const http = require('node:http');
 const { memoryAdapterFactory } = require('./memory-adapter');
 const { escapeHtml, page, send, readForm } = require('./html');
@@ -13,7 +13,7 @@ const { DEFAULT_PORTS, demoSignInConfig } = require('./config');
 const LABELS = { google: 'Google', microsoft: 'Microsoft' };
 
 function providerOptions({ clients, people, identityUrl }) {
-  const jwk = { ...crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'demo-upstream-1', alg: 'ES256', use: 'sig' };
+  const jwk = { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'demo-upstream-1', alg: 'ES256', use: 'sig' };
   const bySub = new Map(people.map((p) => [p.sub, p]));
   return {
     adapter: memoryAdapterFactory(),
