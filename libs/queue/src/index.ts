@@ -3,4 +3,3 @@ export * from './delivery-schedule';
 export * from './queue.module';
 export * from './queues';
 export * from './redis-connection';
-export * from './queue-dashboard';

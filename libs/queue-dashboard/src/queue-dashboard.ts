@@ -4,7 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Queue } from 'bullmq';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { QUEUES } from './queues';
+import { QUEUES } from '@edu/queue';
 
 /** Credentials the dashboard asks for with HTTP Basic (the platform operator's). */
 export interface DashboardCredentials {
@@ -106,8 +106,8 @@ export class QueueDashboardMount implements OnModuleInit {
       this.logger.log(`queue dashboard off (no operator credentials configured); ${path} answers 404`);
       return;
     }
-    // Loaded here, not at import: processes that import this library without the dashboard
-    // (the dispatcher) do not pay for the UI packages.
+    // Loaded here, not at import: a process without operator credentials does not pay for the
+    // UI packages.
     const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
       import('@bull-board/api'),
       import('@bull-board/api/bullMQAdapter'),
