@@ -21,6 +21,7 @@ const USAGE = `usage: npm run alerts:demo -- [--tenant <tenant id>] [--count <1-
 The platform must be running (npm start). Same variables as npm start: IDENTITY_PORT,
 ALERTS_PORT, PG_PORT or DATABASE_URL, OPERATOR_CLIENT_ID / OPERATOR_CLIENT_SECRET.`;
 
+// UUID_PATTERN of @edu/domain (isUuid): this script runs without a build step, so it cannot import the TypeScript.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_COUNT = 100;
 
