@@ -1,5 +1,6 @@
 export * from './data-source';
 export * from './entities';
+export * from './deliveries';
 export * from './migrate';
 export * from './orphans';
 export * from './replication';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { WebhookTokenSigner } from '@edu/signing';
 import { retryDelayMs } from '@edu/queue';
-import type { AttemptOutcome, DeliveryToSend } from './dispatch.repository';
+import type { AttemptOutcome, DeliveryToSend } from '@edu/persistence';
 import type { MessageTailCache } from './message-tail-cache';
 import { deliveryBody } from './payloads';
 import type { WebhookSender } from './webhook-sender';

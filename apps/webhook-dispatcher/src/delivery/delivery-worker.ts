@@ -6,7 +6,7 @@ import { DELIVERY_BACKOFF, QUEUES, redisOptionsFromUrl, retryDelayMs, totalAttem
 import { WebhookTokenSigner } from '@edu/signing';
 import { DispatcherEnv } from '../config/dispatcher.env';
 import { DeliveryAttempt, SigningUnavailableError } from './delivery-attempt';
-import { DispatchRepository, type AttemptOutcome, type DeliveryToSend } from './dispatch.repository';
+import { DispatchRepository, type AttemptOutcome, type DeliveryToSend } from '@edu/persistence';
 import { DispatcherMetrics } from './dispatcher.metrics';
 import { MessageTailCache } from './message-tail-cache';
 import { MicroBatch } from './micro-batch';

@@ -4,7 +4,7 @@ import { MetricsModule, systemResolver, type Resolver } from '@edu/http';
 import { KeyEncryption, SigningKeyStore, WebhookTokenSigner } from '@edu/signing';
 import { DispatcherEnv } from '../config/dispatcher.env';
 import { DeliveryWorker } from './delivery-worker';
-import { DispatchRepository } from './dispatch.repository';
+import { DispatchRepository } from '@edu/persistence';
 import { DispatcherMetrics } from './dispatcher.metrics';
 import { RecoveryLoops } from './recovery-loops';
 import { RESOLVER } from './resolver.token';

@@ -1,4 +1,4 @@
-import type { MessageBodyText } from './dispatch.repository';
+import type { MessageBodyText } from '@edu/persistence';
 import { MessageGoneError, MessageTailCache } from './message-tail-cache';
 
 const body = (id: string, size = 10): MessageBodyText => ({ id, recipient_json: `{"name":"Recipient ${id}"}`, alerts_json: JSON.stringify([{ id, text: 'é'.repeat(size) }]) });

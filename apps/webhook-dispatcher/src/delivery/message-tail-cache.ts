@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { encodePayloadTail, type EncodedPayloadTail } from '@edu/signing';
-import type { MessageBodyText } from './dispatch.repository';
+import type { MessageBodyText } from '@edu/persistence';
 import { MicroBatch } from './micro-batch';
 import { messageTailJson } from './payloads';
 

@@ -1,4 +1,4 @@
-import type { DeliveryToSend, MessageBodyText } from './dispatch.repository';
+import type { DeliveryToSend, MessageBodyText } from '@edu/persistence';
 
 /** The body claim of a delivery token: its name and JSON text. */
 export interface DeliveryBody {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DeliveryQueue } from '@edu/queue';
 import { DispatcherEnv } from '../config/dispatcher.env';
-import { DispatchRepository } from './dispatch.repository';
+import { DispatchRepository } from '@edu/persistence';
 import { DispatcherMetrics } from './dispatcher.metrics';
 
 const RELAY_BATCH = 1_000;

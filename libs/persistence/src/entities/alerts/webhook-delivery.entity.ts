@@ -5,7 +5,10 @@ import type { WebhookType } from '../webhook.entity';
 /** States of one delivery (one alert message to one webhook). Values are stored: do not rename. */
 export const DELIVERY_STATUSES = ['pending', 'awaiting_retry', 'delivered', 'undeliverable', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** Deliveries in these states are still under way: they may be attempted (again) or cancelled. */
 export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'awaiting_retry'];
+/** `('pending', 'awaiting_retry')`: the open statuses as an SQL list, for `status IN ${...}`. */
+export const OPEN_DELIVERY_STATUSES_SQL = `(${OPEN_DELIVERY_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /** Why a delivery exists: fan-out of a new message, a partner's redeliver request, or a test. */
 export type DeliveryTrigger = 'message' | 'redeliver' | 'test';
@@ -18,7 +21,7 @@ export type DeliveryTrigger = 'message' | 'redeliver' | 'test';
 @Index('UQ_webhook_deliveries_message_webhook', ['messageId', 'webhookId'], { unique: true, where: `"trigger" = 'message'` })
 @Index('IDX_webhook_deliveries_webhook_created', ['webhookId', 'createdAt'])
 @Index('IDX_webhook_deliveries_message', ['messageId'])
-@Index('IDX_webhook_deliveries_open_due', ['dueAt'], { where: `status IN ('pending', 'awaiting_retry')` })
+@Index('IDX_webhook_deliveries_open_due', ['dueAt'], { where: `status IN ${OPEN_DELIVERY_STATUSES_SQL}` })
 @Index('IDX_webhook_deliveries_unqueued', ['createdAt'], { where: `enqueued_at IS NULL AND status = 'pending'` })
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'uuid' })

@@ -1,67 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AttemptErrorCode, DeliveryStatus, DeliveryTrigger, WebhookType } from '@edu/persistence';
+import { OPEN_DELIVERY_STATUSES_SQL, type AlertMessageEntity, type DeliveryStatus, type WebhookDeliveryAttemptEntity, type WebhookDeliveryEntity, type WebhookEntity } from '../entities';
+import type { ColumnsOf, JoinedColumnsOf } from './columns-of';
+import { cancelOpenDeliveriesSql, messageCountsSql, type MessageCounts } from './delivery-sql';
 
 /** What one attempt needs, read in one query for a batch of deliveries. */
-export interface DeliveryToSend {
-  id: string;
-  tenant_id: string;
-  app_id: string;
-  webhook_id: string;
-  message_id: string | null;
-  kind: WebhookType;
-  trigger: DeliveryTrigger;
-  status: DeliveryStatus;
+export type DeliveryToSend = ColumnsOf<WebhookDeliveryEntity, 'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status'> &
   /** The webhook's current endpoint; null once the webhook is deleted. */
-  endpoint: string | null;
-  transaction_id: string | null;
-  method: string | null;
-  alert_count: number | null;
-  group_count: number | null;
-  message_created_at: Date | null;
-  /** JSON text, as stored: notices only (a full payload's comes with its alerts, once per message). */
-  recipient_json: string | null;
-  open_deliveries: number | null;
-  delivered_deliveries: number | null;
-  fetching_apps: number | null;
-}
+  JoinedColumnsOf<WebhookEntity, 'endpoint'> &
+  JoinedColumnsOf<AlertMessageEntity, 'transactionId' | 'method' | 'alertCount'> & {
+    group_count: number | null;
+    message_created_at: Date | null;
+    /** JSON text, as stored: notices only (a full payload's comes with its alerts, once per message). */
+    recipient_json: string | null;
+  } & { [K in keyof MessageCounts]: MessageCounts[K] | null };
 
 /** The stored JSON text of a message's recipient and alert groups: what a full payload ends with. */
-export interface MessageBodyText {
-  id: string;
-  recipient_json: string;
-  alerts_json: string;
-}
+export type MessageBodyText = ColumnsOf<AlertMessageEntity, 'id'> & { recipient_json: string; alerts_json: string };
+
+type AttemptRecord = Pick<
+  WebhookDeliveryAttemptEntity,
+  'deliveryId' | 'attemptNumber' | 'startedAt' | 'durationMs' | 'url' | 'resolvedIp' | 'kid' | 'requestBytes' | 'responseStatus' | 'errorCode' | 'errorMessage' | 'responseExcerpt'
+>;
 
 /** The result of one attempt, written with the delivery's new state. */
-export interface AttemptOutcome {
-  deliveryId: string;
-  messageId: string | null;
-  attemptNumber: number;
-  status: Extract<DeliveryStatus, 'delivered' | 'awaiting_retry' | 'undeliverable'>;
-  /** When the next attempt is due (awaiting_retry only). */
-  dueAt: Date | null;
-  startedAt: Date;
-  durationMs: number;
-  url: string;
-  resolvedIp: string | null;
-  kid: string | null;
-  requestBytes: number | null;
-  responseStatus: number | null;
-  errorCode: AttemptErrorCode | null;
-  errorMessage: string | null;
-  responseExcerpt: string | null;
-  workerId: string;
-}
+export type AttemptOutcome = AttemptRecord &
+  Pick<WebhookDeliveryEntity, 'messageId' | 'dueAt'> & {
+    status: Extract<DeliveryStatus, 'delivered' | 'awaiting_retry' | 'undeliverable'>;
+    /** Dispatcher process that made the attempt. */
+    workerId: string;
+  };
 
-export interface OverdueDelivery {
-  id: string;
-  attempt_count: number;
-  due_at: Date;
-}
+export type OverdueDelivery = ColumnsOf<WebhookDeliveryEntity, 'id' | 'attemptCount'> & { due_at: Date };
 
-/** SQL of the dispatcher: batched reads and writes on the hot path, outbox relay, sweeper. */
+/**
+ * The dispatcher's statements on deliveries: batched reads and outcome writes on the hot path,
+ * outbox relay, sweeper. Beside WebhookDeliveriesRepository, which holds the API's writes.
+ */
 @Injectable()
 export class DispatchRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -77,10 +53,7 @@ export class DispatchRepository {
          LEFT JOIN webhooks w ON w.id = d.webhook_id
          LEFT JOIN alert_messages m ON m.id = d.message_id
          LEFT JOIN LATERAL (
-           SELECT count(*) FILTER (WHERE x.status IN ('pending', 'awaiting_retry'))::int AS open_deliveries,
-                  count(*) FILTER (WHERE x.status = 'delivered')::int AS delivered_deliveries,
-                  (SELECT count(*)::int FROM alert_message_fetches f WHERE f.message_id = d.message_id) AS fetching_apps
-             FROM webhook_deliveries x WHERE x.message_id = d.message_id
+           ${messageCountsSql('d.message_id')}
          ) c ON d.kind = 'full-payload' AND d.message_id IS NOT NULL
         WHERE d.id = ANY($1::uuid[])`,
       [ids],
@@ -94,7 +67,7 @@ export class DispatchRepository {
 
   /** Marks deliveries whose webhook no longer exists as cancelled (they are never sent). */
   async cancel(ids: string[]): Promise<void> {
-    await this.ds.query(`UPDATE webhook_deliveries SET status = 'cancelled', finished_at = now(), due_at = NULL WHERE id = ANY($1::uuid[]) AND status IN ('pending', 'awaiting_retry')`, [ids]);
+    await this.ds.query(cancelOpenDeliveriesSql('d.id = ANY($1::uuid[])'), [ids]);
   }
 
   /**
@@ -164,7 +137,7 @@ export class DispatchRepository {
   overdue(graceMs: number, after: { dueAt: Date; id: string } | undefined, limit: number): Promise<OverdueDelivery[]> {
     return this.ds.query(
       `SELECT id, attempt_count, due_at FROM webhook_deliveries
-        WHERE status IN ('pending', 'awaiting_retry') AND enqueued_at IS NOT NULL
+        WHERE status IN ${OPEN_DELIVERY_STATUSES_SQL} AND enqueued_at IS NOT NULL
           AND due_at < now() - ($1::int * interval '1 millisecond')
           AND ($2::timestamptz IS NULL OR (due_at, id) > ($2::timestamptz, $3::uuid))
         ORDER BY due_at, id LIMIT $4`,

@@ -1,0 +1,3 @@
+export * from './columns-of';
+export * from './delivery-sql';
+export * from './dispatch.repository';
