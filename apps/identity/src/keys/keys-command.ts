@@ -120,15 +120,7 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
   }
   return withCommandDatabase(config.DATABASE_URL, 'edu-keys', async (ds) => {
     const store = new SigningKeyStore(ds, new KeyEncryption(config.KEY_ENCRYPTION_KEY), 0);
-    if (parsed.command === 'list') {
-      const keys = await store.list(parsed.use);
-      const shown = keys.filter((k) => k.published);
-      out.log(shown.length ? 'Signing keys in the JWKS:' : 'No signing keys yet: the identity service creates them when it starts.');
-      for (const k of shown) out.log(describeKey(k));
-      const hidden = keys.length - shown.length;
-      if (hidden) out.log(`  (${hidden} retired key${hidden === 1 ? '' : 's'} no longer published)`);
-      return 0;
-    }
+    if (parsed.command === 'list') return listKeys(store, parsed.use, out);
     const use = parsed.use as SigningKeyUse;
     const replica = await refuseReplica(ds);
     if (replica) {
@@ -141,41 +133,59 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
       out.error(`Refused: KEY_ENCRYPTION_KEY does not decrypt the active ${use} key. Use the value the identity service (and the webhook dispatcher) run with, or they could not use the new key.`);
       return 1;
     }
-    if (parsed.command === 'stage') {
-      const staged = await store.stage(use);
-      out.log(staged.created ? `Staged ${use} key ${staged.kid}: published in the ${use === 'saml' ? 'SAML metadata' : 'JWKS'}, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
-      out.log(`Activate it with \`npm run keys:rotate -- --use ${use}\` once it has been published for at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} (verifiers may cache the JWKS for ${JWKS_MAX_AGE_SECONDS} s).`);
-      return 0;
-    }
-    const before = await store.list(use);
-    const previous = before.find((k) => k.status === 'active');
-    const staged = before.find((k) => k.status === 'next');
-    const kid = await store.rotate(use, parsed.keepMs);
-    out.log(`Rotated the ${use} key: ${kid} is active${staged ? ' (the staged key)' : ' (new)'}.`);
-    if (previous) {
-      out.log(
-        parsed.keepMs === 0
-          ? `${previous.kid} is retired and no longer published: tokens it signed are refused from now on.`
-          : `${previous.kid} is retired and stays published until ${new Date(Date.now() + parsed.keepMs).toISOString()}.`,
-      );
-    }
-    out.log('Services pick the new key within 60 s (their cache of the active key).');
-    if (!staged) {
-      out.error(
-        `Warning: no key was staged, so ${kid} signs from the moment it is published. Verifiers that refetch the JWKS for an unknown kid (jose createRemoteJWKSet) accept it at once; ones that keep a cached JWKS for its max-age (${JWKS_MAX_AGE_SECONDS} s) refuse its tokens until then. Stage first: npm run keys:stage -- --use ${use}`,
-      );
-    } else {
-      const publishedFor = (Date.now() - staged.createdAt.getTime()) / 1000;
-      if (publishedFor < STAGE_AT_LEAST_SECONDS) {
-        out.error(
-          `Warning: the staged key was published only ${humanSeconds(publishedFor)} ago (at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} is advised): verifiers that keep a cached JWKS for its max-age (${JWKS_MAX_AGE_SECONDS} s) without refetching for an unknown kid refuse its tokens until their copy expires.`,
-        );
-      }
-    }
-    const safe = SAFE_KEEP_SECONDS[use];
-    if (previous && parsed.keepMs > 0 && parsed.keepMs < safe.seconds * 1000) {
-      out.error(`Warning: --keep-published ${humanSeconds(parsed.keepMs / 1000)} is short: ${safe.why}; keep it published for at least ${humanSeconds(safe.seconds)}.`);
-    }
-    return 0;
+    if (parsed.command === 'stage') return stageKey(store, use, out);
+    return rotateKey(store, use, parsed.keepMs, out);
   });
+}
+
+async function listKeys(store: SigningKeyStore, use: Parsed['use'], out: CliOutput): Promise<number> {
+  const keys = await store.list(use);
+  const shown = keys.filter((k) => k.published);
+  out.log(shown.length ? 'Signing keys in the JWKS:' : 'No signing keys yet: the identity service creates them when it starts.');
+  for (const k of shown) out.log(describeKey(k));
+  const hidden = keys.length - shown.length;
+  if (hidden) out.log(`  (${hidden} retired key${hidden === 1 ? '' : 's'} no longer published)`);
+  return 0;
+}
+
+/** Activates the staged key (or a new one), retiring the active one; warns when that was hasty. */
+async function rotateKey(store: SigningKeyStore, use: SigningKeyUse, keepMs: number, out: CliOutput): Promise<number> {
+  const before = await store.list(use);
+  const previous = before.find((k) => k.status === 'active');
+  const staged = before.find((k) => k.status === 'next');
+  const kid = await store.rotate(use, keepMs);
+  out.log(`Rotated the ${use} key: ${kid} is active${staged ? ' (the staged key)' : ' (new)'}.`);
+  if (previous) {
+    out.log(
+      keepMs === 0
+        ? `${previous.kid} is retired and no longer published: tokens it signed are refused from now on.`
+        : `${previous.kid} is retired and stays published until ${new Date(Date.now() + keepMs).toISOString()}.`,
+    );
+  }
+  out.log('Services pick the new key within 60 s (their cache of the active key).');
+  if (!staged) {
+    out.error(
+      `Warning: no key was staged, so ${kid} signs from the moment it is published. Verifiers that refetch the JWKS for an unknown kid (jose createRemoteJWKSet) accept it at once; ones that keep a cached JWKS for its max-age (${JWKS_MAX_AGE_SECONDS} s) refuse its tokens until then. Stage first: npm run keys:stage -- --use ${use}`,
+    );
+  } else {
+    const publishedFor = (Date.now() - staged.createdAt.getTime()) / 1000;
+    if (publishedFor < STAGE_AT_LEAST_SECONDS) {
+      out.error(
+        `Warning: the staged key was published only ${humanSeconds(publishedFor)} ago (at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} is advised): verifiers that keep a cached JWKS for its max-age (${JWKS_MAX_AGE_SECONDS} s) without refetching for an unknown kid refuse its tokens until their copy expires.`,
+      );
+    }
+  }
+  const safe = SAFE_KEEP_SECONDS[use];
+  if (previous && keepMs > 0 && keepMs < safe.seconds * 1000) {
+    out.error(`Warning: --keep-published ${humanSeconds(keepMs / 1000)} is short: ${safe.why}; keep it published for at least ${humanSeconds(safe.seconds)}.`);
+  }
+  return 0;
+}
+
+/** Publishes a next key without signing with it yet (or names the one already staged). */
+async function stageKey(store: SigningKeyStore, use: SigningKeyUse, out: CliOutput): Promise<number> {
+  const staged = await store.stage(use);
+  out.log(staged.created ? `Staged ${use} key ${staged.kid}: published in the ${use === 'saml' ? 'SAML metadata' : 'JWKS'}, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
+  out.log(`Activate it with \`npm run keys:rotate -- --use ${use}\` once it has been published for at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} (verifiers may cache the JWKS for ${JWKS_MAX_AGE_SECONDS} s).`);
+  return 0;
 }

@@ -164,6 +164,18 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
       return resolveRef(col(ctx, source.column), source.ref, subField, ctx);
     case 'refExpr':
       return resolveRef(source.sql(alias(ctx)), source.ref, subField, ctx);
+    case 'refArray':
+    case 'children':
+    case 'linked':
+      return resolveRelated(source, subField, ctx);
+    case 'absent':
+      return { source: { multi: false, expr: 'NULL' }, type: 'text' };
+  }
+}
+
+/** Fields naming other records (reference lists, children, linked rows): any one of them matches. */
+function resolveRelated(source: Extract<ColumnSource, { kind: 'refArray' | 'children' | 'linked' }>, subField: string | undefined, ctx: FilterSqlContext): Resolved {
+  switch (source.kind) {
     case 'refArray': {
       const c = col(ctx, source.column);
       if (subField === 'type') return { source: { multi: false, expr: c }, type: 'text', refTypeOf: { target: source.ref, present: `COALESCE(cardinality(${c}), 0) > 0` } };
@@ -183,8 +195,6 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
       const elem = subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql(target)})` : target;
       return { source: { multi: true, from, where, elem }, type: 'text' };
     }
-    case 'absent':
-      return { source: { multi: false, expr: 'NULL' }, type: 'text' };
   }
 }
 

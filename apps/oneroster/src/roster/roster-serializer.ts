@@ -79,6 +79,44 @@ function jsonArraySql(column: string): string {
   return `CASE WHEN jsonb_typeof(${column}) = 'array' AND jsonb_array_length(${column}) > 0 THEN ${column}::text END`;
 }
 
+/** The SQL and writer of a field naming other records: one GUIDRef, or a list of them. */
+function referencePlan(
+  table: RosterTable,
+  source: Extract<ColumnSource, { kind: 'ref' | 'refExpr' | 'refArray' | 'children' | 'linked' }>,
+  fmt: JsonFormat,
+  alias: string,
+): { sql: string; emit: Emit } {
+  const col = (column: string) => `${alias}.${quoteIdent(column)}`;
+  switch (source.kind) {
+    case 'ref':
+    case 'refExpr': {
+      const ref = refWriter(source.ref, fmt);
+      return { sql: source.kind === 'ref' ? col(source.column) : source.sql(alias), emit: (v) => (typeof v === 'string' && v !== '' ? ref(v) : '') };
+    }
+    case 'refArray': {
+      const ref = refWriter(source.ref, fmt);
+      return { sql: col(source.column), emit: (v) => refList(v, ref) ?? '' };
+    }
+    case 'children': {
+      const ref = refWriter(source.ref, fmt);
+      const name = quoteIdent(table.table);
+      return {
+        sql: `ARRAY(SELECT c.sourced_id FROM ${name} AS c WHERE c.tenant_id = ${alias}.tenant_id AND c.parent_sourced_id = ${alias}.sourced_id ORDER BY c.ordinal)`,
+        emit: (v) => refList(v, ref) ?? '',
+      };
+    }
+    case 'linked': {
+      const ref = refWriter(source.ref, fmt);
+      const { table, owner, target } = source.link;
+      return {
+        // Two link records naming the same resource give one reference.
+        sql: `ARRAY(SELECT DISTINCT l.${quoteIdent(target)} COLLATE "C" FROM ${quoteIdent(table)} AS l WHERE l.tenant_id = ${alias}.tenant_id AND l.${quoteIdent(owner)} = ${alias}.sourced_id AND l.status = 'active' ORDER BY 1)`,
+        emit: (v) => refList(v, ref) ?? '',
+      };
+    }
+  }
+}
+
 /** The SQL column and the writer of one field. */
 function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, alias: string): { sql: string; emit: Emit } | undefined {
   const col = (column: string) => `${alias}.${quoteIdent(column)}`;
@@ -112,31 +150,11 @@ function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, al
         },
       };
     case 'ref':
-    case 'refExpr': {
-      const ref = refWriter(source.ref, fmt);
-      return { sql: source.kind === 'ref' ? col(source.column) : source.sql(alias), emit: (v) => (typeof v === 'string' && v !== '' ? ref(v) : '') };
-    }
-    case 'refArray': {
-      const ref = refWriter(source.ref, fmt);
-      return { sql: col(source.column), emit: (v) => refList(v, ref) ?? '' };
-    }
-    case 'children': {
-      const ref = refWriter(source.ref, fmt);
-      const name = quoteIdent(table.table);
-      return {
-        sql: `ARRAY(SELECT c.sourced_id FROM ${name} AS c WHERE c.tenant_id = ${alias}.tenant_id AND c.parent_sourced_id = ${alias}.sourced_id ORDER BY c.ordinal)`,
-        emit: (v) => refList(v, ref) ?? '',
-      };
-    }
-    case 'linked': {
-      const ref = refWriter(source.ref, fmt);
-      const { table, owner, target } = source.link;
-      return {
-        // Two link records naming the same resource give one reference.
-        sql: `ARRAY(SELECT DISTINCT l.${quoteIdent(target)} COLLATE "C" FROM ${quoteIdent(table)} AS l WHERE l.tenant_id = ${alias}.tenant_id AND l.${quoteIdent(owner)} = ${alias}.sourced_id AND l.status = 'active' ORDER BY 1)`,
-        emit: (v) => refList(v, ref) ?? '',
-      };
-    }
+    case 'refExpr':
+    case 'refArray':
+    case 'children':
+    case 'linked':
+      return referencePlan(table, source, fmt, alias);
     case 'userIds':
     case 'jsonList':
       // jsonb text of a list stored in its answer shape ([{type, identifier}], v1.2 profiles, ...): written as is.

@@ -12,7 +12,7 @@ import { classesController } from './controllers/classes.controller';
 import { coursesController } from './controllers/courses.controller';
 import { demographicsController } from './controllers/demographics.controller';
 import { enrollmentsController } from './controllers/enrollments.controller';
-import { orgsController, schoolReadsController } from './controllers/orgs.controller';
+import { orgsController, schoolClassReadsController, schoolReadsController } from './controllers/orgs.controller';
 import { usersController } from './controllers/users.controller';
 import { RosterDb } from './roster-db';
 import { RosterHttp } from './roster-http';
@@ -22,7 +22,7 @@ import { RosterService } from './roster.service';
 
 const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard, DataVersionReader, ResponseCache, CachingMetrics, ConditionalReads];
 
-const CONTROLLERS = [academicSessionsController, classesController, coursesController, demographicsController, enrollmentsController, orgsController, schoolReadsController, usersController];
+const CONTROLLERS = [academicSessionsController, classesController, coursesController, demographicsController, enrollmentsController, orgsController, schoolReadsController, schoolClassReadsController, usersController];
 
 /**
  * Every rostering read of both bindings (v1.1 and the v1.2 rostering service, the same 41

@@ -66,6 +66,34 @@ export function schoolReadsController(api: OneRosterApi) {
       return this.http.list(api, t, C.getEnrollmentsForSchool, { school_id: school }, req, res);
     }
 
+    @Get('schools/:school_id/students')
+    @RequireScopes(...api.scopes.rosterRelated)
+    getStudentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+      return this.http.list(api, t, C.getStudentsForSchool, { school_id: school }, req, res);
+    }
+
+    @Get('schools/:school_id/teachers')
+    @RequireScopes(...api.scopes.rosterRelated)
+    getTeachersForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+      return this.http.list(api, t, C.getTeachersForSchool, { school_id: school }, req, res);
+    }
+
+    @Get('schools/:school_id/terms')
+    @RequireScopes(...api.scopes.rosterRelated)
+    getTermsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+      return this.http.list(api, t, C.getTermsForSchool, { school_id: school }, req, res);
+    }
+  }
+  return namedFor(api, SchoolReadsController);
+}
+
+/** The reads of one class of a school (its enrollments, students and teachers). */
+export function schoolClassReadsController(api: OneRosterApi) {
+  @Controller(api.prefix.rostering)
+  @UseGuards(RosterAccessGuard)
+  class SchoolClassReadsController {
+    constructor(private readonly http: RosterHttp) {}
+
     @Get('schools/:school_id/classes/:class_id/enrollments')
     @RequireScopes(...api.scopes.rosterRelated)
     getEnrollmentsForClassInSchool(
@@ -101,24 +129,6 @@ export function schoolReadsController(api: OneRosterApi) {
     ) {
       return this.http.list(api, t, C.getTeachersForClassInSchool, { school_id: school, class_id: cls }, req, res);
     }
-
-    @Get('schools/:school_id/students')
-    @RequireScopes(...api.scopes.rosterRelated)
-    getStudentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
-      return this.http.list(api, t, C.getStudentsForSchool, { school_id: school }, req, res);
-    }
-
-    @Get('schools/:school_id/teachers')
-    @RequireScopes(...api.scopes.rosterRelated)
-    getTeachersForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
-      return this.http.list(api, t, C.getTeachersForSchool, { school_id: school }, req, res);
-    }
-
-    @Get('schools/:school_id/terms')
-    @RequireScopes(...api.scopes.rosterRelated)
-    getTermsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
-      return this.http.list(api, t, C.getTermsForSchool, { school_id: school }, req, res);
-    }
   }
-  return namedFor(api, SchoolReadsController);
+  return namedFor(api, SchoolClassReadsController);
 }
