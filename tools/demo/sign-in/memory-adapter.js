@@ -1,5 +1,6 @@
 // An in-process store for the demo upstream provider's sessions, codes and tokens: one process,
-// throwaway (a restart signs everyone out of the demo provider, which is fine for a demo).
+// throwaway (a restart signs everyone out of the demo provider, which is fine for a demo). The
+// tests' upstream provider (@edu/testing/sign-in) uses it too.
 'use strict';
 
 function memoryAdapterFactory() {

@@ -1,0 +1,3 @@
+import type { Adapter } from 'oidc-provider';
+
+export function memoryAdapterFactory(): (name: string) => Adapter;
