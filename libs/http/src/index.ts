@@ -14,3 +14,4 @@ export * from './openapi';
 export * from './load-monitor';
 export * from './load-shed.module';
 export * from './guarded-lookup';
+export * from './cursor-page.query';
