@@ -2,7 +2,8 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { JobsOptions, Queue } from 'bullmq';
 import { totalAttempts } from './delivery-schedule';
-import { DELIVERY_BACKOFF, DELIVERY_JOB, QUEUES, type DeliveryJobData } from './queues';
+import { attemptOffsetOf, deliveryJobData, type DeliveryJob, type DeliveryJobData } from './delivery-jobs';
+import { DELIVERY_BACKOFF, DELIVERY_JOB, QUEUES } from './queues';
 
 export const DELIVERY_QUEUE_SETTINGS = Symbol('DELIVERY_QUEUE_SETTINGS');
 
@@ -11,7 +12,17 @@ export interface DeliveryQueueSettings {
   maxRetries: number;
 }
 
-export interface DeliveryToQueue {
+/** A delivery job to add, optionally after a wait before its first attempt. */
+export type DeliveryJobToQueue = DeliveryJob & { delayMs?: number };
+
+/**
+ * A job described without its kind: requeued when it names attempts already made, a test when
+ * urgent, a first attempt otherwise.
+ * @deprecated name the kind (`DeliveryJobToQueue`): a redelivery described this way is queued as
+ * a first attempt.
+ */
+export interface UntypedDeliveryToQueue {
+  kind?: undefined;
   deliveryId: string;
   /** Attempts already made (a job re-created after Redis lost it); default 0. */
   attemptOffset?: number;
@@ -19,6 +30,16 @@ export interface DeliveryToQueue {
   delayMs?: number;
   /** Put it at the front of the queue (interactive test deliveries). */
   urgent?: boolean;
+}
+
+export type DeliveryToQueue = DeliveryJobToQueue | UntypedDeliveryToQueue;
+
+/** The job a producer's description names. */
+export function jobToQueue(d: DeliveryToQueue): DeliveryJobToQueue {
+  if (d.kind !== undefined) return d;
+  const { deliveryId, delayMs } = d;
+  if (d.attemptOffset) return { kind: 'requeued', deliveryId, attemptOffset: d.attemptOffset, delayMs };
+  return { kind: d.urgent ? 'test' : 'first-attempt', deliveryId, delayMs };
 }
 
 /** Completed jobs are kept an hour so a re-add of the same delivery id is ignored meanwhile. */
@@ -37,10 +58,16 @@ export class DeliveryQueue {
     @Inject(DELIVERY_QUEUE_SETTINGS) private readonly settings: DeliveryQueueSettings,
   ) {}
 
+  /** Adds jobs; a delivery whose job is still in the queue is left as it is. */
   async enqueue(deliveries: readonly DeliveryToQueue[]): Promise<void> {
     for (let i = 0; i < deliveries.length; i += ADD_BATCH) {
       const batch = deliveries.slice(i, i + ADD_BATCH);
-      await this.queue.addBulk(batch.map((d) => ({ name: DELIVERY_JOB, data: { deliveryId: d.deliveryId, attemptOffset: d.attemptOffset ?? 0 }, opts: this.jobOptions(d) })));
+      await this.queue.addBulk(
+        batch.map((d) => {
+          const job = jobToQueue(d);
+          return { name: DELIVERY_JOB, data: deliveryJobData(job), opts: this.jobOptions(job) };
+        }),
+      );
     }
   }
 
@@ -61,13 +88,13 @@ export class DeliveryQueue {
     return this.queue.getJobState(deliveryId);
   }
 
-  private jobOptions(d: DeliveryToQueue): JobsOptions {
+  private jobOptions(job: DeliveryJobToQueue): JobsOptions {
     return {
-      jobId: d.deliveryId,
-      attempts: Math.max(1, totalAttempts(this.settings.maxRetries) - (d.attemptOffset ?? 0)),
+      jobId: job.deliveryId,
+      attempts: Math.max(1, totalAttempts(this.settings.maxRetries) - attemptOffsetOf(job)),
       backoff: { type: DELIVERY_BACKOFF },
-      delay: d.delayMs && d.delayMs > 0 ? Math.round(d.delayMs) : undefined,
-      lifo: d.urgent || undefined,
+      delay: job.delayMs && job.delayMs > 0 ? Math.round(job.delayMs) : undefined,
+      lifo: job.kind === 'test' || undefined,
       removeOnComplete: KEEP_COMPLETED,
       removeOnFail: KEEP_FAILED,
     };

@@ -1,3 +1,4 @@
+export * from './delivery-jobs';
 export * from './delivery-queue';
 export * from './delivery-schedule';
 export * from './queue.module';

@@ -11,13 +11,3 @@ export const DELIVERY_JOB = 'deliver';
 
 /** Name of the retry schedule the dispatcher registers as its BullMQ backoff strategy. */
 export const DELIVERY_BACKOFF = 'delivery-schedule';
-
-/**
- * A delivery job: the delivery id (also the job id and the webhook JWT's `jti`) and how many
- * attempts were already made before this job existed (non-zero when the sweeper re-creates a job
- * Redis lost, so the schedule continues instead of restarting).
- */
-export interface DeliveryJobData {
-  deliveryId: string;
-  attemptOffset: number;
-}

@@ -96,7 +96,8 @@ export class DispatchHarness {
          FROM unnest($7::uuid[], $8::uuid[]) AS t(id, message_id)`,
       [this.tenantId, this.appId, hook.id, hook.type, o.trigger ?? 'message', o.queued !== false, ids, messageIds],
     );
-    if (o.queued !== false) await this.queue.enqueue(ids.map((deliveryId) => ({ deliveryId })));
+    const kind = o.trigger === 'test' ? 'test' : o.trigger === 'redeliver' ? 'redelivery' : 'first-attempt';
+    if (o.queued !== false) await this.queue.enqueue(ids.map((deliveryId) => ({ kind, deliveryId })));
     return ids;
   }
 
