@@ -6,7 +6,7 @@ import { HealthModule, LoggingModule, MetricsModule, readinessCheck } from '@edu
 import { PersistenceModule } from '@edu/persistence';
 import { QueueHealth, QueueModule } from '@edu/queue';
 import { DispatcherEnv } from './config/dispatcher.env';
-import { DeliveryModule, type DeliveryModuleOptions } from './delivery/delivery.module';
+import { WebhookDispatchModule, type WebhookDispatchModuleOptions } from './delivery/webhook-dispatch.module';
 
 /**
  * The webhook delivery worker. Its HTTP port serves only health and metrics (all routes are
@@ -14,7 +14,7 @@ import { DeliveryModule, type DeliveryModuleOptions } from './delivery/delivery.
  */
 @Module({})
 export class DispatcherModule {
-  static forRoot(env: DispatcherEnv, delivery: DeliveryModuleOptions = {}): DynamicModule {
+  static forRoot(env: DispatcherEnv, dispatch: WebhookDispatchModuleOptions = {}): DynamicModule {
     return {
       module: DispatcherModule,
       global: true,
@@ -39,7 +39,7 @@ export class DispatcherModule {
             keys: { getKey: async () => { throw new Error('no keys'); } },
           }),
         }),
-        DeliveryModule.forRoot(delivery),
+        WebhookDispatchModule.forRoot(dispatch),
       ],
       providers: [{ provide: DispatcherEnv, useValue: env }],
       exports: [DispatcherEnv],

@@ -1,6 +1,6 @@
 /**
- * Per-webhook load of one worker process: how many deliveries are in flight, since when, and how
- * long the webhook usually takes to answer.
+ * Caps how many deliveries of each webhook one worker process has in flight, knowing since when
+ * each runs and how long the webhook usually takes to answer.
  *
  * At most `maxInFlight` deliveries per webhook run at once. Work over that cap for a webhook that
  * answers quickly waits here for a slot (briefly, and no more of it than the cap), since one is
@@ -8,7 +8,7 @@
  * other webhooks need): it is put back in the queue for about one usual answer time, so it is
  * neither back at once nor spinning through the queue every second.
  */
-export class WebhookLoad {
+export class PerWebhookConcurrencyLimiter {
   private readonly inFlight = new Map<string, number[]>();
   private readonly typicalMs = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();

@@ -1,0 +1,101 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DispatchRepository, type AttemptOutcome, type DeliveryToSend } from '@edu/persistence';
+import { totalAttempts } from '@edu/queue';
+import { DispatcherEnv } from '../config/dispatcher.env';
+import { DeliveryAttempt, SigningUnavailableError } from './delivery-attempt';
+import { DeliveryReads, OutcomeWrites } from './delivery-batches';
+import { DispatcherMetrics } from './dispatcher.metrics';
+import { DONE, type JobSettlement } from './job-settlement';
+import { PerWebhookConcurrencyLimiter } from './per-webhook-concurrency-limiter';
+import { WebhookSender } from './webhook-sender';
+
+const OPEN = new Set(['pending', 'awaiting_retry']);
+/** How long a job waits when the database or the signing key is unreachable (no attempt spent). */
+const INFRA_PAUSE: JobSettlement = Object.freeze({ kind: 'postpone', ms: 5_000 });
+
+/**
+ * One attempt of one delivery: read it from PostgreSQL (batched), take a slot of its webhook,
+ * attempt it, and write the outcome (batched) before saying how the job settles, so a job never
+ * completes with its result unrecorded. The final failure is written here too.
+ */
+@Injectable()
+export class DeliveryService {
+  private readonly logger = new Logger('DeliveryService');
+  private readonly maxAttempts: number;
+
+  constructor(
+    env: DispatcherEnv,
+    private readonly repo: DispatchRepository,
+    private readonly metrics: DispatcherMetrics,
+    private readonly reads: DeliveryReads,
+    private readonly writes: OutcomeWrites,
+    private readonly limiter: PerWebhookConcurrencyLimiter,
+    private readonly attempts: DeliveryAttempt,
+    private readonly sender: WebhookSender,
+  ) {
+    this.maxAttempts = totalAttempts(env.WEBHOOK_MAX_RETRIES);
+  }
+
+  /**
+   * Makes the next attempt of a delivery if it is still open. `attemptsBefore`: attempts already
+   * made; `onlyAttempt`: this attempt is the last whatever it gives (a test delivery's, which its
+   * stored trigger also says).
+   */
+  async attempt(deliveryId: string, attemptsBefore: number, onlyAttempt: boolean): Promise<JobSettlement> {
+    let d: DeliveryToSend | undefined;
+    try {
+      d = await this.reads.add(deliveryId);
+    } catch (err) {
+      return this.postponed(deliveryId, err);
+    }
+    // Finished, cancelled or unknown: a stall re-run, a re-add or a deleted webhook. Nothing to send.
+    if (!d || !OPEN.has(d.status)) return DONE;
+    if (!d.endpoint) {
+      await this.repo.cancel([d.id]);
+      this.metrics.deliveries.inc({ outcome: 'cancelled' });
+      return DONE;
+    }
+    const release = await this.limiter.acquire(d.webhook_id);
+    if (!release) {
+      this.metrics.deferred.inc();
+      return { kind: 'postpone', ms: this.limiter.deferMs(d.webhook_id) };
+    }
+    try {
+      const attemptNumber = attemptsBefore + 1;
+      const final = onlyAttempt || d.trigger === 'test' || attemptNumber >= this.maxAttempts;
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await this.attempts.run(d, attemptNumber, final);
+        await this.writes.add(outcome);
+      } catch (err) {
+        // Our side failed (signing key or database): try again later without spending an attempt.
+        return this.postponed(deliveryId, err);
+      }
+      this.observe(outcome);
+      if (outcome.status === 'awaiting_retry') return { kind: 'retry', reason: `attempt ${attemptNumber} failed: ${outcome.errorCode} ${outcome.errorMessage ?? ''}`.trim() };
+      if (outcome.status === 'undeliverable') return { kind: 'give-up', reason: `attempt ${attemptNumber} failed (${outcome.errorCode}); the delivery is undeliverable` };
+      return DONE;
+    } finally {
+      release();
+    }
+  }
+
+  /** Writes the outcomes still batched and closes the sender's connections; once no job runs. */
+  async finish(): Promise<void> {
+    await this.writes.drain();
+    await this.sender.close();
+  }
+
+  private postponed(deliveryId: string, cause: unknown): JobSettlement {
+    // A missing signing key is logged, now and then, where it is detected.
+    if (!(cause instanceof SigningUnavailableError)) this.logger.warn({ err: cause, deliveryId }, 'Delivery postponed: a dependency is unavailable');
+    return INFRA_PAUSE;
+  }
+
+  private observe(o: AttemptOutcome): void {
+    const outcome = o.status === 'awaiting_retry' ? 'retry' : o.status;
+    this.metrics.deliveries.inc({ outcome });
+    this.metrics.attemptDuration.observe({ outcome, error_code: o.errorCode ?? 'none' }, o.durationMs / 1000);
+    if (o.status === 'undeliverable') this.logger.warn({ deliveryId: o.deliveryId, attempt: o.attemptNumber, errorCode: o.errorCode }, 'Delivery undeliverable');
+  }
+}
