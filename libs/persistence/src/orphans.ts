@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { cancelOpenDeliveriesSql } from './deliveries/delivery-sql';
 
 /**
  * Regional data keyed by a tenant. None of these tables has a foreign key to `tenants` (in a
@@ -168,9 +169,7 @@ async function cleanupWebhooks(c: Client, dryRun: boolean, report: OrphanCleanup
     `WITH gone AS (
        DELETE FROM webhooks w WHERE NOT EXISTS (SELECT 1 FROM apps a WHERE a.id = w.app_id) RETURNING w.id, w.app_id
      ), cancelled AS (
-       UPDATE webhook_deliveries d SET status = 'cancelled', finished_at = now(), due_at = NULL
-        WHERE d.webhook_id IN (SELECT id FROM gone) AND d.status IN ('pending', 'awaiting_retry')
-       RETURNING d.id
+       ${cancelOpenDeliveriesSql('d.webhook_id IN (SELECT id FROM gone)')}
      )
      SELECT (SELECT count(*)::int FROM gone) AS webhooks, (SELECT count(*)::int FROM cancelled) AS deliveries,
             (SELECT coalesce(array_agg(DISTINCT app_id::text), '{}') FROM gone) AS apps`,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesService } from './deliveries.service';
-import { DeliveryRepository } from './delivery.repository';
+import { DeliveryStoreModule } from './delivery-store.module';
 
-@Module({ imports: [WebhooksModule], controllers: [DeliveriesController], providers: [DeliveriesService, DeliveryRepository], exports: [DeliveryRepository] })
+@Module({ imports: [WebhooksModule, DeliveryStoreModule], controllers: [DeliveriesController], providers: [DeliveriesService] })
 export class DeliveriesModule {}

@@ -1,9 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, decodePageCursor, encodePageCursor, type Principal } from '@edu/domain';
-import { DeliveryQueue } from '@edu/queue';
+import { DELIVERY_STATUSES, OPEN_DELIVERY_STATUSES, WebhookDeliveriesRepository, type DeliveryRow } from '@edu/persistence';
 import { AlertsEnv } from '../config/alerts.env';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { DeliveryRepository, type DeliveryRow } from './delivery.repository';
+import { DeliveryEnqueuer } from './delivery-enqueuer';
 import { toAttemptView, toDeliveryView, type AttemptView, type DeliveryView } from './delivery.view';
 import type { ListDeliveriesQuery } from './dto/deliveries.dto';
 
@@ -20,7 +20,7 @@ export interface TestDeliveryResult {
   attempt: AttemptView | null;
 }
 
-const FINAL = new Set(['delivered', 'undeliverable', 'cancelled']);
+const FINAL = new Set<string>(DELIVERY_STATUSES.filter((s) => !OPEN_DELIVERY_STATUSES.includes(s)));
 const POLL_MS = 100;
 
 /**
@@ -29,12 +29,10 @@ const POLL_MS = 100;
  */
 @Injectable()
 export class DeliveriesService {
-  private readonly logger = new Logger('Deliveries');
-
   constructor(
-    private readonly deliveries: DeliveryRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly webhooks: WebhooksService,
-    private readonly queue: DeliveryQueue,
+    private readonly enqueuer: DeliveryEnqueuer,
     private readonly env: AlertsEnv,
   ) {}
 
@@ -64,7 +62,7 @@ export class DeliveriesService {
     if (!original.message_id) throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
     if (!FINAL.has(original.status)) throw new ApiError(ApiErrorCode.Conflict, `The delivery is still ${original.status}; redeliver it once it has finished`);
     const created = await this.deliveries.createRedelivery(original, tenantId, hook.appId, hook.type);
-    await this.enqueue(created.id, false);
+    await this.enqueuer.enqueue([{ deliveryId: created.id, urgent: false }]);
     return toDeliveryView(created);
   }
 
@@ -75,7 +73,7 @@ export class DeliveriesService {
   async test(who: Principal, webhookId: string): Promise<TestDeliveryResult> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const created = await this.deliveries.createTest(tenantId, hook.appId, hook.id, hook.type);
-    await this.enqueue(created.id, true);
+    await this.enqueuer.enqueue([{ deliveryId: created.id, urgent: true }]);
     const deadline = Date.now() + this.env.WEBHOOK_TEST_WAIT_MS;
     let current: DeliveryRow = created;
     while (!FINAL.has(current.status) && Date.now() < deadline) {
@@ -92,14 +90,5 @@ export class DeliveriesService {
     const delivery = await this.deliveries.find(tenantId, webhookId, deliveryId.toLowerCase());
     if (!delivery) throw ApiError.notFound('Delivery');
     return delivery;
-  }
-
-  private async enqueue(deliveryId: string, urgent: boolean): Promise<void> {
-    try {
-      await this.queue.enqueue([{ deliveryId, urgent }]);
-      await this.deliveries.markEnqueued([deliveryId]);
-    } catch (err) {
-      this.logger.warn({ err, deliveryId }, 'Delivery stored but not queued yet; the outbox relay will queue it');
-    }
   }
 }

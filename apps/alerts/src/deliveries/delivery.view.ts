@@ -1,4 +1,4 @@
-import type { AttemptRow, DeliveryRow } from './delivery.repository';
+import { OPEN_DELIVERY_STATUSES, type DeliveryRow, type WebhookDeliveryAttemptEntity } from '@edu/persistence';
 
 /** A delivery as the deliveries endpoints show it. */
 export interface DeliveryView {
@@ -44,7 +44,7 @@ export function toDeliveryView(d: DeliveryRow): DeliveryView {
     redelivery_of: d.redelivery_of,
     status: d.status,
     attempt_count: d.attempt_count,
-    next_attempt_at: d.status === 'pending' || d.status === 'awaiting_retry' ? iso(d.due_at) : null,
+    next_attempt_at: OPEN_DELIVERY_STATUSES.includes(d.status) ? iso(d.due_at) : null,
     last_status_code: d.last_status_code,
     last_error_code: d.last_error_code,
     created_at: iso(d.created_at) as string,
@@ -53,18 +53,18 @@ export function toDeliveryView(d: DeliveryRow): DeliveryView {
   };
 }
 
-export function toAttemptView(a: AttemptRow): AttemptView {
+export function toAttemptView(a: WebhookDeliveryAttemptEntity): AttemptView {
   return {
-    attempt_number: a.attempt_number,
-    started_at: iso(a.started_at) as string,
-    duration_ms: a.duration_ms,
+    attempt_number: a.attemptNumber,
+    started_at: iso(a.startedAt) as string,
+    duration_ms: a.durationMs,
     url: a.url,
-    resolved_ip: a.resolved_ip,
-    response_status: a.response_status,
-    error_code: a.error_code,
-    error_message: a.error_message,
-    response_excerpt: a.response_excerpt,
-    request_bytes: a.request_bytes,
+    resolved_ip: a.resolvedIp,
+    response_status: a.responseStatus,
+    error_code: a.errorCode,
+    error_message: a.errorMessage,
+    response_excerpt: a.responseExcerpt,
+    request_bytes: a.requestBytes,
     kid: a.kid,
   };
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, isUuid, type Principal } from '@edu/domain';
 import { validateBody } from '@edu/http';
-import { DeliveryQueue } from '@edu/queue';
-import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { WebhookDeliveriesRepository } from '@edu/persistence';
+import { DeliveryEnqueuer } from '../deliveries/delivery-enqueuer';
 import { AlertsAccess } from '../tenancy/alerts-access';
 import { AlertMessageRepository, type NewMessageRow } from './alert-message.repository';
 import { SubmitMessagesDto, type NewAlertMessageDto } from './dto/alert-message.dto';
@@ -18,22 +18,17 @@ export interface SubmittedMessage {
   deliveries: number;
 }
 
-/** How long a submission waits for Redis before leaving its deliveries to the outbox relay. */
-const ENQUEUE_WAIT_MS = 2_000;
-
 const countAlertItems = (m: NewAlertMessageDto): number => m.alerts.reduce((n, group) => n + group.alerts.length, 0);
 
 /** Alert messages: submission by the alert generator (operator) and getMessage for partners. */
 @Injectable()
 export class MessagesService {
-  private readonly logger = new Logger('AlertMessages');
-
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly messages: AlertMessageRepository,
-    private readonly deliveries: DeliveryRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly enqueuer: DeliveryEnqueuer,
     private readonly access: AlertsAccess,
-    private readonly queue: DeliveryQueue,
     private readonly metrics: AlertsMetrics,
   ) {}
 
@@ -55,21 +50,22 @@ export class MessagesService {
     }
     const candidates = [...firstByTransaction.values()];
 
-    const { stored, existing, deliveries } = await this.ds.transaction(async (em) => {
+    const { stored, existing, existingFanOut, deliveries } = await this.ds.transaction(async (em) => {
       const stored = await this.messages.insertNew(em, tenantId, candidates);
       const storedIds = new Set(stored.map((s) => s.transactionId));
       const existing = await this.messages.findByTransactionIds(em, tenantId, candidates.filter((c) => !storedIds.has(c.transactionId)).map((c) => c.transactionId));
-      const deliveries = await this.messages.createDeliveries(em, tenantId, stored.map((s) => s.messageId), this.access.alertsScopeUris());
-      return { stored, existing, deliveries };
+      const existingFanOut = await this.deliveries.fanOutSizes(em, existing.map((e) => e.messageId));
+      const deliveries = await this.deliveries.fanOut(em, tenantId, stored.map((s) => s.messageId), this.access.alertsScopeUris());
+      return { stored, existing, existingFanOut, deliveries };
     });
     this.metrics.messagesStored.inc(stored.length);
-    await this.enqueue(deliveries.map((d) => d.deliveryId));
+    await this.enqueuer.enqueue(deliveries.map(({ deliveryId }) => ({ deliveryId })));
 
     const perMessage = new Map<string, number>();
     for (const d of deliveries) perMessage.set(d.messageId, (perMessage.get(d.messageId) ?? 0) + 1);
     const byTransaction = new Map<string, SubmittedMessage>();
     for (const s of stored) byTransaction.set(s.transactionId, { message_id: s.messageId, transaction_id: s.transactionId, deliveries: perMessage.get(s.messageId) ?? 0 });
-    for (const e of existing) byTransaction.set(e.transactionId, { message_id: e.messageId, transaction_id: e.transactionId, deliveries: e.deliveries });
+    for (const e of existing) byTransaction.set(e.transactionId, { message_id: e.messageId, transaction_id: e.transactionId, deliveries: existingFanOut.get(e.messageId) ?? 0 });
     return dto.messages.map((m) => byTransaction.get(m.transaction_id) as SubmittedMessage);
   }
 
@@ -84,25 +80,5 @@ export class MessagesService {
     });
     if (!message) throw ApiError.notFound('Message');
     return toMessageView(message);
-  }
-
-  /**
-   * Queues the new deliveries after the commit. If Redis is slow or down the submission still
-   * succeeds: the deliveries stay marked unqueued and the dispatcher's outbox relay queues them.
-   */
-  private async enqueue(deliveryIds: string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        this.queue.enqueue(deliveryIds.map((deliveryId) => ({ deliveryId }))),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS))),
-      ]);
-      await this.deliveries.markEnqueued(deliveryIds);
-    } catch (err) {
-      this.logger.warn({ err, deliveries: deliveryIds.length }, 'Deliveries stored but not queued yet; the outbox relay will queue them');
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }

@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '@edu/domain';
-import { WebhookEntity, type WebhookType } from '@edu/persistence';
+import { WebhookDeliveriesRepository, WebhookEntity, type WebhookType } from '@edu/persistence';
 
 /** Webhook registrations. Every query is scoped by the owning app's id. */
 @Injectable()
 export class WebhookRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
+  ) {}
 
   private get repo() {
     return this.ds.getRepository(WebhookEntity);
@@ -44,11 +47,7 @@ export class WebhookRepository {
     return this.ds.transaction(async (em) => {
       const result = await em.delete(WebhookEntity, { id, appId });
       if (!result.affected) return false;
-      await em.query(
-        `UPDATE webhook_deliveries SET status = 'cancelled', finished_at = now(), due_at = NULL
-          WHERE webhook_id = $1 AND status IN ('pending', 'awaiting_retry')`,
-        [id],
-      );
+      await this.deliveries.cancelOpenOfWebhook(em, id);
       return true;
     });
   }

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { DeliveryStoreModule } from '../deliveries/delivery-store.module';
 import { WebhookRepository } from './webhook.repository';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-@Module({ controllers: [WebhooksController], providers: [WebhooksService, WebhookRepository], exports: [WebhooksService] })
+@Module({ imports: [DeliveryStoreModule], controllers: [WebhooksController], providers: [WebhooksService, WebhookRepository], exports: [WebhooksService] })
 export class WebhooksModule {}

@@ -1,3 +1,5 @@
 export * from './columns-of';
+export * from './delivery-replay';
 export * from './delivery-sql';
 export * from './dispatch.repository';
+export * from './webhook-deliveries.repository';

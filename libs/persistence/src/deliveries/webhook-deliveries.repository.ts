@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { WebhookDeliveryAttemptEntity, type DeliveryStatus, type WebhookDeliveryEntity, type WebhookType } from '../entities';
+import type { ColumnsOf } from './columns-of';
+import { cancelOpenDeliveriesSql } from './delivery-sql';
+
+/** A delivery as its log shows it. */
+export type DeliveryRow = ColumnsOf<
+  WebhookDeliveryEntity,
+  'id' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'redeliveryOf' | 'status' | 'attemptCount' | 'dueAt' | 'lastStatusCode' | 'lastErrorCode' | 'createdAt' | 'firstAttemptAt' | 'finishedAt'
+>;
+
+/** A page row: `cursor_at` is the creation time at full (microsecond) precision. */
+export type DeliveryPageRow = DeliveryRow & { cursor_at: string };
+
+export interface NewDeliveryRef {
+  deliveryId: string;
+  messageId: string;
+}
+
+const COLUMNS = `id, webhook_id, message_id, kind, trigger, redelivery_of, status, attempt_count, due_at, last_status_code, last_error_code, created_at, first_attempt_at, finished_at`;
+
+/**
+ * Every write of the API side to webhook_deliveries (fan-out, redelivery, test deliveries,
+ * enqueue marks, cancellation when a webhook is deleted) and the delivery log partners read.
+ * Reads and the partner's writes are scoped by tenant and webhook. The dispatcher's statements
+ * are in DispatchRepository beside it, the bulk replay in delivery-replay.ts.
+ */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /**
+   * Newest first; `after` continues below the last row of the previous page. Raw SQL: the cursor
+   * needs the creation time at microsecond precision, which a Date would cut to milliseconds.
+   */
+  list(tenantId: string, webhookId: string, o: { status?: DeliveryStatus; after?: { at: string; id: string }; limit: number }): Promise<DeliveryPageRow[]> {
+    return this.ds.query(
+      `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM webhook_deliveries
+        WHERE tenant_id = $1 AND webhook_id = $2
+          AND ($3::text IS NULL OR status = $3)
+          AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
+        ORDER BY created_at DESC, id DESC
+        LIMIT $6`,
+      [tenantId, webhookId, o.status ?? null, o.after?.at ?? null, o.after?.id ?? null, o.limit],
+    );
+  }
+
+  async find(tenantId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+    const rows: DeliveryRow[] = await this.ds.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND tenant_id = $2 AND webhook_id = $3`, [deliveryId, tenantId, webhookId]);
+    return rows[0];
+  }
+
+  /** The delivery's attempts, first first. */
+  attempts(deliveryId: string): Promise<WebhookDeliveryAttemptEntity[]> {
+    return this.ds.getRepository(WebhookDeliveryAttemptEntity).find({ where: { deliveryId }, order: { attemptNumber: 'ASC' } });
+  }
+
+  /** A new delivery of the same message to the same webhook, with a schedule of its own. */
+  async createRedelivery(original: DeliveryRow, tenantId: string, appId: string, kind: WebhookType): Promise<DeliveryRow> {
+    const rows: DeliveryRow[] = await this.ds.query(
+      `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, redelivery_of, status, due_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'redeliver', $6, 'pending', now())
+       RETURNING ${COLUMNS}`,
+      [tenantId, appId, original.webhook_id, original.message_id, kind, original.id],
+    );
+    return rows[0];
+  }
+
+  /** A one-attempt test delivery (no message) to the webhook. */
+  async createTest(tenantId: string, appId: string, webhookId: string, kind: WebhookType): Promise<DeliveryRow> {
+    const rows: DeliveryRow[] = await this.ds.query(
+      `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, status, due_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, NULL, $4, 'test', 'pending', now())
+       RETURNING ${COLUMNS}`,
+      [tenantId, appId, webhookId, kind],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Fan-out (spec 6.1): one pending delivery per message and per webhook of every app deployed at
+   * the tenant whose deployment holds one of `alertsScopes`.
+   */
+  async fanOut(em: EntityManager, tenantId: string, messageIds: string[], alertsScopes: string[]): Promise<NewDeliveryRef[]> {
+    if (messageIds.length === 0) return [];
+    const rows: { id: string; message_id: string }[] = await em.query(
+      `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, status, due_at)
+       SELECT gen_random_uuid(), $1, w.app_id, w.id, m.id, w.type, 'message', 'pending', now()
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS m(id, n)
+        CROSS JOIN (
+          SELECT w.id, w.app_id, w.type
+            FROM webhooks w
+            JOIN tenant_app_deployments d ON d.app_id = w.app_id AND d.tenant_id = $1
+           WHERE d.scope && $3::text[]
+        ) w
+        ORDER BY m.n, w.id
+       RETURNING id, message_id`,
+      [tenantId, messageIds, alertsScopes],
+    );
+    return rows.map((r) => ({ deliveryId: r.id, messageId: r.message_id }));
+  }
+
+  /** How many deliveries the fan-out of each message made (messages without any are absent). */
+  async fanOutSizes(em: EntityManager, messageIds: string[]): Promise<Map<string, number>> {
+    if (messageIds.length === 0) return new Map();
+    const rows: { message_id: string; n: number }[] = await em.query(
+      `SELECT message_id, count(*)::int AS n FROM webhook_deliveries WHERE message_id = ANY($1::uuid[]) AND trigger = 'message' GROUP BY message_id`,
+      [messageIds],
+    );
+    return new Map(rows.map((r) => [r.message_id, r.n]));
+  }
+
+  /** Records that the queue holds these deliveries' jobs (the outbox relay skips them). */
+  async markEnqueued(deliveryIds: string[], em: EntityManager = this.ds.manager): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await em.query(`UPDATE webhook_deliveries SET enqueued_at = now() WHERE id = ANY($1::uuid[]) AND enqueued_at IS NULL`, [deliveryIds]);
+  }
+
+  /** Cancels the deleted webhook's deliveries still under way, in the transaction that deletes it. */
+  async cancelOpenOfWebhook(em: EntityManager, webhookId: string): Promise<void> {
+    await em.query(cancelOpenDeliveriesSql('d.webhook_id = $1'), [webhookId]);
+  }
+}
