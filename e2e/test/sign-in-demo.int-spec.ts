@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
-import { launchChromium, screenshot } from '@edu/testing/browser';
+import { screenshot } from '@edu/testing/browser';
 import { abortForm, FORM_HEADERS } from '@edu/testing/sign-in';
-import { buildServices, freePort, provisionDemo, type ServiceProcess, startService } from './processes';
-import { afterRedirects, DemoProcess, demoJourney, find } from './sign-in-demo';
+import { freePort } from './processes';
+import { afterRedirects, DemoProcess, demoJourney, find, inChromium, startDemoIdentity, type DemoIdentity } from './sign-in-demo';
 
 /**
  * The demo people's `sub` at Lion City Schools District (tenant 9b8e7d6c-…-cba987654302): their
@@ -14,7 +13,7 @@ const SUB = { tanWeiLing: '7db7652d-0788-50d2-a1ea-c90f609fcaf3', arjun: '89b445
 
 // The sign-in demo of `npm start` (plain JS under tools/), with the types of its .d.ts files.
 const load = createRequire(__filename);
-const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
+const { demoSignInConfig } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 const { ensureRedirectUri } = load('../../tools/demo/sign-in/redirect') as typeof import('../../tools/demo/sign-in/redirect');
 const { pointSchoolProviderAt } = load('../../tools/demo/sign-in/school-provider') as typeof import('../../tools/demo/sign-in/school-provider');
 const { connectDemoLms } = load('../../tools/demo/sign-in/lms-tool') as typeof import('../../tools/demo/sign-in/lms-tool');
@@ -30,23 +29,17 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
   const demo = demoSignInConfig();
   const tanWeiLing = demo.people.find((p) => p.email.startsWith('wei.ling.tan'))!;
   const arjun = demo.people.find((p) => p.email.startsWith('arjun'))!;
-  let db: TestDatabase;
-  let identity: ServiceProcess;
-  let upstream: DemoProcess;
+  let core: DemoIdentity;
   let partner: DemoProcess;
   let lms: DemoProcess;
   let lmsPage: string;
   let trip: Omit<Parameters<typeof demoJourney>[0], 'sub' | 'provider'>;
 
   beforeAll(async () => {
-    buildServices();
-    db = await createTestDatabase();
-    provisionDemo(db.url);
-    const [identityPort, upstreamPort, partnerPort, lmsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}`, partner: `http://127.0.0.1:${partnerPort}`, lms: `http://127.0.0.1:${lmsPort}` };
-    const signIn = identitySignInEnv(urls.upstream, {});
-    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: urls.identity, PUBLIC_BASE_URL: urls.identity, ...signIn }, identityPort);
-    upstream = await new DemoProcess('upstream.js', urls.upstream).start({ DEMO_UPSTREAM_PORT: String(upstreamPort), DEMO_UPSTREAM_URL: urls.upstream, IDENTITY_URL: urls.identity });
+    core = await startDemoIdentity();
+    const [partnerPort, lmsPort] = [await freePort(), await freePort()];
+    const urls = { ...core.urls, partner: `http://127.0.0.1:${partnerPort}`, lms: `http://127.0.0.1:${lmsPort}` };
+    const identity = core.identity;
     partner = await new DemoProcess('partner-app.js', urls.partner).start({ DEMO_PARTNER_PORT: String(partnerPort), DEMO_PARTNER_URL: urls.partner, IDENTITY_URL: urls.identity });
     lms = await new DemoProcess('lms.js', urls.lms).start({ DEMO_LMS_PORT: String(lmsPort), DEMO_LMS_URL: urls.lms });
     // As npm start does when DEMO_PARTNER_PORT moved the app's redirect URI.
@@ -63,9 +56,8 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([partner?.stop(), upstream?.stop(), lms?.stop()]);
-    await identity?.stop();
-    await db?.drop();
+    await Promise.all([partner?.stop(), lms?.stop()]);
+    await core?.stop();
   });
 
   it('lands back in the app showing the verified claims, tenant and constituencies included; signing out returns to the app', async () => {
@@ -92,12 +84,7 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
   });
 
   it('in Chromium, as the banner tells a newcomer: find the school, press Microsoft, pick the person, see the claims, sign out; no policy blocks a step', async () => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      // A Content-Security-Policy that refuses a form's redirect (form-action) shows only in a real browser.
-      const refused: string[] = [];
-      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+    await inChromium(async (page, refused) => {
       await page.goto(`${trip.partner}/login`);
       await page.getByRole('searchbox').fill('Lion');
       await page.keyboard.press('Enter');
@@ -111,17 +98,11 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
       await page.getByRole('button', { name: 'Yes, sign me out' }).click();
       await page.waitForURL(`${trip.partner}/`);
       expect(refused).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('in Chromium, as the banner tells: a student opens the activity in the demo LMS and lands in the app signed in, without a sign-in page', async () => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const refused: string[] = [];
-      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+    await inChromium(async (page, refused) => {
       const seen: string[] = [];
       page.on('framenavigated', (f) => void (f === page.mainFrame() && seen.push(new URL(f.url()).pathname)));
       await page.goto(lmsPage);
@@ -133,9 +114,7 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
       // No school search, no provider button: the portal never showed a page.
       expect(seen.filter((p) => p.startsWith('/signin/interaction'))).toEqual([]);
       expect(refused).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('a student signs in with the school’s own provider (a public client at the demo provider, mapped by the identifier on the roster)', async () => {

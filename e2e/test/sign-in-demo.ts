@@ -1,8 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { launchChromium } from '@edu/testing/browser';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, schoolSearch, type BrowserResponse } from '@edu/testing/sign-in';
+import { buildServices, freePort, provisionDemo, startService, type ServiceProcess } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
+const { identitySignInEnv } = createRequire(__filename)('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 
 /** A demo process of `npm start` (tools/demo/sign-in/*.js), started as npm start does, ready on /health. */
 export class DemoProcess {
@@ -33,6 +39,58 @@ export class DemoProcess {
       this.child.once('exit', () => resolve());
       this.child.kill('SIGTERM');
     });
+  }
+}
+
+/** What every sign-in demo test starts, as `npm start` does: identity and the demo upstream provider. */
+export interface DemoIdentity {
+  db: TestDatabase;
+  identity: ServiceProcess;
+  upstream: DemoProcess;
+  urls: { identity: string; upstream: string };
+  /** Stops the processes and drops the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The demo data set in a fresh database, identity as a process with its core providers pointing
+ * at the demo upstream provider, and that provider; what started is stopped again when a step fails.
+ */
+export async function startDemoIdentity(): Promise<DemoIdentity> {
+  buildServices();
+  const started: Partial<DemoIdentity> = {};
+  const stop = async () => {
+    await started.upstream?.stop();
+    await started.identity?.stop();
+    await started.db?.drop();
+  };
+  try {
+    const db = (started.db = await createTestDatabase());
+    provisionDemo(db.url);
+    const [identityPort, upstreamPort] = [await freePort(), await freePort()];
+    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}` };
+    const identity = (started.identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: urls.identity, PUBLIC_BASE_URL: urls.identity, ...identitySignInEnv(urls.upstream, {}) }, identityPort));
+    const upstream = (started.upstream = await new DemoProcess('upstream.js', urls.upstream).start({ DEMO_UPSTREAM_PORT: String(upstreamPort), DEMO_UPSTREAM_URL: urls.upstream, IDENTITY_URL: urls.identity }));
+    return { db, identity, upstream, urls, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * Runs `work` on a new page of headless Chromium with the Content-Security-Policy refusals the
+ * page logs (a policy that blocks a step, e.g. a form's redirect, shows only in a real browser).
+ */
+export async function inChromium(work: (page: Page, cspRefusals: string[]) => Promise<void>): Promise<void> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+    await work(page, refused);
+  } finally {
+    await browser.close();
   }
 }
 

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
-import { launchChromium, screenshot } from '@edu/testing/browser';
-import { buildServices, freePort, provisionDemo, type ServiceProcess, startService } from './processes';
-import { DemoProcess } from './sign-in-demo';
+import { screenshot } from '@edu/testing/browser';
+import { freePort } from './processes';
+import { DemoProcess, inChromium, startDemoIdentity, type DemoIdentity } from './sign-in-demo';
 
 /**
  * Tan Wei Ling's persistent NameID at the demo SAML app (Lion City Digital Library, app
@@ -13,7 +12,7 @@ const NAME_ID = '401005d7-c449-546c-a665-9a0f37698ce7';
 const CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
 
 const load = createRequire(__filename);
-const { demoSignInConfig, identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
+const { demoSignInConfig } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
 const { pointSamlAppAt, DEMO_SAML_APP_ID } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
 
@@ -26,19 +25,13 @@ const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-product
 describe('SAML demo: the demo SAML app signs a demo person in through the school’s SAML identity provider', () => {
   const demo = demoSignInConfig();
   const tanWeiLing = demo.people.find((p) => p.email.startsWith('wei.ling.tan'))!;
-  let db: TestDatabase;
-  let identity: ServiceProcess;
-  let upstream: DemoProcess;
+  let core: DemoIdentity;
   let sp: DemoProcess;
 
   beforeAll(async () => {
-    buildServices();
-    db = await createTestDatabase();
-    provisionDemo(db.url);
-    const [identityPort, upstreamPort, spPort] = [await freePort(), await freePort(), await freePort()];
-    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}`, sp: `http://127.0.0.1:${spPort}` };
-    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: urls.identity, PUBLIC_BASE_URL: urls.identity, ...identitySignInEnv(urls.upstream, {}) }, identityPort);
-    upstream = await new DemoProcess('upstream.js', urls.upstream).start({ DEMO_UPSTREAM_PORT: String(upstreamPort), DEMO_UPSTREAM_URL: urls.upstream, IDENTITY_URL: urls.identity });
+    core = await startDemoIdentity();
+    const spPort = await freePort();
+    const urls = { ...core.urls, sp: `http://127.0.0.1:${spPort}` };
     sp = await new DemoProcess('saml-sp.js', urls.sp).start({ DEMO_SAML_SP_PORT: String(spPort), DEMO_SAML_SP_URL: urls.sp, IDENTITY_URL: urls.identity });
     // As npm start does: the demo library app (addresses that do not exist here) now points at the demo SP; once.
     expect(await pointSamlAppAt({ identityUrl: urls.identity, spUrl: urls.sp, operator: OPERATOR })).toEqual({ action: 'moved', name: 'Lion City Digital Library' });
@@ -46,17 +39,12 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([sp?.stop(), upstream?.stop()]);
-    await identity?.stop();
-    await db?.drop();
+    await sp?.stop();
+    await core?.stop();
   });
 
   it('in Chromium, as the banner tells: open the SAML app, press Microsoft, pick the person, see the validated assertion; no policy blocks a step', async () => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const refused: string[] = [];
-      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+    await inChromium(async (page, refused) => {
       await page.goto(`${sp.url}/login`);
       // The AuthnRequest names the school's identity provider: the portal shows the school's ways to sign in at once.
       await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
@@ -75,36 +63,24 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
       await expect(page.getByRole('heading', { name: 'Signed out of Lion City Digital Library' }).isVisible()).resolves.toBe(true);
       await screenshot(page, 'sign-in-saml-demo-signed-out');
       expect(refused).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('in Chromium, a sign-in the school starts (its link to the app): the same sign-in, then an unsolicited response the SP accepts', async () => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const refused: string[] = [];
-      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
-      await page.goto(`${identity.url}/saml/${demo.tenant.id}/apps/${DEMO_SAML_APP_ID}/start`);
+    await inChromium(async (page, refused) => {
+      await page.goto(`${core.identity.url}/saml/${demo.tenant.id}/apps/${DEMO_SAML_APP_ID}/start`);
       await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
       await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
       await page.waitForURL(`${sp.url}/saml/acs`);
       expect(JSON.parse((await page.locator('#assertion').textContent()) ?? '{}')).toMatchObject({ nameID: NAME_ID });
       await screenshot(page, 'sign-in-saml-demo-idp-initiated');
       expect(refused).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('in Chromium, from the school’s page of apps: the library’s tile (its sign_on_url) signs the person in at the demo SP', async () => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const refused: string[] = [];
-      page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && refused.push(m.text())));
-      await page.goto(`${identity.url}/signin/schools/${demo.tenant.id}/apps`);
+    await inChromium(async (page, refused) => {
+      await page.goto(`${core.identity.url}/signin/schools/${demo.tenant.id}/apps`);
       const tile = page.getByRole('link', { name: 'Lion City Digital Library' });
       await expect(tile.getAttribute('href')).resolves.toBe(`${sp.url}/login`);
       await screenshot(page, 'sign-in-portal-apps');
@@ -115,8 +91,6 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
       expect(JSON.parse((await page.locator('#assertion').textContent()) ?? '{}')).toMatchObject({ nameID: NAME_ID, nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' });
       await screenshot(page, 'sign-in-portal-apps-assertion');
       expect(refused).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 });
