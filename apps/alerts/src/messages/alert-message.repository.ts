@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { messageCountsSql, type AlertMessageEntity, type ColumnsOf, type MessageCounts } from '@edu/persistence';
+import { In, type EntityManager } from 'typeorm';
+import { AlertMessageEntity, messageCountsSql, type ColumnsOf, type MessageCounts } from '@edu/persistence';
 
 /** A message to store; the recipient as submitted. */
 export type NewMessageRow = Pick<AlertMessageEntity, 'id' | 'transactionId' | 'alerts' | 'alertCount'> & { recipient: unknown };
@@ -41,8 +41,8 @@ export class AlertMessageRepository {
   /** Messages the tenant already has under these transaction ids. */
   async findByTransactionIds(em: EntityManager, tenantId: string, transactionIds: string[]): Promise<StoredMessageRef[]> {
     if (transactionIds.length === 0) return [];
-    const rows: MessageRef[] = await em.query(`SELECT id, transaction_id FROM alert_messages WHERE tenant_id = $1 AND transaction_id = ANY($2::text[])`, [tenantId, transactionIds]);
-    return rows.map((r) => ({ messageId: r.id, transactionId: r.transaction_id }));
+    const rows = await em.getRepository(AlertMessageEntity).find({ select: { id: true, transactionId: true }, where: { tenantId, transactionId: In(transactionIds) } });
+    return rows.map((r) => ({ messageId: r.id, transactionId: r.transactionId }));
   }
 
   /** Records that an app read a message of the tenant (no-op for a message it does not have). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
+import { TenantEntity } from '@edu/persistence';
 
 /**
  * A tenant's region (null when the tenant is unknown), cached per replica for a few seconds. An
@@ -16,8 +17,8 @@ export class TenantRegionsRepository {
   async regionOf(tenantId: string): Promise<string | null> {
     const hit = this.cache.get(tenantId);
     if (hit !== undefined) return hit;
-    const rows: { region_id: string }[] = await this.ds.query('SELECT region_id FROM tenants WHERE id = $1', [tenantId]);
-    const region = rows[0]?.region_id ?? null;
+    const tenant = await this.ds.getRepository(TenantEntity).findOne({ select: { regionId: true }, where: { id: tenantId } });
+    const region = tenant?.regionId ?? null;
     if (region !== null) this.cache.set(tenantId, region);
     return region;
   }

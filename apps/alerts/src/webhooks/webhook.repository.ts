@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '@edu/domain';
-import { WebhookDeliveriesRepository, WebhookEntity, type WebhookType } from '@edu/persistence';
+import { AppEntity, WebhookDeliveriesRepository, WebhookEntity, type WebhookType } from '@edu/persistence';
 
 /** Webhook registrations. Every query is scoped by the owning app's id. */
 @Injectable()
@@ -27,8 +27,7 @@ export class WebhookRepository {
   /** Whether the app's row is here (a regional database holds a replicated copy of `apps`). */
   async appExists(appId: string): Promise<boolean> {
     if (!isUuid(appId)) return false;
-    const rows: unknown[] = await this.ds.query('SELECT 1 FROM apps WHERE id = $1::uuid', [appId]);
-    return rows.length > 0;
+    return this.ds.getRepository(AppEntity).existsBy({ id: appId });
   }
 
   create(appId: string, endpoint: string, type: WebhookType): Promise<WebhookEntity> {
