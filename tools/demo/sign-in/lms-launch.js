@@ -8,6 +8,7 @@
 'use strict';
 const { demoLmsConfig } = require('./lms');
 const { browser, unescapeHtml } = require('./cookie-fetch');
+const { runStepScript } = require('./script');
 
 const textOf = (html) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -38,18 +39,7 @@ async function launch(lmsUrl, email, authorizationUrl, redirectUri) {
 }
 
 if (require.main === module) {
-  const [lmsUrl, email, url, redirectUri] = process.argv.slice(2);
-  if (!redirectUri) {
-    console.error('usage: lms-launch.js <demo LMS URL> <demo LMS person e-mail> <authorization URL> <redirect URI>');
-    process.exit(2);
-  }
-  launch(lmsUrl, email, url, redirectUri).then(
-    (where) => console.log(where),
-    (err) => {
-      console.error(err.message);
-      process.exit(1);
-    },
-  );
+  runStepScript('usage: lms-launch.js <demo LMS URL> <demo LMS person e-mail> <authorization URL> <redirect URI>', 4, launch);
 }
 
 module.exports = { launch };

@@ -10,6 +10,7 @@
 'use strict';
 const { demoSignInConfig } = require('./config');
 const { browser, unescapeHtml } = require('./cookie-fetch');
+const { runStepScript } = require('./script');
 
 function refreshOf(res) {
   const m = /<meta http-equiv="refresh" content="0; ?url=([^"]+)">/i.exec(res.body);
@@ -51,18 +52,7 @@ async function signIn(authorizationUrl, provider, email, redirectUri) {
 }
 
 if (require.main === module) {
-  const [url, provider, email, redirectUri] = process.argv.slice(2);
-  if (!redirectUri) {
-    console.error('usage: person.js <authorization URL> <provider: google|microsoft> <demo person e-mail> <redirect URI>');
-    process.exit(2);
-  }
-  signIn(url, provider, email, redirectUri).then(
-    (location) => console.log(location),
-    (err) => {
-      console.error(err.message);
-      process.exit(1);
-    },
-  );
+  runStepScript('usage: person.js <authorization URL> <provider: google|microsoft> <demo person e-mail> <redirect URI>', 4, signIn);
 }
 
 module.exports = { signIn };
