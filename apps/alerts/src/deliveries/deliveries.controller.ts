@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Principal } from '@edu/domain';
 import { CurrentPrincipal, RequireScopes } from '@edu/auth';
+import { isOpenDelivery } from '@edu/persistence';
 import { WebhookIdParam } from '../webhooks/dto/webhook.dto';
 import { DeliveriesService, type DeliveryPage, type TestDeliveryResult } from './deliveries.service';
 import type { AttemptView, DeliveryView } from './delivery.view';
@@ -38,7 +39,7 @@ export class DeliveriesController {
   @ApiOperation({ summary: 'Send a signed test delivery now; 200 with its result, or 202 when it has not finished in time' })
   async test(@CurrentPrincipal() who: Principal, @Param() { id }: WebhookIdParam, @Res({ passthrough: true }) res: Response): Promise<TestDeliveryResult> {
     const result = await this.deliveries.test(who, id);
-    res.status(result.status === 'pending' || result.status === 'awaiting_retry' ? 202 : 200);
+    res.status(isOpenDelivery(result.status) ? 202 : 200);
     return result;
   }
 }

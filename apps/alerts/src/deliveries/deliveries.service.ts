@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, decodePageCursor, encodePageCursor, type Principal } from '@edu/domain';
-import { DELIVERY_STATUSES, OPEN_DELIVERY_STATUSES, WebhookDeliveriesRepository, type DeliveryRow } from '@edu/persistence';
+import { isOpenDelivery, WebhookDeliveriesRepository, type DeliveryRow, type DeliveryStatus } from '@edu/persistence';
 import { AlertsEnv } from '../config/alerts.env';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DeliveryEnqueuer } from './delivery-enqueuer';
@@ -16,11 +16,10 @@ export interface TestDeliveryResult {
   delivery_id: string;
   /** True when the endpoint answered 2xx in time. */
   success: boolean;
-  status: string;
+  status: DeliveryStatus;
   attempt: AttemptView | null;
 }
 
-const FINAL = new Set<string>(DELIVERY_STATUSES.filter((s) => !OPEN_DELIVERY_STATUSES.includes(s)));
 const POLL_MS = 100;
 
 /**
@@ -60,7 +59,7 @@ export class DeliveriesService {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const original = await this.find(tenantId, hook.id, deliveryId);
     if (!original.message_id) throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
-    if (!FINAL.has(original.status)) throw new ApiError(ApiErrorCode.Conflict, `The delivery is still ${original.status}; redeliver it once it has finished`);
+    if (isOpenDelivery(original.status)) throw new ApiError(ApiErrorCode.Conflict, `The delivery is still ${original.status}; redeliver it once it has finished`);
     const created = await this.deliveries.createRedelivery(original, tenantId, hook.appId, hook.type);
     await this.enqueuer.enqueue([{ deliveryId: created.id, urgent: false }]);
     return toDeliveryView(created);
@@ -76,7 +75,7 @@ export class DeliveriesService {
     await this.enqueuer.enqueue([{ deliveryId: created.id, urgent: true }]);
     const deadline = Date.now() + this.env.WEBHOOK_TEST_WAIT_MS;
     let current: DeliveryRow = created;
-    while (!FINAL.has(current.status) && Date.now() < deadline) {
+    while (isOpenDelivery(current.status) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, POLL_MS));
       current = (await this.deliveries.find(tenantId, hook.id, created.id)) ?? current;
     }

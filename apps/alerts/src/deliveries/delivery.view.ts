@@ -1,4 +1,4 @@
-import { OPEN_DELIVERY_STATUSES, type DeliveryRow, type WebhookDeliveryAttemptEntity } from '@edu/persistence';
+import { isOpenDelivery, type DeliveryRow, type WebhookDeliveryAttemptEntity } from '@edu/persistence';
 
 /** A delivery as the deliveries endpoints show it. */
 export interface DeliveryView {
@@ -44,7 +44,7 @@ export function toDeliveryView(d: DeliveryRow): DeliveryView {
     redelivery_of: d.redelivery_of,
     status: d.status,
     attempt_count: d.attempt_count,
-    next_attempt_at: OPEN_DELIVERY_STATUSES.includes(d.status) ? iso(d.due_at) : null,
+    next_attempt_at: isOpenDelivery(d.status) ? iso(d.due_at) : null,
     last_status_code: d.last_status_code,
     last_error_code: d.last_error_code,
     created_at: iso(d.created_at) as string,

@@ -7,6 +7,8 @@ export const DELIVERY_STATUSES = ['pending', 'awaiting_retry', 'delivered', 'und
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** Deliveries in these states are still under way: they may be attempted (again) or cancelled. */
 export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'awaiting_retry'];
+/** Whether a delivery in `status` is still under way. */
+export const isOpenDelivery = (status: DeliveryStatus): boolean => OPEN_DELIVERY_STATUSES.includes(status);
 /** `('pending', 'awaiting_retry')`: the open statuses as an SQL list, for `status IN ${...}`. */
 export const OPEN_DELIVERY_STATUSES_SQL = `(${OPEN_DELIVERY_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
