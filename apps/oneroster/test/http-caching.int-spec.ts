@@ -190,6 +190,81 @@ describe('OneRoster HTTP caching', () => {
     });
   });
 
+  describe('reads without validators, rendered under the versions last seen (read with the rows)', () => {
+    /** No response cache: every plain read after the first takes the versions from the page's own statement. */
+    let plain: NestExpressApplication;
+    const outcomes = async (app: NestExpressApplication, outcome: string): Promise<number> => {
+      const text = (await request(app.getHttpServer()).get('/metrics').expect(200)).text;
+      const m = new RegExp(`^oneroster_reads_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(text);
+      return m ? Number(m[1]) : 0;
+    };
+    const givenName = (body: Record<string, unknown>) => (body.user as { givenName: string }).givenName;
+
+    beforeAll(async () => {
+      plain = await h.boot({ ONEROSTER_RESPONSE_CACHE_BYTES: '0' });
+    });
+
+    afterAll(async () => {
+      await plain?.close();
+    });
+
+    it('answers the same bytes and tag as a read of the versions first, and renders once while nothing changes', async () => {
+      const path = `${PREFIX}/users?limit=3&offset=1`;
+      const first = await get(plain, path, reader).expect(200);
+      const missed = await outcomes(plain, 'guess_missed');
+      const rendered = await outcomes(plain, 'rendered');
+      const again = await get(plain, path, reader).expect(200);
+      expect(again.text).toBe(first.text);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(again.headers.etag).toBe((await get(other, path, reader).expect(200)).headers.etag);
+      expect(await outcomes(plain, 'rendered')).toBe(rendered + 1);
+      expect(await outcomes(plain, 'guess_missed')).toBe(missed);
+    });
+
+    it('a change through another instance since the versions were last seen: the next plain read renders again and answers the new data under the new tag', async () => {
+      const path = `${PREFIX}/users/usr-t1`;
+      const before = await get(plain, path, reader).expect(200);
+      const missed = await outcomes(plain, 'guess_missed');
+      const p = clonePackage(schoolPackage());
+      p.files['users.csv']!.rows.find((r) => r.sourcedId === 'usr-t1')!.givenName = 'Guessed';
+      await importPackage(p);
+      const after = await get(plain, path, reader).expect(200);
+      expect(givenName(after.body as Record<string, unknown>)).toBe('Guessed');
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      expect(after.headers.etag).toBe((await get(other, path, reader).expect(200)).headers.etag);
+      expect(await outcomes(plain, 'guess_missed')).toBe(missed + 1);
+      await get(other, path, reader, after.headers.etag).expect(304);
+    });
+
+    it('an empty page, whose statement carries no versions: read after it, they still catch a change since they were last seen', async () => {
+      const empty = (name: string) => `${PREFIX}/users?filter=${encodeURIComponent(`givenName='${name}'`)}`;
+      await get(plain, empty('Nobody-1'), reader).expect(200);
+      const missed = await outcomes(plain, 'guess_missed');
+      const p = clonePackage(schoolPackage());
+      p.files['users.csv']!.rows.find((r) => r.sourcedId === 'usr-t1')!.givenName = 'Bracketed';
+      await importPackage(p);
+      const after = await get(plain, empty('Nobody-2'), reader).expect(200);
+      expect((after.body as { users: unknown[] }).users).toEqual([]);
+      expect(after.headers.etag).toBe((await get(other, empty('Nobody-2'), reader).expect(200)).headers.etag);
+      expect(await outcomes(plain, 'guess_missed')).toBe(missed + 1);
+      const unchanged = await get(plain, empty('Nobody-3'), reader).expect(200);
+      expect(unchanged.headers.etag).toBe((await get(other, empty('Nobody-3'), reader).expect(200)).headers.etag);
+      expect(await outcomes(plain, 'guess_missed')).toBe(missed + 1);
+    });
+
+    it('a gradebook write does not make a roster read render twice (its tag does not depend on the gradebook version)', async () => {
+      const path = `${PREFIX}/users/usr-s-09`;
+      const token = await h.token(w.D, [SCOPE.roster]);
+      const before = await get(plain, path, token).expect(200);
+      const missed = await outcomes(plain, 'guess_missed');
+      const grader = await h.token(w.D, [SCOPE.gradebookPut]);
+      await h.put('results/r-guess-1', { result: { lineItem: { sourcedId: 'li-alg1-hw1' }, student: { sourcedId: 'usr-s-09' }, scoreStatus: 'fully graded', score: 3, scoreDate: '2024-03-10' } }, grader).expect(201);
+      const after = await get(plain, path, token).expect(200);
+      expect(after.headers.etag).toBe(before.headers.etag);
+      expect(await outcomes(plain, 'guess_missed')).toBe(missed);
+    });
+  });
+
   it('counts each way a read was answered, and the bytes the cache holds, in /metrics', async () => {
     const text = (await request(h.app.getHttpServer()).get('/metrics').expect(200)).text;
     for (const outcome of ['not_modified', 'cached', 'rendered', 'untagged']) expect(text).toMatch(new RegExp(`^oneroster_reads_total\\{outcome="${outcome}"\\} [1-9]`, 'm'));

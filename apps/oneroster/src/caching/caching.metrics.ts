@@ -4,7 +4,7 @@ import { MetricsRegistry } from '@edu/http';
 import { ResponseCache } from './response-cache';
 
 /** How reads were answered, so an operator can size `ONEROSTER_RESPONSE_CACHE_BYTES` and see revalidation at work. */
-export type ReadOutcome = 'not_modified' | 'cached' | 'rendered' | 'untagged';
+export type ReadOutcome = 'not_modified' | 'cached' | 'rendered' | 'untagged' | 'guess_missed';
 
 /** Metrics of the conditional reads beyond the per-route HTTP histogram. */
 @Injectable()
@@ -15,7 +15,7 @@ export class CachingMetrics {
     const registers = [metrics.registry];
     this.reads = new Counter({
       name: 'oneroster_reads_total',
-      help: "Successful OneRoster reads by outcome: not_modified (304), cached (sent from this replica's response cache), rendered (read from the database), untagged (answers with warnings: no ETag, not kept)",
+      help: "Successful OneRoster reads by outcome: not_modified (304), cached (sent from this replica's response cache), rendered (read from the database), untagged (answers with warnings: no ETag, not kept), guess_missed (rendered under the versions last seen, which had moved on: rendered again)",
       labelNames: ['outcome'],
       registers,
     });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { RosterDb, type SqlTransaction } from '../roster/roster-db';
 
 /** What a tenant's answers are built from: bumped by imports (roster) and gradebook writes. */
@@ -9,26 +10,59 @@ export interface DataVersions {
   readonly gradebook: string;
 }
 
-const READ_VERSIONS_SQL =
-  `SELECT COALESCE((SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid), 0)::text AS roster, ` +
-  `COALESCE((SELECT version FROM gradebook_data_versions WHERE tenant_id = $1::uuid), 0)::text AS gradebook`;
+/** The tenant's (`$1`) versions as SQL expressions: scalar subqueries, evaluated once per statement. */
+const ROSTER_VERSION_SQL = 'COALESCE((SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid), 0)::text';
+const GRADEBOOK_VERSION_SQL = 'COALESCE((SELECT version FROM gradebook_data_versions WHERE tenant_id = $1::uuid), 0)::text';
+
+const READ_VERSIONS_SQL = `SELECT ${ROSTER_VERSION_SQL} AS roster, ${GRADEBOOK_VERSION_SQL} AS gradebook`;
+
+/**
+ * The versions as two more columns of a statement whose `$1` is the tenant id (every read of
+ * roster rows): each row then carries the versions of the very snapshot its values come from.
+ */
+export const DATA_VERSION_COLUMNS = `, ${ROSTER_VERSION_SQL} AS "v_roster", ${GRADEBOOK_VERSION_SQL} AS "v_gradebook"`;
+
+/** The versions a row read with `DATA_VERSION_COLUMNS` carries; null without a row. */
+export function versionsOfRow(row: Readonly<Record<string, unknown>> | undefined): DataVersions | null {
+  return row ? { roster: String(row['v_roster']), gradebook: String(row['v_gradebook']) } : null;
+}
+
+/** Tenants whose last seen versions are remembered per replica. */
+const REMEMBERED_TENANTS = 10_000;
 
 const BUMP_GRADEBOOK_VERSION_SQL =
   'INSERT INTO gradebook_data_versions (tenant_id, version) VALUES ($1::uuid, 1) ' +
   'ON CONFLICT (tenant_id) DO UPDATE SET version = gradebook_data_versions.version + 1';
 
 /**
- * Reads both versions of a tenant on every request (two primary-key lookups in one statement).
- * Never cached in the process: a write committed through another replica must change the very
- * next answer here, and nothing short of asking the database knows about it in time.
+ * Reads both versions of a tenant (two primary-key lookups in one statement), on every request
+ * that does not read them with its rows. Never trusted from memory: a write committed through
+ * another replica must change the very next answer here, and nothing short of asking the
+ * database knows about it in time. What was last read is only remembered as a guess.
  */
 @Injectable()
 export class DataVersionReader {
+  private readonly seen = new LRUCache<string, DataVersions>({ max: REMEMBERED_TENANTS });
+
   constructor(private readonly db: RosterDb) {}
 
   async read(tenantId: string): Promise<DataVersions> {
     const [row] = await this.db.query<DataVersions>(READ_VERSIONS_SQL, [tenantId]);
-    return row ?? { roster: '0', gradebook: '0' };
+    const versions = row ?? { roster: '0', gradebook: '0' };
+    this.remember(tenantId, versions);
+    return versions;
+  }
+
+  /**
+   * The versions this replica last read for the tenant: a guess to render under, which only
+   * the versions read with the rows themselves can confirm (`ConditionalReads`).
+   */
+  lastSeen(tenantId: string): DataVersions | undefined {
+    return this.seen.get(tenantId);
+  }
+
+  remember(tenantId: string, versions: DataVersions): void {
+    this.seen.set(tenantId, versions);
   }
 }
 

@@ -42,13 +42,15 @@ export class RosterHttp {
   async list(api: OneRosterApi, access: TenantAccess, op: CollectionOperation, ids: Record<string, string>, req: Request, res: Response): Promise<void> {
     const info = this.info(api, req, op.name);
     const read = { api, access, resource: op.resource, req, res };
-    await this.conditional.answer(read, (keyed) => this.roster.list(keyed, op, ids, req.query as Record<string, unknown>, info), (out) => sendJson(res, out));
+    const render = (keyed: TenantAccess, observe: boolean) => this.roster.list(keyed, op, ids, req.query as Record<string, unknown>, info, observe);
+    await this.conditional.answer(read, render, (out) => sendJson(res, out));
   }
 
   async get(api: OneRosterApi, access: TenantAccess, op: SingleOperation, id: string, req: Request, res: Response): Promise<void> {
     const info = this.info(api, req, op.name);
     const read = { api, access, resource: op.resource, req, res };
-    await this.conditional.answer(read, (keyed) => this.roster.get(keyed, op, id, req.query as Record<string, unknown>, info), (out) => sendJson(res, out));
+    const render = (keyed: TenantAccess, observe: boolean) => this.roster.get(keyed, op, id, req.query as Record<string, unknown>, info, observe);
+    await this.conditional.answer(read, render, (out) => sendJson(res, out));
   }
 
   /** Names the operation for error payloads and returns where links and hrefs are built. */

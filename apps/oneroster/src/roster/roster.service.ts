@@ -15,6 +15,7 @@ import {
   type FilterNode,
   type RawQuery,
 } from '@edu/oneroster-query';
+import { DATA_VERSION_COLUMNS, versionsOfRow, type DataVersions } from '../caching/data-versions';
 import { LoadingCache } from '../common/loading-cache';
 import type { OneRosterApi } from '../common/oneroster-api';
 import { OnerosterEnv } from '../config/oneroster.env';
@@ -47,6 +48,16 @@ export interface RosterResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** The body carries warnings (a `statusInfoSet` naming the request id): never two the same bytes. */
   readonly namesRequest?: boolean;
+  /**
+   * Asked for with `observeVersions`: the data versions read by the statement that read the rows
+   * (its snapshot); null when no row was read (an empty page), so nothing says which they were.
+   */
+  readonly versionsSeen?: DataVersions | null;
+}
+
+/** The serializer, reading the tenant's data versions along with the rows when asked to. */
+function observing(serializer: RowSerializer, observeVersions: boolean): RowSerializer {
+  return observeVersions ? { ...serializer, columns: serializer.columns + DATA_VERSION_COLUMNS } : serializer;
 }
 
 /** `{"<key>":<value>[,"statusInfoSet":[…]]}` from a JSON text already built by the database. */
@@ -93,13 +104,20 @@ export class RosterService {
     this.totals = new LoadingCache<string, number>(env.ONEROSTER_COUNT_CACHE_ENTRIES);
   }
 
-  async list(access: TenantAccess, op: CollectionOperation, ids: Readonly<Record<string, string>>, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
+  async list(
+    access: TenantAccess,
+    op: CollectionOperation,
+    ids: Readonly<Record<string, string>>,
+    raw: RawQuery,
+    info: RequestInfo,
+    observeVersions = false,
+  ): Promise<RosterResponse> {
     const { version } = info.api;
     const output = outputFor(info.api, access);
     const table = tableOf(op.resource, version);
     const query = parseCollectionQuery(raw, getCatalog(op.resource, version), { overLimit: output.overLimit, strict: version === 'v1p2' });
     const prepared = await this.prepare(access, op.base, ids);
-    const serializer = rowSerializer(table, query.fields, this.format(output, info));
+    const serializer = observing(rowSerializer(table, query.fields, this.format(output, info)), observeVersions);
     const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, table, query, prepared, serializer, info.hrefRoots);
     if (total === 0 && version === 'v1p2') await this.assertParents(access, op, ids);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
@@ -111,19 +129,25 @@ export class RosterService {
         Link: buildLinkHeader(info.selfUrl, pickLinkParams(raw), { offset: query.offset, limit: query.limit, total }),
       },
       namesRequest: status !== undefined,
+      ...(observeVersions ? { versionsSeen: versionsOfRow(rows[0]) } : {}),
     };
   }
 
-  async get(access: TenantAccess, op: SingleOperation, id: string, raw: RawQuery, info: RequestInfo): Promise<RosterResponse> {
+  async get(access: TenantAccess, op: SingleOperation, id: string, raw: RawQuery, info: RequestInfo, observeVersions = false): Promise<RosterResponse> {
     const { version } = info.api;
     const table = tableOf(op.resource, version);
     const query = parseSingleQuery(raw, getCatalog(op.resource, version), { strict: version === 'v1p2' });
     const { input, base } = await this.prepare(access, op.base, { id });
-    const serializer = rowSerializer(table, query.fields, this.format(outputFor(info.api, access), info));
+    const serializer = observing(rowSerializer(table, query.fields, this.format(outputFor(info.api, access), info)), observeVersions);
     const row = base.empty ? undefined : await this.repo.findOne(rowSet(table, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params), serializer);
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
     const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
-    return { body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status), headers: { 'X-Total-Count': '1' }, namesRequest: status !== undefined };
+    return {
+      body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status),
+      headers: { 'X-Total-Count': '1' },
+      namesRequest: status !== undefined,
+      ...(observeVersions ? { versionsSeen: versionsOfRow(row) } : {}),
+    };
   }
 
   /** v1.2: an empty relationship read whose parent is unknown (or invisible) is a 404, not an empty page. */
