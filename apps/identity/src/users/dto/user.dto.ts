@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
@@ -15,6 +16,11 @@ export class IdpIdentifierDto {
   idp_id: string;
 }
 
+/** A person's identifiers at upstream providers (at most 20), each checked as an `IdpIdentifierDto`. */
+function IdpIdentifierList(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ type: [IdpIdentifierDto] }), IsArray(), ArrayMaxSize(20), EachObject(), ValidateNested({ each: true }), Type(() => IdpIdentifierDto));
+}
+
 /**
  * POST /users: adds the person to the token's tenant with the tenant's own profile of them. The
  * person may be new or known to other tenants; the answer is the same either way.
@@ -25,13 +31,8 @@ export class CreateUserDto {
   @ApiPropertyOptional({ example: 'Jo', description: 'Defaults to the name' }) @IsOptional() @IsString() @Length(1, 100) nickname?: string;
   @ApiProperty({ example: 'https://cdn.school.example/jo.png' }) @IsHttpUrl() picture: string;
 
-  @ApiPropertyOptional({ type: [IdpIdentifierDto] })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @EachObject()
-  @ValidateNested({ each: true })
-  @Type(() => IdpIdentifierDto)
+  @IdpIdentifierList()
   idp_identifiers?: IdpIdentifierDto[];
 }
 
@@ -44,13 +45,8 @@ export class UpdateUserDto {
   @ApiPropertyOptional() @Optional() @IsString() @Length(1, 100) nickname?: string;
   @ApiPropertyOptional() @Optional() @IsHttpUrl() picture?: string;
 
-  @ApiPropertyOptional({ type: [IdpIdentifierDto] })
   @Optional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @EachObject()
-  @ValidateNested({ each: true })
-  @Type(() => IdpIdentifierDto)
+  @IdpIdentifierList()
   idp_identifiers?: IdpIdentifierDto[];
 }
 
