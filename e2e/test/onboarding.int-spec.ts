@@ -1,8 +1,8 @@
-import { ZipFile } from 'yazl';
 import { ScopeCatalog } from '@edu/domain';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
 import { clientToken } from './http';
 import { buildServices, startService, type ServiceProcess } from './processes';
+import { rosterZip } from './roster-zip';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
 const OPERATOR = { id: 'operator', secret: 'e2e-operator-secret-onboarding' };
@@ -10,9 +10,8 @@ const ONEROSTER = '/ims/oneroster/v1p1';
 
 /** A one-school OneRoster v1.1 CSV package (reference §11): a school, a school year and two users. */
 function rosterPackage(): Promise<Buffer> {
-  const csv = (rows: string[][]) => `${rows.map((r) => r.join(',')).join('\r\n')}\r\n`;
-  const files: Record<string, string> = {
-    'manifest.csv': csv([
+  return rosterZip({
+    'manifest.csv': [
       ['propertyName', 'value'],
       ['manifest.version', '1.0'],
       ['oneroster.version', '1.1'],
@@ -20,27 +19,20 @@ function rosterPackage(): Promise<Buffer> {
       ['file.academicSessions', 'bulk'],
       ['file.users', 'bulk'],
       ['source.systemName', 'Seaview SIS'],
-    ]),
-    'orgs.csv': csv([
+    ],
+    'orgs.csv': [
       ['sourcedId', 'status', 'dateLastModified', 'name', 'type', 'identifier', 'parentSourcedId'],
       ['org-seaview', '', '', 'Seaview Primary', 'school', 'NSW-9001', ''],
-    ]),
-    'academicSessions.csv': csv([
+    ],
+    'academicSessions.csv': [
       ['sourcedId', 'status', 'dateLastModified', 'title', 'type', 'startDate', 'endDate', 'parentSourcedId', 'schoolYear'],
       ['as-2025', '', '', '2025', 'schoolYear', '2025-01-28', '2025-12-19', '', '2025'],
-    ]),
-    'users.csv': csv([
+    ],
+    'users.csv': [
       ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'userIds', 'givenName', 'familyName', 'middleName', 'identifier', 'email', 'sms', 'phone', 'agentSourcedIds', 'grades', 'password'],
       ['usr-sam', '', '', 'true', 'org-seaview', 'student', 'sam.lee', '', 'Sam', 'Lee', '', '1001', 'sam@seaview.example', '', '', '', '05', ''],
       ['usr-tess', '', '', 'false', 'org-seaview', 'teacher', 'tess.ong', '', 'Tess', 'Ong', '', '', 'tess@seaview.example', '', '', '', '', ''],
-    ]),
-  };
-  const zip = new ZipFile();
-  for (const [name, text] of Object.entries(files)) zip.addBuffer(Buffer.from(text), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    ],
   });
 }
 

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { ZipFile } from 'yazl';
 import { ScopeCatalog } from '@edu/domain';
 import { sampleAlertMessage, testRedis, WebhookReceiver } from '@edu/testing';
 import { clientToken, jsonCall } from './http';
 import { startPostgres, type PostgresServer } from './infra';
 import { buildServices, startService, type ServiceProcess } from './processes';
+import { rosterZip } from './roster-zip';
 
 const root = path.resolve(__dirname, '..', '..');
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
@@ -29,25 +29,17 @@ async function cli(entry: string, env: Record<string, string>, args: string[] = 
 
 /** A one-school OneRoster v1.1 CSV package: a school and two users. */
 function rosterPackage(): Promise<Buffer> {
-  const csv = (rows: string[][]) => `${rows.map((r) => r.join(',')).join('\r\n')}\r\n`;
-  const files: Record<string, string> = {
-    'manifest.csv': csv([['propertyName', 'value'], ['manifest.version', '1.0'], ['oneroster.version', '1.1'], ['file.orgs', 'bulk'], ['file.users', 'bulk']]),
-    'orgs.csv': csv([
+  return rosterZip({
+    'manifest.csv': [['propertyName', 'value'], ['manifest.version', '1.0'], ['oneroster.version', '1.1'], ['file.orgs', 'bulk'], ['file.users', 'bulk']],
+    'orgs.csv': [
       ['sourcedId', 'status', 'dateLastModified', 'name', 'type', 'identifier', 'parentSourcedId'],
       ['org-harbour', '', '', 'Harbour High', 'school', 'NSW-7001', ''],
-    ]),
-    'users.csv': csv([
+    ],
+    'users.csv': [
       ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'userIds', 'givenName', 'familyName', 'middleName', 'identifier', 'email', 'sms', 'phone', 'agentSourcedIds', 'grades', 'password'],
       ['usr-ada', '', '', 'true', 'org-harbour', 'student', 'ada.k', '', 'Ada', 'King', '', '', '', '', '', '', '09', ''],
       ['usr-ben', '', '', 'true', 'org-harbour', 'teacher', 'ben.o', '', 'Ben', 'Ola', '', '', '', '', '', '', '', ''],
-    ]),
-  };
-  const zip = new ZipFile();
-  for (const [name, text] of Object.entries(files)) zip.addBuffer(Buffer.from(text), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    ],
   });
 }
 
