@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
-import { createDataSource } from '@edu/persistence';
-import { createTestDatabase, sampleAlertMessage, WebhookReceiver, World, type TestDatabase } from '@edu/testing';
+import { sampleAlertMessage, WebhookReceiver } from '@edu/testing';
 import { clientToken, jsonCall } from './http';
-import { buildServices, startService, type ServiceProcess } from './processes';
+import { LOCAL_WEBHOOKS, partnerWorld, type PartnerWorld } from './partner-world';
+import { startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
 const READ = catalog.uri('alerts.messages.read');
@@ -16,7 +16,7 @@ const OPERATOR_SECRET = 'e2e-operator-secret-0123456789';
  * against the identity process's JWKS over HTTP. The dispatcher is killed and stopped mid-burst.
  */
 describe('alerts delivery (separate processes)', () => {
-  let db: TestDatabase;
+  let partner: PartnerWorld;
   let ds: DataSource;
   let identity: ServiceProcess;
   let alerts: ServiceProcess;
@@ -26,23 +26,14 @@ describe('alerts delivery (separate processes)', () => {
   let creds: { id: string; secret: string; tenantId: string; appId: string };
 
   beforeAll(async () => {
-    buildServices();
-    db = await createTestDatabase();
-    ds = createDataSource({ url: db.url });
-    await ds.initialize();
-    const world = new World(ds);
-    const tenant = await world.tenant();
-    const dev = await world.developer();
-    const app = await world.app({ type: 'developer', id: dev.id }, 'Wellbeing');
-    await world.deploy(app.app.id, tenant.id, [READ, HOOKS]);
-    creds = { id: app.clientId, secret: app.clientSecret, tenantId: tenant.id, appId: app.app.id };
+    partner = await partnerWorld([READ, HOOKS], { appName: 'Wellbeing' });
+    ({ ds, creds } = partner);
 
-    const common = { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e-alerts}', TOKEN_ISSUER: 'http://identity.e2e' };
+    const common = { DATABASE_URL: partner.db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e-alerts}', TOKEN_ISSUER: 'http://identity.e2e' };
     identity = await startService('identity', { ...common, OPERATOR_CLIENT_SECRET: OPERATOR_SECRET });
     const jwks = `${identity.url}/.well-known/jwks.json`;
-    const dev_ = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
-    alerts = await startService('alerts', { ...common, ...dev_, JWKS_URL: jwks, WEBHOOK_TEST_WAIT_MS: '10000' });
-    dispatcherEnv = { ...common, ...dev_, ALERTS_PUBLIC_BASE_URL: 'https://alerts.e2e.example', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_CONCURRENCY: '20', WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '20', WEBHOOK_RELAY_INTERVAL_MS: '500' };
+    alerts = await startService('alerts', { ...common, ...LOCAL_WEBHOOKS, JWKS_URL: jwks, WEBHOOK_TEST_WAIT_MS: '10000' });
+    dispatcherEnv = { ...common, ...LOCAL_WEBHOOKS, ALERTS_PUBLIC_BASE_URL: 'https://alerts.e2e.example', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_CONCURRENCY: '20', WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '20', WEBHOOK_RELAY_INTERVAL_MS: '500' };
     dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
     receiver = await new WebhookReceiver({ jwksUrl: jwks }).start();
   });
@@ -50,8 +41,7 @@ describe('alerts delivery (separate processes)', () => {
   afterAll(async () => {
     await Promise.all([dispatcher?.stop(), alerts?.stop(), identity?.stop()]);
     await receiver?.stop();
-    await ds?.destroy();
-    await db?.drop();
+    await partner?.stop();
   });
 
   const partnerToken = () => clientToken(identity.url, creds, { tenant_id: creds.tenantId });

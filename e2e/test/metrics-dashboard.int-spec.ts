@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
-import { createDataSource } from '@edu/persistence';
-import { createTestDatabase, sampleAlertMessage, WebhookReceiver, World, type TestDatabase } from '@edu/testing';
+import { sampleAlertMessage, WebhookReceiver } from '@edu/testing';
 import { clientToken, jsonCall } from './http';
-import { buildServices, startService, type ServiceProcess } from './processes';
+import { LOCAL_WEBHOOKS, partnerWorld, type PartnerWorld } from './partner-world';
+import { startService, type ServiceProcess } from './processes';
 
 const DASHBOARD_FILE = path.resolve(__dirname, '../../k8s/monitoring/grafana-dashboard.json');
 
@@ -177,43 +176,34 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
   });
 
   describe('against a /metrics scrape of the four running services', () => {
-    let db: TestDatabase;
-    let ds: DataSource;
+    let world: PartnerWorld;
     const services: ServiceProcess[] = [];
     let receiver: WebhookReceiver;
     const scrapes = new Map<string, Scrape>();
     let ids: { tenant: string; webhook: string; message: string; missing: string };
 
     beforeAll(async () => {
-      buildServices();
-      db = await createTestDatabase();
-      ds = createDataSource({ url: db.url });
-      await ds.initialize();
-      const world = new World(ds);
-      const tenant = await world.tenant();
-      const dev = await world.developer();
-      const app = await world.app({ type: 'developer', id: dev.id }, 'Metrics Partner');
-      await world.deploy(app.app.id, tenant.id, SCOPES);
+      world = await partnerWorld(SCOPES, { appName: 'Metrics Partner' });
+      const { creds } = world;
 
-      const common = { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e-metrics}', TOKEN_ISSUER: 'http://identity.e2e' };
-      const local = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
+      const common = { DATABASE_URL: world.db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e-metrics}', TOKEN_ISSUER: 'http://identity.e2e' };
       const identity = await startService('identity', { ...common, OPERATOR_CLIENT_SECRET: OPERATOR_SECRET });
       services.push(identity);
       const jwks = `${identity.url}/.well-known/jwks.json`;
       const started = await Promise.all([
         startService('oneroster', { ...common, JWKS_URL: jwks, PUBLIC_BASE_URL: 'https://roster.e2e.example' }),
-        startService('alerts', { ...common, ...local, JWKS_URL: jwks }),
-        startService('webhook-dispatcher', { ...common, ...local, ALERTS_PUBLIC_BASE_URL: 'https://alerts.e2e.example', WEBHOOK_RELAY_INTERVAL_MS: '200' }),
+        startService('alerts', { ...common, ...LOCAL_WEBHOOKS, JWKS_URL: jwks }),
+        startService('webhook-dispatcher', { ...common, ...LOCAL_WEBHOOKS, ALERTS_PUBLIC_BASE_URL: 'https://alerts.e2e.example', WEBHOOK_RELAY_INTERVAL_MS: '200' }),
       ]);
       services.push(...started);
       const [oneroster, alerts] = started;
       receiver = await new WebhookReceiver({ jwksUrl: jwks }).start();
 
       // Traffic on routes with path parameters, so the route label can be checked for templates.
-      const partner = await clientToken(identity.url, { id: app.clientId, secret: app.clientSecret }, { tenant_id: tenant.id });
+      const partner = await clientToken(identity.url, creds, { tenant_id: creds.tenantId });
       const operator = await clientToken(identity.url, { id: 'operator', secret: OPERATOR_SECRET });
       const missing = randomUUID();
-      expect((await jsonCall('GET', `${identity.url}/tenants/${tenant.id}`, operator)).status).toBe(200);
+      expect((await jsonCall('GET', `${identity.url}/tenants/${creds.tenantId}`, operator)).status).toBe(200);
       expect((await jsonCall('GET', `${identity.url}/tenants/${missing}`, operator)).status).toBe(404);
       expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/users?limit=5`, partner)).status).toBe(200);
       expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/users/${missing}`, partner)).status).toBe(404);
@@ -221,12 +211,12 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
       const created = await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/metrics-hook`, type: 'notification-only' });
       expect(created.status).toBe(200);
       expect((await jsonCall('GET', `${alerts.url}/v2/alerts/webhook/${created.body.webhook_id}`, partner)).status).toBe(200);
-      const submitted = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, operator, { tenant_id: tenant.id, messages: [sampleAlertMessage()] });
+      const submitted = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, operator, { tenant_id: creds.tenantId, messages: [sampleAlertMessage()] });
       expect(submitted.status).toBe(201);
       const messageId = submitted.body.messages[0].message_id as string;
       await receiver.until((all) => all.some((d) => d.claims.sub === messageId), 30_000);
       expect((await jsonCall('GET', `${alerts.url}/v2/alerts/message/${messageId}`, partner)).status).toBe(200);
-      ids = { tenant: tenant.id, webhook: created.body.webhook_id, message: messageId, missing };
+      ids = { tenant: creds.tenantId, webhook: created.body.webhook_id, message: messageId, missing };
 
       // The dispatcher counts an attempt once the receiver's answer is in: wait for the counter.
       const deadline = Date.now() + 15_000;
@@ -246,8 +236,7 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
     afterAll(async () => {
       await Promise.all(services.map((s) => s.stop()));
       await receiver?.stop();
-      await ds?.destroy();
-      await db?.drop();
+      await world?.stop();
     });
 
     const routesOf = (app: string): string[] => [

@@ -1,11 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
-import { createDataSource } from '@edu/persistence';
-import { createTestDatabase, World, type TestDatabase } from '@edu/testing';
 import { clientToken } from './http';
-import { buildServices, startService, type ServiceProcess } from './processes';
+import { partnerWorld, type PartnerWorld } from './partner-world';
+import { startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
 const WEBHOOKS = catalog.uri('alerts.webhooks.write');
@@ -17,24 +15,16 @@ const ROSTER_CORE = catalog.uri('roster-core.readonly');
  * they fetch over HTTP.
  */
 describe('platform (separate processes)', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  let world: PartnerWorld;
+  let db: PartnerWorld['db'];
   let identity: ServiceProcess;
   let alerts: ServiceProcess;
   let oneroster: ServiceProcess;
-  let creds: { id: string; secret: string; tenantId: string };
+  let creds: PartnerWorld['creds'];
 
   beforeAll(async () => {
-    buildServices();
-    db = await createTestDatabase();
-    ds = createDataSource({ url: db.url });
-    await ds.initialize();
-    const world = new World(ds);
-    const tenant = await world.tenant({ licences: ['data-operations'] });
-    const dev = await world.developer();
-    const app = await world.app({ type: 'developer', id: dev.id });
-    await world.deploy(app.app.id, tenant.id, [WEBHOOKS, ROSTER_CORE]);
-    creds = { id: app.clientId, secret: app.clientSecret, tenantId: tenant.id };
+    world = await partnerWorld([WEBHOOKS, ROSTER_CORE], { tenant: { licences: ['data-operations'] } });
+    ({ db, creds } = world);
 
     const common = { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e}' };
     identity = await startService('identity', { ...common });
@@ -45,8 +35,7 @@ describe('platform (separate processes)', () => {
 
   afterAll(async () => {
     await Promise.all([alerts?.stop(), oneroster?.stop(), identity?.stop()]);
-    await ds?.destroy();
-    await db?.drop();
+    await world?.stop();
   });
 
   const token = (extra: Record<string, string> = {}) => clientToken(identity.url, creds, { tenant_id: creds.tenantId, ...extra });
