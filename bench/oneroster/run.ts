@@ -502,7 +502,7 @@ function evaluate(results: RunResult[], importRowsPerSecond: number): TargetChec
     const deep = list.find((r) => r.scenario.startsWith('users offset'));
     if (page1) {
       const ratio = page1.requestsPerSecond / baselineRps;
-      checks.push({ target: `page-1 req/s >= 0.7 x baseline @${connections}`, measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`, met: ratio >= 0.7 });
+      checks.push({ target: `page-1 req/s >= 0.85 x baseline @${connections}`, measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`, met: ratio >= 0.85 });
     }
     for (const [v12, v11] of [
       ['v1.2 users page 1', 'users page 1'],
