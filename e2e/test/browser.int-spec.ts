@@ -5,6 +5,7 @@ import { createDataSource } from '@edu/persistence';
 import { createTestDatabase, docOperations, sampleAlertMessage, World, type TestDatabase } from '@edu/testing';
 import { launchChromium, screenshot } from '@edu/testing/browser';
 import { clientToken, jsonCall } from './http';
+import { LOCAL_WEBHOOKS } from './partner-world';
 import { buildServices, freePort, startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
@@ -36,10 +37,9 @@ describe('in a browser: queue dashboard and OpenAPI pages', () => {
     const operator = { OPERATOR_CLIENT_ID: OPERATOR.username, OPERATOR_CLIENT_SECRET: OPERATOR.password };
     identity = await startService('identity', { ...common, ...operator });
     const jwks = `${identity.url}/.well-known/jwks.json`;
-    const local = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
     [oneroster, alerts] = await Promise.all([
       startService('oneroster', { ...common, JWKS_URL: jwks, PUBLIC_BASE_URL: 'https://roster.e2e.example' }),
-      startService('alerts', { ...common, ...local, ...operator, JWKS_URL: jwks }),
+      startService('alerts', { ...common, ...LOCAL_WEBHOOKS, ...operator, JWKS_URL: jwks }),
     ]);
     browser = await launchChromium();
   });

@@ -8,6 +8,7 @@ import { ScopeCatalog } from '@edu/domain';
 import { sampleAlertMessage, testRedis, WebhookReceiver } from '@edu/testing';
 import { clientToken, jsonCall } from './http';
 import { startPostgres, type PostgresServer } from './infra';
+import { LOCAL_WEBHOOKS } from './partner-world';
 import { buildServices, startService, type ServiceProcess } from './processes';
 import { rosterZip } from './roster-zip';
 
@@ -83,11 +84,10 @@ describe('regional stack fed by logical replication (two PostgreSQL servers, sep
     const jwks = `${identity.url}/.well-known/jwks.json`;
     const redis = testRedis();
     const region = { DATABASE_URL: regional.url, SERVICE_REGION: 'AU-NSW', TOKEN_ISSUER: 'http://identity.e2e', JWKS_URL: jwks, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix };
-    const localHooks = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
     [oneroster, alerts, dispatcher] = await Promise.all([
       startService('oneroster', { ...region, PUBLIC_BASE_URL: 'https://au-nsw.e2e.example', ONEROSTER_TENANT_CACHE_TTL_MS: '0', ONEROSTER_DATA_VERSION_TTL_MS: '0' }),
-      startService('alerts', { ...region, ...localHooks }),
-      startService('webhook-dispatcher', { ...region, ...localHooks, KEY_ENCRYPTION_KEY, ALERTS_PUBLIC_BASE_URL: 'https://au-nsw.e2e.example', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RELAY_INTERVAL_MS: '500' }),
+      startService('alerts', { ...region, ...LOCAL_WEBHOOKS }),
+      startService('webhook-dispatcher', { ...region, ...LOCAL_WEBHOOKS, KEY_ENCRYPTION_KEY, ALERTS_PUBLIC_BASE_URL: 'https://au-nsw.e2e.example', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RELAY_INTERVAL_MS: '500' }),
     ]);
     receiver = await new WebhookReceiver({ jwksUrl: jwks }).start();
   }, 90_000);
