@@ -1,6 +1,6 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { freePort, startServerProcess, type ServerProcess } from '@edu/testing';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -25,23 +25,11 @@ export function provisionDemo(databaseUrl: string): void {
   runDist('apps/identity/src/provisioning/cli', [path.join(root, 'tools/provision/demo.json')], databaseUrl);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
-export interface ServiceProcess {
+export interface ServiceProcess extends ServerProcess {
   name: string;
   url: string;
-  child: ChildProcess;
-  output: () => string;
-  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -56,34 +44,14 @@ export const TRAFFIC_CONTROL_OFF = { RATE_LIMIT_ENABLED: 'false', SHED_EVENT_LOO
  */
 export async function startService(name: string, env: Record<string, string>, fixedPort?: number): Promise<ServiceProcess> {
   const port = fixedPort ?? (await freePort());
-  let output = '';
-  const child = spawn(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), `apps/${name}/src/main`], {
+  const url = `http://127.0.0.1:${port}`;
+  const started = await startServerProcess({
+    name,
+    args: [path.join(root, 'tools/runtime/run-dist.js'), `apps/${name}/src/main`],
     cwd: root,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...TRAFFIC_CONTROL_OFF, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    readyUrl: `${url}/health/ready`,
+    timeoutMs: 30_000,
   });
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).status === 200) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} not ready within 30 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
-    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
-      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
-      child.kill(signal);
-    });
-  return { name, url, child, output: () => output, stop };
+  return { name, url, ...started };
 }

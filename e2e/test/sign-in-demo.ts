@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { createTestDatabase, startServerProcess, type ServerProcess, type TestDatabase } from '@edu/testing';
 import { launchChromium } from '@edu/testing/browser';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, schoolSearch, type BrowserResponse } from '@edu/testing/sign-in';
 import { buildServices, freePort, provisionDemo, startService, type ServiceProcess } from './processes';
@@ -12,8 +11,7 @@ const { identitySignInEnv } = createRequire(__filename)('../../tools/demo/sign-i
 
 /** A demo process of `npm start` (tools/demo/sign-in/*.js), started as npm start does, ready on /health. */
 export class DemoProcess {
-  private child?: ChildProcess;
-  private output = '';
+  private server?: ServerProcess;
 
   constructor(
     readonly script: string,
@@ -21,24 +19,19 @@ export class DemoProcess {
   ) {}
 
   async start(env: Record<string, string>): Promise<this> {
-    this.child = spawn(process.execPath, [path.join(root, 'tools/demo/sign-in', this.script)], { cwd: root, env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout?.on('data', (d) => (this.output += d));
-    this.child.stderr?.on('data', (d) => (this.output += d));
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (this.child.exitCode !== null) throw new Error(`${this.script} exited:\n${this.output}`);
-      if (await fetch(`${this.url}/health`).then((r) => r.ok, () => false)) return this;
-      if (Date.now() > deadline) throw new Error(`${this.script} not ready:\n${this.output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    this.server = await startServerProcess({
+      name: this.script,
+      args: [path.join(root, 'tools/demo/sign-in', this.script)],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
+      readyUrl: `${this.url}/health`,
+      timeoutMs: 30_000,
+    });
+    return this;
   }
 
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      if (!this.child || this.child.exitCode !== null) return resolve();
-      this.child.once('exit', () => resolve());
-      this.child.kill('SIGTERM');
-    });
+  async stop(): Promise<void> {
+    await this.server?.stop();
   }
 }
 

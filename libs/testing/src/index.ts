@@ -10,3 +10,4 @@ export * from './json-shape-attacks';
 export * from './webhook-receiver';
 export * from './alert-fixtures';
 export * from './openapi-checks';
+export * from './server-process';

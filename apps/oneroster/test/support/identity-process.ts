@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
+import { freePort, startServerProcess } from '@edu/testing';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -15,17 +14,6 @@ export interface IdentityProcess {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * The real identity service (OAuth token endpoint, JWKS, identity API) as its own process on
  * `databaseUrl`, run from its TypeScript sources (`ts-register.js`), so OneRoster tests can get
@@ -33,8 +21,10 @@ function freePort(): Promise<number> {
  */
 export async function startIdentity(databaseUrl: string): Promise<IdentityProcess> {
   const port = await freePort();
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['-r', path.join(__dirname, 'ts-register.js'), path.join(ROOT, 'apps/identity/src/main.ts')], {
+  const url = `http://127.0.0.1:${port}`;
+  const identity = await startServerProcess({
+    name: 'identity',
+    args: ['-r', path.join(__dirname, 'ts-register.js'), path.join(ROOT, 'apps/identity/src/main.ts')],
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -51,34 +41,15 @@ export async function startIdentity(databaseUrl: string): Promise<IdentityProces
       RATE_LIMIT_ENABLED: 'false',
       SHED_EVENT_LOOP_LAG_MS: '0',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    readyUrl: `${url}/health/ready`,
+    timeoutMs: 60_000,
   });
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`identity exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`identity not ready within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
   return {
     url,
     jwksUrl: `${url}/.well-known/jwks.json`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      await identity.stop();
+    },
   };
 }
 
