@@ -2,17 +2,9 @@
 // (NestJS 12, jose 6, ...), compiled to CommonJS so jest can run them without its ESM mode.
 'use strict';
 const { createTransformer } = require('@swc/jest');
+const { SWC_OPTIONS } = require('./swc-options');
 
-const swc = createTransformer({
-  jsc: {
-    target: 'es2022',
-    parser: { syntax: 'typescript', decorators: true, dynamicImport: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs', ignoreDynamic: false },
-  sourceMaps: 'inline',
-});
+const swc = createTransformer(SWC_OPTIONS);
 
 // `import.meta` does not exist in CommonJS; ESM packages use it to locate themselves.
 const IMPORT_META_URL = /\bimport\.meta\.url\b/g;

@@ -10,20 +10,10 @@ const tsconfigPaths = require('tsconfig-paths');
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 const { compilerOptions } = require(path.join(root, 'tsconfig.base.json'));
+const { SWC_OPTIONS } = require(path.join(root, 'tools/jest/swc-options'));
 tsconfigPaths.register({ baseUrl: root, paths: compilerOptions.paths, addMatchAll: false });
 
-const OPTIONS = {
-  jsc: {
-    target: 'es2022',
-    parser: { syntax: 'typescript', decorators: true, dynamicImport: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs', ignoreDynamic: false },
-  sourceMaps: 'inline',
-};
-
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...OPTIONS, filename });
+  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...SWC_OPTIONS, filename });
   module._compile(code, filename);
 };
