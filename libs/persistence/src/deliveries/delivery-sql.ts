@@ -11,6 +11,9 @@ export function cancelOpenDeliveriesSql(where: string): string {
      RETURNING d.id`;
 }
 
+/** Records that the queue holds these deliveries' jobs (`$1`: their ids); the outbox relay skips them. */
+export const MARK_ENQUEUED_SQL = `UPDATE webhook_deliveries SET enqueued_at = now() WHERE id = ANY($1::uuid[]) AND enqueued_at IS NULL`;
+
 /** What the counters of a message count (spec 2.10; the items of the message multiply them). */
 export interface MessageCounts {
   /** Deliveries still under way (queued_alert_count). */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { OPEN_DELIVERY_STATUSES_SQL, type AlertMessageEntity, type DeliveryStatus, type WebhookDeliveryAttemptEntity, type WebhookDeliveryEntity, type WebhookEntity } from '../entities';
 import type { ColumnsOf, JoinedColumnsOf } from './columns-of';
-import { cancelOpenDeliveriesSql, messageCountsSql, type MessageCounts } from './delivery-sql';
+import { cancelOpenDeliveriesSql, MARK_ENQUEUED_SQL, messageCountsSql, type MessageCounts } from './delivery-sql';
 
 /** What one attempt needs, read in one query for a batch of deliveries. */
 export type DeliveryToSend = ColumnsOf<WebhookDeliveryEntity, 'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status'> &
@@ -128,7 +128,7 @@ export class DispatchRepository {
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.id);
       await work(ids);
-      await em.query(`UPDATE webhook_deliveries SET enqueued_at = now() WHERE id = ANY($1::uuid[])`, [ids]);
+      await em.query(MARK_ENQUEUED_SQL, [ids]);
       return ids.length;
     });
   }

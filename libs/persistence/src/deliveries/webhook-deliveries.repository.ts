@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { WebhookDeliveryAttemptEntity, type DeliveryStatus, type WebhookDeliveryEntity, type WebhookType } from '../entities';
 import type { ColumnsOf } from './columns-of';
-import { cancelOpenDeliveriesSql } from './delivery-sql';
+import { cancelOpenDeliveriesSql, MARK_ENQUEUED_SQL } from './delivery-sql';
 
 /** A delivery as its log shows it. */
 export type DeliveryRow = ColumnsOf<
@@ -115,7 +115,7 @@ export class WebhookDeliveriesRepository {
   /** Records that the queue holds these deliveries' jobs (the outbox relay skips them). */
   async markEnqueued(deliveryIds: string[], em: EntityManager = this.ds.manager): Promise<void> {
     if (deliveryIds.length === 0) return;
-    await em.query(`UPDATE webhook_deliveries SET enqueued_at = now() WHERE id = ANY($1::uuid[]) AND enqueued_at IS NULL`, [deliveryIds]);
+    await em.query(MARK_ENQUEUED_SQL, [deliveryIds]);
   }
 
   /** Cancels the deleted webhook's deliveries still under way, in the transaction that deletes it. */
