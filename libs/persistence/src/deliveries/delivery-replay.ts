@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import type { WebhookDeliveryEntity, WebhookEntity } from '../entities';
+import type { ColumnsOf } from './columns-of';
 
 /** One replay at a time per database: two concurrent runs must not both replay a delivery. */
 const REPLAY_LOCK_ID = 7_310_077;
@@ -12,13 +14,8 @@ export interface ReplayFilter {
   tenantId?: string;
 }
 
-export interface ReplayGroup {
-  webhook_id: string;
-  app_id: string;
-  tenant_id: string;
-  endpoint: string;
-  deliveries: number;
-}
+/** Deliveries a replay would redeliver, per webhook and tenant. */
+export type ReplayGroup = ColumnsOf<WebhookDeliveryEntity, 'webhookId' | 'tenantId'> & ColumnsOf<WebhookEntity, 'appId' | 'endpoint'> & { deliveries: number };
 
 export interface ReplayPlan {
   groups: ReplayGroup[];
