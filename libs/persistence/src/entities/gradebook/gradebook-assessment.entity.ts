@@ -1,6 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
-import { GradebookRecord, type LearningObjectiveScoreSet, type LearningObjectiveSet } from './gradebook-record';
-import type { ScoreStatusValue } from './gradebook-result.entity';
+import { GradebookRecord, type LearningObjectiveSet } from './gradebook-record';
+import { ScoredResult } from './scored-result';
 
 /** OneRoster v1.2 assessment line item (reference oneroster-v1p2 §4.4): served by the v1.2 gradebook only. */
 @Entity({ name: 'gradebook_assessment_line_items' })
@@ -35,46 +35,10 @@ export class GradebookAssessmentLineItemEntity extends GradebookRecord {
 @Entity({ name: 'gradebook_assessment_results' })
 @Index('IDX_gradebook_assessment_results_line_item', ['tenantId', 'assessmentLineItemSourcedId'])
 @Index('IDX_gradebook_assessment_results_modified', ['tenantId', 'dateLastModified'])
-export class GradebookAssessmentResultEntity extends GradebookRecord {
+export class GradebookAssessmentResultEntity extends ScoredResult {
   @Column({ type: 'text', name: 'assessment_line_item_sourced_id' })
   assessmentLineItemSourcedId: string;
 
-  @Column({ type: 'text', name: 'student_sourced_id' })
-  studentSourcedId: string;
-
-  @Column({ type: 'text', name: 'score_status' })
-  scoreStatus: ScoreStatusValue | string;
-
-  @Column({ type: 'double precision', nullable: true })
-  score: number | null;
-
-  @Column({ type: 'text', name: 'text_score', nullable: true })
-  textScore: string | null;
-
-  @Column({ type: 'date', name: 'score_date' })
-  scoreDate: string;
-
-  @Column({ type: 'text', name: 'score_scale_sourced_id', nullable: true })
-  scoreScaleSourcedId: string | null;
-
   @Column({ type: 'double precision', name: 'score_percentile', nullable: true })
   scorePercentile: number | null;
-
-  @Column({ type: 'text', nullable: true })
-  comment: string | null;
-
-  @Column({ type: 'jsonb', name: 'learning_objective_set', nullable: true })
-  learningObjectiveSet: LearningObjectiveScoreSet[] | null;
-
-  @Column({ type: 'boolean', name: 'in_progress', nullable: true })
-  inProgress: boolean | null;
-
-  @Column({ type: 'boolean', nullable: true })
-  incomplete: boolean | null;
-
-  @Column({ type: 'boolean', nullable: true })
-  late: boolean | null;
-
-  @Column({ type: 'boolean', nullable: true })
-  missing: boolean | null;
 }
