@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DispatchRepository, type AttemptOutcome, type DeliveryToSend } from '@edu/persistence';
+import { DispatchRepository, isOpenDelivery, type AttemptOutcome, type DeliveryToSend } from '@edu/persistence';
 import { totalAttempts } from '@edu/queue';
 import { DispatcherEnv } from '../config/dispatcher.env';
 import { DeliveryAttempt, SigningUnavailableError } from './delivery-attempt';
@@ -9,7 +9,6 @@ import { DONE, type JobSettlement } from './job-settlement';
 import { PerWebhookConcurrencyLimiter } from './per-webhook-concurrency-limiter';
 import { WebhookSender } from './webhook-sender';
 
-const OPEN = new Set(['pending', 'awaiting_retry']);
 /** How long a job waits when the database or the signing key is unreachable (no attempt spent). */
 const INFRA_PAUSE: JobSettlement = Object.freeze({ kind: 'postpone', ms: 5_000 });
 
@@ -49,7 +48,7 @@ export class DeliveryService {
       return this.postponed(deliveryId, err);
     }
     // Finished, cancelled or unknown: a stall re-run, a re-add or a deleted webhook. Nothing to send.
-    if (!d || !OPEN.has(d.status)) return DONE;
+    if (!d || !isOpenDelivery(d.status)) return DONE;
     if (!d.endpoint) {
       await this.repo.cancel([d.id]);
       this.metrics.deliveries.inc({ outcome: 'cancelled' });
