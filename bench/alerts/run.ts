@@ -81,22 +81,48 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function startStack(root: string, args: Args): Promise<Stack> {
-  const stops: (() => Promise<void>)[] = [];
+/** Redis for the run: REDIS_URL when set, else a redis-server of its own (removed by `stops`). */
+async function benchRedis(root: string, stops: (() => Promise<void>)[]): Promise<string> {
+  const given = process.env['REDIS_URL'];
+  if (given) return given;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startRedis } = require(path.join(root, 'tools', 'infra', 'redis.js')) as { startRedis(o: { dataDir?: string }): Promise<{ url: string; stop(): Promise<void> }> };
+  const redisDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-redis-'));
+  log('starting redis-server (appendonly yes, appendfsync everysec)');
+  const r = await startRedis({ dataDir: redisDir });
+  stops.push(async () => (await r.stop(), rmSync(redisDir, { recursive: true, force: true })));
+  return r.url;
+}
+
+/** The dispatcher replicas (`workers` of them), started together, each once ready, and stopped together. */
+function dispatcherReplicas(root: string, env: NodeJS.ProcessEnv, workers: number, profile: string[]) {
+  let running: ReturnType<typeof startChild>[] = [];
+  return {
+    async start(): Promise<ReturnType<typeof startChild>[]> {
+      running = await Promise.all(
+        Array.from({ length: Math.max(1, workers) }, async () => {
+          const port = await freePort();
+          const child = startChild(root, 'apps/webhook-dispatcher/src/main', { ...env, PORT: String(port) }, profile);
+          await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000);
+          return child;
+        }),
+      );
+      return running;
+    },
+    async stop(): Promise<void> {
+      await Promise.all(running.map((d) => stopChild(d)));
+      running = [];
+    },
+  };
+}
+
+async function startStack(root: string, args: Args): Promise<Stack> {
+  const stops: (() => Promise<void>)[] = [];
   const database = await startBenchDatabase(root);
   stops.push(() => database.stop());
   const db = database.url;
   await runMigrations(db);
-  let redis = process.env['REDIS_URL'];
-  if (!redis) {
-    const redisDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-redis-'));
-    log('starting redis-server (appendonly yes, appendfsync everysec)');
-    const r = await startRedis({ dataDir: redisDir });
-    redis = r.url;
-    stops.push(async () => (await r.stop(), rmSync(redisDir, { recursive: true, force: true })));
-  }
+  const redis = await benchRedis(root, stops);
   const profile = args.profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
   const [idPort, alertsPort, recvPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const common = { ...UNLIMITED_ENV, DATABASE_URL: db, REDIS_URL: redis, QUEUE_PREFIX: `{bench-${randomUUID().slice(0, 6)}}`, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', TOKEN_ISSUER: `http://127.0.0.1:${idPort}` };
@@ -109,7 +135,7 @@ async function startStack(root: string, args: Args): Promise<Stack> {
   const receiver = startChild(root, 'bench/alerts/receiver', { RECEIVER_PORT: String(recvPort), JWKS_URL: jwks }, profile);
   const dispatcherEnv = { ...common, ...dev, ALERTS_PUBLIC_BASE_URL: `http://127.0.0.1:${alertsPort}` };
   await Promise.all([waitFor(`http://127.0.0.1:${alertsPort}/health/ready`, 60_000), waitFor(`http://127.0.0.1:${recvPort}/stats`, 30_000)]);
-  let dispatchers: ReturnType<typeof startChild>[] = [];
+  const dispatchers = dispatcherReplicas(root, { ...dispatcherEnv }, args.workers, profile);
   return {
     db,
     redis,
@@ -118,23 +144,11 @@ async function startStack(root: string, args: Args): Promise<Stack> {
     receiver: `http://127.0.0.1:${recvPort}`,
     pids: { receiver: receiver.pid as number, postgresChild: database.embedded ? (await sql<{ pid: number }>(db, `SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`))[0]?.pid : undefined },
     dispatcherEnv,
-    async startDispatcher() {
-      dispatchers = await Promise.all(
-        Array.from({ length: Math.max(1, args.workers) }, async () => {
-          const port = await freePort();
-          const child = startChild(root, 'apps/webhook-dispatcher/src/main', { ...dispatcherEnv, PORT: String(port) }, profile);
-          await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000);
-          return child;
-        }),
-      );
-      return dispatchers;
-    },
-    async stopDispatcher() {
-      await Promise.all(dispatchers.map((d) => stopChild(d)));
-      dispatchers = [];
-    },
+    startDispatcher: () => dispatchers.start(),
+    stopDispatcher: () => dispatchers.stop(),
     async stop() {
-      for (const child of [...dispatchers, alerts, receiver, identity]) if (child) await stopChild(child);
+      await dispatchers.stop();
+      for (const child of [alerts, receiver, identity]) if (child) await stopChild(child);
       for (const stop of stops.reverse()) await stop();
     },
   };
@@ -271,6 +285,87 @@ async function measure(stack: Stack, scenario: string, webhookIds: string[], sta
   };
 }
 
+/** What the scenarios share: the stack, the options, the operator's token and the dispatcher replicas running. */
+interface Run {
+  readonly stack: Stack;
+  readonly args: Args;
+  readonly token: string;
+  dispatcher: ReturnType<typeof startChild>[] | undefined;
+}
+
+/** Notification-only deliveries submitted in batches while the dispatcher runs (or before, with --submit-first). */
+async function runBurst(run: Run): Promise<ScenarioResult> {
+  const { stack, args, token } = run;
+  const { tenantId, appIds } = await createTenant(stack.db, args.webhooks);
+  const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'burst', 'notification-only');
+  const messages = Math.ceil(args.count / hooks.length);
+  log(`burst: ${messages} messages x ${hooks.length} webhooks = ${messages * hooks.length} notification-only deliveries`);
+  const started = Date.now();
+  await submit(stack, token, tenantId, messages, BATCH, args.parallel, () => benchMessage());
+  const submitted = Date.now();
+  log(`burst: submitted in ${((submitted - started) / 1000).toFixed(1)} s`);
+  run.dispatcher ??= await stack.startDispatcher();
+  const drainFrom = args.submitFirst ? Date.now() : started;
+  await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
+  return { ...(await measure(stack, 'burst', hooks, drainFrom)), extra: { submitSeconds: Math.round((submitted - started) / 100) / 10 } };
+}
+
+/**
+ * Full payloads: the messages are stored first, then the dispatcher drains them, so the rate
+ * measured is the dispatcher's, not the pace of submitting hundreds of megabytes through the API.
+ */
+async function runFull(run: Run): Promise<ScenarioResult> {
+  const { stack, args, token } = run;
+  await stack.stopDispatcher();
+  const { tenantId, appIds } = await createTenant(stack.db, Math.max(1, args.fullWebhooks));
+  const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'full', 'full-payload');
+  const sample = largeMessage(args.fullBytes);
+  const deliveries = args.full * hooks.length;
+  log(`full payload: ${args.full} messages of ${JSON.stringify(sample).length} bytes of JSON x ${hooks.length} webhooks`);
+  const started = Date.now();
+  await submit(stack, token, tenantId, args.full, 10, args.parallel, () => ({ ...largeMessage(args.fullBytes) }));
+  const submitted = Date.now();
+  const dispatcher = (run.dispatcher = await stack.startDispatcher());
+  const cpu0 = cpuNow(stack, dispatcher);
+  await untilFinished(stack.db, hooks, deliveries, 600_000);
+  const cpu = cpuNow(stack, dispatcher);
+  // Dispatch rate: from the first attempt to the last delivery (the submission of 240 MB of
+  // JSON through the API is reported on its own).
+  const [first] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM min(a.started_at)) * 1000 AS at FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
+  const r = await measure(stack, 'full', hooks, Number(first.at));
+  const [size] = await sql<{ bytes: number }>(stack.db, `SELECT avg(a.request_bytes)::int AS bytes FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
+  const perDelivery = (k: keyof typeof cpu) => Math.round(((cpu[k] - cpu0[k]) / deliveries) * 10) / 10;
+  const cpuMs = { dispatcherCpuMs: perDelivery('dispatchers'), receiverCpuMs: perDelivery('receiver'), postgresCpuMs: perDelivery('postgres') };
+  return { ...r, extra: { submitSeconds: Math.round((submitted - started) / 100) / 10, tokenBytes: size.bytes, ...cpuMs } };
+}
+
+/** A burst during which the dispatcher is SIGKILLed once a third has arrived, and restarted at once. */
+async function runCrash(run: Run): Promise<ScenarioResult> {
+  const { stack, args, token } = run;
+  const { tenantId, appIds } = await createTenant(stack.db, args.webhooks);
+  const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'crash', 'notification-only');
+  const messages = Math.ceil(args.killCount / hooks.length);
+  const started = Date.now();
+  await submit(stack, token, tenantId, messages, BATCH, args.parallel, () => benchMessage());
+  for (;;) {
+    const s = (await (await fetch(`${stack.receiver}/stats?path=/crash`)).json()) as { received: number };
+    if (s.received >= (messages * hooks.length) / 3) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const before = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status <> 'delivered'`, [hooks]);
+  run.dispatcher?.forEach((d) => d.kill('SIGKILL'));
+  const killedAt = Date.now();
+  log('crash: dispatcher SIGKILLed; restarting it');
+  run.dispatcher = await stack.startDispatcher();
+  const restartedAt = Date.now();
+  // "Resumed" = the deliveries in flight when it died (locked by the dead worker) are delivered.
+  const stalled = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status <> 'delivered' ORDER BY created_at LIMIT 100`, [before.map((b) => b.id)]);
+  await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
+  const [resumed] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM max(finished_at)) * 1000 AS at FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [stalled.map((s) => s.id)]);
+  const r = await measure(stack, 'crash', hooks, started);
+  return { ...r, extra: { restartMs: restartedAt - killedAt, firstHundredOpenResumedMs: Math.round(Number(resumed.at) - killedAt) } };
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const root = projectRoot();
@@ -278,75 +373,11 @@ async function main(): Promise<void> {
   const stack = await startStack(root, args);
   const results: ScenarioResult[] = [];
   try {
-    let dispatcher = args.submitFirst ? undefined : await stack.startDispatcher();
-    const token = await operatorToken(stack.identity);
-
-    if (args.count > 0) {
-      const { tenantId, appIds } = await createTenant(stack.db, args.webhooks);
-      const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'burst', 'notification-only');
-      const messages = Math.ceil(args.count / hooks.length);
-      log(`burst: ${messages} messages x ${hooks.length} webhooks = ${messages * hooks.length} notification-only deliveries`);
-      const started = Date.now();
-      await submit(stack, token, tenantId, messages, BATCH, args.parallel, () => benchMessage());
-      const submitted = Date.now();
-      log(`burst: submitted in ${((submitted - started) / 1000).toFixed(1)} s`);
-      dispatcher ??= await stack.startDispatcher();
-      const drainFrom = args.submitFirst ? Date.now() : started;
-      await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
-      results.push({ ...(await measure(stack, 'burst', hooks, drainFrom)), extra: { submitSeconds: Math.round((submitted - started) / 100) / 10 } });
-    }
-
-    if (args.full > 0) {
-      // The messages are stored first, then the dispatcher drains them: the rate measured is the
-      // dispatcher's, not the pace of submitting hundreds of megabytes through the API.
-      await stack.stopDispatcher();
-      const { tenantId, appIds } = await createTenant(stack.db, Math.max(1, args.fullWebhooks));
-      const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'full', 'full-payload');
-      const sample = largeMessage(args.fullBytes);
-      const deliveries = args.full * hooks.length;
-      log(`full payload: ${args.full} messages of ${JSON.stringify(sample).length} bytes of JSON x ${hooks.length} webhooks`);
-      const started = Date.now();
-      await submit(stack, token, tenantId, args.full, 10, args.parallel, () => ({ ...largeMessage(args.fullBytes) }));
-      const submitted = Date.now();
-      dispatcher = await stack.startDispatcher();
-      const cpu0 = cpuNow(stack, dispatcher);
-      await untilFinished(stack.db, hooks, deliveries, 600_000);
-      const cpu = cpuNow(stack, dispatcher);
-      // Dispatch rate: from the first attempt to the last delivery (the submission of 240 MB of
-      // JSON through the API is reported on its own).
-      const [first] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM min(a.started_at)) * 1000 AS at FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
-      const r = await measure(stack, 'full', hooks, Number(first.at));
-      r.extra = { submitSeconds: Math.round((submitted - started) / 100) / 10 };
-      const [size] = await sql<{ bytes: number }>(stack.db, `SELECT avg(a.request_bytes)::int AS bytes FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
-      const perDelivery = (k: keyof typeof cpu) => Math.round(((cpu[k] - cpu0[k]) / deliveries) * 10) / 10;
-      results.push({ ...r, extra: { ...r.extra, tokenBytes: size.bytes, dispatcherCpuMs: perDelivery('dispatchers'), receiverCpuMs: perDelivery('receiver'), postgresCpuMs: perDelivery('postgres') } });
-    }
-
-    if (args.killCount > 0) {
-      const { tenantId, appIds } = await createTenant(stack.db, args.webhooks);
-      const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'crash', 'notification-only');
-      const messages = Math.ceil(args.killCount / hooks.length);
-      const started = Date.now();
-      await submit(stack, token, tenantId, messages, BATCH, args.parallel, () => benchMessage());
-      // Kill once about a third has arrived.
-      for (;;) {
-        const s = (await (await fetch(`${stack.receiver}/stats?path=/crash`)).json()) as { received: number };
-        if (s.received >= (messages * hooks.length) / 3) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const before = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status <> 'delivered'`, [hooks]);
-      dispatcher?.forEach((d) => d.kill('SIGKILL'));
-      const killedAt = Date.now();
-      log('crash: dispatcher SIGKILLed; restarting it');
-      dispatcher = await stack.startDispatcher();
-      const restartedAt = Date.now();
-      // "Resumed" = the deliveries in flight when it died (locked by the dead worker) are delivered.
-      const stalled = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status <> 'delivered' ORDER BY created_at LIMIT 100`, [before.map((b) => b.id)]);
-      await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
-      const [resumed] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM max(finished_at)) * 1000 AS at FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [stalled.map((s) => s.id)]);
-      const r = await measure(stack, 'crash', hooks, started);
-      results.push({ ...r, extra: { restartMs: restartedAt - killedAt, firstHundredOpenResumedMs: Math.round(Number(resumed.at) - killedAt) } });
-    }
+    const dispatcher = args.submitFirst ? undefined : await stack.startDispatcher();
+    const run: Run = { stack, args, token: await operatorToken(stack.identity), dispatcher };
+    if (args.count > 0) results.push(await runBurst(run));
+    if (args.full > 0) results.push(await runFull(run));
+    if (args.killCount > 0) results.push(await runCrash(run));
   } finally {
     await stack.stop();
   }
