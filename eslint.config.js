@@ -4,6 +4,7 @@ const js = require('@eslint/js');
 const nx = require('@nx/eslint-plugin');
 const globals = require('globals');
 const tseslint = require('typescript-eslint');
+const prettierOff = require('eslint-config-prettier/flat');
 
 const SPECS = ['**/*.spec.ts', '**/*.int-spec.ts'];
 // The CommonJS scripts that start, seed, test and benchmark the platform.
@@ -80,4 +81,6 @@ module.exports = [
       'no-restricted-imports': ['error', { paths: [{ name: '@edu/testing', message: 'Test helpers are for specs only.' }, { name: '@edu/testing/sign-in', message: 'Test helpers are for specs only.' }, { name: '@edu/testing/browser', message: 'Test helpers are for specs only.' }], patterns: ['@nestjs/testing', 'supertest'] }],
     },
   },
+  // Layout is Prettier's (`prettier --check .` in `npm run lint`): no ESLint rule may argue with it.
+  prettierOff,
 ];
