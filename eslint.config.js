@@ -15,35 +15,100 @@ const SHORT_FUNCTIONS = ['error', { max: 80, skipBlankLines: true, skipComments:
 function depConstraints(forSpecs) {
   const also = forSpecs ? ['type:testing'] : [];
   return [
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:data-access', 'type:config', 'type:util', 'type:domain', 'type:testing'] },
-    { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:config', 'type:util', 'type:domain', ...also], bannedExternalImports: ['typeorm', 'bullmq'] },
-    { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain', ...also] },
-    { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:domain', ...also], bannedExternalImports: ['typeorm', 'bullmq'] },
-    { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:domain', ...also], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg'] },
-    { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', ...also], bannedExternalImports: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'jose', 'pg'] },
+    {
+      sourceTag: 'type:app',
+      onlyDependOnLibsWithTags: [
+        'type:infra',
+        'type:data-access',
+        'type:config',
+        'type:util',
+        'type:domain',
+        'type:testing',
+      ],
+    },
+    {
+      sourceTag: 'type:infra',
+      onlyDependOnLibsWithTags: ['type:infra', 'type:config', 'type:util', 'type:domain', ...also],
+      bannedExternalImports: ['typeorm', 'bullmq'],
+    },
+    {
+      sourceTag: 'type:data-access',
+      onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain', ...also],
+    },
+    {
+      sourceTag: 'type:config',
+      onlyDependOnLibsWithTags: ['type:domain', ...also],
+      bannedExternalImports: ['typeorm', 'bullmq'],
+    },
+    {
+      sourceTag: 'type:util',
+      onlyDependOnLibsWithTags: ['type:util', 'type:domain', ...also],
+      bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg'],
+    },
+    {
+      sourceTag: 'type:domain',
+      onlyDependOnLibsWithTags: ['type:domain', ...also],
+      bannedExternalImports: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'jose', 'pg'],
+    },
     { sourceTag: 'type:testing', notDependOnLibsWithTags: ['type:app'] },
-    { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain', 'type:testing'] },
+    {
+      sourceTag: 'type:e2e',
+      onlyDependOnLibsWithTags: ['type:data-access', 'type:config', 'type:util', 'type:domain', 'type:testing'],
+    },
     { sourceTag: 'lib:persistence', bannedExternalImports: ['bullmq', 'ioredis', 'express'] },
     { sourceTag: 'lib:queue', bannedExternalImports: ['typeorm'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-    { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'], bannedExternalImports: ['bullmq'] },
-    { sourceTag: 'scope:oneroster', onlyDependOnLibsWithTags: ['scope:oneroster', 'scope:shared'], bannedExternalImports: ['bullmq'] },
-    { sourceTag: 'scope:alerts', onlyDependOnLibsWithTags: ['scope:alerts', 'scope:shared'], bannedExternalImports: ['bullmq'] },
+    {
+      sourceTag: 'scope:identity',
+      onlyDependOnLibsWithTags: ['scope:identity', 'scope:shared'],
+      bannedExternalImports: ['bullmq'],
+    },
+    {
+      sourceTag: 'scope:oneroster',
+      onlyDependOnLibsWithTags: ['scope:oneroster', 'scope:shared'],
+      bannedExternalImports: ['bullmq'],
+    },
+    {
+      sourceTag: 'scope:alerts',
+      onlyDependOnLibsWithTags: ['scope:alerts', 'scope:shared'],
+      bannedExternalImports: ['bullmq'],
+    },
     { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:webhook-dispatcher', 'scope:shared'] },
   ];
 }
 
 // The harness builds on these libs while their own specs use the harness: test-only cycles.
-const HARNESS_CYCLES = [...['persistence', 'signing', 'http', 'auth', 'config', 'domain', 'queue'].map((lib) => ['testing', lib]), ['http', 'auth']];
+const HARNESS_CYCLES = [
+  ...['persistence', 'signing', 'http', 'auth', 'config', 'domain', 'queue'].map((lib) => ['testing', lib]),
+  ['http', 'auth'],
+];
 
 const boundaries = (forSpecs) => [
   'error',
-  { allow: [], banTransitiveDependencies: false, ignoredCircularDependencies: HARNESS_CYCLES, depConstraints: depConstraints(forSpecs) },
+  {
+    allow: [],
+    banTransitiveDependencies: false,
+    ignoredCircularDependencies: HARNESS_CYCLES,
+    depConstraints: depConstraints(forSpecs),
+  },
 ];
 
 module.exports = [
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.nx/**', 'tmp/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs', ...TOOL_SCRIPTS.map((glob) => `!${glob}`)] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.data/**',
+      '.nx/**',
+      'tmp/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+      ...TOOL_SCRIPTS.map((glob) => `!${glob}`),
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: TOOL_SCRIPTS,
@@ -78,7 +143,17 @@ module.exports = [
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: [...SPECS, 'libs/testing/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: '@edu/testing', message: 'Test helpers are for specs only.' }, { name: '@edu/testing/sign-in', message: 'Test helpers are for specs only.' }, { name: '@edu/testing/browser', message: 'Test helpers are for specs only.' }], patterns: ['@nestjs/testing', 'supertest'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@edu/testing', message: 'Test helpers are for specs only.' },
+            { name: '@edu/testing/sign-in', message: 'Test helpers are for specs only.' },
+            { name: '@edu/testing/browser', message: 'Test helpers are for specs only.' },
+          ],
+          patterns: ['@nestjs/testing', 'supertest'],
+        },
+      ],
     },
   },
   // Layout is Prettier's (`prettier --check .` in `npm run lint`): no ESLint rule may argue with it.

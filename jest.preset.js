@@ -4,7 +4,23 @@ const path = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
 // ESM-only packages that must be compiled to CommonJS for jest.
-const ESM_PACKAGES = ['@nestjs', 'jose', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@standard-schema', 'load-esm', 'csv-parse', 'yauzl', 'yazl', 'oidc-provider', 'openid-client', 'oauth4webapi'];
+const ESM_PACKAGES = [
+  '@nestjs',
+  'jose',
+  'file-type',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  'uint8array-extras',
+  '@standard-schema',
+  'load-esm',
+  'csv-parse',
+  'yauzl',
+  'yazl',
+  'oidc-provider',
+  'openid-client',
+  'oauth4webapi',
+];
 
 const moduleNameMapper = {};
 for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {

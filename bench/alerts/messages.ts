@@ -21,7 +21,14 @@ function alertItem(n: number, detailRows: number): Record<string, unknown> {
       { type: 'type', key: 'Type', value: 'Attendance' },
       { type: 'trigger', key: 'Trigger', value: 'Below 90% this semester' },
       { type: 'link', key: 'Profile', value: `https://school.example/students/${n}` },
-      { type: 'detail', key: 'Absences', list: Array.from({ length: detailRows }, (_, i) => `Period ${i % 6 + 1}, day ${i + 1}: absent without a note from a parent or carer`) },
+      {
+        type: 'detail',
+        key: 'Absences',
+        list: Array.from(
+          { length: detailRows },
+          (_, i) => `Period ${(i % 6) + 1}, day ${i + 1}: absent without a note from a parent or carer`,
+        ),
+      },
     ],
     entity: person(n),
     student: { uuid: randomUUID(), current_homeroom: '9B', current_year_level: 9 },

@@ -32,7 +32,9 @@ async function keyFor(kid: string): Promise<KeyObject | undefined> {
 function jtiOf(payloadB64: Buffer): string | undefined {
   const head = Buffer.from(payloadB64.subarray(0, 1_024).toString('latin1'), 'base64url').toString('utf8');
   const m = /"jti":"([^"]+)"/.exec(head);
-  return m ? m[1] : (JSON.parse(Buffer.from(payloadB64.toString('latin1'), 'base64url').toString('utf8')) as { jti?: string }).jti;
+  return m
+    ? m[1]
+    : (JSON.parse(Buffer.from(payloadB64.toString('latin1'), 'base64url').toString('utf8')) as { jti?: string }).jti;
 }
 
 /**
@@ -43,10 +45,14 @@ async function verified(token: Buffer): Promise<string | undefined> {
   const first = token.indexOf(0x2e);
   const second = first < 0 ? -1 : token.indexOf(0x2e, first + 1);
   if (first <= 0 || second < 0 || token.indexOf(0x2e, second + 1) >= 0) return undefined;
-  const header = JSON.parse(Buffer.from(token.subarray(0, first).toString('latin1'), 'base64url').toString('utf8')) as { alg?: string; kid?: string };
+  const header = JSON.parse(Buffer.from(token.subarray(0, first).toString('latin1'), 'base64url').toString('utf8')) as {
+    alg?: string;
+    kid?: string;
+  };
   const key = header.alg === 'ES256' && header.kid ? await keyFor(header.kid) : undefined;
   const signature = Buffer.from(token.subarray(second + 1).toString('latin1'), 'base64url');
-  if (!key || !verify('sha256', token.subarray(0, second), { key, dsaEncoding: 'ieee-p1363' }, signature)) return undefined;
+  if (!key || !verify('sha256', token.subarray(0, second), { key, dsaEncoding: 'ieee-p1363' }, signature))
+    return undefined;
   return jtiOf(token.subarray(first + 1, second));
 }
 
@@ -60,11 +66,31 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://receiver');
   if (req.method === 'GET' && url.pathname === '/stats') {
     const s = stats.get(url.searchParams.get('path') ?? '');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(s ? { received: s.received, distinct: s.jtis.size, invalid: s.invalid, bytes: s.bytes, firstAt: s.firstAt, lastAt: s.lastAt } : { received: 0, distinct: 0, invalid: 0, bytes: 0 }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify(
+        s
+          ? {
+              received: s.received,
+              distinct: s.jtis.size,
+              invalid: s.invalid,
+              bytes: s.bytes,
+              firstAt: s.firstAt,
+              lastAt: s.lastAt,
+            }
+          : { received: 0, distinct: 0, invalid: 0, bytes: 0 },
+      ),
+    );
     return;
   }
   void readBody(req).then(async (body) => {
-    const s = stats.get(url.pathname) ?? { received: 0, invalid: 0, bytes: 0, jtis: new Set<string>(), firstAt: Date.now(), lastAt: 0 };
+    const s = stats.get(url.pathname) ?? {
+      received: 0,
+      invalid: 0,
+      bytes: 0,
+      jtis: new Set<string>(),
+      firstAt: Date.now(),
+      lastAt: 0,
+    };
     stats.set(url.pathname, s);
     const jti = await verified(body).catch(() => undefined);
     s.received++;
@@ -76,5 +102,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.RECEIVER_PORT), '127.0.0.1', () => process.stderr.write(`receiver listening on ${process.env.RECEIVER_PORT}\n`));
+server.listen(Number(process.env.RECEIVER_PORT), '127.0.0.1', () =>
+  process.stderr.write(`receiver listening on ${process.env.RECEIVER_PORT}\n`),
+);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -21,7 +21,16 @@ import { AppEntity, createDataSource, DeploymentEntity, runMigrations, TenantEnt
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import { cpuMsOf, postgresCpuMs } from '../common/cpu';
 import { startBenchDatabase } from '../common/database';
-import { freePort, log, projectRoot, quantile, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
+import {
+  freePort,
+  log,
+  projectRoot,
+  quantile,
+  startChild,
+  stopChild,
+  UNLIMITED_ENV,
+  waitFor,
+} from '../common/processes';
 import { benchMessage, largeMessage } from './messages';
 
 const SCHEMA_BASE = 'https://api.edu.example';
@@ -49,10 +58,32 @@ interface Args {
 }
 
 /** Each option's flag: every one takes a whole number. */
-const FLAGS: Record<keyof Args, string> = { count: 'count', full: 'full', fullBytes: 'full-bytes', fullWebhooks: 'full-webhooks', webhooks: 'webhooks', killCount: 'kill-count', parallel: 'parallel', submitFirst: 'submit-first', profile: 'profile', workers: 'workers' };
+const FLAGS: Record<keyof Args, string> = {
+  count: 'count',
+  full: 'full',
+  fullBytes: 'full-bytes',
+  fullWebhooks: 'full-webhooks',
+  webhooks: 'webhooks',
+  killCount: 'kill-count',
+  parallel: 'parallel',
+  submitFirst: 'submit-first',
+  profile: 'profile',
+  workers: 'workers',
+};
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { submitFirst: 0, profile: 0, workers: 2, count: 100_000, full: 200, fullBytes: 1_200_000, fullWebhooks: 1, webhooks: 4, killCount: 20_000, parallel: 2 };
+  const args: Args = {
+    submitFirst: 0,
+    profile: 0,
+    workers: 2,
+    count: 100_000,
+    full: 200,
+    fullBytes: 1_200_000,
+    fullWebhooks: 1,
+    webhooks: 4,
+    killCount: 20_000,
+    parallel: 2,
+  };
   const options = Object.fromEntries(Object.values(FLAGS).map((flag) => [flag, { type: 'string' as const }]));
   const parsed = parseCommandLine({ args: argv, options });
   if (typeof parsed === 'string') throw new Error(`${parsed} (see bench/alerts/run.ts)`);
@@ -86,7 +117,9 @@ async function benchRedis(root: string, stops: (() => Promise<void>)[]): Promise
   const given = process.env['REDIS_URL'];
   if (given) return given;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startRedis } = require(path.join(root, 'tools', 'infra', 'redis.js')) as { startRedis(o: { dataDir?: string }): Promise<{ url: string; stop(): Promise<void> }> };
+  const { startRedis } = require(path.join(root, 'tools', 'infra', 'redis.js')) as {
+    startRedis(o: { dataDir?: string }): Promise<{ url: string; stop(): Promise<void> }>;
+  };
   const redisDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-redis-'));
   log('starting redis-server (appendonly yes, appendfsync everysec)');
   const r = await startRedis({ dataDir: redisDir });
@@ -125,16 +158,42 @@ async function startStack(root: string, args: Args): Promise<Stack> {
   const redis = await benchRedis(root, stops);
   const profile = args.profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
   const [idPort, alertsPort, recvPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  const common = { ...UNLIMITED_ENV, DATABASE_URL: db, REDIS_URL: redis, QUEUE_PREFIX: `{bench-${randomUUID().slice(0, 6)}}`, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', TOKEN_ISSUER: `http://127.0.0.1:${idPort}` };
+  const common = {
+    ...UNLIMITED_ENV,
+    DATABASE_URL: db,
+    REDIS_URL: redis,
+    QUEUE_PREFIX: `{bench-${randomUUID().slice(0, 6)}}`,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    TOKEN_ISSUER: `http://127.0.0.1:${idPort}`,
+  };
   const dev = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
-  const identity = startChild(root, 'apps/identity/src/main', { ...common, PORT: String(idPort), OPERATOR_CLIENT_SECRET: OPERATOR_SECRET });
+  const identity = startChild(root, 'apps/identity/src/main', {
+    ...common,
+    PORT: String(idPort),
+    OPERATOR_CLIENT_SECRET: OPERATOR_SECRET,
+  });
   await waitFor(`http://127.0.0.1:${idPort}/health/ready`, 60_000);
   const jwks = `http://127.0.0.1:${idPort}/.well-known/jwks.json`;
   await fetch(jwks); // makes sure the webhook key exists before the dispatcher signs
-  const alerts = startChild(root, 'apps/alerts/src/main', { ...common, ...dev, PORT: String(alertsPort), JWKS_URL: jwks }, profile);
-  const receiver = startChild(root, 'bench/alerts/receiver', { RECEIVER_PORT: String(recvPort), JWKS_URL: jwks }, profile);
+  const alerts = startChild(
+    root,
+    'apps/alerts/src/main',
+    { ...common, ...dev, PORT: String(alertsPort), JWKS_URL: jwks },
+    profile,
+  );
+  const receiver = startChild(
+    root,
+    'bench/alerts/receiver',
+    { RECEIVER_PORT: String(recvPort), JWKS_URL: jwks },
+    profile,
+  );
   const dispatcherEnv = { ...common, ...dev, ALERTS_PUBLIC_BASE_URL: `http://127.0.0.1:${alertsPort}` };
-  await Promise.all([waitFor(`http://127.0.0.1:${alertsPort}/health/ready`, 60_000), waitFor(`http://127.0.0.1:${recvPort}/stats`, 30_000)]);
+  await Promise.all([
+    waitFor(`http://127.0.0.1:${alertsPort}/health/ready`, 60_000),
+    waitFor(`http://127.0.0.1:${recvPort}/stats`, 30_000),
+  ]);
   const dispatchers = dispatcherReplicas(root, { ...dispatcherEnv }, args.workers, profile);
   return {
     db,
@@ -142,7 +201,13 @@ async function startStack(root: string, args: Args): Promise<Stack> {
     identity: `http://127.0.0.1:${idPort}`,
     alerts: `http://127.0.0.1:${alertsPort}`,
     receiver: `http://127.0.0.1:${recvPort}`,
-    pids: { receiver: receiver.pid as number, postgresChild: database.embedded ? (await sql<{ pid: number }>(db, `SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`))[0]?.pid : undefined },
+    pids: {
+      receiver: receiver.pid as number,
+      postgresChild: database.embedded
+        ? (await sql<{ pid: number }>(db, `SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`))[0]
+            ?.pid
+        : undefined,
+    },
     dispatcherEnv,
     startDispatcher: () => dispatchers.start(),
     stopDispatcher: () => dispatchers.stop(),
@@ -159,11 +224,34 @@ async function createTenant(db: string, apps: number): Promise<{ tenantId: strin
   const ds = createDataSource({ url: db, poolSize: 1, applicationName: 'bench-setup' });
   await ds.initialize();
   try {
-    const tenant = await ds.getRepository(TenantEntity).save({ name: 'Bench School', customerId: Math.floor(Math.random() * 1e9), govtId: 'BENCH', regionId: 'AU-NSW', licences: ['data-operations'], rootOrgSourcedId: null });
+    const tenant = await ds.getRepository(TenantEntity).save({
+      name: 'Bench School',
+      customerId: Math.floor(Math.random() * 1e9),
+      govtId: 'BENCH',
+      regionId: 'AU-NSW',
+      licences: ['data-operations'],
+      rootOrgSourcedId: null,
+    });
     const appIds: string[] = [];
     for (let i = 0; i < apps; i++) {
-      const app = await ds.getRepository(AppEntity).save({ name: `Partner ${i}`, ownerType: 'tenant', ownerId: tenant.id, authType: 'oauth2', oauth2: { redirect_uris: ['https://partner.example/cb'] }, saml: null, clientId: generateClientId('app'), clientSecretHash: hashClientSecret(generateClientSecret()) } as Partial<AppEntity>);
-      await ds.getRepository(DeploymentEntity).save({ appId: app.id, tenantId: tenant.id, scope: ALERT_SCOPES, clientId: null, clientSecretHash: null, settings: {} });
+      const app = await ds.getRepository(AppEntity).save({
+        name: `Partner ${i}`,
+        ownerType: 'tenant',
+        ownerId: tenant.id,
+        authType: 'oauth2',
+        oauth2: { redirect_uris: ['https://partner.example/cb'] },
+        saml: null,
+        clientId: generateClientId('app'),
+        clientSecretHash: hashClientSecret(generateClientSecret()),
+      } as Partial<AppEntity>);
+      await ds.getRepository(DeploymentEntity).save({
+        appId: app.id,
+        tenantId: tenant.id,
+        scope: ALERT_SCOPES,
+        clientId: null,
+        clientSecretHash: null,
+        settings: {},
+      });
       appIds.push(app.id);
     }
     return { tenantId: tenant.id, appIds };
@@ -183,7 +271,13 @@ async function sql<T>(db: string, text: string, params: unknown[] = []): Promise
 }
 
 /** Registers one webhook per app (the receiver path names the scenario); returns their ids. */
-async function registerWebhooks(db: string, appIds: string[], receiver: string, scenario: string, type: 'notification-only' | 'full-payload'): Promise<string[]> {
+async function registerWebhooks(
+  db: string,
+  appIds: string[],
+  receiver: string,
+  scenario: string,
+  type: 'notification-only' | 'full-payload',
+): Promise<string[]> {
   const rows = await sql<{ id: string }>(
     db,
     `INSERT INTO webhooks (app_id, endpoint, type) SELECT a, $2, $3 FROM unnest($1::uuid[]) AS a RETURNING id`,
@@ -195,7 +289,10 @@ async function registerWebhooks(db: string, appIds: string[], receiver: string, 
 async function operatorToken(identity: string): Promise<string> {
   const res = await fetch(`${identity}/oauth/token`, {
     method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`operator:${OPERATOR_SECRET}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: {
+      Authorization: `Basic ${Buffer.from(`operator:${OPERATOR_SECRET}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
   if (res.status !== 200) throw new Error(`operator token: ${res.status} ${await res.text()}`);
@@ -203,7 +300,15 @@ async function operatorToken(identity: string): Promise<string> {
 }
 
 /** Submits `total` messages from `make` in batches, `parallel` requests at a time. */
-async function submit(stack: Stack, token: string, tenantId: string, total: number, batchSize: number, parallel: number, make: () => Record<string, unknown>): Promise<void> {
+async function submit(
+  stack: Stack,
+  token: string,
+  tenantId: string,
+  total: number,
+  batchSize: number,
+  parallel: number,
+  make: () => Record<string, unknown>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < total) {
@@ -221,7 +326,10 @@ async function submit(stack: Stack, token: string, tenantId: string, total: numb
 }
 
 /** CPU time so far (ms) of the dispatcher replicas together, the receiver and PostgreSQL (NaN when it runs elsewhere). */
-function cpuNow(stack: Stack, dispatchers: { pid?: number }[]): { dispatchers: number; receiver: number; postgres: number } {
+function cpuNow(
+  stack: Stack,
+  dispatchers: { pid?: number }[],
+): { dispatchers: number; receiver: number; postgres: number } {
   const backend = stack.pids.postgresChild;
   return {
     dispatchers: dispatchers.reduce((ms, d) => ms + cpuMsOf(d.pid as number), 0),
@@ -233,7 +341,11 @@ function cpuNow(stack: Stack, dispatchers: { pid?: number }[]): { dispatchers: n
 async function untilFinished(db: string, webhookIds: string[], expected: number, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await sql<{ done: number }>(db, `SELECT count(*)::int AS done FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status IN ('delivered', 'undeliverable', 'cancelled')`, [webhookIds]);
+    const [row] = await sql<{ done: number }>(
+      db,
+      `SELECT count(*)::int AS done FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status IN ('delivered', 'undeliverable', 'cancelled')`,
+      [webhookIds],
+    );
     if (row.done >= expected || Date.now() > deadline) return row.done;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -256,15 +368,28 @@ interface ScenarioResult {
   extra?: Record<string, number>;
 }
 
-async function measure(stack: Stack, scenario: string, webhookIds: string[], startedAt: number): Promise<ScenarioResult> {
+async function measure(
+  stack: Stack,
+  scenario: string,
+  webhookIds: string[],
+  startedAt: number,
+): Promise<ScenarioResult> {
   const rows = await sql<{ status: string; lag: number; finished: number }>(
     stack.db,
     `SELECT status, extract(epoch FROM first_attempt_at - created_at) * 1000 AS lag, extract(epoch FROM finished_at) * 1000 AS finished
        FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])`,
     [webhookIds],
   );
-  const attempts = await sql<{ ms: number }>(stack.db, `SELECT a.duration_ms AS ms FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [webhookIds]);
-  const stats = (await (await fetch(`${stack.receiver}/stats?path=/${scenario}`)).json()) as { received: number; distinct: number; invalid: number };
+  const attempts = await sql<{ ms: number }>(
+    stack.db,
+    `SELECT a.duration_ms AS ms FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`,
+    [webhookIds],
+  );
+  const stats = (await (await fetch(`${stack.receiver}/stats?path=/${scenario}`)).json()) as {
+    received: number;
+    distinct: number;
+    invalid: number;
+  };
   const delivered = rows.filter((r) => r.status === 'delivered');
   const lastFinished = Math.max(...delivered.map((r) => Number(r.finished)));
   const seconds = (lastFinished - startedAt) / 1000;
@@ -280,8 +405,14 @@ async function measure(stack: Stack, scenario: string, webhookIds: string[], sta
     perSecond: Math.round(delivered.length / seconds),
     firstAttemptP50Ms: Math.round(quantile(lags, 0.5)),
     firstAttemptP99Ms: Math.round(quantile(lags, 0.99)),
-    attemptP50Ms: quantile(attempts.map((a) => a.ms), 0.5),
-    attemptP99Ms: quantile(attempts.map((a) => a.ms), 0.99),
+    attemptP50Ms: quantile(
+      attempts.map((a) => a.ms),
+      0.5,
+    ),
+    attemptP99Ms: quantile(
+      attempts.map((a) => a.ms),
+      0.99,
+    ),
   };
 }
 
@@ -299,7 +430,9 @@ async function runBurst(run: Run): Promise<ScenarioResult> {
   const { tenantId, appIds } = await createTenant(stack.db, args.webhooks);
   const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'burst', 'notification-only');
   const messages = Math.ceil(args.count / hooks.length);
-  log(`burst: ${messages} messages x ${hooks.length} webhooks = ${messages * hooks.length} notification-only deliveries`);
+  log(
+    `burst: ${messages} messages x ${hooks.length} webhooks = ${messages * hooks.length} notification-only deliveries`,
+  );
   const started = Date.now();
   await submit(stack, token, tenantId, messages, BATCH, args.parallel, () => benchMessage());
   const submitted = Date.now();
@@ -307,7 +440,10 @@ async function runBurst(run: Run): Promise<ScenarioResult> {
   run.dispatcher ??= await stack.startDispatcher();
   const drainFrom = args.submitFirst ? Date.now() : started;
   await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
-  return { ...(await measure(stack, 'burst', hooks, drainFrom)), extra: { submitSeconds: Math.round((submitted - started) / 100) / 10 } };
+  return {
+    ...(await measure(stack, 'burst', hooks, drainFrom)),
+    extra: { submitSeconds: Math.round((submitted - started) / 100) / 10 },
+  };
 }
 
 /**
@@ -321,7 +457,9 @@ async function runFull(run: Run): Promise<ScenarioResult> {
   const hooks = await registerWebhooks(stack.db, appIds, stack.receiver, 'full', 'full-payload');
   const sample = largeMessage(args.fullBytes);
   const deliveries = args.full * hooks.length;
-  log(`full payload: ${args.full} messages of ${JSON.stringify(sample).length} bytes of JSON x ${hooks.length} webhooks`);
+  log(
+    `full payload: ${args.full} messages of ${JSON.stringify(sample).length} bytes of JSON x ${hooks.length} webhooks`,
+  );
   const started = Date.now();
   await submit(stack, token, tenantId, args.full, 10, args.parallel, () => ({ ...largeMessage(args.fullBytes) }));
   const submitted = Date.now();
@@ -331,12 +469,27 @@ async function runFull(run: Run): Promise<ScenarioResult> {
   const cpu = cpuNow(stack, dispatcher);
   // Dispatch rate: from the first attempt to the last delivery (the submission of 240 MB of
   // JSON through the API is reported on its own).
-  const [first] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM min(a.started_at)) * 1000 AS at FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
+  const [first] = await sql<{ at: number }>(
+    stack.db,
+    `SELECT extract(epoch FROM min(a.started_at)) * 1000 AS at FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`,
+    [hooks],
+  );
   const r = await measure(stack, 'full', hooks, Number(first.at));
-  const [size] = await sql<{ bytes: number }>(stack.db, `SELECT avg(a.request_bytes)::int AS bytes FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`, [hooks]);
+  const [size] = await sql<{ bytes: number }>(
+    stack.db,
+    `SELECT avg(a.request_bytes)::int AS bytes FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ANY($1::uuid[])`,
+    [hooks],
+  );
   const perDelivery = (k: keyof typeof cpu) => Math.round(((cpu[k] - cpu0[k]) / deliveries) * 10) / 10;
-  const cpuMs = { dispatcherCpuMs: perDelivery('dispatchers'), receiverCpuMs: perDelivery('receiver'), postgresCpuMs: perDelivery('postgres') };
-  return { ...r, extra: { submitSeconds: Math.round((submitted - started) / 100) / 10, tokenBytes: size.bytes, ...cpuMs } };
+  const cpuMs = {
+    dispatcherCpuMs: perDelivery('dispatchers'),
+    receiverCpuMs: perDelivery('receiver'),
+    postgresCpuMs: perDelivery('postgres'),
+  };
+  return {
+    ...r,
+    extra: { submitSeconds: Math.round((submitted - started) / 100) / 10, tokenBytes: size.bytes, ...cpuMs },
+  };
 }
 
 /** A burst during which the dispatcher is SIGKILLed once a third has arrived, and restarted at once. */
@@ -352,18 +505,33 @@ async function runCrash(run: Run): Promise<ScenarioResult> {
     if (s.received >= (messages * hooks.length) / 3) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  const before = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status <> 'delivered'`, [hooks]);
+  const before = await sql<{ id: string }>(
+    stack.db,
+    `SELECT id FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status <> 'delivered'`,
+    [hooks],
+  );
   run.dispatcher?.forEach((d) => d.kill('SIGKILL'));
   const killedAt = Date.now();
   log('crash: dispatcher SIGKILLed; restarting it');
   run.dispatcher = await stack.startDispatcher();
   const restartedAt = Date.now();
   // "Resumed" = the deliveries in flight when it died (locked by the dead worker) are delivered.
-  const stalled = await sql<{ id: string }>(stack.db, `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status <> 'delivered' ORDER BY created_at LIMIT 100`, [before.map((b) => b.id)]);
+  const stalled = await sql<{ id: string }>(
+    stack.db,
+    `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status <> 'delivered' ORDER BY created_at LIMIT 100`,
+    [before.map((b) => b.id)],
+  );
   await untilFinished(stack.db, hooks, messages * hooks.length, 600_000);
-  const [resumed] = await sql<{ at: number }>(stack.db, `SELECT extract(epoch FROM max(finished_at)) * 1000 AS at FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [stalled.map((s) => s.id)]);
+  const [resumed] = await sql<{ at: number }>(
+    stack.db,
+    `SELECT extract(epoch FROM max(finished_at)) * 1000 AS at FROM webhook_deliveries WHERE id = ANY($1::uuid[])`,
+    [stalled.map((s) => s.id)],
+  );
   const r = await measure(stack, 'crash', hooks, started);
-  return { ...r, extra: { restartMs: restartedAt - killedAt, firstHundredOpenResumedMs: Math.round(Number(resumed.at) - killedAt) } };
+  return {
+    ...r,
+    extra: { restartMs: restartedAt - killedAt, firstHundredOpenResumedMs: Math.round(Number(resumed.at) - killedAt) },
+  };
 }
 
 async function main(): Promise<void> {
@@ -385,26 +553,69 @@ async function main(): Promise<void> {
 }
 
 function report(results: ScenarioResult[], args: Args): void {
-  const line = (label: string, value: string, target: string, ok: boolean | undefined) => `  ${label.padEnd(42)} ${value.padStart(14)}   ${target.padEnd(22)} ${ok === undefined ? '' : ok ? 'met' : 'MISS'}`;
+  const line = (label: string, value: string, target: string, ok: boolean | undefined) =>
+    `  ${label.padEnd(42)} ${value.padStart(14)}   ${target.padEnd(22)} ${ok === undefined ? '' : ok ? 'met' : 'MISS'}`;
   const out: string[] = ['', 'bench:alerts'];
   for (const r of results) {
     out.push(`${r.scenario}: ${r.deliveries} deliveries`);
     if (r.scenario === 'burst') {
       out.push(line('submitted through the API in', `${r.extra?.submitSeconds} s`, '', undefined));
-      out.push(line(args.submitFirst ? 'drained (dispatcher started after submission) in' : 'drained (from the first submission) in', `${r.seconds} s`, `<= 60 s${args.count !== 100_000 ? ' (scaled)' : ''}`, r.seconds <= (60 * args.count) / 100_000));
+      out.push(
+        line(
+          args.submitFirst
+            ? 'drained (dispatcher started after submission) in'
+            : 'drained (from the first submission) in',
+          `${r.seconds} s`,
+          `<= 60 s${args.count !== 100_000 ? ' (scaled)' : ''}`,
+          r.seconds <= (60 * args.count) / 100_000,
+        ),
+      );
       out.push(line('deliveries/s', String(r.perSecond), '>= 1,667', r.perSecond >= 1_667));
     }
-    if (r.scenario === 'full') out.push(line('submitted through the API in', `${r.extra?.submitSeconds} s`, '', undefined));
-    if (r.scenario === 'full') out.push(line('deliveries/s (tokens of ~' + Math.round((r.extra?.tokenBytes ?? 0) / 1e5) / 10 + ' MB)', String(r.perSecond), '>= 100', r.perSecond >= 100));
-    if (r.scenario === 'full') out.push(line('CPU per delivery: dispatchers / receiver / PostgreSQL', `${r.extra?.dispatcherCpuMs} / ${r.extra?.receiverCpuMs} / ${r.extra?.postgresCpuMs} ms`, '', undefined));
+    if (r.scenario === 'full')
+      out.push(line('submitted through the API in', `${r.extra?.submitSeconds} s`, '', undefined));
+    if (r.scenario === 'full')
+      out.push(
+        line(
+          'deliveries/s (tokens of ~' + Math.round((r.extra?.tokenBytes ?? 0) / 1e5) / 10 + ' MB)',
+          String(r.perSecond),
+          '>= 100',
+          r.perSecond >= 100,
+        ),
+      );
+    if (r.scenario === 'full')
+      out.push(
+        line(
+          'CPU per delivery: dispatchers / receiver / PostgreSQL',
+          `${r.extra?.dispatcherCpuMs} / ${r.extra?.receiverCpuMs} / ${r.extra?.postgresCpuMs} ms`,
+          '',
+          undefined,
+        ),
+      );
     if (r.scenario === 'crash') {
       out.push(line('dispatcher restart (process up)', `${r.extra?.restartMs} ms`, '', undefined));
-      out.push(line('in-flight deliveries done after the kill', `${r.extra?.firstHundredOpenResumedMs} ms`, '<= 15,000 ms', (r.extra?.firstHundredOpenResumedMs ?? Infinity) <= 15_000));
+      out.push(
+        line(
+          'in-flight deliveries done after the kill',
+          `${r.extra?.firstHundredOpenResumedMs} ms`,
+          '<= 15,000 ms',
+          (r.extra?.firstHundredOpenResumedMs ?? Infinity) <= 15_000,
+        ),
+      );
     }
-    out.push(line('enqueue -> first attempt p50 / p99', `${r.firstAttemptP50Ms} / ${r.firstAttemptP99Ms} ms`, '', undefined));
+    out.push(
+      line('enqueue -> first attempt p50 / p99', `${r.firstAttemptP50Ms} / ${r.firstAttemptP99Ms} ms`, '', undefined),
+    );
     out.push(line('attempt duration p50 / p99', `${r.attemptP50Ms} / ${r.attemptP99Ms} ms`, '', undefined));
     out.push(line('lost', String(r.lost), '0', r.lost === 0));
-    out.push(line('duplicates (same jti)', String(r.duplicates), r.scenario === 'crash' ? `<= in flight (${DEFAULT_CONCURRENCY * args.workers})` : '0', r.scenario === 'crash' ? r.duplicates <= DEFAULT_CONCURRENCY * args.workers : r.duplicates === 0));
+    out.push(
+      line(
+        'duplicates (same jti)',
+        String(r.duplicates),
+        r.scenario === 'crash' ? `<= in flight (${DEFAULT_CONCURRENCY * args.workers})` : '0',
+        r.scenario === 'crash' ? r.duplicates <= DEFAULT_CONCURRENCY * args.workers : r.duplicates === 0,
+      ),
+    );
     out.push(line('signatures the receiver refused', String(r.invalidSignatures), '0', r.invalidSignatures === 0));
   }
   process.stdout.write(`${out.join('\n')}\n`);

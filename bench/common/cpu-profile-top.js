@@ -9,8 +9,13 @@ const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 
 function args(argv) {
-  const { values, positionals } = parseArgs({ args: argv, options: { requests: { type: 'string', default: '0' }, top: { type: 'string', default: '25' } }, allowPositionals: true });
-  if (positionals.length !== 1) throw new Error('usage: cpu-profile-top.js <file.cpuprofile> [--requests N] [--top 25]');
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { requests: { type: 'string', default: '0' }, top: { type: 'string', default: '25' } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1)
+    throw new Error('usage: cpu-profile-top.js <file.cpuprofile> [--requests N] [--top 25]');
   return { file: positionals[0], requests: Number(values.requests), top: Number(values.top) };
 }
 
@@ -48,7 +53,14 @@ function summarise(profile) {
     if (name === '(idle)') idle += us;
     const key = label(node.callFrame);
     self.set(key, (self.get(key) ?? 0) + us);
-    const o = name === '(garbage collector)' ? '(gc)' : name === '(idle)' ? '(idle)' : name === '(program)' ? '(program)' : owner(node.callFrame.url);
+    const o =
+      name === '(garbage collector)'
+        ? '(gc)'
+        : name === '(idle)'
+          ? '(idle)'
+          : name === '(program)'
+            ? '(program)'
+            : owner(node.callFrame.url);
     pkgs.set(o, (pkgs.get(o) ?? 0) + us);
     // Inclusive time: once per distinct function on the stack.
     const seen = new Set();
@@ -74,7 +86,9 @@ function print(title, map, busy, top, requests) {
 const a = args(process.argv.slice(2));
 const s = summarise(JSON.parse(fs.readFileSync(a.file, 'utf8')));
 const busy = s.all - s.idle;
-console.log(`sampled ${(s.all / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s${a.requests ? `, ${a.requests} requests: ${(busy / a.requests).toFixed(0)} us CPU per request` : ''} (percentages of busy time)`);
+console.log(
+  `sampled ${(s.all / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s${a.requests ? `, ${a.requests} requests: ${(busy / a.requests).toFixed(0)} us CPU per request` : ''} (percentages of busy time)`,
+);
 s.self.delete(label({ functionName: '(idle)', url: '', lineNumber: 0 }));
 s.pkgs.delete('(idle)');
 print('self time by owner', s.pkgs, busy, a.top, a.requests);

@@ -57,4 +57,3 @@ export async function startBenchDatabase(root: string): Promise<BenchDatabase> {
     },
   };
 }
-

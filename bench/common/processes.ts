@@ -38,7 +38,12 @@ export function freePort(): Promise<number> {
 export const UNLIMITED_ENV = { RATE_LIMIT_ENABLED: 'false', SHED_EVENT_LOOP_LAG_MS: '0', SHED_DB_POOL_WAIT_MS: '0' };
 
 /** Starts a compiled entry point (`apps/alerts/src/main`, ...) as a child process, keeping its output tail. */
-export function startChild(root: string, entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess & { tail(): string } {
+export function startChild(
+  root: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): ChildProcess & { tail(): string } {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'tools', 'runtime', 'run-dist.js'), entry], {
     cwd: root,
     env: { ...process.env, ...env },

@@ -11,10 +11,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 
-const pool = new Pool({ connectionString: process.env['DATABASE_URL'], max: Number(process.env['BASELINE_POOL_SIZE'] ?? 10) });
+const pool = new Pool({
+  connectionString: process.env['DATABASE_URL'],
+  max: Number(process.env['BASELINE_POOL_SIZE'] ?? 10),
+});
 const tenant = process.env['BASELINE_TENANT'] ?? '';
 // The same page of the same index as the service's default-order page: rows as stored, as JSON.
-const sql = 'SELECT * FROM roster_users AS t WHERE t.tenant_id = $1::uuid AND t.ordinal >= $2 ORDER BY t.ordinal LIMIT $3';
+const sql =
+  'SELECT * FROM roster_users AS t WHERE t.tenant_id = $1::uuid AND t.ordinal >= $2 ORDER BY t.ordinal LIMIT $3';
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');

@@ -19,7 +19,12 @@ export interface Partner {
 }
 
 /** `count` apps deployed at the tenant, each with its own deployment (partners with the same scopes share cached answers). */
-export async function createPartners(url: string, tenantId: string, scopes: string[], count: number): Promise<Partner[]> {
+export async function createPartners(
+  url: string,
+  tenantId: string,
+  scopes: string[],
+  count: number,
+): Promise<Partner[]> {
   const ds = createDataSource({ url, poolSize: 1, applicationName: 'bench-setup' });
   await ds.initialize();
   try {
@@ -34,8 +39,17 @@ export async function createPartners(url: string, tenantId: string, scopes: stri
 }
 
 /** A fresh token per partner (a second sync is a new client-credentials grant). */
-export function partnerHeaders(issuer: BenchIssuer, tenantId: string, scopes: string[], partners: readonly Partner[]): Promise<Array<Record<string, string>>> {
-  return Promise.all(partners.map(async (p) => ({ authorization: `Bearer ${await issuer.mint({ scopes, tenantId, deploymentId: p.deploymentId, sub: p.appId })}` })));
+export function partnerHeaders(
+  issuer: BenchIssuer,
+  tenantId: string,
+  scopes: string[],
+  partners: readonly Partner[],
+): Promise<Array<Record<string, string>>> {
+  return Promise.all(
+    partners.map(async (p) => ({
+      authorization: `Bearer ${await issuer.mint({ scopes, tenantId, deploymentId: p.deploymentId, sub: p.appId })}`,
+    })),
+  );
 }
 
 export interface SyncResult {
@@ -60,13 +74,20 @@ interface SyncTarget {
 }
 
 /** One partner paging every page in order; returns bytes received. */
-async function syncOne(target: SyncTarget, partner: number, pages: number, statuses: Record<string, number>): Promise<number> {
+async function syncOne(
+  target: SyncTarget,
+  partner: number,
+  pages: number,
+  statuses: Record<string, number>,
+): Promise<number> {
   let bytes = 0;
   const tags = target.tags?.[partner];
   for (let page = 0; page < pages; page++) {
     const path = target.pageOf(page * SYNC_LIMIT, SYNC_LIMIT);
     const known = tags?.get(path);
-    const res = await fetch(`${target.baseUrl}${path}`, { headers: { ...target.headers[partner], ...(known ? { 'if-none-match': known } : {}) } });
+    const res = await fetch(`${target.baseUrl}${path}`, {
+      headers: { ...target.headers[partner], ...(known ? { 'if-none-match': known } : {}) },
+    });
     bytes += (await res.arrayBuffer()).byteLength;
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     const etag = res.headers.get('etag');
@@ -102,7 +123,13 @@ export async function revalidationScenario(serviceUrl: string, path: string, hea
   if (!etag) throw new Error(`${path}: no ETag`);
   const check = await fetch(`${serviceUrl}${path}`, { headers: { ...headers, 'if-none-match': etag } });
   if (check.status !== 304) throw new Error(`${path} with If-None-Match: HTTP ${check.status}`);
-  return { name: 'If-None-Match users page 1 (304)', target: 'service' as const, path: () => path, headers: { 'if-none-match': etag }, expect: 304 };
+  return {
+    name: 'If-None-Match users page 1 (304)',
+    target: 'service' as const,
+    path: () => path,
+    headers: { 'if-none-match': etag },
+    expect: 304,
+  };
 }
 
 export interface SyncSetup {
@@ -136,12 +163,18 @@ export async function runSyncs(s: SyncSetup): Promise<SyncResult[]> {
   const results: SyncResult[] = [];
   const record = (r: SyncResult) => {
     results.push(r);
-    s.log(`${r.name}: ${r.partners} x ${r.pages} pages in ${r.wallSeconds} s (${r.msPerPage} ms/page), ${JSON.stringify(r.statuses)}, ${r.megabytes} MB`);
+    s.log(
+      `${r.name}: ${r.partners} x ${r.pages} pages in ${r.wallSeconds} s (${r.msPerPage} ms/page), ${JSON.stringify(r.statuses)}, ${r.megabytes} MB`,
+    );
   };
   record(await timeSync('sync 1: first (uncached)', service(s.first), pages));
   record(await timeSync('sync 2: second, new tokens (response cache)', service(s.second, tags), pages));
   record(await timeSync('sync 3: revalidating (If-None-Match)', service(s.second, tags), pages));
-  const baseline = { baseUrl: s.baselineUrl, pageOf: (offset: number, limit: number) => `/users?offset=${offset}&limit=${limit}`, headers: s.first.map(() => ({})) };
+  const baseline = {
+    baseUrl: s.baselineUrl,
+    pageOf: (offset: number, limit: number) => `/users?offset=${offset}&limit=${limit}`,
+    headers: s.first.map(() => ({})),
+  };
   record(await timeSync('baseline node:http+pg sync', baseline, pages));
   return results;
 }
@@ -151,8 +184,13 @@ export function syncLines(results: readonly SyncResult[]): string[] {
   const baseline = results.find((r) => r.name.startsWith('baseline'));
   const lines = ['', `syncs (${SYNC_PARTNERS} partners at once, limit ${SYNC_LIMIT}, every page of users):`];
   for (const r of results) {
-    const ratio = baseline && !r.name.startsWith('baseline') ? `, ${(r.wallSeconds / baseline.wallSeconds).toFixed(2)} x baseline wall time` : '';
-    lines.push(`  ${r.name}: ${r.wallSeconds} s, ${r.msPerPage} ms/page, ${JSON.stringify(r.statuses)}, ${r.megabytes} MB${ratio}`);
+    const ratio =
+      baseline && !r.name.startsWith('baseline')
+        ? `, ${(r.wallSeconds / baseline.wallSeconds).toFixed(2)} x baseline wall time`
+        : '';
+    lines.push(
+      `  ${r.name}: ${r.wallSeconds} s, ${r.msPerPage} ms/page, ${JSON.stringify(r.statuses)}, ${r.megabytes} MB${ratio}`,
+    );
   }
   return lines;
 }

@@ -40,7 +40,10 @@ async function copyInto(source: Client, target: Client, table: string): Promise<
 
 /** `CREATE [UNIQUE] INDEX` statements of the table's indexes, retargeted at the scratch table. */
 async function scratchIndexes(client: Client, table: string): Promise<string[]> {
-  const { rows } = await client.query<{ def: string }>('SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = $1::regclass', [table]);
+  const { rows } = await client.query<{ def: string }>(
+    'SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indrelid = $1::regclass',
+    [table],
+  );
   return rows.map((r) => r.def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON \S+ /, `CREATE $1INDEX ON "${SCRATCH}" `));
 }
 

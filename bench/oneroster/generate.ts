@@ -47,7 +47,14 @@ export interface GenerateSummary {
   /** The delta package, when asked for. */
   delta?: { out: string; rows: number; firstModified: string };
   /** Handy values for queries against the generated data. */
-  samples: { schoolId: string; classId: string; studentId: string; teacherId: string; familyName: string; termId: string };
+  samples: {
+    schoolId: string;
+    classId: string;
+    studentId: string;
+    teacherId: string;
+    familyName: string;
+    termId: string;
+  };
 }
 
 /** Small, fast, seedable PRNG (mulberry32). */
@@ -62,8 +69,60 @@ function prng(seed: number): () => number {
   };
 }
 
-const GIVEN = ['Olivia', 'Noah', 'Mia', 'Liam', 'Ava', 'Ethan', 'Zoe', 'Lucas', 'Chloe', 'Leo', 'Isla', 'Jack', 'Grace', 'Oscar', 'Ruby', 'Henry', 'Wei', 'Mei', 'Arjun', 'Priya', 'Hiroshi', 'Yuki', 'Nur', 'Aisha', 'Mateo', 'Sofia', 'Kai', 'Lina', 'Omar', 'Hana'];
-const FAMILY_STEMS = ['Tan', 'Lim', 'Lee', 'Ng', 'Wong', 'Smith', 'Nguyen', 'Brown', 'Wilson', 'Taylor', 'Kumar', 'Singh', 'Chen', 'Patel', 'Martin', 'Kelly', 'Walker', 'Young', 'Ryan', 'Hughes'];
+const GIVEN = [
+  'Olivia',
+  'Noah',
+  'Mia',
+  'Liam',
+  'Ava',
+  'Ethan',
+  'Zoe',
+  'Lucas',
+  'Chloe',
+  'Leo',
+  'Isla',
+  'Jack',
+  'Grace',
+  'Oscar',
+  'Ruby',
+  'Henry',
+  'Wei',
+  'Mei',
+  'Arjun',
+  'Priya',
+  'Hiroshi',
+  'Yuki',
+  'Nur',
+  'Aisha',
+  'Mateo',
+  'Sofia',
+  'Kai',
+  'Lina',
+  'Omar',
+  'Hana',
+];
+const FAMILY_STEMS = [
+  'Tan',
+  'Lim',
+  'Lee',
+  'Ng',
+  'Wong',
+  'Smith',
+  'Nguyen',
+  'Brown',
+  'Wilson',
+  'Taylor',
+  'Kumar',
+  'Singh',
+  'Chen',
+  'Patel',
+  'Martin',
+  'Kelly',
+  'Walker',
+  'Young',
+  'Ryan',
+  'Hughes',
+];
 const FAMILY_SUFFIXES = ['', 'ford', 'ley', 'son', 'wood', 'ton', 'field', 'ham', 'more', 'well'];
 /** 2,000 distinct family names: a `familyName='…'` filter matches about users / 2,000 rows. */
 function familyName(i: number): string {
@@ -145,11 +204,13 @@ const teacherId = (i: number) => `tch-${pad(i + 1, 7)}`;
 const classId = (c: number) => `cls-${pad(c + 1, 7)}`;
 const courseId = (s: number, k: number) => `crs-${pad(s + 1, 4)}-${pad(k + 1, 3)}`;
 const given = (i: number) => GIVEN[i % GIVEN.length]!;
-const USERS_HEADER = 'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password';
+const USERS_HEADER =
+  'sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password';
 
 function layout(o: GenerateOptions): District {
   const scale = o.scale ?? 1;
-  const size = (given: number | undefined, dflt: number, min: number) => Math.max(min, Math.round((given ?? dflt) * scale));
+  const size = (given: number | undefined, dflt: number, min: number) =>
+    Math.max(min, Math.round((given ?? dflt) * scale));
   const nUsers = size(o.users, 1_000_000, 20);
   const nSchools = size(o.schools, 50, 1);
   const nTeachers = Math.max(nSchools, Math.round(nUsers * 0.05));
@@ -190,7 +251,8 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
   if (d.demoFraction > 0) counts['demographics'] = await writeDemographics(d);
   // Optional delta package: a fraction of students changed at spread-out times, so that after
   // the bulk and then this delta, dateLastModified filters select part of the users.
-  const delta = o.deltaOut && (o.deltaFraction ?? 0) > 0 ? await writeDelta(d, o.deltaOut, o.deltaFraction!, entries) : undefined;
+  const delta =
+    o.deltaOut && (o.deltaFraction ?? 0) > 0 ? await writeDelta(d, o.deltaOut, o.deltaFraction!, entries) : undefined;
 
   const rows = Object.values(counts).reduce((a, b) => a + b, 0);
   return {
@@ -199,7 +261,14 @@ export async function generateRosterPackage(o: GenerateOptions): Promise<Generat
     counts,
     rows,
     ...(delta ? { delta } : {}),
-    samples: { schoolId: schoolId(0), classId: classId(0), studentId: studentId(0), teacherId: teacherId(0), familyName: familyName(0), termId: 'as-2026-t1' },
+    samples: {
+      schoolId: schoolId(0),
+      classId: classId(0),
+      studentId: studentId(0),
+      teacherId: teacherId(0),
+      familyName: familyName(0),
+      termId: 'as-2026-t1',
+    },
   };
 }
 
@@ -235,14 +304,18 @@ async function writeManifest(file: string, entries: [string, string][]): Promise
 async function writeOrgs(d: District): Promise<number> {
   const orgs = new CsvOut(d.file('orgs.csv'), 'sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId');
   await orgs.line(`${d.rootOrg},,,Synthetic District,district,DIST-0001,`);
-  for (let s = 0; s < d.nSchools; s++) await orgs.line(`${schoolId(s)},,,Synthetic School ${s + 1},school,SCH-${pad(s + 1, 4)},${d.rootOrg}`);
+  for (let s = 0; s < d.nSchools; s++)
+    await orgs.line(`${schoolId(s)},,,Synthetic School ${s + 1},school,SCH-${pad(s + 1, 4)},${d.rootOrg}`);
   await orgs.close();
   return orgs.rows;
 }
 
 /** One school year, 4 terms, 2 grading periods per term. */
 async function writeAcademicSessions(d: District): Promise<number> {
-  const sessions = new CsvOut(d.file('academicSessions.csv'), 'sourcedId,status,dateLastModified,title,type,startDate,endDate,parentSourcedId,schoolYear');
+  const sessions = new CsvOut(
+    d.file('academicSessions.csv'),
+    'sourcedId,status,dateLastModified,title,type,startDate,endDate,parentSourcedId,schoolYear',
+  );
   await sessions.line('as-2026,,,2026 School Year,schoolYear,2026-01-27,2026-12-18,,2026');
   const terms = [
     ['2026-01-27', '2026-04-02', '2026-02-27'],
@@ -253,8 +326,12 @@ async function writeAcademicSessions(d: District): Promise<number> {
   for (let t = 0; t < terms.length; t++) {
     const [start, end, mid] = terms[t]!;
     await sessions.line(`as-2026-t${t + 1},,,Term ${t + 1} 2026,term,${start},${end},as-2026,2026`);
-    await sessions.line(`as-2026-t${t + 1}-gp1,,,Term ${t + 1} Period 1,gradingPeriod,${start},${mid},as-2026-t${t + 1},2026`);
-    await sessions.line(`as-2026-t${t + 1}-gp2,,,Term ${t + 1} Period 2,gradingPeriod,${mid},${end},as-2026-t${t + 1},2026`);
+    await sessions.line(
+      `as-2026-t${t + 1}-gp1,,,Term ${t + 1} Period 1,gradingPeriod,${start},${mid},as-2026-t${t + 1},2026`,
+    );
+    await sessions.line(
+      `as-2026-t${t + 1}-gp2,,,Term ${t + 1} Period 2,gradingPeriod,${mid},${end},as-2026-t${t + 1},2026`,
+    );
   }
   await sessions.close();
   return sessions.rows;
@@ -262,13 +339,18 @@ async function writeAcademicSessions(d: District): Promise<number> {
 
 /** One course per subject and grade band per school. */
 async function writeCourses(d: District): Promise<number> {
-  const courses = new CsvOut(d.file('courses.csv'), 'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes');
+  const courses = new CsvOut(
+    d.file('courses.csv'),
+    'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes',
+  );
   for (let s = 0; s < d.nSchools; s++) {
     for (let k = 0; k < d.coursesPerSchool; k++) {
       const [subject, code] = SUBJECTS[k % SUBJECTS.length]!;
       const band = Math.floor(k / SUBJECTS.length);
       const grades = GRADES.slice(band * 3, band * 3 + 3);
-      await courses.line(`${courseId(s, k)},,,as-2026,${subject} ${grades[0]}-${grades[grades.length - 1]},${code}-${band + 1},"${grades.join(',')}",${schoolId(s)},${subject},${code}`);
+      await courses.line(
+        `${courseId(s, k)},,,as-2026,${subject} ${grades[0]}-${grades[grades.length - 1]},${code}-${band + 1},"${grades.join(',')}",${schoolId(s)},${subject},${code}`,
+      );
     }
   }
   await courses.close();
@@ -277,7 +359,10 @@ async function writeCourses(d: District): Promise<number> {
 
 /** Classes in contiguous blocks per school. */
 async function writeClasses(d: District): Promise<number> {
-  const classes = new CsvOut(d.file('classes.csv'), 'sourcedId,status,dateLastModified,title,grades,courseSourcedId,classCode,classType,location,schoolSourcedId,termSourcedIds,subjects,subjectCodes,periods');
+  const classes = new CsvOut(
+    d.file('classes.csv'),
+    'sourcedId,status,dateLastModified,title,grades,courseSourcedId,classCode,classType,location,schoolSourcedId,termSourcedIds,subjects,subjectCodes,periods',
+  );
   for (let c = 0; c < d.nClasses; c++) {
     const s = d.schoolOf(c, d.nClasses);
     const k = (c - d.blockStart(s, d.nClasses)) % d.coursesPerSchool;
@@ -300,7 +385,7 @@ function studentRow(d: District, i: number, lead = ',', middle = i % 5 === 0 ? g
   const id = studentId(i);
   const grade = GRADES[i % GRADES.length]!;
   const parent = parentId(i % d.nParents);
-  return `${id},${lead},true,${schoolId(d.schoolOf(i, d.nStudents))},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName(i % d.nParents % FAMILY_COUNT)},${middle},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`;
+  return `${id},${lead},true,${schoolId(d.schoolOf(i, d.nStudents))},student,${id},{SIS:S${pad(i + 1, 8)}},${given(i)},${familyName((i % d.nParents) % FAMILY_COUNT)},${middle},S${pad(i + 1, 8)},${id}@students.example,,,${parent},${grade},`;
 }
 
 /** Parents, staff, students and teachers, in sourcedId order (par < stf < stu < tch) as SIS exports usually are. */
@@ -308,19 +393,25 @@ async function writeUsers(d: District): Promise<number> {
   const users = new CsvOut(d.file('users.csv'), USERS_HEADER);
   for (let i = 0; i < d.nParents; i++) {
     const id = parentId(i);
-    await users.line(`${id},,,false,${schoolId(d.schoolOf(i, d.nParents))},parent,${id},,${given(i + 11)},${familyName(i % FAMILY_COUNT)},,,${id}@home.example,+6590${pad(i % 1_000_000, 6)},,,,`);
+    await users.line(
+      `${id},,,false,${schoolId(d.schoolOf(i, d.nParents))},parent,${id},,${given(i + 11)},${familyName(i % FAMILY_COUNT)},,,${id}@home.example,+6590${pad(i % 1_000_000, 6)},,,,`,
+    );
   }
   for (let i = 0; i < d.nStaff; i++) {
     const s = d.schoolOf(i, d.nStaff);
     const role = i % 3 === 0 ? 'administrator' : 'aide';
     const id = `stf-${pad(i + 1, 6)}`;
-    await users.line(`${id},,,true,${schoolId(s)},${role},${id},{SIS:${id}},${given(i + 7)},${familyName(i * 7)},,${id.toUpperCase()},${id}@district.example,,,,,`);
+    await users.line(
+      `${id},,,true,${schoolId(s)},${role},${id},{SIS:${id}},${given(i + 7)},${familyName(i * 7)},,${id.toUpperCase()},${id}@district.example,,,,,`,
+    );
   }
   for (let i = 0; i < d.nStudents; i++) await users.line(studentRow(d, i));
   for (let i = 0; i < d.nTeachers; i++) {
     const s = d.schoolOf(i, d.nTeachers);
     const id = teacherId(i);
-    await users.line(`${id},,,true,${schoolId(s)},teacher,${id},"{SIS:${id}},{LDAP:uid=${id}}",${given(i + 3)},${familyName(i * 13)},,T${pad(i + 1, 7)},${id}@district.example,,+65 6${pad(i % 10_000_000, 7)},,,`);
+    await users.line(
+      `${id},,,true,${schoolId(s)},teacher,${id},"{SIS:${id}},{LDAP:uid=${id}}",${given(i + 3)},${familyName(i * 13)},,T${pad(i + 1, 7)},${id}@district.example,,+65 6${pad(i % 10_000_000, 7)},,,`,
+    );
   }
   await users.close();
   return users.rows;
@@ -328,14 +419,19 @@ async function writeUsers(d: District): Promise<number> {
 
 /** Each class's primary teacher, then students spread over their school's classes. */
 async function writeEnrollments(d: District): Promise<number> {
-  const enrollments = new CsvOut(d.file('enrollments.csv'), 'sourcedId,status,dateLastModified,classSourcedId,schoolSourcedId,userSourcedId,role,primary,beginDate,endDate');
+  const enrollments = new CsvOut(
+    d.file('enrollments.csv'),
+    'sourcedId,status,dateLastModified,classSourcedId,schoolSourcedId,userSourcedId,role,primary,beginDate,endDate',
+  );
   let e = 0;
   const enrollmentId = () => `enr-${pad(++e, 9)}`;
   for (let c = 0; c < d.nClasses && e < d.nEnrollments; c++) {
     const s = d.schoolOf(c, d.nClasses);
     const first = d.blockStart(s, d.nTeachers);
     const span = Math.max(1, d.blockStart(s + 1, d.nTeachers) - first);
-    await enrollments.line(`${enrollmentId()},,,${classId(c)},${schoolId(s)},${teacherId(first + (c % span))},teacher,true,2026-01-27,`);
+    await enrollments.line(
+      `${enrollmentId()},,,${classId(c)},${schoolId(s)},${teacherId(first + (c % span))},teacher,true,2026-01-27,`,
+    );
   }
   const studentEnrollments = d.nEnrollments - e;
   for (let k = 0; k < studentEnrollments; k++) {
@@ -347,7 +443,9 @@ async function writeEnrollments(d: District): Promise<number> {
     // A distinct class per round for the same student (rounds < span keep enrollments unique).
     const c = first + ((Math.floor(d.random() * span) + round * 7919) % span);
     const ended = d.random() < 0.05;
-    await enrollments.line(`${enrollmentId()},,,${classId(c)},${schoolId(s)},${studentId(i)},student,,2026-01-27,${ended ? '2026-06-26' : ''}`);
+    await enrollments.line(
+      `${enrollmentId()},,,${classId(c)},${schoolId(s)},${studentId(i)},student,,2026-01-27,${ended ? '2026-06-26' : ''}`,
+    );
   }
   await enrollments.close();
   return enrollments.rows;
@@ -363,17 +461,25 @@ async function writeDemographics(d: District): Promise<number> {
   for (let i = 0; i < d.nStudents; i += every) {
     const year = 2008 + (i % 13);
     const asian = d.random() < 0.6;
-    await demo.line(`${studentId(i)},,,${year}-${pad((i % 12) + 1, 2)}-${pad((i % 28) + 1, 2)},${i % 2 === 0 ? 'female' : 'male'},false,${asian},false,false,${!asian},false,false,SG,,Singapore,`);
+    await demo.line(
+      `${studentId(i)},,,${year}-${pad((i % 12) + 1, 2)}-${pad((i % 28) + 1, 2)},${i % 2 === 0 ? 'female' : 'male'},false,${asian},false,false,${!asian},false,false,SG,,Singapore,`,
+    );
   }
   await demo.close();
   return demo.rows;
 }
 
 /** The delta package: users.csv changing every (1 / fraction)-th student. */
-async function writeDelta(d: District, out: string, fraction: number, entries: [string, string][]): Promise<NonNullable<GenerateSummary['delta']>> {
+async function writeDelta(
+  d: District,
+  out: string,
+  fraction: number,
+  entries: [string, string][],
+): Promise<NonNullable<GenerateSummary['delta']>> {
   mkdirSync(out, { recursive: true });
   const dm = new CsvOut(path.join(out, 'manifest.csv'), 'propertyName,value');
-  for (const [k, v] of entries) await dm.line(`${k},${k.startsWith('file.') ? (k === 'file.users' ? 'delta' : 'absent') : v}`);
+  for (const [k, v] of entries)
+    await dm.line(`${k},${k.startsWith('file.') ? (k === 'file.users' ? 'delta' : 'absent') : v}`);
   await dm.close();
   const du = new CsvOut(path.join(out, 'users.csv'), USERS_HEADER);
   const every = Math.max(1, Math.round(1 / fraction));
@@ -387,12 +493,24 @@ async function writeDelta(d: District, out: string, fraction: number, entries: [
   return { out, rows: du.rows, firstModified: DELTA_BASE };
 }
 
-const NUMBER_FLAGS = { scale: 'scale', seed: 'seed', users: 'users', schools: 'schools', classes: 'classes', enrollments: 'enrollments', demographics: 'demographics', deltaFraction: 'delta-fraction' } as const;
+const NUMBER_FLAGS = {
+  scale: 'scale',
+  seed: 'seed',
+  users: 'users',
+  schools: 'schools',
+  classes: 'classes',
+  enrollments: 'enrollments',
+  demographics: 'demographics',
+  deltaFraction: 'delta-fraction',
+} as const;
 
 /** The command line; throws parseArgs' refusal or a bad value, which the caller prints above the usage. */
 function parseCli(argv: string[]): GenerateOptions {
   const numbers = Object.fromEntries(Object.values(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' as const }]));
-  const { values } = parseArgs({ args: argv, options: { ...numbers, out: { type: 'string' }, 'root-org': { type: 'string' }, 'delta-out': { type: 'string' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...numbers, out: { type: 'string' }, 'root-org': { type: 'string' }, 'delta-out': { type: 'string' } },
+  });
   const o: GenerateOptions = { out: values.out ?? '' };
   if (values['root-org'] !== undefined) o.rootOrg = values['root-org'];
   if (values['delta-out'] !== undefined) o.deltaOut = values['delta-out'];
@@ -412,7 +530,9 @@ if (require.main === module || process.argv[1]?.endsWith(path.join('bench', 'one
   try {
     options = parseCli(process.argv.slice(2));
   } catch (err) {
-    console.error(`${(err as Error).message}\nusage: generate --out <dir> [--scale 0.01] [--seed 42] [--users N] [--schools N] [--classes N] [--enrollments N] [--demographics F] [--root-org ID] [--delta-out <dir> --delta-fraction F]`);
+    console.error(
+      `${(err as Error).message}\nusage: generate --out <dir> [--scale 0.01] [--seed 42] [--users N] [--schools N] [--classes N] [--enrollments N] [--demographics F] [--root-org ID] [--delta-out <dir> --delta-fraction F]`,
+    );
     process.exit(2);
   }
   const started = Date.now();

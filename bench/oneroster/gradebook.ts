@@ -29,7 +29,8 @@ export async function classesWithStudents(db: Client, tenantId: string, count: n
       ORDER BY e.class_sourced_id COLLATE "C" LIMIT $2`,
     [tenantId, count],
   );
-  if (rows.length < count) throw new Error(`need ${count} classes with ${STUDENTS_PER_CLASS} students, found ${rows.length}: raise --scale`);
+  if (rows.length < count)
+    throw new Error(`need ${count} classes with ${STUDENTS_PER_CLASS} students, found ${rows.length}: raise --scale`);
   return rows.map((r, c) => ({
     classId: r.class_id,
     students: r.students,
@@ -38,13 +39,25 @@ export async function classesWithStudents(db: Client, tenantId: string, count: n
 }
 
 /** PUTs the class's 40 line items (not measured); throws unless each is created. */
-export async function createLineItems(serviceUrl: string, prefix: string, headers: Record<string, string>, cls: GradedClass): Promise<void> {
+export async function createLineItems(
+  serviceUrl: string,
+  prefix: string,
+  headers: Record<string, string>,
+  cls: GradedClass,
+): Promise<void> {
   for (const [i, id] of cls.lineItems.entries()) {
     const res = await fetch(`${serviceUrl}${prefix}/lineItems/${id}`, {
       method: 'PUT',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({
-        lineItem: { title: `Assignment ${i + 1}`, assignDate: '2026-02-02T08:00:00Z', dueDate: '2026-02-09T08:00:00Z', class: { sourcedId: cls.classId }, resultValueMin: 0, resultValueMax: 100 },
+        lineItem: {
+          title: `Assignment ${i + 1}`,
+          assignDate: '2026-02-02T08:00:00Z',
+          dueDate: '2026-02-09T08:00:00Z',
+          class: { sourcedId: cls.classId },
+          resultValueMin: 0,
+          resultValueMax: 100,
+        },
       }),
     });
     if (res.status !== 201) throw new Error(`PUT lineItems/${id}: HTTP ${res.status} ${await res.text()}`);
@@ -58,7 +71,15 @@ export function resultPut(prefix: string, cls: GradedClass, n: number): { path: 
   const student = cls.students[k % STUDENTS_PER_CLASS] as string;
   return {
     path: `${prefix}/results/${lineItem}.${student}`,
-    body: JSON.stringify({ result: { lineItem: { sourcedId: lineItem }, student: { sourcedId: student }, scoreStatus: 'fully graded', score: (n * 7) % 101, scoreDate: '2026-02-10' } }),
+    body: JSON.stringify({
+      result: {
+        lineItem: { sourcedId: lineItem },
+        student: { sourcedId: student },
+        scoreStatus: 'fully graded',
+        score: (n * 7) % 101,
+        scoreDate: '2026-02-10',
+      },
+    }),
   };
 }
 

@@ -31,9 +31,20 @@ export class BenchIssuer {
     return this;
   }
 
-  mint(o: { scopes: string[]; tenantId: string; deploymentId?: string; sub?: string; expiresInSeconds?: number }): Promise<string> {
+  mint(o: {
+    scopes: string[];
+    tenantId: string;
+    deploymentId?: string;
+    sub?: string;
+    expiresInSeconds?: number;
+  }): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ client_id: 'bench-client', scope: o.scopes.join(' '), tenant_id: o.tenantId, ...(o.deploymentId ? { deployment_id: o.deploymentId } : {}) })
+    return new SignJWT({
+      client_id: 'bench-client',
+      scope: o.scopes.join(' '),
+      tenant_id: o.tenantId,
+      ...(o.deploymentId ? { deployment_id: o.deploymentId } : {}),
+    })
       .setProtectedHeader({ alg: 'ES256', kid: this.kid, typ: 'at+jwt' })
       .setIssuer(this.issuer)
       .setAudience(this.audience)

@@ -30,10 +30,25 @@ import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-imp
 import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-package';
 import { describeCopyReference, measureCopyReference, type CopyReference } from './copy-reference';
 import { generateRosterPackage } from './generate';
-import { classesWithStudents, createLineItems, RESULTS_PER_CLASS, resultPut, resultsPage, type GradedClass } from './gradebook';
+import {
+  classesWithStudents,
+  createLineItems,
+  RESULTS_PER_CLASS,
+  resultPut,
+  resultsPage,
+  type GradedClass,
+} from './gradebook';
 import { deployBenchApp } from './apps';
 import { BenchIssuer } from './issuer';
-import { createPartners, partnerHeaders, revalidationScenario, runSyncs, SYNC_PARTNERS, syncLines, type SyncResult } from './caching';
+import {
+  createPartners,
+  partnerHeaders,
+  revalidationScenario,
+  runSyncs,
+  SYNC_PARTNERS,
+  syncLines,
+  type SyncResult,
+} from './caching';
 import { startBenchDatabase } from '../common/database';
 import { freePort, log, projectRoot, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 
@@ -80,7 +95,10 @@ function parseArgs(argv: string[]): Args {
   const parsed = parseCommandLine({ args: argv, options: OPTIONS });
   if (typeof parsed === 'string') throw new Error(`${parsed} (see bench/oneroster/run.ts)`);
   const v = parsed.values;
-  const connections = (v.connections ?? '8,32').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const connections = (v.connections ?? '8,32')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   if (connections.length === 0) throw new Error('--connections needs e.g. 8,32');
   return {
     scale: positive('scale', v.scale, 1),
@@ -94,7 +112,10 @@ function parseArgs(argv: string[]): Args {
   };
 }
 
-async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: string; deploymentId: string; appId: string }> {
+async function createTenant(
+  url: string,
+  rootOrg: string,
+): Promise<{ tenantId: string; deploymentId: string; appId: string }> {
   const ds = createDataSource({ url, poolSize: 1, applicationName: 'bench-setup' });
   await ds.initialize();
   try {
@@ -106,7 +127,12 @@ async function createTenant(url: string, rootOrg: string): Promise<{ tenantId: s
       licences: ['data-operations'],
       rootOrgSourcedId: rootOrg,
     });
-    const scopes = [`${SCOPE_BASE}/roster.readonly`, `${SCOPE_BASE}/roster-core.readonly`, `${SCOPE_BASE}/gradebook.readonly`, `${SCOPE_BASE}/gradebook.createput`];
+    const scopes = [
+      `${SCOPE_BASE}/roster.readonly`,
+      `${SCOPE_BASE}/roster-core.readonly`,
+      `${SCOPE_BASE}/gradebook.readonly`,
+      `${SCOPE_BASE}/gradebook.createput`,
+    ];
     const { appId, deploymentId } = await deployBenchApp(ds, tenant.id, 'Bench Consumer', scopes);
     return { tenantId: tenant.id, deploymentId, appId };
   } finally {
@@ -142,7 +168,13 @@ interface RunResult {
   errors: number;
 }
 
-async function run(baseUrl: string, scenario: Scenario, connections: number, duration: number, headers: Record<string, string>): Promise<RunResult> {
+async function run(
+  baseUrl: string,
+  scenario: Scenario,
+  connections: number,
+  duration: number,
+  headers: Record<string, string>,
+): Promise<RunResult> {
   let n = 0;
   const put = scenario.put;
   const result = await autocannon({
@@ -237,7 +269,11 @@ async function loadDistrict(b: Bench): Promise<Loaded> {
   const importClient = new Client({ connectionString: b.db.url, application_name: 'bench-import' });
   await importClient.connect();
   const importStart = Date.now();
-  const report = await importRosterPackage(importClient, () => openRosterPackage(b.dataDir), { tenantId, source: 'bench', onProgress: (m) => log(`  ${m}`) });
+  const report = await importRosterPackage(importClient, () => openRosterPackage(b.dataDir), {
+    tenantId,
+    source: 'bench',
+    onProgress: (m) => log(`  ${m}`),
+  });
   const importSeconds = (Date.now() - importStart) / 1000;
   await importClient.end();
   if (report.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
@@ -268,10 +304,20 @@ async function surveyDistrict(url: string, tenantId: string, connectionCounts: n
   const probe = new Client({ connectionString: url });
   await probe.connect();
   try {
-    const nUsers = Number((await probe.query('SELECT count(*) AS n FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].n);
-    const nClasses = Number((await probe.query('SELECT count(*) AS n FROM roster_classes WHERE tenant_id = $1', [tenantId])).rows[0].n);
-    const names: string[] = (await probe.query('SELECT DISTINCT family_name AS f FROM roster_users WHERE tenant_id = $1 ORDER BY 1', [tenantId])).rows.map((r: { f: string }) => r.f);
-    const stamp: Date = (await probe.query('SELECT max(date_last_modified) AS d FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].d;
+    const nUsers = Number(
+      (await probe.query('SELECT count(*) AS n FROM roster_users WHERE tenant_id = $1', [tenantId])).rows[0].n,
+    );
+    const nClasses = Number(
+      (await probe.query('SELECT count(*) AS n FROM roster_classes WHERE tenant_id = $1', [tenantId])).rows[0].n,
+    );
+    const names: string[] = (
+      await probe.query('SELECT DISTINCT family_name AS f FROM roster_users WHERE tenant_id = $1 ORDER BY 1', [
+        tenantId,
+      ])
+    ).rows.map((r: { f: string }) => r.f);
+    const stamp: Date = (
+      await probe.query('SELECT max(date_last_modified) AS d FROM roster_users WHERE tenant_id = $1', [tenantId])
+    ).rows[0].d;
     const graded = await classesWithStudents(probe, tenantId, connectionCounts);
     return { nUsers, nClasses, names, stamp, graded };
   } finally {
@@ -310,7 +356,13 @@ async function startTargets(b: Bench, tenantId: string): Promise<{ serviceUrl: s
   const baselinePort = await freePort();
   // No response cache: the scenarios repeat URLs (users page 1) and must measure the query path.
   startService(b, servicePort, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' });
-  b.children.push(startChild(b.root, 'bench/oneroster/baseline-server', { DATABASE_URL: b.db.url, BASELINE_PORT: String(baselinePort), BASELINE_TENANT: tenantId }));
+  b.children.push(
+    startChild(b.root, 'bench/oneroster/baseline-server', {
+      DATABASE_URL: b.db.url,
+      BASELINE_PORT: String(baselinePort),
+      BASELINE_TENANT: tenantId,
+    }),
+  );
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   const baselineUrl = `http://127.0.0.1:${baselinePort}`;
   await waitFor(`${serviceUrl}/health/ready`, 60_000);
@@ -318,7 +370,11 @@ async function startTargets(b: Bench, tenantId: string): Promise<{ serviceUrl: s
   return { serviceUrl, baselineUrl };
 }
 
-const BASELINE_PAGE_1: Scenario = { name: 'baseline node:http+pg users page 1', target: 'baseline', path: () => '/users?offset=0&limit=100' };
+const BASELINE_PAGE_1: Scenario = {
+  name: 'baseline node:http+pg users page 1',
+  target: 'baseline',
+  path: () => '/users?offset=0&limit=100',
+};
 
 /** The service's read scenarios, each request distinct where the name says so. */
 function readScenarios(d: District): Scenario[] {
@@ -333,7 +389,11 @@ function readScenarios(d: District): Scenario[] {
     { name: 'users page 1 (limit 100)', target: 'service', path: () => `${PREFIX}/users?limit=100` },
     // Each OneRoster 1.2 read runs right after its 1.1 twin (targets: >= 0.95 x the 1.1 figure), so that drift of a shared machine weighs on both alike.
     { name: 'v1.2 users page 1 (limit 100)', target: 'service', path: () => `${V1P2_ROSTERING}/users?limit=100` },
-    { name: `users offset ${deepBase}+ (distinct)`, target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${deepBase + deepPage(n % deepPages) * 100}` },
+    {
+      name: `users offset ${deepBase}+ (distinct)`,
+      target: 'service',
+      path: (n) => `${PREFIX}/users?limit=100&offset=${deepBase + deepPage(n % deepPages) * 100}`,
+    },
     {
       name: "familyName='…' (distinct names)",
       target: 'service',
@@ -342,19 +402,47 @@ function readScenarios(d: District): Scenario[] {
         return `${PREFIX}/users?limit=100&filter=${q(`familyName='${n % 2 ? name.toLowerCase() : name}'`)}`;
       },
     },
-    { name: "dateLastModified>'…' (distinct, pages 1-20)", target: 'service', path: (n) => `${PREFIX}/users?limit=100&offset=${(n % 20) * 100}&filter=${q(`dateLastModified>'${since(n)}'`)}` },
-    { name: '/classes/{id}/students (distinct)', target: 'service', path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % d.nClasses) + 1, 7)}/students` },
+    {
+      name: "dateLastModified>'…' (distinct, pages 1-20)",
+      target: 'service',
+      path: (n) => `${PREFIX}/users?limit=100&offset=${(n % 20) * 100}&filter=${q(`dateLastModified>'${since(n)}'`)}`,
+    },
+    {
+      name: '/classes/{id}/students (distinct)',
+      target: 'service',
+      path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % d.nClasses) + 1, 7)}/students`,
+    },
     // Other classes than the 1.1 run's (from the middle of the scrambled order), so neither finds the other's pages cached.
-    { name: 'v1.2 /classes/{id}/students (distinct)', target: 'service', path: (n) => `${V1P2_ROSTERING}/classes/cls-${pad(classAt((n + Math.floor(d.nClasses / 2)) % d.nClasses) + 1, 7)}/students` },
+    {
+      name: 'v1.2 /classes/{id}/students (distinct)',
+      target: 'service',
+      path: (n) =>
+        `${V1P2_ROSTERING}/classes/cls-${pad(classAt((n + Math.floor(d.nClasses / 2)) % d.nClasses) + 1, 7)}/students`,
+    },
   ];
 }
 
 /** The gradebook scenarios of one connection count: a fresh class synced, then its results replaced and read. */
 function gradebookScenarios(cls: GradedClass, synced: GradedClass[]): [Scenario, Scenario, Scenario] {
   return [
-    { name: `PUT results: class sync, ${RESULTS_PER_CLASS} creates (30 students x 40 line items)`, target: 'service', amount: RESULTS_PER_CLASS, path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n).body },
-    { name: 'PUT results: replace (score changes)', target: 'service', path: (n) => resultPut(PREFIX, cls, n).path, put: (n) => resultPut(PREFIX, cls, n + 1).body },
-    { name: '/classes/{id}/results pages (limit 100)', target: 'service', path: (n) => resultsPage(PREFIX, synced.length > 0 ? synced : [cls], n) },
+    {
+      name: `PUT results: class sync, ${RESULTS_PER_CLASS} creates (30 students x 40 line items)`,
+      target: 'service',
+      amount: RESULTS_PER_CLASS,
+      path: (n) => resultPut(PREFIX, cls, n).path,
+      put: (n) => resultPut(PREFIX, cls, n).body,
+    },
+    {
+      name: 'PUT results: replace (score changes)',
+      target: 'service',
+      path: (n) => resultPut(PREFIX, cls, n).path,
+      put: (n) => resultPut(PREFIX, cls, n + 1).body,
+    },
+    {
+      name: '/classes/{id}/results pages (limit 100)',
+      target: 'service',
+      path: (n) => resultsPage(PREFIX, synced.length > 0 ? synced : [cls], n),
+    },
   ];
 }
 
@@ -367,17 +455,26 @@ interface Targets {
 /** Sanity: every read scenario answers 200 before it is measured (the PUTs are checked by their line items and non-2xx counts). */
 async function checkScenariosAnswer(t: Targets, scenarios: Scenario[]): Promise<void> {
   for (const s of scenarios) {
-    const res = await fetch(`${s.target === 'service' ? t.serviceUrl : t.baselineUrl}${s.path(1)}`, { headers: s.target === 'service' ? t.auth : {} });
+    const res = await fetch(`${s.target === 'service' ? t.serviceUrl : t.baselineUrl}${s.path(1)}`, {
+      headers: s.target === 'service' ? t.auth : {},
+    });
     if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${await res.text()}`);
   }
 }
 
 function logResult(label: string, r: RunResult): void {
-  log(`${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+  log(
+    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+  );
 }
 
 /** Every scenario at every connection count, the baseline before and after each count's scenarios. */
-async function measureScenarios(args: Args, t: Targets, scenarios: Scenario[], graded: GradedClass[]): Promise<RunResult[]> {
+async function measureScenarios(
+  args: Args,
+  t: Targets,
+  scenarios: Scenario[],
+  graded: GradedClass[],
+): Promise<RunResult[]> {
   const results: RunResult[] = [];
   const synced: GradedClass[] = [];
   const selected = (s: Scenario) => !args.only || s.name.includes(args.only);
@@ -411,22 +508,42 @@ async function measureScenarios(args: Args, t: Targets, scenarios: Scenario[], g
 async function measureSyncs(b: Bench, loaded: Loaded, t: Targets): Promise<SyncResult[]> {
   // Large enough for ten partners' copies of the users collection up to scale ~0.2 (BENCH_RESPONSE_CACHE_BYTES).
   const cachedPort = await freePort();
-  startService(b, cachedPort, { ONEROSTER_RESPONSE_CACHE_BYTES: process.env['BENCH_RESPONSE_CACHE_BYTES'] ?? String(1024 ** 3) });
+  startService(b, cachedPort, {
+    ONEROSTER_RESPONSE_CACHE_BYTES: process.env['BENCH_RESPONSE_CACHE_BYTES'] ?? String(1024 ** 3),
+  });
   const cachedUrl = `http://127.0.0.1:${cachedPort}`;
   await waitFor(`${cachedUrl}/health/ready`, 60_000);
   const partnerScopes = [`${SCOPE_BASE}/roster.readonly`];
   const partners = await createPartners(b.db.url, loaded.tenantId, partnerScopes, SYNC_PARTNERS);
-  const total = Number((await fetch(`${cachedUrl}${PREFIX}/users?limit=1`, { headers: t.auth })).headers.get('x-total-count'));
+  const total = Number(
+    (await fetch(`${cachedUrl}${PREFIX}/users?limit=1`, { headers: t.auth })).headers.get('x-total-count'),
+  );
   const tokens = () => partnerHeaders(b.issuer, loaded.tenantId, partnerScopes, partners);
-  return runSyncs({ cachedUrl, baselineUrl: t.baselineUrl, usersPath: `${PREFIX}/users`, total, first: await tokens(), second: await tokens(), log });
+  return runSyncs({
+    cachedUrl,
+    baselineUrl: t.baselineUrl,
+    usersPath: `${PREFIX}/users`,
+    total,
+    first: await tokens(),
+    second: await tokens(),
+    log,
+  });
 }
 
 /** The services up, the app's token minted, line items created for the graded classes. */
 async function prepareTargets(b: Bench, loaded: Loaded, graded: GradedClass[]): Promise<Targets> {
   const { serviceUrl, baselineUrl } = await startTargets(b, loaded.tenantId);
-  const scopes = [...['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`), `${V1P2_SCOPE_BASE}/roster.readonly`];
+  const scopes = [
+    ...['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`),
+    `${V1P2_SCOPE_BASE}/roster.readonly`,
+  ];
   // `sub` is the app: it owns what it writes.
-  const token = await b.issuer.mint({ scopes, tenantId: loaded.tenantId, deploymentId: loaded.deploymentId, sub: loaded.appId });
+  const token = await b.issuer.mint({
+    scopes,
+    tenantId: loaded.tenantId,
+    deploymentId: loaded.deploymentId,
+    sub: loaded.appId,
+  });
   const auth = { authorization: `Bearer ${token}` };
   log(`creating ${graded.length} x 40 line items`);
   for (const cls of graded) await createLineItems(serviceUrl, PREFIX, auth, cls);
@@ -466,7 +583,14 @@ async function main(): Promise<void> {
   const started = Date.now();
   const db = await startBenchDatabase(root);
   const issuer = await new BenchIssuer().start();
-  const b: Bench = { root, args, db, issuer, children: [], dataDir: mkdtempSync(path.join(tmpdir(), 'edu-bench-roster-')) };
+  const b: Bench = {
+    root,
+    args,
+    db,
+    issuer,
+    children: [],
+    dataDir: mkdtempSync(path.join(tmpdir(), 'edu-bench-roster-')),
+  };
   try {
     const loaded = await loadDistrict(b);
     const district = await surveyDistrict(db.url, loaded.tenantId, args.connections.length);
@@ -502,7 +626,11 @@ function evaluate(results: RunResult[], importRowsPerSecond: number): TargetChec
     const deep = list.find((r) => r.scenario.startsWith('users offset'));
     if (page1) {
       const ratio = page1.requestsPerSecond / baselineRps;
-      checks.push({ target: `page-1 req/s >= 0.85 x baseline @${connections}`, measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`, met: ratio >= 0.85 });
+      checks.push({
+        target: `page-1 req/s >= 0.85 x baseline @${connections}`,
+        measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`,
+        met: ratio >= 0.85,
+      });
     }
     for (const [v12, v11] of [
       ['v1.2 users page 1', 'users page 1'],
@@ -512,12 +640,20 @@ function evaluate(results: RunResult[], importRowsPerSecond: number): TargetChec
       const b = list.find((r) => r.scenario.startsWith(v11));
       if (a && b) {
         const ratio = a.requestsPerSecond / b.requestsPerSecond;
-        checks.push({ target: `${v12} req/s >= 0.95 x v1.1 @${connections}`, measured: `${ratio.toFixed(2)} x (${a.requestsPerSecond} vs ${b.requestsPerSecond})`, met: ratio >= 0.95 });
+        checks.push({
+          target: `${v12} req/s >= 0.95 x v1.1 @${connections}`,
+          measured: `${ratio.toFixed(2)} x (${a.requestsPerSecond} vs ${b.requestsPerSecond})`,
+          met: ratio >= 0.95,
+        });
       }
     }
     if (page1 && deep) {
       const ratio = deep.p50 / Math.max(page1.p50, 1e-9);
-      checks.push({ target: `deep-offset p50 <= 2 x page-1 p50 @${connections}`, measured: `${ratio.toFixed(2)} x (${deep.p50} vs ${page1.p50} ms)`, met: ratio <= 2 });
+      checks.push({
+        target: `deep-offset p50 <= 2 x page-1 p50 @${connections}`,
+        measured: `${ratio.toFixed(2)} x (${deep.p50} vs ${page1.p50} ms)`,
+        met: ratio <= 2,
+      });
     }
     if (connections === 8) {
       for (const r of list.filter((x) => !x.scenario.startsWith('baseline'))) {
@@ -526,25 +662,55 @@ function evaluate(results: RunResult[], importRowsPerSecond: number): TargetChec
     }
     if (baseline.length === 2) {
       const [a, b] = baseline as [RunResult, RunResult];
-      const spread = Math.abs(a.requestsPerSecond - b.requestsPerSecond) / Math.max(a.requestsPerSecond, b.requestsPerSecond);
-      checks.push({ target: `(noise) baseline before/after spread @${connections}`, measured: `${(spread * 100).toFixed(1)} %`, met: true });
+      const spread =
+        Math.abs(a.requestsPerSecond - b.requestsPerSecond) / Math.max(a.requestsPerSecond, b.requestsPerSecond);
+      checks.push({
+        target: `(noise) baseline before/after spread @${connections}`,
+        measured: `${(spread * 100).toFixed(1)} %`,
+        met: true,
+      });
     }
   }
-  checks.push({ target: 'import >= 50,000 rows/s', measured: `${importRowsPerSecond} rows/s`, met: importRowsPerSecond >= 50_000 });
+  checks.push({
+    target: 'import >= 50,000 rows/s',
+    measured: `${importRowsPerSecond} rows/s`,
+    met: importRowsPerSecond >= 50_000,
+  });
   return checks;
 }
 
-function printTable(results: RunResult[], imp: { rows: number; seconds: number; rowsPerSecond: number; copyReference?: CopyReference }, checks: TargetCheck[], counts: Record<string, number>): void {
+function printTable(
+  results: RunResult[],
+  imp: { rows: number; seconds: number; rowsPerSecond: number; copyReference?: CopyReference },
+  checks: TargetCheck[],
+  counts: Record<string, number>,
+): void {
   const lines: string[] = [];
   lines.push('');
-  lines.push(`data: ${Object.entries(counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}`);
-  lines.push(`import: ${imp.rows.toLocaleString('en')} rows in ${imp.seconds.toFixed(1)} s = ${imp.rowsPerSecond.toLocaleString('en')} rows/s`);
+  lines.push(
+    `data: ${Object.entries(counts)
+      .map(([k, v]) => `${k} ${v.toLocaleString('en')}`)
+      .join(', ')}`,
+  );
+  lines.push(
+    `import: ${imp.rows.toLocaleString('en')} rows in ${imp.seconds.toFixed(1)} s = ${imp.rowsPerSecond.toLocaleString('en')} rows/s`,
+  );
   if (imp.copyReference) for (const line of describeCopyReference(imp.copyReference)) lines.push(`  ${line}`);
   lines.push('');
   const head = ['run', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx'];
-  const rows = results.map((r) => [r.scenario, String(r.connections), r.requestsPerSecond.toFixed(1), String(r.p50), String(r.p90), String(r.p99), String(r.max), String(r.non2xx + r.errors)]);
+  const rows = results.map((r) => [
+    r.scenario,
+    String(r.connections),
+    r.requestsPerSecond.toFixed(1),
+    String(r.p50),
+    String(r.p90),
+    String(r.p99),
+    String(r.max),
+    String(r.non2xx + r.errors),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
   lines.push(fmt(head));
   lines.push(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) lines.push(fmt(r));

@@ -10,7 +10,11 @@ export interface Hop {
   body: string;
 }
 
-const unescape = (s: string): string => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
+const unescape = (s: string): string =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
 
 export class TimedBrowser {
   private readonly jar = new Map<string, Map<string, string>>();
@@ -76,9 +80,15 @@ export function formPost(hop: Hop, action: RegExp, extra: Record<string, string>
   for (const m of hop.body.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)) {
     if (!action.test(m[1]) || !Object.values(extra).every((v) => m[2].includes(`value="${v}"`))) continue;
     const fields = new URLSearchParams();
-    for (const i of m[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(i[1], unescape(i[2]));
+    for (const i of m[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+      fields.set(i[1], unescape(i[2]));
     for (const [k, v] of Object.entries(extra)) fields.set(k, v);
     return { url: new URL(unescape(m[1]), hop.url).href, body: fields.toString() };
   }
-  throw new Error(`no form for ${JSON.stringify(extra)} at ${hop.url} (HTTP ${hop.status}): ${hop.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+  throw new Error(
+    `no form for ${JSON.stringify(extra)} at ${hop.url} (HTTP ${hop.status}): ${hop.body
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 300)}`,
+  );
 }

@@ -30,7 +30,8 @@ export const STEPS = [
 function stepOf(s: JourneySetup): (method: string, url: URL) => string {
   const identity = new URL(s.identity).host;
   return (method, u) => {
-    if (u.host !== identity) return method === 'POST' && u.pathname.endsWith('/login') ? 'upstream login' : 'upstream pages';
+    if (u.host !== identity)
+      return method === 'POST' && u.pathname.endsWith('/login') ? 'upstream login' : 'upstream pages';
     if (u.pathname === '/oidc/auth') return 'authorize';
     if (u.pathname.startsWith('/oidc/auth/')) return 'code issued';
     if (u.pathname === '/signin/callback') return 'callback';
@@ -60,9 +61,15 @@ export async function signIn(s: JourneySetup): Promise<{ ms: number; steps: Map<
   const login = await b.follow(await b.request(button.url, { method: 'POST', body: button.body }), done);
   const pick = formPost(login, /\/login$/, { sub: s.sub });
   const back = await b.follow(await b.request(pick.url, { method: 'POST', body: pick.body }), done);
-  if (!back.location || !done(back.location)) throw new Error(`the sign-in stopped at ${back.url} (HTTP ${back.status})`);
+  if (!back.location || !done(back.location))
+    throw new Error(`the sign-in stopped at ${back.url} (HTTP ${back.status})`);
   const tokens = await b.time('token + ID token check', () =>
-    oidc.authorizationCodeGrant(s.config, new URL(back.location as string), { pkceCodeVerifier: checks.verifier, expectedState: checks.state, expectedNonce: checks.nonce, idTokenExpected: true }),
+    oidc.authorizationCodeGrant(s.config, new URL(back.location as string), {
+      pkceCodeVerifier: checks.verifier,
+      expectedState: checks.state,
+      expectedNonce: checks.nonce,
+      idTokenExpected: true,
+    }),
   );
   if (tokens.claims()?.tenant_id !== s.tenantId) throw new Error('the ID token names another tenant');
   return { ms: performance.now() - started, steps: b.steps };

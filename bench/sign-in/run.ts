@@ -28,23 +28,45 @@ interface Args {
   profile: boolean;
 }
 
-const OPTIONS = { concurrency: { type: 'string', default: '1,4,16' }, duration: { type: 'string', default: '15' }, warmup: { type: 'string', default: '3' }, profile: { type: 'string', default: '0' } } as const;
+const OPTIONS = {
+  concurrency: { type: 'string', default: '1,4,16' },
+  duration: { type: 'string', default: '15' },
+  warmup: { type: 'string', default: '3' },
+  profile: { type: 'string', default: '0' },
+} as const;
 
 function parseArgs(argv: string[]): Args {
   const parsed = parseCommandLine({ args: argv, options: OPTIONS });
   if (typeof parsed === 'string') throw new Error(`${parsed} (see bench/sign-in/run.ts)`);
   const v = parsed.values;
-  const args: Args = { concurrency: v.concurrency.split(',').map(Number), duration: Number(v.duration), warmup: Number(v.warmup), profile: v.profile === '1' };
-  if (args.concurrency.some((c) => !Number.isInteger(c) || c < 1) || !(args.duration > 0) || !(args.warmup >= 0)) throw new Error('--concurrency needs e.g. 1,4,16; --duration and --warmup seconds');
+  const args: Args = {
+    concurrency: v.concurrency.split(',').map(Number),
+    duration: Number(v.duration),
+    warmup: Number(v.warmup),
+    profile: v.profile === '1',
+  };
+  if (args.concurrency.some((c) => !Number.isInteger(c) || c < 1) || !(args.duration > 0) || !(args.warmup >= 0))
+    throw new Error('--concurrency needs e.g. 1,4,16; --duration and --warmup seconds');
   return args;
 }
 
 /** `concurrency` loops of back-to-back sign-ins until `seconds` have passed. */
-async function runLevel(setup: JourneySetup, stack: SignInStack, concurrency: number, seconds: number): Promise<LevelResult> {
+async function runLevel(
+  setup: JourneySetup,
+  stack: SignInStack,
+  concurrency: number,
+  seconds: number,
+): Promise<LevelResult> {
   const durations: number[] = [];
   const steps: Map<string, number>[] = [];
   const errors: string[] = [];
-  const cpu0 = { identity: cpuMsOf(stack.pids.identity), upstream: cpuMsOf(stack.pids.upstream), driver: process.cpuUsage(), db: await stack.dbTransactions(), tables: await stack.tableActivity() };
+  const cpu0 = {
+    identity: cpuMsOf(stack.pids.identity),
+    upstream: cpuMsOf(stack.pids.upstream),
+    driver: process.cpuUsage(),
+    db: await stack.dbTransactions(),
+    tables: await stack.tableActivity(),
+  };
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const loop = async () => {
@@ -61,11 +83,20 @@ async function runLevel(setup: JourneySetup, stack: SignInStack, concurrency: nu
   await Promise.all(Array.from({ length: concurrency }, loop));
   const elapsed = (performance.now() - started) / 1000;
   const driver = process.cpuUsage(cpu0.driver);
-  const cpu = { identity: cpuMsOf(stack.pids.identity) - cpu0.identity, upstream: cpuMsOf(stack.pids.upstream) - cpu0.upstream, driver: (driver.user + driver.system) / 1000 };
+  const cpu = {
+    identity: cpuMsOf(stack.pids.identity) - cpu0.identity,
+    upstream: cpuMsOf(stack.pids.upstream) - cpu0.upstream,
+    driver: (driver.user + driver.system) / 1000,
+  };
   // The statistics collector publishes with a delay: wait for it before reading the count.
   await new Promise((r) => setTimeout(r, 1_000));
   const transactions = (await stack.dbTransactions()) - cpu0.db;
-  const tables = new Map([...(await stack.tableActivity())].map(([t, a]) => [t, { scans: a.scans - (cpu0.tables.get(t)?.scans ?? 0), writes: a.writes - (cpu0.tables.get(t)?.writes ?? 0) }]));
+  const tables = new Map(
+    [...(await stack.tableActivity())].map(([t, a]) => [
+      t,
+      { scans: a.scans - (cpu0.tables.get(t)?.scans ?? 0), writes: a.writes - (cpu0.tables.get(t)?.writes ?? 0) },
+    ]),
+  );
   return summarise(concurrency, elapsed, durations, steps, errors, cpu, { transactions, tables });
 }
 
@@ -76,14 +107,30 @@ async function main(): Promise<void> {
   try {
     const { app, tenant, people } = stack.demo;
     const person = people.find((p) => p.email.startsWith('wei.ling.tan')) ?? people[0];
-    const config = await oidc.discovery(new URL(stack.identity), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), { execute: [oidc.allowInsecureRequests] });
-    const setup: JourneySetup = { identity: stack.identity, upstream: stack.upstream, config, redirectUri: app.redirectUris.find((u) => u.startsWith('http://localhost')) ?? app.redirectUris[0], tenantId: tenant.id, provider: 'microsoft', sub: person.sub };
+    const config = await oidc.discovery(
+      new URL(stack.identity),
+      app.clientId,
+      undefined,
+      oidc.ClientSecretBasic(app.clientSecret),
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    const setup: JourneySetup = {
+      identity: stack.identity,
+      upstream: stack.upstream,
+      config,
+      redirectUri: app.redirectUris.find((u) => u.startsWith('http://localhost')) ?? app.redirectUris[0],
+      tenantId: tenant.id,
+      provider: 'microsoft',
+      sub: person.sub,
+    };
     await signIn(setup); // fails early and loudly when the journey is broken
     const results: LevelResult[] = [];
     for (const c of args.concurrency) {
       if (args.warmup) await runLevel(setup, stack, c, args.warmup);
       const r = await runLevel(setup, stack, c, args.duration);
-      log(`concurrency ${c}: ${r.perSecond.toFixed(1)} sign-ins/s, p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, ${r.errors} errors`);
+      log(
+        `concurrency ${c}: ${r.perSecond.toFixed(1)} sign-ins/s, p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, ${r.errors} errors`,
+      );
       results.push(r);
     }
     printReport(results);

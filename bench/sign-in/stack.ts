@@ -32,11 +32,19 @@ async function demoDatabase(root: string, stops: (() => Promise<void>)[]): Promi
   const db = database.url;
   await runMigrations(db);
   // The demo data set: Wellbeing Pulse at Lion City, whose staff sign in with Microsoft.
-  const r = spawnSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', path.join(root, 'tools/provision/demo.json')], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: db, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'tools/runtime/run-dist.js'),
+      'apps/identity/src/provisioning/cli',
+      path.join(root, 'tools/provision/demo.json'),
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: db, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    },
+  );
   if (r.status !== 0) throw new Error(`provisioning the demo data failed:\n${r.stdout}\n${r.stderr}`);
   return db;
 }
@@ -45,7 +53,13 @@ async function demoDatabase(root: string, stops: (() => Promise<void>)[]): Promi
 function startUpstream(root: string, port: number, issuer: string, identity: string): ChildProcess {
   const child = spawn(process.execPath, [path.join(root, 'tools/demo/sign-in/upstream.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', DEMO_UPSTREAM_PORT: String(port), DEMO_UPSTREAM_URL: issuer, IDENTITY_URL: identity },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      DEMO_UPSTREAM_PORT: String(port),
+      DEMO_UPSTREAM_URL: issuer,
+      IDENTITY_URL: identity,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
@@ -56,13 +70,30 @@ export async function startSignInStack(root: string, profile = false): Promise<S
   const stops: (() => Promise<void>)[] = [];
   const db = await demoDatabase(root, stops);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const demoTools = require(path.join(root, 'tools/demo/sign-in/config.js')) as { demoSignInConfig(): DemoConfig; identitySignInEnv(url: string, env: object): Record<string, string> };
+  const demoTools = require(path.join(root, 'tools/demo/sign-in/config.js')) as {
+    demoSignInConfig(): DemoConfig;
+    identitySignInEnv(url: string, env: object): Record<string, string>;
+  };
   const [idPort, upPort] = [await freePort(), await freePort()];
   const identity = `http://127.0.0.1:${idPort}`;
   const upstream = `http://127.0.0.1:${upPort}`;
-  const env = { ...UNLIMITED_ENV, DATABASE_URL: db, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(idPort), TOKEN_ISSUER: identity, PUBLIC_BASE_URL: identity };
+  const env = {
+    ...UNLIMITED_ENV,
+    DATABASE_URL: db,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(idPort),
+    TOKEN_ISSUER: identity,
+    PUBLIC_BASE_URL: identity,
+  };
   const nodeArgs = profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
-  const id = startChild(root, 'apps/identity/src/main', { ...env, ...demoTools.identitySignInEnv(upstream, {}) }, nodeArgs);
+  const id = startChild(
+    root,
+    'apps/identity/src/main',
+    { ...env, ...demoTools.identitySignInEnv(upstream, {}) },
+    nodeArgs,
+  );
   const up = startUpstream(root, upPort, upstream, identity);
   await Promise.all([waitFor(`${identity}/health/ready`, 60_000), waitFor(`${upstream}/health`, 30_000)]);
   const stats = new Client({ connectionString: db });
@@ -74,14 +105,21 @@ export async function startSignInStack(root: string, profile = false): Promise<S
     demo: demoTools.demoSignInConfig(),
     pids: { identity: id.pid as number, upstream: up.pid as number },
     async dbTransactions() {
-      const { rows } = await stats.query(`SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()`);
+      const { rows } = await stats.query(
+        `SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()`,
+      );
       return Number(rows[0].n);
     },
     async tableActivity() {
       const { rows } = await stats.query(
         `SELECT relname, (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::bigint AS scans, (n_tup_ins + n_tup_upd + n_tup_del)::bigint AS writes FROM pg_stat_user_tables`,
       );
-      return new Map(rows.map((r: { relname: string; scans: string; writes: string }) => [r.relname, { scans: Number(r.scans), writes: Number(r.writes) }]));
+      return new Map(
+        rows.map((r: { relname: string; scans: string; writes: string }) => [
+          r.relname,
+          { scans: Number(r.scans), writes: Number(r.writes) },
+        ]),
+      );
     },
     async stop() {
       await Promise.all([stopChild(id), stopChild(up)]);

@@ -40,8 +40,14 @@ export class SoakHttp {
     if (cached && Date.now() - cached.at < TOKEN_REFRESH_MS) return cached.token;
     const answer = await this.call('POST /oauth/token', `${this.identityUrl}/oauth/token`, {
       method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', ...(client.tenantId ? { tenant_id: client.tenantId } : {}) }),
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        ...(client.tenantId ? { tenant_id: client.tenantId } : {}),
+      }),
     });
     const token = (answer.body as { access_token?: string } | undefined)?.access_token;
     if (answer.status !== 200 || !token) return cached?.token;
@@ -53,7 +59,10 @@ export class SoakHttp {
   async as(client: Credentials, what: string, url: string, init: RequestInit = {}): Promise<Answer | undefined> {
     const token = await this.token(client);
     if (!token) return undefined;
-    return this.call(what, url, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` } });
+    return this.call(what, url, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` },
+    });
   }
 }
 

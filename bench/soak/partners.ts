@@ -22,17 +22,44 @@ export interface Credentials {
 }
 
 /** Demo data set clients (public demo values, refused in production). */
-export const ROSTER_SYNC: Credentials = { id: 'demo-roster-sync', secret: 'demo-roster-sync-secret-not-for-production', tenantId: DISTRICT };
-export const WELLBEING: Credentials = { id: 'demo-wellbeing-pulse', secret: 'demo-wellbeing-pulse-secret-not-for-production', tenantId: DISTRICT };
+export const ROSTER_SYNC: Credentials = {
+  id: 'demo-roster-sync',
+  secret: 'demo-roster-sync-secret-not-for-production',
+  tenantId: DISTRICT,
+};
+export const WELLBEING: Credentials = {
+  id: 'demo-wellbeing-pulse',
+  secret: 'demo-wellbeing-pulse-secret-not-for-production',
+  tenantId: DISTRICT,
+};
 /** Harbour View's per-deployment OneRoster key: a stock client, no tenant_id. */
-export const HARBOUR_VIEW: Credentials = { id: 'demo-harbourview-oneroster', secret: 'demo-harbourview-oneroster-secret-not-for-production' };
-export const GRADE_SYNC: Credentials = { id: 'soak-grade-sync', secret: 'soak-grade-sync-secret-not-for-production', tenantId: DISTRICT };
-export const RUNAWAY: Credentials = { id: 'soak-runaway-sync', secret: 'soak-runaway-sync-secret-not-for-production', tenantId: DISTRICT };
+export const HARBOUR_VIEW: Credentials = {
+  id: 'demo-harbourview-oneroster',
+  secret: 'demo-harbourview-oneroster-secret-not-for-production',
+};
+export const GRADE_SYNC: Credentials = {
+  id: 'soak-grade-sync',
+  secret: 'soak-grade-sync-secret-not-for-production',
+  tenantId: DISTRICT,
+};
+export const RUNAWAY: Credentials = {
+  id: 'soak-runaway-sync',
+  secret: 'soak-runaway-sync-secret-not-for-production',
+  tenantId: DISTRICT,
+};
 /** The runaway client's read budget per window, set by the operator. */
 export const RUNAWAY_READ_QUOTA = 60;
 
 function app(id: string, name: string, client: Credentials) {
-  return { id, name, owner: { type: 'developer', id: DEVELOPER }, auth_type: 'oauth2', oauth2: { redirect_uris: ['https://soak.example/callback'] }, client_id: client.id, client_secret: client.secret };
+  return {
+    id,
+    name,
+    owner: { type: 'developer', id: DEVELOPER },
+    auth_type: 'oauth2',
+    oauth2: { redirect_uris: ['https://soak.example/callback'] },
+    client_id: client.id,
+    client_secret: client.secret,
+  };
 }
 
 function provisioningFile() {
@@ -42,8 +69,19 @@ function provisioningFile() {
     developers: [{ id: DEVELOPER, name: 'Soak Test Partners', email: 'soak@partners.example' }],
     apps: [app(gradeSync, 'Soak Grade Sync', GRADE_SYNC), app(runaway, 'Soak Runaway Sync', RUNAWAY)],
     deployments: [
-      { tenant_id: DISTRICT, app_id: gradeSync, scope: ['roster-core.readonly', 'gradebook.readonly', 'gradebook.createput', 'gradebook.delete'].map((s) => `${OR}/${s}`) },
-      { tenant_id: DISTRICT, app_id: runaway, scope: [`${OR}/roster-core.readonly`], settings: { rate_limit_read: RUNAWAY_READ_QUOTA } },
+      {
+        tenant_id: DISTRICT,
+        app_id: gradeSync,
+        scope: ['roster-core.readonly', 'gradebook.readonly', 'gradebook.createput', 'gradebook.delete'].map(
+          (s) => `${OR}/${s}`,
+        ),
+      },
+      {
+        tenant_id: DISTRICT,
+        app_id: runaway,
+        scope: [`${OR}/roster-core.readonly`],
+        settings: { rate_limit_read: RUNAWAY_READ_QUOTA },
+      },
     ],
   };
 }
@@ -54,10 +92,14 @@ export function provisionPartners(root: string, databaseUrl: string): void {
   try {
     const file = path.join(dir, 'soak-partners.json');
     writeFileSync(file, JSON.stringify(provisioningFile(), null, 2));
-    execFileSync(process.execPath, [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', file], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'tools/runtime/run-dist.js'), 'apps/identity/src/provisioning/cli', file],
+      {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

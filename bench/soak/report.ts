@@ -18,11 +18,23 @@ export const TABLE_HEADER = [
 ].join(' | ');
 
 /** One minute: answers across the workload, then each process as last scraped. */
-export function minuteLine(index: number, m: MinuteCounts, processes: ReadonlyMap<string, ProcessSample>, dbConnections: readonly number[], load: number): string {
+export function minuteLine(
+  index: number,
+  m: MinuteCounts,
+  processes: ReadonlyMap<string, ProcessSample>,
+  dbConnections: readonly number[],
+  load: number,
+): string {
   const answers = `${pad(index, 5)} ${pad((m.requests / 60).toFixed(1), 6)} ${pad(m.p(0.5).toFixed(1), 7)} ${pad(m.p(0.99).toFixed(1), 7)} ${pad(m.limited, 5)} ${pad(m.serverErrors, 4)}`;
   const memory = [...processes.values()].map((s) => pad(`${mb(s.rssBytes)}/${mb(s.heapBytes)}`, 20));
   const lag = Math.max(...[...processes.values()].map((s) => s.lagSeconds * 1000).filter(Number.isFinite));
-  return [answers, ...memory, pad(Number.isFinite(lag) ? lag.toFixed(1) : '?', 16), pad(dbConnections.join('/') || '?', 16), pad(load.toFixed(2), 7)].join(' | ');
+  return [
+    answers,
+    ...memory,
+    pad(Number.isFinite(lag) ? lag.toFixed(1) : '?', 16),
+    pad(dbConnections.join('/') || '?', 16),
+    pad(load.toFixed(2), 7),
+  ].join(' | ');
 }
 
 export interface Outcome {
@@ -35,11 +47,18 @@ export interface Outcome {
 
 /** The closing report and whether the soak failed: a 5xx, a lost delivery, or unbounded memory growth. */
 export function summary(o: Outcome): { text: string; failed: boolean } {
-  const growth = o.verdicts.map((v) => `  ${v.process.padEnd(10)} ${v.series.padEnd(4)} mean ${mb(v.meanBytes)} MiB, fitted growth over the second half ${(v.growthBytes / MIB).toFixed(1)} MiB (${v.mibPerHour.toFixed(1)} MiB/h)${v.unbounded ? '  UNBOUNDED' : ''}`);
+  const growth = o.verdicts.map(
+    (v) =>
+      `  ${v.process.padEnd(10)} ${v.series.padEnd(4)} mean ${mb(v.meanBytes)} MiB, fitted growth over the second half ${(v.growthBytes / MIB).toFixed(1)} MiB (${v.mibPerHour.toFixed(1)} MiB/h)${v.unbounded ? '  UNBOUNDED' : ''}`,
+  );
   const problems = [
-    ...(o.totals.serverErrors > 0 ? [`${o.totals.serverErrors} answers were 5xx or never came: ${o.totals.errorSamples.join('; ')}`] : []),
+    ...(o.totals.serverErrors > 0
+      ? [`${o.totals.serverErrors} answers were 5xx or never came: ${o.totals.errorSamples.join('; ')}`]
+      : []),
     ...(o.deliveries.lost > 0 ? [`${o.deliveries.lost} of ${o.submitted.deliveries} deliveries did not arrive`] : []),
-    ...o.verdicts.filter((v) => v.unbounded).map((v) => `${v.process} ${v.series} grows without bound (${v.mibPerHour.toFixed(1)} MiB/h)`),
+    ...o.verdicts
+      .filter((v) => v.unbounded)
+      .map((v) => `${v.process} ${v.series} grows without bound (${v.mibPerHour.toFixed(1)} MiB/h)`),
   ];
   const text = [
     '',

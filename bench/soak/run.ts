@@ -27,25 +27,40 @@ const DRAIN_MS = 120_000;
 
 function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   const parsed = parseCommandLine({ args: argv, options: { minutes: { type: 'string' } } });
-  const minutes = typeof parsed === 'string' || parsed.values.minutes === undefined ? Number.NaN : Number(parsed.values.minutes);
+  const minutes =
+    typeof parsed === 'string' || parsed.values.minutes === undefined ? Number.NaN : Number(parsed.values.minutes);
   if (!Number.isFinite(minutes) || minutes < 1 || minutes > 24 * 60) {
     if (typeof parsed === 'string') process.stderr.write(`${parsed}\n`);
-    process.stderr.write('usage: npm run bench:soak -- --minutes N   (1 to 1440; against the stack `npm start` runs)\n');
+    process.stderr.write(
+      'usage: npm run bench:soak -- --minutes N   (1 to 1440; against the stack `npm start` runs)\n',
+    );
     process.exit(2);
   }
   const local = (variable: string, port: number) => `http://localhost:${env[variable] || port}`;
   return {
     minutes,
-    stack: { identity: local('IDENTITY_PORT', 3000), oneroster: local('ONEROSTER_PORT', 3001), alerts: local('ALERTS_PORT', 3002), dispatcher: local('DISPATCHER_PORT', 3003) },
+    stack: {
+      identity: local('IDENTITY_PORT', 3000),
+      oneroster: local('ONEROSTER_PORT', 3001),
+      alerts: local('ALERTS_PORT', 3002),
+      dispatcher: local('DISPATCHER_PORT', 3003),
+    },
     databaseUrl: env.DATABASE_URL || `postgres://postgres@127.0.0.1:${env.PG_PORT || 54329}/edu_platform`,
-    operator: { id: env.OPERATOR_CLIENT_ID || 'operator', secret: env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production' },
+    operator: {
+      id: env.OPERATOR_CLIENT_ID || 'operator',
+      secret: env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production',
+    },
   };
 }
 
 /** Open connections of each process (its pool's `application_name`), from PostgreSQL itself. */
 async function connections(db: Client): Promise<number[]> {
-  const { rows } = await db.query<{ name: string; n: number }>(`SELECT application_name AS name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1`);
-  return ['identity', 'oneroster', 'alerts', 'webhook-dispatcher'].map((name) => rows.find((r) => r.name === name)?.n ?? 0);
+  const { rows } = await db.query<{ name: string; n: number }>(
+    `SELECT application_name AS name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1`,
+  );
+  return ['identity', 'oneroster', 'alerts', 'webhook-dispatcher'].map(
+    (name) => rows.find((r) => r.name === name)?.n ?? 0,
+  );
 }
 
 /** Samples every process every 10 s (memory for the fit) and prints a line each minute. */
@@ -54,7 +69,15 @@ function startSampling(args: Args, db: Client, minute: { current: MinuteCounts; 
   const lines: string[] = [];
   let ticks = 0;
   const timer = setInterval(async () => {
-    for (const p of PROCESSES) samples.get(p)!.push(await scrapeProcess(args.stack[p]).catch(() => ({ at: Date.now(), rssBytes: Number.NaN, heapBytes: Number.NaN, lagSeconds: Number.NaN })));
+    for (const p of PROCESSES)
+      samples.get(p)!.push(
+        await scrapeProcess(args.stack[p]).catch(() => ({
+          at: Date.now(),
+          rssBytes: Number.NaN,
+          heapBytes: Number.NaN,
+          lagSeconds: Number.NaN,
+        })),
+      );
     if (++ticks % (60_000 / SAMPLE_MS) !== 0) return;
     const done = minute.current;
     minute.current = new MinuteCounts();
@@ -69,10 +92,17 @@ function startSampling(args: Args, db: Client, minute: { current: MinuteCounts; 
 }
 
 /** Waits until every delivery of the soak's messages is settled; the number that did not arrive. */
-async function lostDeliveries(db: Client, messageIds: string[], expected: number): Promise<{ delivered: number; lost: number }> {
+async function lostDeliveries(
+  db: Client,
+  messageIds: string[],
+  expected: number,
+): Promise<{ delivered: number; lost: number }> {
   const deadline = Date.now() + DRAIN_MS;
   for (;;) {
-    const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE message_id = ANY($1::uuid[]) GROUP BY status', [messageIds]);
+    const { rows } = await db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE message_id = ANY($1::uuid[]) GROUP BY status',
+      [messageIds],
+    );
     const delivered = rows.find((r) => r.status === 'delivered')?.n ?? 0;
     if (delivered >= expected || Date.now() > deadline) return { delivered, lost: expected - delivered };
     await new Promise((r) => setTimeout(r, 2_000));

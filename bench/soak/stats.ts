@@ -24,7 +24,12 @@ export class MinuteCounts {
   }
 
   /** The whole run's counts (latencies are not kept: they are per minute). */
-  static sum(minutes: readonly MinuteCounts[]): { requests: number; limited: number; serverErrors: number; errorSamples: string[] } {
+  static sum(minutes: readonly MinuteCounts[]): {
+    requests: number;
+    limited: number;
+    serverErrors: number;
+    errorSamples: string[];
+  } {
     return {
       requests: minutes.reduce((n, m) => n + m.requests, 0),
       limited: minutes.reduce((n, m) => n + m.limited, 0),

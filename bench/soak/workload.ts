@@ -30,7 +30,12 @@ const V1P2 = '/ims/oneroster/rostering/v1p2';
 const COLLECTIONS = ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'enrollments', 'demographics'];
 
 /** A full sync: every collection, page by page along `Link: rel="next"`. */
-async function fullSync(http: SoakHttp, client: Credentials, base: string, collections: readonly string[]): Promise<void> {
+async function fullSync(
+  http: SoakHttp,
+  client: Credentials,
+  base: string,
+  collections: readonly string[],
+): Promise<void> {
   for (const collection of collections) {
     let url: string | undefined = `${base}/${collection}?limit=25`;
     for (let page = 0; url && page < 100; page++) {
@@ -44,7 +49,12 @@ async function fullSync(http: SoakHttp, client: Credentials, base: string, colle
 async function fullSyncs(http: SoakHttp, stack: Stack, until: number): Promise<void> {
   while (Date.now() < until) {
     await fullSync(http, ROSTER_SYNC, `${stack.oneroster}${V1P1}`, COLLECTIONS);
-    await fullSync(http, HARBOUR_VIEW, `${stack.oneroster}${V1P2}`, COLLECTIONS.filter((c) => c !== 'demographics'));
+    await fullSync(
+      http,
+      HARBOUR_VIEW,
+      `${stack.oneroster}${V1P2}`,
+      COLLECTIONS.filter((c) => c !== 'demographics'),
+    );
     await sleep(2_000);
   }
 }
@@ -56,7 +66,11 @@ async function deltaPolls(http: SoakHttp, stack: Stack, until: number): Promise<
     const started = new Date().toISOString();
     for (const collection of ['users', 'enrollments', 'classes']) {
       const filter = encodeURIComponent(`dateLastModified>'${since}'`);
-      await http.as(WELLBEING, `GET ${collection} delta`, `${stack.oneroster}${V1P1}/${collection}?filter=${filter}&limit=100`);
+      await http.as(
+        WELLBEING,
+        `GET ${collection} delta`,
+        `${stack.oneroster}${V1P1}/${collection}?filter=${filter}&limit=100`,
+      );
     }
     since = started;
     if (n % 10 === 0) await http.as(WELLBEING, 'GET /v2/alerts/webhook', `${stack.alerts}/v2/alerts/webhook`);
@@ -68,36 +82,78 @@ async function deltaPolls(http: SoakHttp, stack: Stack, until: number): Promise<
 async function gradeSync(http: SoakHttp, stack: Stack, until: number): Promise<void> {
   const base = `${stack.oneroster}${V1P1}`;
   for (let round = 0; Date.now() < until; round++) {
-    const classes = (await http.as(GRADE_SYNC, 'GET classes', `${base}/classes?limit=100`))?.body as { classes?: { sourcedId: string }[] } | undefined;
+    const classes = (await http.as(GRADE_SYNC, 'GET classes', `${base}/classes?limit=100`))?.body as
+      { classes?: { sourcedId: string }[] } | undefined;
     const cls = classes?.classes?.[round % Math.max(1, classes.classes.length)]?.sourcedId;
     if (!cls) {
       await sleep(5_000);
       continue;
     }
-    const students = ((await http.as(GRADE_SYNC, 'GET class students', `${base}/classes/${cls}/students?limit=100`))?.body as { users?: { sourcedId: string }[] } | undefined)?.users ?? [];
+    const students =
+      (
+        (await http.as(GRADE_SYNC, 'GET class students', `${base}/classes/${cls}/students?limit=100`))?.body as
+          { users?: { sourcedId: string }[] } | undefined
+      )?.users ?? [];
     const lineItem = `soak-li-${cls}-${round % 5}`;
     const json = { 'Content-Type': 'application/json' };
-    const item = { lineItem: { title: `Soak assignment ${round % 5}`, assignDate: '2026-02-02T08:00:00Z', dueDate: '2026-02-09T08:00:00Z', class: { sourcedId: cls }, resultValueMin: 0, resultValueMax: 100 } };
-    await http.as(GRADE_SYNC, 'PUT lineItem', `${base}/lineItems/${lineItem}`, { method: 'PUT', headers: json, body: JSON.stringify(item) });
+    const item = {
+      lineItem: {
+        title: `Soak assignment ${round % 5}`,
+        assignDate: '2026-02-02T08:00:00Z',
+        dueDate: '2026-02-09T08:00:00Z',
+        class: { sourcedId: cls },
+        resultValueMin: 0,
+        resultValueMax: 100,
+      },
+    };
+    await http.as(GRADE_SYNC, 'PUT lineItem', `${base}/lineItems/${lineItem}`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify(item),
+    });
     for (const s of students.slice(0, 30)) {
-      const result = { result: { lineItem: { sourcedId: lineItem }, student: { sourcedId: s.sourcedId }, scoreStatus: 'fully graded', score: (round * 7) % 101, scoreDate: '2026-02-10' } };
-      await http.as(GRADE_SYNC, 'PUT result', `${base}/results/${lineItem}.${s.sourcedId}`, { method: 'PUT', headers: json, body: JSON.stringify(result) });
+      const result = {
+        result: {
+          lineItem: { sourcedId: lineItem },
+          student: { sourcedId: s.sourcedId },
+          scoreStatus: 'fully graded',
+          score: (round * 7) % 101,
+          scoreDate: '2026-02-10',
+        },
+      };
+      await http.as(GRADE_SYNC, 'PUT result', `${base}/results/${lineItem}.${s.sourcedId}`, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify(result),
+      });
       await sleep(100);
     }
     await http.as(GRADE_SYNC, 'GET class results', `${base}/classes/${cls}/results?limit=100`);
-    if (round % 5 === 4) await http.as(GRADE_SYNC, 'DELETE lineItem', `${base}/lineItems/${lineItem}`, { method: 'DELETE' });
+    if (round % 5 === 4)
+      await http.as(GRADE_SYNC, 'DELETE lineItem', `${base}/lineItems/${lineItem}`, { method: 'DELETE' });
     await sleep(1_000);
   }
 }
 
 /** The alert generator's bursts: every 30 s, 5 batches of 20 messages for the district, each fanned out to its webhooks. */
-async function webhookBursts(http: SoakHttp, stack: Stack, operator: Operator, until: number, submitted: Submitted): Promise<void> {
+async function webhookBursts(
+  http: SoakHttp,
+  stack: Stack,
+  operator: Operator,
+  until: number,
+  submitted: Submitted,
+): Promise<void> {
   const client: Credentials = { id: operator.id, secret: operator.secret };
   while (Date.now() < until) {
     for (let batch = 0; batch < 5; batch++) {
       const body = JSON.stringify({ tenant_id: DISTRICT, messages: Array.from({ length: 20 }, () => benchMessage()) });
-      const answer = await http.as(client, 'POST /v2/alerts/messages', `${stack.alerts}/v2/alerts/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-      const stored = (answer?.body as { messages?: { message_id: string; deliveries: number }[] } | undefined)?.messages ?? [];
+      const answer = await http.as(client, 'POST /v2/alerts/messages', `${stack.alerts}/v2/alerts/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+      const stored =
+        (answer?.body as { messages?: { message_id: string; deliveries: number }[] } | undefined)?.messages ?? [];
       if (answer?.status !== 201) continue;
       for (const m of stored) {
         submitted.messageIds.push(m.message_id);

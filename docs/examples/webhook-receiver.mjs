@@ -110,7 +110,9 @@ async function handle(req, res) {
     console.log(`duplicate type=${claims.type} jti=${claims.jti} attempt=${attempt}`);
     return answer(res, 200, 'duplicate');
   }
-  console.log(`verified type=${claims.type} jti=${claims.jti} message=${claims.sub} tenant=${claims.tenant_id} kid=${header.kid} attempt=${attempt}`);
+  console.log(
+    `verified type=${claims.type} jti=${claims.jti} message=${claims.sub} tenant=${claims.tenant_id} kid=${header.kid} attempt=${attempt}`,
+  );
   answer(res, 200, 'ok');
   setImmediate(() => process_(claims).catch((err) => console.error(`processing ${claims.jti} failed:`, err)));
 }

@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
-import { demoAlertsConfig, registerDemoWebhooks, startReceiver, type DemoAlertsConfig, type DemoReceiver } from './demo-tools';
+import {
+  demoAlertsConfig,
+  registerDemoWebhooks,
+  startReceiver,
+  type DemoAlertsConfig,
+  type DemoReceiver,
+} from './demo-tools';
 import { clientToken } from './http';
 import { buildServices, freePort, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
 
@@ -14,8 +20,16 @@ const ISSUER = 'https://identity.e2e.example';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** `npm run alerts:demo` as a user runs it, pointed at the test platform. */
-function alertsDemo(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(root, 'tools/demo/alerts/cli.js'), ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 });
+function alertsDemo(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(root, 'tools/demo/alerts/cli.js'), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -42,13 +56,14 @@ class ReceiverProcess {
     };
     this.child.stdout?.on('data', take);
     this.child.stderr?.on('data', take);
-    for (const deadline = Date.now() + 10_000; ; ) {
+    for (const deadline = Date.now() + 10_000; ;) {
       try {
         if ((await fetch(`http://127.0.0.1:${port}/health`)).status === 200) return this;
       } catch {
         /* not listening yet */
       }
-      if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`receiver did not start:\n${this.lines.join('\n')}`);
+      if (this.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`receiver did not start:\n${this.lines.join('\n')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -56,7 +71,8 @@ class ReceiverProcess {
   async until(predicate: (lines: string[]) => boolean, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.lines)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; its output:\n${this.lines.join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`receiver: condition not met within ${timeoutMs} ms; its output:\n${this.lines.join('\n')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -73,7 +89,8 @@ class ReceiverProcess {
 /** `k=v` fields of a receiver line (values quoted when they hold spaces). */
 function fields(line: string): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  for (const m of line.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|\S+)/g)) out[m[1]] = m[2].startsWith('"') ? (JSON.parse(m[2]) as string) : m[2];
+  for (const m of line.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|\S+)/g))
+    out[m[1]] = m[2].startsWith('"') ? (JSON.parse(m[2]) as string) : m[2];
   return out;
 }
 
@@ -96,7 +113,11 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
     demo = demoAlertsConfig();
     db = await createTestDatabase();
     provisionDemo(db.url);
-    runDist('apps/oneroster/src/imports/cli', ['--tenant', demo.tenant.id, '--quiet', path.join(root, 'tools/demo/oneroster', demo.tenant.id)], db.url);
+    runDist(
+      'apps/oneroster/src/imports/cli',
+      ['--tenant', demo.tenant.id, '--quiet', path.join(root, 'tools/demo/oneroster', demo.tenant.id)],
+      db.url,
+    );
 
     identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER });
     const jwksUrl = `${identity.url}/.well-known/jwks.json`;
@@ -110,7 +131,10 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_ALLOWED_PORTS: '*',
     };
-    [alerts, receiver] = await Promise.all([startService('alerts', delivery), new ReceiverProcess().start({ JWKS_URL: jwksUrl, TOKEN_ISSUER: ISSUER })]);
+    [alerts, receiver] = await Promise.all([
+      startService('alerts', delivery),
+      new ReceiverProcess().start({ JWKS_URL: jwksUrl, TOKEN_ISSUER: ISSUER }),
+    ]);
     dispatcher = await startService('webhook-dispatcher', { ...delivery, ALERTS_PUBLIC_BASE_URL: alerts.url });
     cliEnv = { IDENTITY_URL: identity.url, ALERTS_URL: alerts.url, DATABASE_URL: db.url };
   });
@@ -138,19 +162,32 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
     const run = alertsDemo(['--count', '3'], cliEnv);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const submitted = [...run.stdout.matchAll(new RegExp(`message (${UUID})  to ([^:]+): (\\d+) alerts? about .* -> (\\d+) deliveries`, 'g'))].map((m) => ({ id: m[1], recipient: m[2], alerts: Number(m[3]), deliveries: Number(m[4]) }));
+    const submitted = [
+      ...run.stdout.matchAll(
+        new RegExp(`message (${UUID})  to ([^:]+): (\\d+) alerts? about .* -> (\\d+) deliveries`, 'g'),
+      ),
+    ].map((m) => ({ id: m[1], recipient: m[2], alerts: Number(m[3]), deliveries: Number(m[4]) }));
     expect(submitted).toHaveLength(3);
     expect(submitted.every((m) => m.deliveries === 2)).toBe(true);
     expect(run.stdout).toContain(`/v2/alerts/message/$MESSAGE_ID`);
 
-    const verified = () => receiver.lines.filter((l) => l.startsWith('verified ') && submitted.some((m) => l.includes(m.id)));
+    const verified = () =>
+      receiver.lines.filter((l) => l.startsWith('verified ') && submitted.some((m) => l.includes(m.id)));
     await receiver.until(() => verified().length >= 6);
     const jwks = (await (await fetch(`${identity.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
     const got = verified().map((l): Record<string, string | undefined> => ({ ...fields(l), type: l.split(' ')[1] }));
-    expect(got.map((d) => `${d.message} ${d.type}`).sort()).toEqual(submitted.flatMap((m) => [`${m.id} full-payload`, `${m.id} notification-only`]).sort());
+    expect(got.map((d) => `${d.message} ${d.type}`).sort()).toEqual(
+      submitted.flatMap((m) => [`${m.id} full-payload`, `${m.id} notification-only`]).sort(),
+    );
     for (const d of got) {
       const m = submitted.find((s) => s.id === d.message)!;
-      expect(d).toMatchObject({ recipient: m.recipient, alerts: String(m.alerts), app: demo.app.name, tenant: demo.tenant.id, attempt: '1' });
+      expect(d).toMatchObject({
+        recipient: m.recipient,
+        alerts: String(m.alerts),
+        app: demo.app.name,
+        tenant: demo.tenant.id,
+        attempt: '1',
+      });
       expect(jwks.keys.map((k) => k.kid)).toContain(d.kid);
       expect(d.kid).toMatch(/^wh-/);
     }
@@ -159,14 +196,31 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
     expect(Date.now() - started).toBeLessThan(20_000);
 
     // What the notification-only receiver then fetches: the message, built from the tenant's roster.
-    const access_token = await clientToken(identity.url, { id: demo.app.clientId, secret: demo.app.clientSecret }, { tenant_id: demo.tenant.id });
-    const res = await fetch(`${alerts.url}/v2/alerts/message/${submitted[0].id}`, { headers: { Authorization: `Bearer ${access_token}` } });
+    const access_token = await clientToken(
+      identity.url,
+      { id: demo.app.clientId, secret: demo.app.clientSecret },
+      { tenant_id: demo.tenant.id },
+    );
+    const res = await fetch(`${alerts.url}/v2/alerts/message/${submitted[0].id}`, {
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     expect(res.status).toBe(200);
     const message = (await res.json()) as {
       recipient: { name: string; ext_id: string };
-      alerts: { name: string; badges: { value: string }[]; alerts: { rows: { type: string; list?: string[] }[]; entity: { ext_id: string }; student: { current_homeroom: string; current_year_level: number } }[] }[];
+      alerts: {
+        name: string;
+        badges: { value: string }[];
+        alerts: {
+          rows: { type: string; list?: string[] }[];
+          entity: { ext_id: string };
+          student: { current_homeroom: string; current_year_level: number };
+        }[];
+      }[];
     };
-    expect(message.recipient).toMatchObject({ name: submitted[0].recipient, ext_id: expect.stringMatching(/^usr-sg-tch-/) });
+    expect(message.recipient).toMatchObject({
+      name: submitted[0].recipient,
+      ext_id: expect.stringMatching(/^usr-sg-tch-/),
+    });
     for (const group of message.alerts) {
       expect(group.badges[0].value).toMatch(/^Year \d+$/);
       for (const item of group.alerts) {
@@ -193,7 +247,9 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
   it('says which service is not running', async () => {
     const down = alertsDemo([], { ...cliEnv, ALERTS_URL: `http://127.0.0.1:${await freePort()}` });
     expect(down.status).toBe(1);
-    expect(down.stderr).toMatch(/the alerts service does not answer at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is `npm start` running\?/);
+    expect(down.stderr).toMatch(
+      /the alerts service does not answer at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is `npm start` running\?/,
+    );
   });
 });
 
@@ -209,10 +265,19 @@ describe('demo receiver: verification, duplicates, refusals', () => {
     const pair = await generateKeyPair('ES256');
     key = pair.privateKey;
     const jwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: 'wh-test', alg: 'ES256', use: 'sig' };
-    jwksServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+    jwksServer = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
+    );
     await new Promise<void>((r) => jwksServer.listen(0, '127.0.0.1', r));
     const jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
-    receiver = await startReceiver({ port: 0, host: '127.0.0.1', jwksUrl, issuer: ISSUER, apps: new Map([[APP, 'Wellbeing Pulse']]), log: (l) => lines.push(l) });
+    receiver = await startReceiver({
+      port: 0,
+      host: '127.0.0.1',
+      jwksUrl,
+      issuer: ISSUER,
+      apps: new Map([[APP, 'Wellbeing Pulse']]),
+      log: (l) => lines.push(l),
+    });
   });
 
   afterAll(async () => {
@@ -239,7 +304,11 @@ describe('demo receiver: verification, duplicates, refusals', () => {
 
   async function post(token: string, contentType = 'application/jwt'): Promise<{ status: number; line: string }> {
     const before = lines.length;
-    const res = await fetch(`${receiver.url}/webhooks/test`, { method: 'POST', headers: { 'content-type': contentType, 'webhook-attempt': '1' }, body: token });
+    const res = await fetch(`${receiver.url}/webhooks/test`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'webhook-attempt': '1' },
+      body: token,
+    });
     await res.text();
     expect(lines.length).toBe(before + 1); // exactly one line per request
     return { status: res.status, line: lines[lines.length - 1] };
@@ -249,15 +318,23 @@ describe('demo receiver: verification, duplicates, refusals', () => {
     const token = await sign({ jti: 'delivery-1' });
     const first = await post(token);
     expect(first.status).toBe(200);
-    expect(first.line).toBe(`verified notification-only message=m-1 recipient="Arjun Menon" alerts=3 students=2 app="Wellbeing Pulse" tenant=9b8e7d6c-5a4f-4321-8fed-cba987654302 jti=delivery-1 kid=wh-test attempt=1`);
+    expect(first.line).toBe(
+      `verified notification-only message=m-1 recipient="Arjun Menon" alerts=3 students=2 app="Wellbeing Pulse" tenant=9b8e7d6c-5a4f-4321-8fed-cba987654302 jti=delivery-1 kid=wh-test attempt=1`,
+    );
     const again = await post(await sign({ jti: 'delivery-1' }));
     expect(again.status).toBe(200);
-    expect(again.line).toMatch(/^duplicate notification-only jti=delivery-1 \(already received; dropped, answered 200\)/);
+    expect(again.line).toMatch(
+      /^duplicate notification-only jti=delivery-1 \(already received; dropped, answered 200\)/,
+    );
     expect(receiver.stats).toMatchObject({ verified: 1, duplicates: 1 });
   });
 
   it.each([
-    ['another audience', { aud: 'c3d4e5f6-a7b8-4c9d-8e1f-2a3b4c5d6e07' }, 'claim aud: unexpected value (not a demo app)'],
+    [
+      'another audience',
+      { aud: 'c3d4e5f6-a7b8-4c9d-8e1f-2a3b4c5d6e07' },
+      'claim aud: unexpected value (not a demo app)',
+    ],
     ['an expired token', { exp: Math.floor(Date.now() / 1000) - 60 }, 'expired (exp in the past)'],
     ['an unknown kid', { kid: 'wh-unknown' }, 'kid is not in the platform JWKS'],
     ['an access token type', { typ: 'at+jwt' }, 'claim typ: unexpected value'],

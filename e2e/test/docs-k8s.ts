@@ -13,7 +13,9 @@ import type { DocBlock } from './docs-runner';
 // The manifest checks' renderer and stack list (project deploy-manifests, k8s/test/), loaded at
 // run time with their own types.
 const load = createRequire(__filename);
-const { isK8sObject, isObject, loadYamlDocuments } = load('../../k8s/test/kustomize') as typeof import('../../k8s/test/kustomize');
+const { isK8sObject, isObject, loadYamlDocuments } = load(
+  '../../k8s/test/kustomize',
+) as typeof import('../../k8s/test/kustomize');
 const { DEPLOYABLES, KEDA_COMPONENT, render } = load('../../k8s/test/stacks') as typeof import('../../k8s/test/stacks');
 type Json = import('../../k8s/test/kustomize').Json;
 type K8sObject = import('../../k8s/test/kustomize').K8sObject;
@@ -77,9 +79,11 @@ function secretReferences(objects: K8sObject[]): Map<string, Map<string, Set<str
       return;
     }
     if (!isObject(node)) return;
-    if (field === 'secretKeyRef' && typeof node.name === 'string') add(ns, node.name, typeof node.key === 'string' ? node.key : undefined);
+    if (field === 'secretKeyRef' && typeof node.name === 'string')
+      add(ns, node.name, typeof node.key === 'string' ? node.key : undefined);
     if (field === 'secretRef' && typeof node.name === 'string') add(ns, node.name);
-    if (field === 'secretTargetRef' && typeof node.name === 'string') add(ns, node.name, typeof node.key === 'string' ? node.key : undefined);
+    if (field === 'secretTargetRef' && typeof node.name === 'string')
+      add(ns, node.name, typeof node.key === 'string' ? node.key : undefined);
     if (typeof node.secretName === 'string') add(ns, node.secretName);
     for (const [k, v] of Object.entries(node)) walk(ns, v, k);
   };
@@ -141,7 +145,16 @@ export function checkK8sBlock(file: string, block: DocBlock): string[] {
         else if (a === '-f' || a.startsWith('--filename')) file = value();
         else if (a === '-l' || a.startsWith('--selector')) selector = value();
         else if (a.startsWith('--from-literal')) literals.push(value());
-        else if (a === '-p' || a === '--type' || a === '--for' || a === '--timeout' || a === '--replicas' || a === '--cert' || a === '--key') i++;
+        else if (
+          a === '-p' ||
+          a === '--type' ||
+          a === '--for' ||
+          a === '--timeout' ||
+          a === '--replicas' ||
+          a === '--cert' ||
+          a === '--key'
+        )
+          i++;
         else if (a.startsWith('-')) continue;
         else positional.push(a);
       }
@@ -169,10 +182,12 @@ export function checkK8sBlock(file: string, block: DocBlock): string[] {
         if (!kind) fail(`unknown kind ${slash[1]}`);
         else refs.push({ kind, name: slash[2] });
       }
-      if (KIND_NAME_VERBS.has(verb) && KINDS[positional[1]] && positional[2] && !positional[2].includes('/')) refs.push({ kind: KINDS[positional[1]], name: positional[2] });
+      if (KIND_NAME_VERBS.has(verb) && KINDS[positional[1]] && positional[2] && !positional[2].includes('/'))
+        refs.push({ kind: KINDS[positional[1]], name: positional[2] });
       for (const ref of refs) {
         const found = inNamespace.filter((o) => o.kind === ref.kind && o.metadata.name === ref.name);
-        if (found.length === 0) fail(`no ${ref.kind} ${ref.name} in namespace ${namespace ?? '(none given)'} in any rendered stack`);
+        if (found.length === 0)
+          fail(`no ${ref.kind} ${ref.name} in namespace ${namespace ?? '(none given)'} in any rendered stack`);
         if (verb === 'port-forward' && found.length > 0) {
           const port = Number(positional[2]?.split(':').pop());
           if (!found.some((o) => containerPorts(o).includes(port))) fail(`${ref.kind} ${ref.name} has no port ${port}`);
@@ -180,12 +195,17 @@ export function checkK8sBlock(file: string, block: DocBlock): string[] {
       }
       if (verb === 'create' && positional[1] === 'secret') {
         const name = positional[3];
-        const referenced = secretReferences(inNamespace).get(namespace ?? '')?.get(name);
+        const referenced = secretReferences(inNamespace)
+          .get(namespace ?? '')
+          ?.get(name);
         if (!name || !referenced) fail(`no object in namespace ${namespace} references a Secret ${name}`);
         else if (positional[2] === 'generic') {
           for (const literal of literals) {
             const key = literal.split('=')[0];
-            if (!referenced.has(key)) fail(`nothing reads the key ${key} of Secret ${name} (read: ${[...referenced].sort().join(', ') || 'the whole Secret'})`);
+            if (!referenced.has(key))
+              fail(
+                `nothing reads the key ${key} of Secret ${name} (read: ${[...referenced].sort().join(', ') || 'the whole Secret'})`,
+              );
           }
         }
       }

@@ -35,7 +35,23 @@ export interface Doc {
   blocks: DocBlock[];
 }
 
-const SHOWN_ONLY = new Set(['text', 'json', 'yaml', 'yml', 'sql', 'http', 'js', 'javascript', 'ts', 'typescript', 'csv', 'promql', 'ini', 'diff', '']);
+const SHOWN_ONLY = new Set([
+  'text',
+  'json',
+  'yaml',
+  'yml',
+  'sql',
+  'http',
+  'js',
+  'javascript',
+  'ts',
+  'typescript',
+  'csv',
+  'promql',
+  'ini',
+  'diff',
+  '',
+]);
 const REFUSED = new Set(['bash', 'shell', 'zsh', 'console', 'shell-session', 'sh-session']);
 
 /** Reads a document's fenced blocks; throws naming file and line for a fence the conventions refuse. */
@@ -45,7 +61,10 @@ export function parseDoc(file: string, text = readFileSync(path.join(REPO_ROOT, 
   let lastRun: DocBlock | undefined;
   let sinceLastRun = 0;
   for (let i = 0; i < lines.length; i++) {
-    if (/^\s+(```|~~~)/.test(lines[i])) throw new Error(`${file}:${i + 1}: an indented fence: start fences at the beginning of the line, so the docs test sees every block`);
+    if (/^\s+(```|~~~)/.test(lines[i]))
+      throw new Error(
+        `${file}:${i + 1}: an indented fence: start fences at the beginning of the line, so the docs test sees every block`,
+      );
     const open = /^(`{3,}|~{3,})\s*([\w-]*)\s*(.*?)\s*$/.exec(lines[i]);
     if (!open) {
       if (lines[i].trim() !== '') sinceLastRun++;
@@ -60,22 +79,35 @@ export function parseDoc(file: string, text = readFileSync(path.join(REPO_ROOT, 
     const code = body.join('\n');
     const where = `${file}:${start + 1}`;
     if (lang === 'sh') {
-      const kind: BlockKind | undefined = attrs === '' ? 'run' : attrs === 'server' ? 'server' : attrs === 'k8s' ? 'k8s' : undefined;
-      if (!kind) throw new Error(`${where}: unknown sh block attribute ${JSON.stringify(attrs)} (sh, sh server or sh k8s; see docs/README.md)`);
+      const kind: BlockKind | undefined =
+        attrs === '' ? 'run' : attrs === 'server' ? 'server' : attrs === 'k8s' ? 'k8s' : undefined;
+      if (!kind)
+        throw new Error(
+          `${where}: unknown sh block attribute ${JSON.stringify(attrs)} (sh, sh server or sh k8s; see docs/README.md)`,
+        );
       const block: DocBlock = { kind, code, line: start + 1 };
       blocks.push(block);
       lastRun = kind === 'run' ? block : undefined;
       sinceLastRun = 0;
       continue;
     }
-    if (REFUSED.has(lang)) throw new Error(`${where}: a \`${lang}\` block: write commands as \`sh\` (run by the docs test) and what they print as \`text\` (see docs/README.md)`);
+    if (REFUSED.has(lang))
+      throw new Error(
+        `${where}: a \`${lang}\` block: write commands as \`sh\` (run by the docs test) and what they print as \`text\` (see docs/README.md)`,
+      );
     if (lang === 'text' && attrs === 'output') {
-      if (!lastRun || sinceLastRun > 0 || lastRun.expected) throw new Error(`${where}: a \`text output\` block must directly follow the \`sh\` block whose output it shows`);
+      if (!lastRun || sinceLastRun > 0 || lastRun.expected)
+        throw new Error(
+          `${where}: a \`text output\` block must directly follow the \`sh\` block whose output it shows`,
+        );
       lastRun.expected = { text: code, line: start + 1 };
       lastRun = undefined;
       continue;
     }
-    if (attrs !== '' || !SHOWN_ONLY.has(lang)) throw new Error(`${where}: unknown block \`${lang}${attrs ? ` ${attrs}` : ''}\` (see docs/README.md for the conventions)`);
+    if (attrs !== '' || !SHOWN_ONLY.has(lang))
+      throw new Error(
+        `${where}: unknown block \`${lang}${attrs ? ` ${attrs}` : ''}\` (see docs/README.md for the conventions)`,
+      );
     lastRun = undefined;
   }
   return { file, blocks };
@@ -91,7 +123,9 @@ export function outputMismatch(expected: string, actual: string): string | undef
   const got = `${actual.replace(/\s+$/, '')}\n`;
   const pattern = want
     .split('\n')
-    .map((l) => (l.trim() === '…' ? '(?:[^\\n]*\\n)*?' : `${l.trimEnd().split('…').map(escapeRegExp).join('[^\\n]*?')}[ \\t]*\\n`))
+    .map((l) =>
+      l.trim() === '…' ? '(?:[^\\n]*\\n)*?' : `${l.trimEnd().split('…').map(escapeRegExp).join('[^\\n]*?')}[ \\t]*\\n`,
+    )
     .join('');
   if (new RegExp(`^${pattern}$`).test(got)) return undefined;
   return `expected output:\n${want}\n--- got:\n${got}`;
@@ -144,7 +178,11 @@ export function scriptFor(doc: Doc, outDir: string): string {
       lines.push('{', b.code, `} > ${out('out')} 2> ${out('err')}`);
     } else {
       // Its own session and process group, so that stopping it stops what it started.
-      lines.push(`setsid bash -c "$(cat ${quoteHeredoc(b.code, `__DOCS_SERVER_${i}`)}`, `)" > ${out('out')} 2>&1 < /dev/null &`, `echo "${i} $!" >> ${JSON.stringify(path.join(outDir, 'servers'))}`);
+      lines.push(
+        `setsid bash -c "$(cat ${quoteHeredoc(b.code, `__DOCS_SERVER_${i}`)}`,
+        `)" > ${out('out')} 2>&1 < /dev/null &`,
+        `echo "${i} $!" >> ${JSON.stringify(path.join(outDir, 'servers'))}`,
+      );
     }
   });
   lines.push(`echo done > ${JSON.stringify(path.join(outDir, 'current'))}`);
@@ -247,7 +285,11 @@ export async function runDoc(doc: Doc, env: Record<string, string>, timeoutMs = 
     });
   const results: BlockResult[] = runnable
     .filter(({ b }) => b.kind === 'run')
-    .map(({ b, i }) => ({ block: b, stdout: readOr(path.join(outDir, `${i}.out`)), stderr: readOr(path.join(outDir, `${i}.err`)) }));
+    .map(({ b, i }) => ({
+      block: b,
+      stdout: readOr(path.join(outDir, `${i}.out`)),
+      stderr: readOr(path.join(outDir, `${i}.err`)),
+    }));
   const current = readOr(path.join(outDir, 'current')).trim();
   let failure: string | undefined;
   if (timedOut || code !== 0 || current !== 'done') {
@@ -267,5 +309,13 @@ export async function runDoc(doc: Doc, env: Record<string, string>, timeoutMs = 
     }
   }
   if (open === 0) cleanup();
-  return { doc, ok: failure === undefined, failure, results, servers, k8s: doc.blocks.filter((b) => b.kind === 'k8s'), ms: Date.now() - started };
+  return {
+    doc,
+    ok: failure === undefined,
+    failure,
+    results,
+    servers,
+    k8s: doc.blocks.filter((b) => b.kind === 'k8s'),
+    ms: Date.now() - started,
+  };
 }

@@ -22,17 +22,48 @@ const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-product
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 /** Every guide, in the order the test runs them (later guides build on what earlier ones did). */
-const PARTNER_GUIDES = ['getting-a-token', 'calling-the-apis', 'oneroster-cookbook', 'webhooks', 'errors', 'limits-and-retries', 'sign-in', 'sign-in-saml'].map((g) => `docs/partners/${g}.md`);
-const OPERATOR_GUIDES = ['rostering-data', 'deploying-a-region', 'dispatcher', 'deliveries', 'signing-keys', 'tuning-limits', 'sign-in', 'connecting-your-lms'].map((g) => `docs/operators/${g}.md`);
+const PARTNER_GUIDES = [
+  'getting-a-token',
+  'calling-the-apis',
+  'oneroster-cookbook',
+  'webhooks',
+  'errors',
+  'limits-and-retries',
+  'sign-in',
+  'sign-in-saml',
+].map((g) => `docs/partners/${g}.md`);
+const OPERATOR_GUIDES = [
+  'rostering-data',
+  'deploying-a-region',
+  'dispatcher',
+  'deliveries',
+  'signing-keys',
+  'tuning-limits',
+  'sign-in',
+  'connecting-your-lms',
+].map((g) => `docs/operators/${g}.md`);
 // The sign-in demo's upstream provider (plain JS under tools/), standing in for Google, Microsoft and a school's own.
 const load = createRequire(__filename);
-const { identitySignInEnv } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
-const { startDemoUpstream } = load('../../tools/demo/sign-in/upstream') as typeof import('../../tools/demo/sign-in/upstream');
+const { identitySignInEnv } = load(
+  '../../tools/demo/sign-in/config',
+) as typeof import('../../tools/demo/sign-in/config');
+const { startDemoUpstream } = load(
+  '../../tools/demo/sign-in/upstream',
+) as typeof import('../../tools/demo/sign-in/upstream');
 const { startDemoLms } = load('../../tools/demo/sign-in/lms') as typeof import('../../tools/demo/sign-in/lms');
-const { startDemoSamlSp } = load('../../tools/demo/sign-in/saml-sp') as typeof import('../../tools/demo/sign-in/saml-sp');
-const { pointSamlAppAt } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
+const { startDemoSamlSp } = load(
+  '../../tools/demo/sign-in/saml-sp',
+) as typeof import('../../tools/demo/sign-in/saml-sp');
+const { pointSamlAppAt } = load(
+  '../../tools/demo/sign-in/saml-app',
+) as typeof import('../../tools/demo/sign-in/saml-app');
 /** Rate limits on, as in production, with a short window so a guide that waits out a 429 waits seconds. */
-const LIMITS = { RATE_LIMIT_ENABLED: 'true', REDIS_URL: process.env.REDIS_URL as string, RATE_LIMIT_PREFIX: `rl-docs-${process.pid}`, RATE_LIMIT_WINDOW_SECONDS: '10' };
+const LIMITS = {
+  RATE_LIMIT_ENABLED: 'true',
+  REDIS_URL: process.env.REDIS_URL as string,
+  RATE_LIMIT_PREFIX: `rl-docs-${process.pid}`,
+  RATE_LIMIT_WINDOW_SECONDS: '10',
+};
 /**
  * After changing a deployment's quota: the services' cached settings (5 s, libs/persistence
  * DeploymentQuotaReader) and the current window (10 s, with the earlier guides' reads) are gone.
@@ -73,8 +104,13 @@ class LossyProxy {
       req.on('end', () => {
         const body = Buffer.concat(chunks);
         const headers: Record<string, string> = {};
-        for (const h of ['content-type', 'webhook-id', 'webhook-attempt']) if (req.headers[h]) headers[h] = String(req.headers[h]);
-        fetch(`http://127.0.0.1:${targetPort()}${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? body : undefined })
+        for (const h of ['content-type', 'webhook-id', 'webhook-attempt'])
+          if (req.headers[h]) headers[h] = String(req.headers[h]);
+        fetch(`http://127.0.0.1:${targetPort()}${req.url}`, {
+          method: req.method,
+          headers,
+          body: req.method === 'POST' ? body : undefined,
+        })
           .then(async (answer) => {
             const text = await answer.text();
             let claims: Record<string, unknown> = {};
@@ -88,7 +124,9 @@ class LossyProxy {
               res.writeHead(502).end('bad gateway');
               return;
             }
-            res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(text);
+            res
+              .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' })
+              .end(text);
           })
           .catch(() => res.writeHead(502).end('receiver down'));
       });
@@ -160,18 +198,28 @@ describe('docs: every command of the partner and operator guides runs against th
     return ((await res.json()) as { messages: { message_id: string }[] }).messages[0].message_id;
   }
 
-  const rows = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => (await pg.query(sql, params)).rows as T[];
+  const rows = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
+    (await pg.query(sql, params)).rows as T[];
 
   beforeAll(async () => {
     // The guides' tools (docs/README.md): name a missing one instead of failing a guide obscurely.
-    const missing = ['bash', 'curl', 'jq', 'zip', 'redis-cli', 'setsid', 'openssl'].filter((tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0);
-    if (missing.length) throw new Error(`the docs test needs ${missing.join(', ')} on PATH (Debian: apt-get install ${missing.join(' ').replace('redis-cli', 'redis-tools').replace('setsid', 'util-linux')})`);
+    const missing = ['bash', 'curl', 'jq', 'zip', 'redis-cli', 'setsid', 'openssl'].filter(
+      (tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0,
+    );
+    if (missing.length)
+      throw new Error(
+        `the docs test needs ${missing.join(', ')} on PATH (Debian: apt-get install ${missing.join(' ').replace('redis-cli', 'redis-tools').replace('setsid', 'util-linux')})`,
+      );
     buildServices();
     demo = demoAlertsConfig();
     db = await createTestDatabase();
     provisionDemo(db.url);
     for (const tenant of readdirSync(path.join(root, 'tools/demo/oneroster')).filter((d) => UUID.test(d))) {
-      runDist('apps/oneroster/src/imports/cli', ['--tenant', tenant, '--quiet', path.join(root, 'tools/demo/oneroster', tenant)], db.url);
+      runDist(
+        'apps/oneroster/src/imports/cli',
+        ['--tenant', tenant, '--quiet', path.join(root, 'tools/demo/oneroster', tenant)],
+        db.url,
+      );
     }
     pg = new Client({ connectionString: db.url });
     await pg.connect();
@@ -181,7 +229,11 @@ describe('docs: every command of the partner and operator guides runs against th
     const identityUrl = `http://127.0.0.1:${identityPort}`;
     const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
     const signIn = { PUBLIC_BASE_URL: identityUrl, ...identitySignInEnv(upstreamUrl, {}) };
-    identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, ...LIMITS, ...signIn }, identityPort);
+    identity = await startService(
+      'identity',
+      { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, ...LIMITS, ...signIn },
+      identityPort,
+    );
     demoUpstream = await startDemoUpstream({ port: upstreamPort, issuer: upstreamUrl, identityUrl });
     const lmsPort = await freePort();
     demoLms = await startDemoLms({ port: lmsPort, issuer: `http://127.0.0.1:${lmsPort}` });
@@ -203,19 +255,42 @@ describe('docs: every command of the partner and operator guides runs against th
     receiverPort = await freePort();
     [proxy, demoReceiver] = await Promise.all([
       new LossyProxy().start(() => receiverPort),
-      startReceiver({ port: 0, host: '127.0.0.1', jwksUrl, issuer: ISSUER, apps: demo.knownApps, log: (l) => demoLines.push(l) }),
+      startReceiver({
+        port: 0,
+        host: '127.0.0.1',
+        jwksUrl,
+        issuer: ISSUER,
+        apps: demo.knownApps,
+        log: (l) => demoLines.push(l),
+      }),
     ]);
     [oneroster, alerts] = await Promise.all([
       // development: links in answers are built on http://localhost:<port>, the URL the guides call.
-      startService('oneroster', { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, JWKS_URL: jwksUrl, NODE_ENV: 'development', ...LIMITS }),
+      startService('oneroster', {
+        DATABASE_URL: db.url,
+        TOKEN_ISSUER: ISSUER,
+        JWKS_URL: jwksUrl,
+        NODE_ENV: 'development',
+        ...LIMITS,
+      }),
       startService('alerts', { ...deliveryEnv, ...LIMITS }),
     ]);
     // A fast schedule (the whole of it in about 5 s) and a sweeper that notices lost jobs at once.
-    dispatcherEnv = { ...deliveryEnv, ALERTS_PUBLIC_BASE_URL: alerts.url, WEBHOOK_RETRY_BASE_MS: '5', WEBHOOK_SWEEP_INTERVAL_MS: '500', WEBHOOK_SWEEP_GRACE_MS: '1000' };
+    dispatcherEnv = {
+      ...deliveryEnv,
+      ALERTS_PUBLIC_BASE_URL: alerts.url,
+      WEBHOOK_RETRY_BASE_MS: '5',
+      WEBHOOK_SWEEP_INTERVAL_MS: '500',
+      WEBHOOK_SWEEP_GRACE_MS: '1000',
+    };
     dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
 
     operatorToken = await clientToken(identity.url, OPERATOR);
-    partnerToken = await clientToken(identity.url, { id: demo.app.clientId, secret: demo.app.clientSecret }, { tenant_id: demo.tenant.id });
+    partnerToken = await clientToken(
+      identity.url,
+      { id: demo.app.clientId, secret: demo.app.clientSecret },
+      { tenant_id: demo.tenant.id },
+    );
     const down = `http://127.0.0.1:${await freePort()}/down`;
     const created = await fetch(`${alerts.url}/v2/alerts/webhook`, {
       method: 'POST',
@@ -229,7 +304,16 @@ describe('docs: every command of the partner and operator guides runs against th
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await Promise.all([dispatcher?.stop(), alerts?.stop(), oneroster?.stop(), proxy?.stop(), demoReceiver?.close(), demoUpstream?.close(), demoLms?.stop(), demoSamlSp?.close()]);
+    await Promise.all([
+      dispatcher?.stop(),
+      alerts?.stop(),
+      oneroster?.stop(),
+      proxy?.stop(),
+      demoReceiver?.close(),
+      demoUpstream?.close(),
+      demoLms?.stop(),
+      demoSamlSp?.close(),
+    ]);
     await identity?.stop();
     await pg?.end();
     await db?.drop();
@@ -238,7 +322,9 @@ describe('docs: every command of the partner and operator guides runs against th
   it('every guide follows the block conventions, is linked from docs/README.md, and its relative links resolve', () => {
     const readme = readFileSync(path.join(root, 'docs/README.md'), 'utf8');
     const all = ['docs/README.md', ...GUIDES];
-    const onDisk = ['partners', 'operators'].flatMap((d) => readdirSync(path.join(root, 'docs', d)).map((f) => `docs/${d}/${f}`));
+    const onDisk = ['partners', 'operators'].flatMap((d) =>
+      readdirSync(path.join(root, 'docs', d)).map((f) => `docs/${d}/${f}`),
+    );
     expect(onDisk.sort()).toEqual([...GUIDES].sort());
     for (const file of all) {
       parseDoc(file); // throws on a refused fence
@@ -246,13 +332,21 @@ describe('docs: every command of the partner and operator guides runs against th
       const text = readFileSync(path.join(root, file), 'utf8');
       for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
         if (/^[a-z]+:/.test(m[1])) continue;
-        expect({ file, link: m[1], exists: existsSync(path.resolve(root, path.dirname(file), m[1])) }).toEqual({ file, link: m[1], exists: true });
+        expect({ file, link: m[1], exists: existsSync(path.resolve(root, path.dirname(file), m[1])) }).toEqual({
+          file,
+          link: m[1],
+          exists: true,
+        });
       }
     }
   });
 
   it('every command that needs a cluster names kustomizations that render and objects that exist', () => {
-    const problems = GUIDES.flatMap((file) => parseDoc(file).blocks.filter((b) => b.kind === 'k8s').flatMap((b) => checkK8sBlock(file, b)));
+    const problems = GUIDES.flatMap((file) =>
+      parseDoc(file)
+        .blocks.filter((b) => b.kind === 'k8s')
+        .flatMap((b) => checkK8sBlock(file, b)),
+    );
     expect(problems).toEqual([]);
     expect(GUIDES.flatMap((file) => parseDoc(file).blocks.filter((b) => b.kind === 'k8s')).length).toBeGreaterThan(0);
   });
@@ -275,13 +369,17 @@ describe('docs: every command of the partner and operator guides runs against th
     expect(proxy.lostJti).toMatch(UUID);
     expect(verified[1]).toContain(`jti=${proxy.lostJti} `);
     expect(verified[1]).toMatch(/attempt=1$/);
-    expect(lines.filter((l) => l.startsWith('duplicate '))).toEqual([`duplicate type=notification-only jti=${proxy.lostJti} attempt=2`]);
+    expect(lines.filter((l) => l.startsWith('duplicate '))).toEqual([
+      `duplicate type=notification-only jti=${proxy.lostJti} attempt=2`,
+    ]);
     // The redelivery is the same message under a new jti.
     expect(/message=(\S+)/.exec(verified[2])?.[1]).toBe(/message=(\S+)/.exec(verified[1])?.[1]);
     expect(verified[2]).not.toContain(proxy.lostJti!);
     expect(lines.filter((l) => l.startsWith('refused'))).toEqual([]);
     // Every token it accepted was signed by a key the JWKS publishes.
-    const kids = ((await (await fetch(`${identity.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+    const kids = (
+      (await (await fetch(`${identity.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }
+    ).keys.map((k) => k.kid);
     for (const l of verified) expect(kids).toContain(/kid=(\S+)/.exec(l)?.[1]);
   });
 
@@ -310,7 +408,9 @@ describe('docs: every command of the partner and operator guides runs against th
       await setQuota(null);
     }
     const metrics = await (await fetch(`${oneroster.url}/metrics`)).text();
-    expect(metrics).toMatch(/^http_requests_rate_limited_total\{route="\/ims\/oneroster\/v1p1\/orgs",client="demo-wellbeing-pulse",policy="read-client"\} [1-9]/m);
+    expect(metrics).toMatch(
+      /^http_requests_rate_limited_total\{route="\/ims\/oneroster\/v1p1\/orgs",client="demo-wellbeing-pulse",policy="read-client"\} [1-9]/m,
+    );
   });
 
   it('partners/sign-in.md: discovery, PKCE, a person signed in at the demo provider, the code exchange, the claims, refresh, logout', async () => {
@@ -324,8 +424,14 @@ describe('docs: every command of the partner and operator guides runs against th
   it('operators/deliveries.md: after the endpoint is fixed, its undeliverable deliveries are replayed and arrive; after a Redis loss, the sweeper re-queues what Redis lost', async () => {
     // The dead endpoint's deliveries have all given up.
     const undeliverable = await until('the down webhook has no delivery under way', async () => {
-      const open = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status IN ('pending', 'awaiting_retry', 'sending')`, [downHook]);
-      const done = await rows<{ id: string; message_id: string }>(`SELECT id, message_id FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'undeliverable'`, [downHook]);
+      const open = await rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status IN ('pending', 'awaiting_retry', 'sending')`,
+        [downHook],
+      );
+      const done = await rows<{ id: string; message_id: string }>(
+        `SELECT id, message_id FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'undeliverable'`,
+        [downHook],
+      );
       return open[0].n === 0 && done.length > 0 && done;
     });
     // The partner fixes its endpoint: the demo receiver stands in for it.
@@ -349,7 +455,10 @@ describe('docs: every command of the partner and operator guides runs against th
     }
     dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
     await until('the sweeper re-queued the lost delivery and it was delivered', async () => {
-      const [d] = await rows<{ status: string }>(`SELECT status FROM webhook_deliveries WHERE message_id = $1 AND webhook_id = $2`, [lostMessage, downHook]);
+      const [d] = await rows<{ status: string }>(
+        `SELECT status FROM webhook_deliveries WHERE message_id = $1 AND webhook_id = $2`,
+        [lostMessage, downHook],
+      );
       const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
       return d?.status === 'delivered' && /^webhook_deliveries_requeued_total\{reason="lost"\} [1-9]/m.test(metrics);
     });
@@ -358,11 +467,15 @@ describe('docs: every command of the partner and operator guides runs against th
 
     // Every undeliverable delivery was replayed once, and each replay reached the fixed endpoint.
     const replays = await until('the replays were delivered', async () => {
-      const r = await rows<{ redelivery_of: string; status: string; message_id: string }>(`SELECT redelivery_of, status, message_id FROM webhook_deliveries WHERE webhook_id = $1 AND trigger = 'redeliver'`, [downHook]);
+      const r = await rows<{ redelivery_of: string; status: string; message_id: string }>(
+        `SELECT redelivery_of, status, message_id FROM webhook_deliveries WHERE webhook_id = $1 AND trigger = 'redeliver'`,
+        [downHook],
+      );
       return r.length > 0 && r.every((x) => x.status === 'delivered') && r;
     });
     expect(replays.map((r) => r.redelivery_of).sort()).toEqual(undeliverable.map((u) => u.id).sort());
-    for (const r of replays) expect(demoLines.some((l) => l.startsWith('verified ') && l.includes(`message=${r.message_id}`))).toBe(true);
+    for (const r of replays)
+      expect(demoLines.some((l) => l.startsWith('verified ') && l.includes(`message=${r.message_id}`))).toBe(true);
   });
 
   it('operators/signing-keys.md', async () => {
@@ -380,14 +493,18 @@ describe('docs: every command of the partner and operator guides runs against th
   it('operators/sign-in.md: a school adds its own provider and an unknown parent gets an account just in time', async () => {
     expectRan(await runDoc(parseDoc('docs/operators/sign-in.md'), env()));
     // One tenant-user, in one constituency: the one that allows the provider and self-service provisioning.
-    const made = await rows<{ tenant_id: string; constituencies: string[] }>(`SELECT tu.tenant_id, tu.constituencies FROM tenant_users tu JOIN users u ON u.id = tu.user_id WHERE u.email = 'alex.visitor@example.com'`);
+    const made = await rows<{ tenant_id: string; constituencies: string[] }>(
+      `SELECT tu.tenant_id, tu.constituencies FROM tenant_users tu JOIN users u ON u.id = tu.user_id WHERE u.email = 'alex.visitor@example.com'`,
+    );
     expect(made).toEqual([{ tenant_id: '9b8e7d6c-5a4f-4321-8fed-cba987654302', constituencies: ['guardian'] }]);
   });
 
   it('operators/connecting-your-lms.md: the demo LMS launches a student into the partner app; a stranger is refused', async () => {
     expectRan(await runDoc(parseDoc('docs/operators/connecting-your-lms.md'), env()));
     // Arjun was found by e-mail at the first launch: his record now holds the LMS's subject for him.
-    const [lti] = await rows<{ id: string }>(`SELECT id FROM identity_providers WHERE type = 'lti1.3' AND lti ->> 'client_id' = 'demo-lms-tool'`);
+    const [lti] = await rows<{ id: string }>(
+      `SELECT id FROM identity_providers WHERE type = 'lti1.3' AND lti ->> 'client_id' = 'demo-lms-tool'`,
+    );
     const held = await rows<{ n: number }>(
       `SELECT count(*)::int AS n FROM tenant_users tu JOIN users u ON u.id = tu.user_id WHERE u.email = 'arjun.menon@lioncity.edu.example' AND tu.idp_identifiers @> $1::jsonb`,
       [JSON.stringify([{ idp_id: lti.id }])],
@@ -406,7 +523,10 @@ describe('docs: every command of the partner and operator guides runs against th
     }
     const named = new Set<string>();
     for (const file of GUIDES) {
-      for (const m of readFileSync(path.join(root, file), 'utf8').matchAll(/\b((?:webhook|http_request|alert_messages)_[a-z_]*(?:_total|_seconds|_jobs|_count|_sum|_bucket))\b/g)) named.add(m[1]);
+      for (const m of readFileSync(path.join(root, file), 'utf8').matchAll(
+        /\b((?:webhook|http_request|alert_messages)_[a-z_]*(?:_total|_seconds|_jobs|_count|_sum|_bucket))\b/g,
+      ))
+        named.add(m[1]);
     }
     expect(named.size).toBeGreaterThan(5);
     expect([...named].filter((n) => !exported.has(n) && !exported.has(`${n}_count`))).toEqual([]);

@@ -1,10 +1,17 @@
 // HTTP calls the e2e specs make to the service processes.
 
 /** A client-credentials token (HTTP Basic) from the identity process; fails the test unless it answers 200 with a token. */
-export async function clientToken(identityUrl: string, client: { id: string; secret: string }, form: Record<string, string> = {}): Promise<string> {
+export async function clientToken(
+  identityUrl: string,
+  client: { id: string; secret: string },
+  form: Record<string, string> = {},
+): Promise<string> {
   const res = await fetch(`${identityUrl}/oauth/token`, {
     method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', ...form }),
   });
   const body = (await res.json()) as { access_token?: string };
@@ -13,10 +20,18 @@ export async function clientToken(identityUrl: string, client: { id: string; sec
 }
 
 /** A JSON call with a bearer token: the status and the parsed body (undefined when empty). */
-export async function jsonCall<T = ReturnType<typeof JSON.parse>>(method: string, url: string, bearer: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function jsonCall<T = ReturnType<typeof JSON.parse>>(
+  method: string,
+  url: string,
+  bearer: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(url, {
     method,
-    headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

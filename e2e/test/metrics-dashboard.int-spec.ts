@@ -9,8 +9,15 @@ import { startService, type ServiceProcess } from './processes';
 
 const DASHBOARD_FILE = path.resolve(__dirname, '../../k8s/monitoring/grafana-dashboard.json');
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
-const SCOPES = [catalog.uri('roster-core.readonly'), catalog.uri('alerts.webhooks.write'), catalog.uri('alerts.messages.read')];
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
+const SCOPES = [
+  catalog.uri('roster-core.readonly'),
+  catalog.uri('alerts.webhooks.write'),
+  catalog.uri('alerts.messages.read'),
+];
 const OPERATOR_SECRET = 'e2e-operator-secret-0123456789';
 
 /** Labels Prometheus adds at scrape time (target labels), so they are never in a /metrics page. */
@@ -33,7 +40,8 @@ interface Scrape {
 function parseLabels(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
   const re = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) labels[m[1]] = m[2].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+  for (let m = re.exec(text); m; m = re.exec(text))
+    labels[m[1]] = m[2].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
   return labels;
 }
 
@@ -72,7 +80,22 @@ interface Selector {
   matchers: Array<{ label: string; op: string; value: string }>;
 }
 
-const PROMQL_KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan', 'atan2']);
+const PROMQL_KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'inf',
+  'nan',
+  'atan2',
+]);
 
 /**
  * The metric selectors of a PromQL expression: names not followed by `(` (functions and
@@ -104,7 +127,8 @@ function selectorsOf(expr: string): Selector[] {
       skipSpace();
       if (PROMQL_KEYWORDS.has(name.toLowerCase())) {
         // `by (label, ...)` and friends: the list holds label names, not metrics.
-        if (expr[i] === '(' && ['by', 'without', 'on', 'ignoring', 'group_left', 'group_right'].includes(name)) i = expr.indexOf(')', i) + 1;
+        if (expr[i] === '(' && ['by', 'without', 'on', 'ignoring', 'group_left', 'group_right'].includes(name))
+          i = expr.indexOf(')', i) + 1;
         continue;
       }
       if (expr[i] === '(' || /^(?:by|without)\s*\(/.test(expr.slice(i))) continue; // a function or aggregation
@@ -113,7 +137,8 @@ function selectorsOf(expr: string): Selector[] {
         const end = expr.indexOf('}', i);
         const body = expr.slice(i + 1, end);
         const re = /([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"/g;
-        for (let m = re.exec(body); m; m = re.exec(body)) selector.matchers.push({ label: m[1], op: m[2], value: m[3] });
+        for (let m = re.exec(body); m; m = re.exec(body))
+          selector.matchers.push({ label: m[1], op: m[2], value: m[3] });
         i = end + 1;
       }
       out.push(selector);
@@ -129,15 +154,30 @@ function selectorsOf(expr: string): Selector[] {
 // ---------------------------------------------------------------------------------------------
 // the dashboard
 
-type Panel = { id: number; type: string; title: string; targets?: Array<{ expr?: string; refId: string; datasource?: { uid?: string } }>; panels?: Panel[]; datasource?: { uid?: string }; gridPos?: Record<string, number> };
-type Dashboard = { title: string; uid: string; panels: Panel[]; templating: { list: Array<{ name: string; type: string; query?: unknown; definition?: string }> } };
+type Panel = {
+  id: number;
+  type: string;
+  title: string;
+  targets?: Array<{ expr?: string; refId: string; datasource?: { uid?: string } }>;
+  panels?: Panel[];
+  datasource?: { uid?: string };
+  gridPos?: Record<string, number>;
+};
+type Dashboard = {
+  title: string;
+  uid: string;
+  panels: Panel[];
+  templating: { list: Array<{ name: string; type: string; query?: unknown; definition?: string }> };
+};
 
 const flatten = (panels: Panel[]): Panel[] => panels.flatMap((p) => [p, ...flatten(p.panels ?? [])]);
 
 /** Every PromQL expression of the dashboard, with where it is: panel targets and variable queries. */
 function dashboardQueries(dashboard: Dashboard): Array<{ where: string; expr: string }> {
   const out: Array<{ where: string; expr: string }> = [];
-  for (const panel of flatten(dashboard.panels)) for (const t of panel.targets ?? []) if (t.expr) out.push({ where: `panel "${panel.title}" ${t.refId}`, expr: t.expr });
+  for (const panel of flatten(dashboard.panels))
+    for (const t of panel.targets ?? [])
+      if (t.expr) out.push({ where: `panel "${panel.title}" ${t.refId}`, expr: t.expr });
   for (const v of dashboard.templating.list.filter((x) => x.type === 'query')) {
     const query = typeof v.query === 'string' ? v.query : (v.query as { query: string }).query;
     // label_values(<selector>, <label>): the selector is PromQL, the label is a label name.
@@ -157,7 +197,12 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
     const graphs = panels.filter((p) => p.type !== 'row');
     expect(graphs.length).toBeGreaterThanOrEqual(10);
     for (const p of graphs) {
-      expect({ title: p.title, datasource: p.datasource?.uid, targets: (p.targets ?? []).length > 0, grid: Object.keys(p.gridPos ?? {}).sort() }).toEqual({
+      expect({
+        title: p.title,
+        datasource: p.datasource?.uid,
+        targets: (p.targets ?? []).length > 0,
+        grid: Object.keys(p.gridPos ?? {}).sort(),
+      }).toEqual({
         title: p.title,
         datasource: '${datasource}',
         targets: true,
@@ -165,14 +210,30 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
       });
       for (const t of p.targets!) expect(selectorsOf(t.expr ?? '').length).toBeGreaterThan(0);
     }
-    expect(dashboard.templating.list.find((v) => v.name === 'datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
+    expect(dashboard.templating.list.find((v) => v.name === 'datasource')).toMatchObject({
+      type: 'datasource',
+      query: 'prometheus',
+    });
   });
 
   it('reads the PromQL selectors of an expression, not functions, label lists or durations', () => {
-    expect(selectorsOf('histogram_quantile(0.95, sum by (le, route) (rate(a_bucket{route=~"/x/.*", namespace=~"$namespace"}[$__rate_interval])))')).toEqual([
-      { metric: 'a_bucket', matchers: [{ label: 'route', op: '=~', value: '/x/.*' }, { label: 'namespace', op: '=~', value: '$namespace' }] },
+    expect(
+      selectorsOf(
+        'histogram_quantile(0.95, sum by (le, route) (rate(a_bucket{route=~"/x/.*", namespace=~"$namespace"}[$__rate_interval])))',
+      ),
+    ).toEqual([
+      {
+        metric: 'a_bucket',
+        matchers: [
+          { label: 'route', op: '=~', value: '/x/.*' },
+          { label: 'namespace', op: '=~', value: '$namespace' },
+        ],
+      },
     ]);
-    expect(selectorsOf('sum(rate(b_total[5m])) / sum without (pod) (c) > 1e-3').map((s) => s.metric)).toEqual(['b_total', 'c']);
+    expect(selectorsOf('sum(rate(b_total[5m])) / sum without (pod) (c) > 1e-3').map((s) => s.metric)).toEqual([
+      'b_total',
+      'c',
+    ]);
   });
 
   describe('against a /metrics scrape of the four running services', () => {
@@ -186,14 +247,24 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
       world = await partnerWorld(SCOPES, { appName: 'Metrics Partner' });
       const { creds } = world;
 
-      const common = { DATABASE_URL: world.db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e-metrics}', TOKEN_ISSUER: 'http://identity.e2e' };
+      const common = {
+        DATABASE_URL: world.db.url,
+        REDIS_URL: process.env.REDIS_URL as string,
+        QUEUE_PREFIX: '{e2e-metrics}',
+        TOKEN_ISSUER: 'http://identity.e2e',
+      };
       const identity = await startService('identity', { ...common, OPERATOR_CLIENT_SECRET: OPERATOR_SECRET });
       services.push(identity);
       const jwks = `${identity.url}/.well-known/jwks.json`;
       const started = await Promise.all([
         startService('oneroster', { ...common, JWKS_URL: jwks, PUBLIC_BASE_URL: 'https://roster.e2e.example' }),
         startService('alerts', { ...common, ...LOCAL_WEBHOOKS, JWKS_URL: jwks }),
-        startService('webhook-dispatcher', { ...common, ...LOCAL_WEBHOOKS, ALERTS_PUBLIC_BASE_URL: 'https://alerts.e2e.example', WEBHOOK_RELAY_INTERVAL_MS: '200' }),
+        startService('webhook-dispatcher', {
+          ...common,
+          ...LOCAL_WEBHOOKS,
+          ALERTS_PUBLIC_BASE_URL: 'https://alerts.e2e.example',
+          WEBHOOK_RELAY_INTERVAL_MS: '200',
+        }),
       ]);
       services.push(...started);
       const [oneroster, alerts] = started;
@@ -207,11 +278,21 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
       expect((await jsonCall('GET', `${identity.url}/tenants/${missing}`, operator)).status).toBe(404);
       expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/users?limit=5`, partner)).status).toBe(200);
       expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/users/${missing}`, partner)).status).toBe(404);
-      expect((await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/classes/${missing}/students`, partner)).status).toBeLessThan(500);
-      const created = await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, partner, { endpoint: `${receiver.url}/metrics-hook`, type: 'notification-only' });
+      expect(
+        (await jsonCall('GET', `${oneroster.url}/ims/oneroster/v1p1/classes/${missing}/students`, partner)).status,
+      ).toBeLessThan(500);
+      const created = await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, partner, {
+        endpoint: `${receiver.url}/metrics-hook`,
+        type: 'notification-only',
+      });
       expect(created.status).toBe(200);
-      expect((await jsonCall('GET', `${alerts.url}/v2/alerts/webhook/${created.body.webhook_id}`, partner)).status).toBe(200);
-      const submitted = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, operator, { tenant_id: creds.tenantId, messages: [sampleAlertMessage()] });
+      expect(
+        (await jsonCall('GET', `${alerts.url}/v2/alerts/webhook/${created.body.webhook_id}`, partner)).status,
+      ).toBe(200);
+      const submitted = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, operator, {
+        tenant_id: creds.tenantId,
+        messages: [sampleAlertMessage()],
+      });
       expect(submitted.status).toBe(201);
       const messageId = submitted.body.messages[0].message_id as string;
       await receiver.until((all) => all.some((d) => d.claims.sub === messageId), 30_000);
@@ -250,11 +331,25 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
 
     it('labels API requests with the route template, never the raw path', () => {
       expect(routesOf('identity')).toEqual(expect.arrayContaining(['/oauth/token', '/tenants/:id']));
-      expect(routesOf('oneroster')).toEqual(expect.arrayContaining(['/ims/oneroster/v1p1/users', '/ims/oneroster/v1p1/users/:id', '/ims/oneroster/v1p1/classes/:id/students']));
-      expect(routesOf('alerts')).toEqual(expect.arrayContaining(['/v2/alerts/webhook', '/v2/alerts/webhook/:id', '/v2/alerts/messages', '/v2/alerts/message/:id']));
+      expect(routesOf('oneroster')).toEqual(
+        expect.arrayContaining([
+          '/ims/oneroster/v1p1/users',
+          '/ims/oneroster/v1p1/users/:id',
+          '/ims/oneroster/v1p1/classes/:id/students',
+        ]),
+      );
+      expect(routesOf('alerts')).toEqual(
+        expect.arrayContaining([
+          '/v2/alerts/webhook',
+          '/v2/alerts/webhook/:id',
+          '/v2/alerts/messages',
+          '/v2/alerts/message/:id',
+        ]),
+      );
       for (const app of ['identity', 'oneroster', 'alerts']) {
         for (const route of routesOf(app)) {
-          for (const id of Object.values(ids)) expect({ app, route }).toEqual({ app, route: expect.not.stringContaining(id) });
+          for (const id of Object.values(ids))
+            expect({ app, route }).toEqual({ app, route: expect.not.stringContaining(id) });
           // A template or the fixed label for requests no route matched; no query strings.
           expect({ app, route }).toEqual({ app, route: expect.stringMatching(/^(\/[a-zA-Z0-9._:-]*)+$|^unmatched$/) });
         }
@@ -264,9 +359,14 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
     it('counts and times requests per method, route and status', () => {
       const alerts = scrapes.get('alerts')!;
       expect(alerts.families.get('http_request_duration_seconds')).toBe('histogram');
-      const statuses = alerts.samples.filter((s) => s.name === 'http_request_duration_seconds_count' && s.labels.route === '/v2/alerts/messages').map((s) => `${s.labels.method} ${s.labels.status}`);
+      const statuses = alerts.samples
+        .filter((s) => s.name === 'http_request_duration_seconds_count' && s.labels.route === '/v2/alerts/messages')
+        .map((s) => `${s.labels.method} ${s.labels.status}`);
       expect(statuses).toContain('POST 201');
-      const identity = scrapes.get('identity')!.samples.filter((s) => s.name === 'http_request_duration_seconds_count' && s.labels.route === '/tenants/:id').map((s) => s.labels.status);
+      const identity = scrapes
+        .get('identity')!
+        .samples.filter((s) => s.name === 'http_request_duration_seconds_count' && s.labels.route === '/tenants/:id')
+        .map((s) => s.labels.status);
       expect(identity.sort()).toEqual(['200', '404']);
     });
 
@@ -280,7 +380,12 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
         webhook_deliveries_deferred_total: 'counter',
         webhook_deliveries_requeued_total: 'counter',
       });
-      expect(dispatcher.samples.filter((s) => s.name === 'webhook_queue_jobs').map((s) => s.labels.state).sort()).toEqual(['active', 'delayed', 'waiting']);
+      expect(
+        dispatcher.samples
+          .filter((s) => s.name === 'webhook_queue_jobs')
+          .map((s) => s.labels.state)
+          .sort(),
+      ).toEqual(['active', 'delayed', 'waiting']);
       expect(scrapes.get('alerts')!.families.get('alert_messages_stored_total')).toBe('counter');
     });
 
@@ -306,8 +411,10 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
             if (!labels.has(m.label)) problems.push(`${where}: ${sel.metric} has no label ${m.label}`);
             // A route named by value (exactly or by a regular expression) must be a route template that occurs.
             if (m.label !== 'route') continue;
-            if (m.op === '=' && !ofMetric.some((s) => s.labels[m.label] === m.value)) problems.push(`${where}: no ${sel.metric}{${m.label}="${m.value}"}`);
-            if (m.op === '=~' && !ofMetric.some((s) => new RegExp(`^(?:${m.value})$`).test(s.labels[m.label] ?? ''))) problems.push(`${where}: no ${sel.metric}{${m.label}=~"${m.value}"}`);
+            if (m.op === '=' && !ofMetric.some((s) => s.labels[m.label] === m.value))
+              problems.push(`${where}: no ${sel.metric}{${m.label}="${m.value}"}`);
+            if (m.op === '=~' && !ofMetric.some((s) => new RegExp(`^(?:${m.value})$`).test(s.labels[m.label] ?? '')))
+              problems.push(`${where}: no ${sel.metric}{${m.label}=~"${m.value}"}`);
           }
         }
         // Labels grouped on must exist on the metric too (target labels come from Prometheus).
@@ -316,14 +423,28 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
           const present = samples.filter((s) => metricsHere.includes(s.name));
           if (present.length === 0) continue;
           const labels = new Set(present.flatMap((s) => Object.keys(s.labels)));
-          for (const label of group[1].split(',').map((l) => l.trim()).filter((l) => l && !TARGET_LABELS.has(l))) {
-            if (!labels.has(label)) problems.push(`${where}: groups by ${label}, which ${metricsHere.join(', ')} does not carry`);
+          for (const label of group[1]
+            .split(',')
+            .map((l) => l.trim())
+            .filter((l) => l && !TARGET_LABELS.has(l))) {
+            if (!labels.has(label))
+              problems.push(`${where}: groups by ${label}, which ${metricsHere.join(', ')} does not carry`);
           }
         }
       }
       expect(problems).toEqual([]);
       // The dashboard covers the API histogram, the alerts counter and every dispatcher metric.
-      for (const metric of ['http_request_duration_seconds_count', 'http_request_duration_seconds_bucket', 'alert_messages_stored_total', 'webhook_deliveries_total', 'webhook_attempt_duration_seconds_bucket', 'webhook_queue_jobs', 'webhook_queue_oldest_waiting_age_seconds', 'webhook_deliveries_deferred_total', 'webhook_deliveries_requeued_total']) {
+      for (const metric of [
+        'http_request_duration_seconds_count',
+        'http_request_duration_seconds_bucket',
+        'alert_messages_stored_total',
+        'webhook_deliveries_total',
+        'webhook_attempt_duration_seconds_bucket',
+        'webhook_queue_jobs',
+        'webhook_queue_oldest_waiting_age_seconds',
+        'webhook_deliveries_deferred_total',
+        'webhook_deliveries_requeued_total',
+      ]) {
         expect(used).toContain(metric);
       }
     });

@@ -4,7 +4,10 @@ import { clientToken } from './http';
 import { buildServices, startService, type ServiceProcess } from './processes';
 import { rosterZip } from './roster-zip';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 const OPERATOR = { id: 'operator', secret: 'e2e-operator-secret-onboarding' };
 const ONEROSTER = '/ims/oneroster/v1p1';
 
@@ -25,13 +28,80 @@ function rosterPackage(): Promise<Buffer> {
       ['org-seaview', '', '', 'Seaview Primary', 'school', 'NSW-9001', ''],
     ],
     'academicSessions.csv': [
-      ['sourcedId', 'status', 'dateLastModified', 'title', 'type', 'startDate', 'endDate', 'parentSourcedId', 'schoolYear'],
+      [
+        'sourcedId',
+        'status',
+        'dateLastModified',
+        'title',
+        'type',
+        'startDate',
+        'endDate',
+        'parentSourcedId',
+        'schoolYear',
+      ],
       ['as-2025', '', '', '2025', 'schoolYear', '2025-01-28', '2025-12-19', '', '2025'],
     ],
     'users.csv': [
-      ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'userIds', 'givenName', 'familyName', 'middleName', 'identifier', 'email', 'sms', 'phone', 'agentSourcedIds', 'grades', 'password'],
-      ['usr-sam', '', '', 'true', 'org-seaview', 'student', 'sam.lee', '', 'Sam', 'Lee', '', '1001', 'sam@seaview.example', '', '', '', '05', ''],
-      ['usr-tess', '', '', 'false', 'org-seaview', 'teacher', 'tess.ong', '', 'Tess', 'Ong', '', '', 'tess@seaview.example', '', '', '', '', ''],
+      [
+        'sourcedId',
+        'status',
+        'dateLastModified',
+        'enabledUser',
+        'orgSourcedIds',
+        'role',
+        'username',
+        'userIds',
+        'givenName',
+        'familyName',
+        'middleName',
+        'identifier',
+        'email',
+        'sms',
+        'phone',
+        'agentSourcedIds',
+        'grades',
+        'password',
+      ],
+      [
+        'usr-sam',
+        '',
+        '',
+        'true',
+        'org-seaview',
+        'student',
+        'sam.lee',
+        '',
+        'Sam',
+        'Lee',
+        '',
+        '1001',
+        'sam@seaview.example',
+        '',
+        '',
+        '',
+        '05',
+        '',
+      ],
+      [
+        'usr-tess',
+        '',
+        '',
+        'false',
+        'org-seaview',
+        'teacher',
+        'tess.ong',
+        '',
+        'Tess',
+        'Ong',
+        '',
+        '',
+        'tess@seaview.example',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ],
     ],
   });
 }
@@ -51,7 +121,11 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
   beforeAll(async () => {
     buildServices();
     db = await createTestDatabase();
-    identity = await startService('identity', { DATABASE_URL: db.url, OPERATOR_CLIENT_ID: OPERATOR.id, OPERATOR_CLIENT_SECRET: OPERATOR.secret });
+    identity = await startService('identity', {
+      DATABASE_URL: db.url,
+      OPERATOR_CLIENT_ID: OPERATOR.id,
+      OPERATOR_CLIENT_SECRET: OPERATOR.secret,
+    });
     oneroster = await startService('oneroster', {
       DATABASE_URL: db.url,
       TOKEN_ISSUER: 'http://localhost:3000', // the identity process's default issuer
@@ -68,13 +142,23 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
     await db?.drop();
   });
 
-  const token = (clientId: string, secret: string, form: Record<string, string> = {}) => clientToken(identity.url, { id: clientId, secret }, form);
+  const token = (clientId: string, secret: string, form: Record<string, string> = {}) =>
+    clientToken(identity.url, { id: clientId, secret }, form);
 
   /** A JSON call to the identity API; fails the test unless the answer has `status`. */
-  async function identityCall<T = Record<string, unknown>>(bearer: string, method: string, path: string, status: number, body?: unknown): Promise<T> {
+  async function identityCall<T = Record<string, unknown>>(
+    bearer: string,
+    method: string,
+    path: string,
+    status: number,
+    body?: unknown,
+  ): Promise<T> {
     const res = await fetch(`${identity.url}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${bearer}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = await res.json();
@@ -107,7 +191,12 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
     expect(view).toMatchObject({ status: 'succeeded' });
   }
 
-  const state: { tenantId?: string; partner?: { id: string; secret: string }; adminApp?: { id: string; secret: string }; appId?: string } = {};
+  const state: {
+    tenantId?: string;
+    partner?: { id: string; secret: string };
+    adminApp?: { id: string; secret: string };
+    appId?: string;
+  } = {};
 
   it('the operator onboards tenant, developer, app, deployment (roster + alerts scopes, settings) and credentials; the partner reads the roster', async () => {
     const operator = await token(OPERATOR.id, OPERATOR.secret);
@@ -120,17 +209,42 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
       licences: ['data-operations'],
       root_org_sourced_id: 'org-seaview',
     });
-    const developer = await identityCall<{ id: string }>(operator, 'POST', '/developers', 201, { name: 'Brightpath Learning', email: 'partners@brightpath.example' });
-    const app = await identityCall<{ id: string; client_id: string; client_secret: string }>(operator, 'POST', '/apps', 201, {
-      name: 'Class Roster Sync',
-      auth_type: 'oauth2',
-      oauth2: { redirect_uris: ['https://sync.brightpath.example/callback'] },
-      owner: { type: 'developer', id: developer.id },
+    const developer = await identityCall<{ id: string }>(operator, 'POST', '/developers', 201, {
+      name: 'Brightpath Learning',
+      email: 'partners@brightpath.example',
     });
-    const scope = [catalog.uri('roster-core.readonly'), catalog.uri('alerts.messages.read'), catalog.uri('alerts.webhooks.write')];
-    const deployment = await identityCall(operator, 'POST', `/tenants/${tenant.id}/apps`, 201, { app_id: app.id, scope, settings: { oneroster_booleans: 'string' } });
-    expect(deployment).toMatchObject({ scope, settings: { oneroster_date_format: 'compact', oneroster_booleans: 'string' } });
-    const creds = await identityCall<{ client_id: string; client_secret: string }>(operator, 'POST', `/tenants/${tenant.id}/apps/${app.id}/secret`, 200);
+    const app = await identityCall<{ id: string; client_id: string; client_secret: string }>(
+      operator,
+      'POST',
+      '/apps',
+      201,
+      {
+        name: 'Class Roster Sync',
+        auth_type: 'oauth2',
+        oauth2: { redirect_uris: ['https://sync.brightpath.example/callback'] },
+        owner: { type: 'developer', id: developer.id },
+      },
+    );
+    const scope = [
+      catalog.uri('roster-core.readonly'),
+      catalog.uri('alerts.messages.read'),
+      catalog.uri('alerts.webhooks.write'),
+    ];
+    const deployment = await identityCall(operator, 'POST', `/tenants/${tenant.id}/apps`, 201, {
+      app_id: app.id,
+      scope,
+      settings: { oneroster_booleans: 'string' },
+    });
+    expect(deployment).toMatchObject({
+      scope,
+      settings: { oneroster_date_format: 'compact', oneroster_booleans: 'string' },
+    });
+    const creds = await identityCall<{ client_id: string; client_secret: string }>(
+      operator,
+      'POST',
+      `/tenants/${tenant.id}/apps/${app.id}/secret`,
+      200,
+    );
 
     await importRoster(operator, tenant.id);
 
@@ -145,7 +259,11 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
       ['usr-tess', 'false'],
     ]);
 
-    Object.assign(state, { tenantId: tenant.id, appId: app.id, partner: { id: creds.client_id, secret: creds.client_secret } });
+    Object.assign(state, {
+      tenantId: tenant.id,
+      appId: app.id,
+      partner: { id: creds.client_id, secret: creds.client_secret },
+    });
   });
 
   it('the school flips its deployment to ISO 8601 dates and JSON booleans; the next OneRoster answer changes format', async () => {
@@ -153,21 +271,35 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
     const { tenantId, appId, partner } = state as Required<typeof state>;
     const operator = await token(OPERATOR.id, OPERATOR.secret);
     // the school's own admin console: a tenant-owned app with tenant-core.write, set up by the operator
-    const adminConsole = await identityCall<{ id: string; client_id: string; client_secret: string }>(operator, 'POST', '/apps', 201, {
-      name: 'Seaview Admin Console',
-      auth_type: 'oauth2',
-      oauth2: { redirect_uris: ['https://admin.seaview.example/callback'] },
-      owner: { type: 'tenant', id: tenantId },
+    const adminConsole = await identityCall<{ id: string; client_id: string; client_secret: string }>(
+      operator,
+      'POST',
+      '/apps',
+      201,
+      {
+        name: 'Seaview Admin Console',
+        auth_type: 'oauth2',
+        oauth2: { redirect_uris: ['https://admin.seaview.example/callback'] },
+        owner: { type: 'tenant', id: tenantId },
+      },
+    );
+    await identityCall(operator, 'POST', `/tenants/${tenantId}/apps`, 201, {
+      app_id: adminConsole.id,
+      scope: [catalog.uri('id.tenant-core.write')],
     });
-    await identityCall(operator, 'POST', `/tenants/${tenantId}/apps`, 201, { app_id: adminConsole.id, scope: [catalog.uri('id.tenant-core.write')] });
     const school = await token(adminConsole.client_id, adminConsole.client_secret, { tenant_id: tenantId });
 
     // the partner's token stays the same: settings are read per request, not baked into tokens
     const partnerToken = await token(partner.id, partner.secret);
-    const before = await roster<{ academicSession: Record<string, unknown> }>(partnerToken, '/academicSessions/as-2025');
+    const before = await roster<{ academicSession: Record<string, unknown> }>(
+      partnerToken,
+      '/academicSessions/as-2025',
+    );
     expect(before.academicSession.startDate).toBe('20250128');
 
-    const changed = await identityCall(school, 'PATCH', `/tenants/${tenantId}/apps/${appId}`, 200, { settings: { oneroster_date_format: 'iso8601', oneroster_booleans: 'json' } });
+    const changed = await identityCall(school, 'PATCH', `/tenants/${tenantId}/apps/${appId}`, 200, {
+      settings: { oneroster_date_format: 'iso8601', oneroster_booleans: 'json' },
+    });
     expect(changed).toMatchObject({ settings: { oneroster_date_format: 'iso8601', oneroster_booleans: 'json' } });
 
     const after = await roster<{ academicSession: Record<string, unknown> }>(partnerToken, '/academicSessions/as-2025');
@@ -180,11 +312,22 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
     ]);
 
     // the school's own console deployment was not touched
-    const own = await identityCall<{ settings: unknown }[]>(school, 'GET', `/tenants/${tenantId}/apps/${adminConsole.id}`, 200);
-    expect(own[0].settings).toEqual({ oneroster_date_format: 'compact', oneroster_booleans: 'string', oneroster_profile: 'strict' });
+    const own = await identityCall<{ settings: unknown }[]>(
+      school,
+      'GET',
+      `/tenants/${tenantId}/apps/${adminConsole.id}`,
+      200,
+    );
+    expect(own[0].settings).toEqual({
+      oneroster_date_format: 'compact',
+      oneroster_booleans: 'string',
+      oneroster_profile: 'strict',
+    });
 
     // and back: only the named setting changes
-    await identityCall(school, 'PATCH', `/tenants/${tenantId}/apps/${appId}`, 200, { settings: { oneroster_date_format: 'compact' } });
+    await identityCall(school, 'PATCH', `/tenants/${tenantId}/apps/${appId}`, 200, {
+      settings: { oneroster_date_format: 'compact' },
+    });
     const back = await roster<{ academicSession: Record<string, unknown> }>(partnerToken, '/academicSessions/as-2025');
     expect(back.academicSession.startDate).toBe('20250128');
     const stillJson = await roster<{ user: { enabledUser: unknown } }>(partnerToken, '/users/usr-sam');
@@ -196,11 +339,22 @@ describe('onboarding a school over HTTP (identity + OneRoster processes)', () =>
     const operator = await token(OPERATOR.id, OPERATOR.secret);
     const apps = await identityCall<{ id: string; owner: { type: string } }[]>(operator, 'GET', '/apps', 200);
     const consoleApp = apps.find((a) => a.owner.type === 'tenant') as { id: string };
-    const creds = await identityCall<{ client_id: string; client_secret: string }>(operator, 'POST', `/apps/${consoleApp.id}/secret`, 200);
+    const creds = await identityCall<{ client_id: string; client_secret: string }>(
+      operator,
+      'POST',
+      `/apps/${consoleApp.id}/secret`,
+      200,
+    );
     const school = await token(creds.client_id, creds.client_secret, { tenant_id: tenantId });
-    const refused = await identityCall<{ error: string; fields: { field: string }[] }>(school, 'PATCH', `/tenants/${tenantId}/apps/${consoleApp.id}`, 400, {
-      scope: [catalog.uri('id.tenant-core.write'), catalog.uri('alerts.webhooks.write')],
-    });
+    const refused = await identityCall<{ error: string; fields: { field: string }[] }>(
+      school,
+      'PATCH',
+      `/tenants/${tenantId}/apps/${consoleApp.id}`,
+      400,
+      {
+        scope: [catalog.uri('id.tenant-core.write'), catalog.uri('alerts.webhooks.write')],
+      },
+    );
     expect(refused).toMatchObject({ error: 'validation_failed', fields: [{ field: 'scope' }] });
     const partnerToken = await token(partner.id, partner.secret);
     await identityCall(partnerToken, 'GET', `/tenants/${tenantId}/apps/${appId}`, 403);

@@ -7,8 +7,15 @@ import { World } from '@edu/testing';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from './infra';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
-const SCOPES = [catalog.uri('roster-core.readonly'), catalog.uri('alerts.webhooks.write'), catalog.uri('id.tenant-core.readonly')];
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
+const SCOPES = [
+  catalog.uri('roster-core.readonly'),
+  catalog.uri('alerts.webhooks.write'),
+  catalog.uri('id.tenant-core.readonly'),
+];
 
 type Rendering = 'json' | 'imsx' | 'oauth';
 interface Probe {
@@ -27,8 +34,17 @@ interface Outcome {
 /** The error code of each rendering: `{error}` (identity, alerts, token endpoint) or imsx codeMinor. */
 function codeOf(rendering: Rendering, body: unknown): unknown {
   if (rendering !== 'imsx') return (body as { error?: unknown } | null)?.error;
-  const info = (body as { statusInfoSet?: { imsx_codeMajor: string; imsx_CodeMinor: { imsx_codeMinorField: { imsx_codeMinorFieldValue: string }[] } }[] } | null)?.statusInfoSet?.[0];
-  return info ? `${info.imsx_codeMajor}/${info.imsx_CodeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue}` : undefined;
+  const info = (
+    body as {
+      statusInfoSet?: {
+        imsx_codeMajor: string;
+        imsx_CodeMinor: { imsx_codeMinorField: { imsx_codeMinorFieldValue: string }[] };
+      }[];
+    } | null
+  )?.statusInfoSet?.[0];
+  return info
+    ? `${info.imsx_codeMajor}/${info.imsx_CodeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue}`
+    : undefined;
 }
 
 async function run(probes: Probe[]): Promise<Outcome[]> {
@@ -37,15 +53,27 @@ async function run(probes: Probe[]): Promise<Outcome[]> {
       const started = Date.now();
       const res = await p.call();
       const body = await res.json().catch(() => null);
-      return { name: p.name, status: res.status, retryAfter: res.headers.get('retry-after'), code: res.status === 200 ? undefined : codeOf(p.rendering, body), ms: Date.now() - started };
+      return {
+        name: p.name,
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        code: res.status === 200 ? undefined : codeOf(p.rendering, body),
+        ms: Date.now() - started,
+      };
     }),
   );
 }
 
-const UNAVAILABLE: Record<Rendering, string> = { json: 'service_unavailable', imsx: 'failure/server_busy', oauth: 'temporarily_unavailable' };
-const unavailable = (probes: Probe[]) => probes.map((p) => ({ name: p.name, status: 503, retryAfter: '5', code: UNAVAILABLE[p.rendering] }));
+const UNAVAILABLE: Record<Rendering, string> = {
+  json: 'service_unavailable',
+  imsx: 'failure/server_busy',
+  oauth: 'temporarily_unavailable',
+};
+const unavailable = (probes: Probe[]) =>
+  probes.map((p) => ({ name: p.name, status: 503, retryAfter: '5', code: UNAVAILABLE[p.rendering] }));
 const healthy = (probes: Probe[]) => probes.map((p) => ({ name: p.name, status: 200 }));
-const summary = (outcomes: Outcome[], keys: (keyof Outcome)[]) => outcomes.map((o) => Object.fromEntries(keys.map((k) => [k, o[k]])));
+const summary = (outcomes: Outcome[], keys: (keyof Outcome)[]) =>
+  outcomes.map((o) => Object.fromEntries(keys.map((k) => [k, o[k]])));
 
 /** Repeats the probes until every one answers 200 (the services recover without a restart). */
 async function recovered(probes: Probe[], withinMs: number): Promise<Outcome[]> {
@@ -67,7 +95,12 @@ describe('dependency outages (separate processes, own PostgreSQL and Redis)', ()
   let dataDir: string;
   let pg: PostgresServer;
   let redis: RedisServer;
-  const services: Record<'identity' | 'oneroster' | 'alerts' | 'dispatcher', ServiceProcess | undefined> = { identity: undefined, oneroster: undefined, alerts: undefined, dispatcher: undefined };
+  const services: Record<'identity' | 'oneroster' | 'alerts' | 'dispatcher', ServiceProcess | undefined> = {
+    identity: undefined,
+    oneroster: undefined,
+    alerts: undefined,
+    dispatcher: undefined,
+  };
   let creds: { id: string; secret: string; tenantId: string };
   let bearer: string;
 
@@ -75,10 +108,14 @@ describe('dependency outages (separate processes, own PostgreSQL and Redis)', ()
   const tokenRequest = () =>
     fetch(`${svc('identity').url}/oauth/token`, {
       method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${creds.id}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${creds.id}:${creds.secret}`).toString('base64')}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', tenant_id: creds.tenantId }),
     });
-  const read = (name: keyof typeof services, route: string) => () => fetch(`${svc(name).url}${route}`, { headers: { Authorization: `Bearer ${bearer}` } });
+  const read = (name: keyof typeof services, route: string) => () =>
+    fetch(`${svc(name).url}${route}`, { headers: { Authorization: `Bearer ${bearer}` } });
   const ready = (name: keyof typeof services) => () => fetch(`${svc(name).url}/health/ready`);
 
   const databaseProbes = (): Probe[] => [
@@ -111,14 +148,23 @@ describe('dependency outages (separate processes, own PostgreSQL and Redis)', ()
       await world.deploy(app.app.id, tenant.id, SCOPES);
       creds = { id: app.clientId, secret: app.clientSecret, tenantId: tenant.id };
       // One imported school, so rostering reads have rows to fetch (an empty roster needs no query).
-      await ds.query(`INSERT INTO roster_orgs (tenant_id, sourced_id, status, date_last_modified, ordinal, name, type) VALUES ($1, 'school-1', 'active', now(), 0, 'School', 'school')`, [tenant.id]);
-      await ds.query('INSERT INTO roster_data_versions (tenant_id, version, imported_at) VALUES ($1, 1, now())', [tenant.id]);
+      await ds.query(
+        `INSERT INTO roster_orgs (tenant_id, sourced_id, status, date_last_modified, ordinal, name, type) VALUES ($1, 'school-1', 'active', now(), 0, 'School', 'school')`,
+        [tenant.id],
+      );
+      await ds.query('INSERT INTO roster_data_versions (tenant_id, version, imported_at) VALUES ($1, 1, now())', [
+        tenant.id,
+      ]);
     } finally {
       await ds.destroy();
     }
     const common = { DATABASE_URL: pg.url, REDIS_URL: redis.url, QUEUE_PREFIX: '{outage}', LOG_LEVEL: 'fatal' };
     services.identity = await startService('identity', common);
-    const verifier = { ...common, TOKEN_ISSUER: 'http://localhost:3000', JWKS_URL: `${services.identity.url}/.well-known/jwks.json` };
+    const verifier = {
+      ...common,
+      TOKEN_ISSUER: 'http://localhost:3000',
+      JWKS_URL: `${services.identity.url}/.well-known/jwks.json`,
+    };
     [services.oneroster, services.alerts, services.dispatcher] = await Promise.all([
       startService('oneroster', { ...verifier, PUBLIC_BASE_URL: 'https://roster.outage.example' }),
       startService('alerts', verifier),

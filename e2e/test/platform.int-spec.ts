@@ -5,7 +5,10 @@ import { clientToken } from './http';
 import { partnerWorld, type PartnerWorld } from './partner-world';
 import { startService, type ServiceProcess } from './processes';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 const WEBHOOKS = catalog.uri('alerts.webhooks.write');
 const ROSTER_CORE = catalog.uri('roster-core.readonly');
 
@@ -28,9 +31,16 @@ describe('platform (separate processes)', () => {
 
     const common = { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e}' };
     identity = await startService('identity', { ...common });
-    const verifier = { ...common, TOKEN_ISSUER: 'http://localhost:3000', JWKS_URL: `${identity.url}/.well-known/jwks.json` };
+    const verifier = {
+      ...common,
+      TOKEN_ISSUER: 'http://localhost:3000',
+      JWKS_URL: `${identity.url}/.well-known/jwks.json`,
+    };
     // The identity process issues tokens with its own TOKEN_ISSUER default; the others must expect it.
-    [alerts, oneroster] = await Promise.all([startService('alerts', verifier), startService('oneroster', { ...verifier, PUBLIC_BASE_URL: 'https://roster.e2e.example' })]);
+    [alerts, oneroster] = await Promise.all([
+      startService('alerts', verifier),
+      startService('oneroster', { ...verifier, PUBLIC_BASE_URL: 'https://roster.e2e.example' }),
+    ]);
   });
 
   afterAll(async () => {
@@ -38,7 +48,8 @@ describe('platform (separate processes)', () => {
     await world?.stop();
   });
 
-  const token = (extra: Record<string, string> = {}) => clientToken(identity.url, creds, { tenant_id: creds.tenantId, ...extra });
+  const token = (extra: Record<string, string> = {}) =>
+    clientToken(identity.url, creds, { tenant_id: creds.tenantId, ...extra });
 
   it('accepts identity-issued tokens in the alerts process (remote JWKS)', async () => {
     const bearer = await token();
@@ -73,7 +84,11 @@ describe('platform (separate processes)', () => {
   });
 
   it('stops cleanly on SIGTERM (shutdown hooks close HTTP, queue and database)', async () => {
-    const extra = await startService('webhook-dispatcher', { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{e2e}' });
+    const extra = await startService('webhook-dispatcher', {
+      DATABASE_URL: db.url,
+      REDIS_URL: process.env.REDIS_URL as string,
+      QUEUE_PREFIX: '{e2e}',
+    });
     const started = Date.now();
     const exit = await extra.stop('SIGTERM');
     // Nest closes the app, then re-raises the signal so the exit status still says SIGTERM.
@@ -83,22 +98,40 @@ describe('platform (separate processes)', () => {
   });
 
   it('refuses to boot with a bad variable and names it', () => {
-    const r = spawnSync(process.execPath, [path.resolve(__dirname, '../../tools/runtime/run-dist.js'), 'apps/alerts/src/main'], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url, REDIS_URL: 'not-redis', JWKS_URL: 'http://127.0.0.1:1/jwks.json' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.resolve(__dirname, '../../tools/runtime/run-dist.js'), 'apps/alerts/src/main'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: db.url,
+          REDIS_URL: 'not-redis',
+          JWKS_URL: 'http://127.0.0.1:1/jwks.json',
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(r.status).toBe(78);
     expect(r.stderr).toContain('REDIS_URL');
     expect(r.stderr).not.toContain('not-redis'); // secrets are masked even when wrong
   });
 
   it('refuses to boot oneroster in production without PUBLIC_BASE_URL, naming it', () => {
-    const r = spawnSync(process.execPath, [path.resolve(__dirname, '../../tools/runtime/run-dist.js'), 'apps/oneroster/src/main'], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_URL: db.url, JWKS_URL: 'http://127.0.0.1:1/jwks.json' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.resolve(__dirname, '../../tools/runtime/run-dist.js'), 'apps/oneroster/src/main'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          NODE_ENV: 'production',
+          DATABASE_URL: db.url,
+          JWKS_URL: 'http://127.0.0.1:1/jwks.json',
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(r.status).toBe(78);
     expect(r.stderr).toMatch(/"problems":\["PUBLIC_BASE_URL: /);
   });

@@ -6,7 +6,10 @@ const root = path.resolve(__dirname, '..', '..');
 
 /** Compiles the services into dist/ (incremental), as `npm start` and the images do. */
 export function buildServices(): void {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 
 /** Runs a compiled CLI (provisioning, roster import) against a database, as the README's commands do. */
@@ -36,20 +39,36 @@ export interface ServiceProcess extends ServerProcess {
  * Rate limits and load shedding stay off unless a spec turns them on: specs of other features
  * send bursts no partner would, and many processes on a loaded test machine stall event loops.
  */
-export const TRAFFIC_CONTROL_OFF = { RATE_LIMIT_ENABLED: 'false', SHED_EVENT_LOOP_LAG_MS: '0', SHED_DB_POOL_WAIT_MS: '0' };
+export const TRAFFIC_CONTROL_OFF = {
+  RATE_LIMIT_ENABLED: 'false',
+  SHED_EVENT_LOOP_LAG_MS: '0',
+  SHED_DB_POOL_WAIT_MS: '0',
+};
 
 /**
  * Starts one compiled service (`node tools/runtime/run-dist.js apps/<name>/src/main`) and waits for
  * /health/ready. `fixedPort` when its own URL must be known before it starts (an issuer).
  */
-export async function startService(name: string, env: Record<string, string>, fixedPort?: number): Promise<ServiceProcess> {
+export async function startService(
+  name: string,
+  env: Record<string, string>,
+  fixedPort?: number,
+): Promise<ServiceProcess> {
   const port = fixedPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const started = await startServerProcess({
     name,
     args: [path.join(root, 'tools/runtime/run-dist.js'), `apps/${name}/src/main`],
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...TRAFFIC_CONTROL_OFF, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ...TRAFFIC_CONTROL_OFF,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     readyUrl: `${url}/health/ready`,
     timeoutMs: 30_000,
   });

@@ -6,8 +6,17 @@ import { createDataSource } from '@edu/persistence';
 import { startRedis, type RedisServer } from './infra';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
-const PARTNER_SCOPES = ['roster-core.readonly', 'v1p2.roster-core.readonly', 'gradebook.delete', 'id.tenant-core.readonly', 'alerts.messages.read'] as const;
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
+const PARTNER_SCOPES = [
+  'roster-core.readonly',
+  'v1p2.roster-core.readonly',
+  'gradebook.delete',
+  'id.tenant-core.readonly',
+  'alerts.messages.read',
+] as const;
 const OPERATOR = { id: 'operator', secret: 'rate-limit-spec-operator-secret' };
 const WINDOW_SECONDS = 6;
 
@@ -40,7 +49,8 @@ async function call(url: string, init: RequestInit = {}): Promise<Answer> {
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-const imsxMinor = (info: { imsx_CodeMinor: { imsx_codeMinorField: { imsx_codeMinorFieldValue: string }[] } }) => info.imsx_CodeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue;
+const imsxMinor = (info: { imsx_CodeMinor: { imsx_codeMinorField: { imsx_codeMinorFieldValue: string }[] } }) =>
+  info.imsx_CodeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue;
 
 /**
  * Rate limits and load shedding over real HTTP, with real tokens from the identity process and the
@@ -61,16 +71,27 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
   let tenantId: string;
 
   /** A fresh partner deployment (its own client budget) and a token for it. */
-  async function partner(scopes: readonly string[] = PARTNER_SCOPES): Promise<{ clientId: string; secret: string; appId: string; token: string }> {
+  async function partner(
+    scopes: readonly string[] = PARTNER_SCOPES,
+  ): Promise<{ clientId: string; secret: string; appId: string; token: string }> {
     const dev = await world.developer();
     const app = await world.app({ type: 'developer', id: dev.id });
-    await world.deploy(app.app.id, tenantId, scopes.map((s) => catalog.uri(s as never)));
+    await world.deploy(
+      app.app.id,
+      tenantId,
+      scopes.map((s) => catalog.uri(s as never)),
+    );
     const token = await tokenFor(app.clientId, app.clientSecret, { tenant_id: tenantId });
     expect(token.status).toBe(200);
     return { clientId: app.clientId, secret: app.clientSecret, appId: app.app.id, token: token.body.access_token };
   }
 
-  const tokenFor = (id: string, secret: string, form: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+  const tokenFor = (
+    id: string,
+    secret: string,
+    form: Record<string, string> = {},
+    headers: Record<string, string> = {},
+  ) =>
     call(`${identity.url}/oauth/token`, {
       method: 'POST',
       headers: { Authorization: basic(id, secret), 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
@@ -78,7 +99,9 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     });
 
   const readOrgs = (service: ServiceProcess, token: string, version: 'v1p1' | 'v1p2' = 'v1p1') =>
-    call(`${service.url}/ims/oneroster/${version === 'v1p1' ? 'v1p1' : 'rostering/v1p2'}/orgs`, { headers: bearer(token) });
+    call(`${service.url}/ims/oneroster/${version === 'v1p1' ? 'v1p1' : 'rostering/v1p2'}/orgs`, {
+      headers: bearer(token),
+    });
 
   beforeAll(async () => {
     buildServices();
@@ -87,9 +110,20 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     await ds.initialize();
     world = new World(ds);
     tenantId = (await world.tenant()).id;
-    const common = { DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: '{rl-spec}', OPERATOR_CLIENT_ID: OPERATOR.id, OPERATOR_CLIENT_SECRET: OPERATOR.secret, ...LIMITS };
+    const common = {
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: '{rl-spec}',
+      OPERATOR_CLIENT_ID: OPERATOR.id,
+      OPERATOR_CLIENT_SECRET: OPERATOR.secret,
+      ...LIMITS,
+    };
     identity = await startService('identity', common);
-    const verifier = { ...common, TOKEN_ISSUER: 'http://localhost:3000', JWKS_URL: `${identity.url}/.well-known/jwks.json` };
+    const verifier = {
+      ...common,
+      TOKEN_ISSUER: 'http://localhost:3000',
+      JWKS_URL: `${identity.url}/.well-known/jwks.json`,
+    };
     const roster = { ...verifier, PUBLIC_BASE_URL: 'https://roster.limits.example' };
     [rosterA, rosterB, alerts] = await Promise.all([
       startService('oneroster', roster),
@@ -112,8 +146,14 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await readOrgs(rosterA, p.token));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers[0].headers.get('ratelimit-policy')).toBe(`"read-client";q=5;w=${WINDOW_SECONDS}, "read-tenant";q=1000;w=${WINDOW_SECONDS}`);
-    expect(answers.map((a) => /^"read-client";r=(\d+);t=\d+, "read-tenant";r=\d+;t=\d+$/.exec(a.headers.get('ratelimit') ?? '')?.[1])).toEqual(['4', '3', '2', '1', '0']);
+    expect(answers[0].headers.get('ratelimit-policy')).toBe(
+      `"read-client";q=5;w=${WINDOW_SECONDS}, "read-tenant";q=1000;w=${WINDOW_SECONDS}`,
+    );
+    expect(
+      answers.map(
+        (a) => /^"read-client";r=(\d+);t=\d+, "read-tenant";r=\d+;t=\d+$/.exec(a.headers.get('ratelimit') ?? '')?.[1],
+      ),
+    ).toEqual(['4', '3', '2', '1', '0']);
 
     const refused = await readOrgs(rosterA, p.token);
     expect(refused.status).toBe(429);
@@ -168,7 +208,9 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     const tokens = [];
     for (let i = 0; i < 3; i++) tokens.push(await tokenFor(a.clientId, a.secret, { tenant_id: tenantId }));
     expect(tokens.map((t) => t.status)).toEqual([200, 200, 200]);
-    expect(tokens[0].headers.get('ratelimit-policy')).toBe(`"token-address";q=40;w=${WINDOW_SECONDS}, "token-client";q=4;w=${WINDOW_SECONDS}`);
+    expect(tokens[0].headers.get('ratelimit-policy')).toBe(
+      `"token-address";q=40;w=${WINDOW_SECONDS}, "token-client";q=4;w=${WINDOW_SECONDS}`,
+    );
     expect(tokens[2].headers.get('ratelimit')).toMatch(/^"token-address";r=\d+;t=\d+, "token-client";r=0;t=\d+$/);
 
     const spent = await tokenFor(a.clientId, a.secret, { tenant_id: tenantId });
@@ -183,14 +225,24 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     let guesses = 0;
     let guess: Answer;
     do {
-      guess = await tokenFor(`guessed-client-${guesses}`, 'guessed-secret', {}, { 'X-Forwarded-For': `203.0.113.${guesses % 250}` });
+      guess = await tokenFor(
+        `guessed-client-${guesses}`,
+        'guessed-secret',
+        {},
+        { 'X-Forwarded-For': `203.0.113.${guesses % 250}` },
+      );
       guesses++;
     } while (guess.status === 401 && guesses < 50);
     expect(guess.status).toBe(429);
     expect(guesses).toBeLessThanOrEqual(40);
     expect(guess.headers.get('ratelimit')).toMatch(/^"token-address";r=0;t=\d+$/);
     expect(guess.body.error).toBe('slow_down');
-    const spoofed = await tokenFor(p2.clientId, p2.secret, { tenant_id: tenantId }, { 'X-Forwarded-For': '198.51.100.7', Forwarded: 'for=198.51.100.7' });
+    const spoofed = await tokenFor(
+      p2.clientId,
+      p2.secret,
+      { tenant_id: tenantId },
+      { 'X-Forwarded-For': '198.51.100.7', Forwarded: 'for=198.51.100.7' },
+    );
     expect(spoofed.status).toBe(429);
   });
 
@@ -198,8 +250,12 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000)); // the address budget of the last test ends
     const p = await partner();
     let identityAnswer: Answer | undefined;
-    for (let i = 0; i < 6; i++) identityAnswer = await call(`${identity.url}/tenants/${tenantId}`, { headers: bearer(p.token) });
-    expect(identityAnswer).toMatchObject({ status: 429, body: { error: 'rate_limited', message: expect.stringContaining('read-client') } });
+    for (let i = 0; i < 6; i++)
+      identityAnswer = await call(`${identity.url}/tenants/${tenantId}`, { headers: bearer(p.token) });
+    expect(identityAnswer).toMatchObject({
+      status: 429,
+      body: { error: 'rate_limited', message: expect.stringContaining('read-client') },
+    });
     expect(identityAnswer?.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
 
     const operator = (await tokenFor(OPERATOR.id, OPERATOR.secret)).body.access_token as string;
@@ -214,7 +270,14 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     expect(submissions[0].headers.get('ratelimit-policy')).toBe(`"alert-submissions";q=2;w=${WINDOW_SECONDS}`);
     expect(submissions[2].body.error).toBe('rate_limited');
     // Reads by the same operator token are another budget.
-    expect((await call(`${alerts.url}/v2/alerts/messages/${(submissions[0].body as { messages: { message_id: string }[] }).messages[0].message_id}`, { headers: bearer(operator) })).status).not.toBe(429);
+    expect(
+      (
+        await call(
+          `${alerts.url}/v2/alerts/messages/${(submissions[0].body as { messages: { message_id: string }[] }).messages[0].message_id}`,
+          { headers: bearer(operator) },
+        )
+      ).status,
+    ).not.toBe(429);
   }, 30_000);
 
   it('the sign-in portal has its own budgets per address: pages spend `sign-in` (refused as a page), assets `sign-in-assets` (long-cached when versioned), never the anonymous budget', async () => {
@@ -232,16 +295,26 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     expect(css.status).toBe(200);
     expect(css.headers.get('ratelimit-policy')).toBe(`"sign-in-assets";q=50;w=${WINDOW_SECONDS}`);
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await fetch(`${identity.url}/signin/assets/portal.css`)).headers.get('cache-control')).toBe('public, max-age=300');
+    expect((await fetch(`${identity.url}/signin/assets/portal.css`)).headers.get('cache-control')).toBe(
+      'public, max-age=300',
+    );
   });
 
   it('the operator sets a deployment\u2019s own read quota (a setting outside its bounds is a 400 naming it); every service applies it', async () => {
     const operator = (await tokenFor(OPERATOR.id, OPERATOR.secret)).body.access_token as string;
     const dev = await world.developer();
     const app = await world.app({ type: 'developer', id: dev.id });
-    await world.deploy(app.app.id, tenantId, PARTNER_SCOPES.map((s) => catalog.uri(s)));
+    await world.deploy(
+      app.app.id,
+      tenantId,
+      PARTNER_SCOPES.map((s) => catalog.uri(s)),
+    );
     const patch = (settings: object) =>
-      call(`${identity.url}/tenants/${tenantId}/apps/${app.app.id}`, { method: 'PATCH', headers: { ...bearer(operator), 'Content-Type': 'application/json' }, body: JSON.stringify({ settings }) });
+      call(`${identity.url}/tenants/${tenantId}/apps/${app.app.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(operator), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ settings }),
+      });
     const outOfBounds = await patch({ rate_limit_read: 0 });
     expect(outOfBounds.status).toBe(400);
     expect(outOfBounds.body.fields.map((f: { field: string }) => f.field)).toEqual(['settings.rate_limit_read']);
@@ -250,13 +323,19 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     const token = (await tokenFor(app.clientId, app.clientSecret, { tenant_id: tenantId })).body.access_token as string;
     const reads = [await readOrgs(rosterA, token), await readOrgs(rosterB, token), await readOrgs(rosterA, token)];
     expect(reads.map((r) => r.status)).toEqual([200, 200, 429]);
-    expect(reads[0].headers.get('ratelimit-policy')).toBe(`"read-client";q=2;w=${WINDOW_SECONDS}, "read-tenant";q=1000;w=${WINDOW_SECONDS}`);
+    expect(reads[0].headers.get('ratelimit-policy')).toBe(
+      `"read-client";q=2;w=${WINDOW_SECONDS}, "read-tenant";q=1000;w=${WINDOW_SECONDS}`,
+    );
   });
 
   it('sheds load during an event-loop stall: requests queued behind it get 503 with Retry-After at once and readiness fails, then it serves again', async () => {
     const p = await partner();
     rosterB.child.kill('SIGSTOP');
-    const queued = Promise.all([readOrgs(rosterB, p.token), readOrgs(rosterB, p.token), call(`${rosterB.url}/health/ready`)]);
+    const queued = Promise.all([
+      readOrgs(rosterB, p.token),
+      readOrgs(rosterB, p.token),
+      call(`${rosterB.url}/health/ready`),
+    ]);
     await new Promise((r) => setTimeout(r, 2_500));
     rosterB.child.kill('SIGCONT');
     const [first, second, ready] = await queued;
@@ -272,7 +351,9 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     expect((await readOrgs(rosterB, p.token)).status).toBe(200);
     expect((await call(`${rosterB.url}/health/ready`)).status).toBe(200);
     const metrics = await (await fetch(`${rosterB.url}/metrics`)).text();
-    expect(metrics).toMatch(/^http_requests_shed_total\{route="\/ims\/oneroster\/v1p1\/orgs",client="[^"]+",reason="event_loop_lag"\} 2$/m);
+    expect(metrics).toMatch(
+      /^http_requests_shed_total\{route="\/ims\/oneroster\/v1p1\/orgs",client="[^"]+",reason="event_loop_lag"\} 2$/m,
+    );
   }, 30_000);
 
   it('with Redis stopped, reads fail open (counted by the warning metric), tokens are still limited per process, and writes answer 503 with Retry-After; never a 500', async () => {
@@ -288,7 +369,10 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     for (let i = 0; i < 6; i++) tokens.push((await tokenFor(p.clientId, p.secret, { tenant_id: tenantId })).status);
     expect(tokens).toEqual([200, 200, 200, 200, 429, 429]);
 
-    const write = await call(`${rosterA.url}/ims/oneroster/v1p1/categories/no-such-category`, { method: 'DELETE', headers: bearer(p.token) });
+    const write = await call(`${rosterA.url}/ims/oneroster/v1p1/categories/no-such-category`, {
+      method: 'DELETE',
+      headers: bearer(p.token),
+    });
     expect(write.status).toBe(503);
     expect(write.headers.get('retry-after')).toBe('5');
     expect(imsxMinor(write.body.statusInfoSet[0])).toBe('server_busy');

@@ -2,21 +2,40 @@ import { createRequire } from 'node:module';
 import { screenshot } from '@edu/testing/browser';
 import { abortForm, FORM_HEADERS } from '@edu/testing/sign-in';
 import { freePort } from './processes';
-import { afterRedirects, DemoProcess, demoJourney, find, inChromium, startDemoIdentity, type DemoIdentity } from './sign-in-demo';
+import {
+  afterRedirects,
+  DemoProcess,
+  demoJourney,
+  find,
+  inChromium,
+  startDemoIdentity,
+  type DemoIdentity,
+} from './sign-in-demo';
 
 /**
  * The demo people's `sub` at Lion City Schools District (tenant 9b8e7d6c-…-cba987654302): their
  * subject at that tenant, the UUID v5 of `<tenant id>:<user id>` (apps/identity/src/README.md,
  * "Sign-in"), not their user ids 11111111-2222-4333-8444-555555555503 and …504.
  */
-const SUB = { tanWeiLing: '7db7652d-0788-50d2-a1ea-c90f609fcaf3', arjun: '89b44577-5ac8-543a-8231-72658ebe7c10' } as const;
+const SUB = {
+  tanWeiLing: '7db7652d-0788-50d2-a1ea-c90f609fcaf3',
+  arjun: '89b44577-5ac8-543a-8231-72658ebe7c10',
+} as const;
 
 // The sign-in demo of `npm start` (plain JS under tools/), with the types of its .d.ts files.
 const load = createRequire(__filename);
-const { demoSignInConfig } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
-const { ensureRedirectUri } = load('../../tools/demo/sign-in/redirect') as typeof import('../../tools/demo/sign-in/redirect');
-const { pointSchoolProviderAt } = load('../../tools/demo/sign-in/school-provider') as typeof import('../../tools/demo/sign-in/school-provider');
-const { connectDemoLms } = load('../../tools/demo/sign-in/lms-tool') as typeof import('../../tools/demo/sign-in/lms-tool');
+const { demoSignInConfig } = load(
+  '../../tools/demo/sign-in/config',
+) as typeof import('../../tools/demo/sign-in/config');
+const { ensureRedirectUri } = load(
+  '../../tools/demo/sign-in/redirect',
+) as typeof import('../../tools/demo/sign-in/redirect');
+const { pointSchoolProviderAt } = load(
+  '../../tools/demo/sign-in/school-provider',
+) as typeof import('../../tools/demo/sign-in/school-provider');
+const { connectDemoLms } = load(
+  '../../tools/demo/sign-in/lms-tool',
+) as typeof import('../../tools/demo/sign-in/lms-tool');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
 
 /**
@@ -40,19 +59,54 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     const [partnerPort, lmsPort] = [await freePort(), await freePort()];
     const urls = { ...core.urls, partner: `http://127.0.0.1:${partnerPort}`, lms: `http://127.0.0.1:${lmsPort}` };
     const identity = core.identity;
-    partner = await new DemoProcess('partner-app.js', urls.partner).start({ DEMO_PARTNER_PORT: String(partnerPort), DEMO_PARTNER_URL: urls.partner, IDENTITY_URL: urls.identity });
+    partner = await new DemoProcess('partner-app.js', urls.partner).start({
+      DEMO_PARTNER_PORT: String(partnerPort),
+      DEMO_PARTNER_URL: urls.partner,
+      IDENTITY_URL: urls.identity,
+    });
     lms = await new DemoProcess('lms.js', urls.lms).start({ DEMO_LMS_PORT: String(lmsPort), DEMO_LMS_URL: urls.lms });
     // As npm start does when DEMO_PARTNER_PORT moved the app's redirect URI.
-    expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('added');
-    expect(await ensureRedirectUri({ identityUrl: identity.url, appId: demo.app.id, redirectUri: `${urls.partner}/auth/callback`, operator: OPERATOR })).toBe('kept');
+    expect(
+      await ensureRedirectUri({
+        identityUrl: identity.url,
+        appId: demo.app.id,
+        redirectUri: `${urls.partner}/auth/callback`,
+        operator: OPERATOR,
+      }),
+    ).toBe('added');
+    expect(
+      await ensureRedirectUri({
+        identityUrl: identity.url,
+        appId: demo.app.id,
+        redirectUri: `${urls.partner}/auth/callback`,
+        operator: OPERATOR,
+      }),
+    ).toBe('kept');
     // As npm start does: the school's own sign-in (demo data URLs that do not exist) runs at the demo provider.
-    expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe('moved');
-    expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe('kept');
+    expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe(
+      'moved',
+    );
+    expect(await pointSchoolProviderAt({ identityUrl: identity.url, upstreamUrl: urls.upstream, config: demo })).toBe(
+      'kept',
+    );
     // As npm start does: the demo LMS connected to the school (once: a second run keeps the provider).
-    const connected = await connectDemoLms({ identityUrl: urls.identity, lmsUrl: urls.lms, partnerUrl: urls.partner, config: demo });
-    expect(await connectDemoLms({ identityUrl: urls.identity, lmsUrl: urls.lms, partnerUrl: urls.partner, config: demo })).toEqual(connected);
+    const connected = await connectDemoLms({
+      identityUrl: urls.identity,
+      lmsUrl: urls.lms,
+      partnerUrl: urls.partner,
+      config: demo,
+    });
+    expect(
+      await connectDemoLms({ identityUrl: urls.identity, lmsUrl: urls.lms, partnerUrl: urls.partner, config: demo }),
+    ).toEqual(connected);
     lmsPage = connected.launchPage;
-    trip = { partner: urls.partner, identity: urls.identity, upstream: urls.upstream, school: 'Lion City', tenantId: demo.tenant.id };
+    trip = {
+      partner: urls.partner,
+      identity: urls.identity,
+      upstream: urls.upstream,
+      school: 'Lion City',
+      tenantId: demo.tenant.id,
+    };
   }, 180_000);
 
   afterAll(async () => {
@@ -79,7 +133,11 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
 
     const confirm = await browser.follow(find(res, /href="([^"]+\/oidc\/session\/end[^"]*)"/, 'sign-out link'));
     const xsrf = find(confirm, /name="xsrf" value="([^"]+)"/, 'logout form');
-    const done = await browser.request(`${trip.identity}/oidc/session/end/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `xsrf=${xsrf}&logout=yes` });
+    const done = await browser.request(`${trip.identity}/oidc/session/end/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `xsrf=${xsrf}&logout=yes`,
+    });
     expect((await afterRedirects(browser, done)).url).toBe(`${trip.partner}/`);
   });
 
@@ -92,7 +150,11 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
       await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
       await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
       await page.waitForURL(`${trip.partner}/signed-in`);
-      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({ sub: SUB.tanWeiLing, tenant_id: demo.tenant.id, constituencies: ['staff'] });
+      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({
+        sub: SUB.tanWeiLing,
+        tenant_id: demo.tenant.id,
+        constituencies: ['staff'],
+      });
       await screenshot(page, 'sign-in-demo-claims');
       await page.getByRole('link', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Yes, sign me out' }).click();
@@ -109,7 +171,11 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
       await page.getByRole('link', { name: 'Open as Arjun Menon (Learner)' }).click();
       await page.getByRole('button', { name: 'Continue to Wellbeing check-in' }).click();
       await page.waitForURL(`${trip.partner}/signed-in`);
-      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({ sub: SUB.arjun, tenant_id: demo.tenant.id, constituencies: ['student'] });
+      expect(JSON.parse((await page.locator('#claims').textContent()) ?? '{}')).toMatchObject({
+        sub: SUB.arjun,
+        tenant_id: demo.tenant.id,
+        constituencies: ['student'],
+      });
       await screenshot(page, 'sign-in-lti-launch-signed-in');
       // No school search, no provider button: the portal never showed a page.
       expect(seen.filter((p) => p.startsWith('/signin/interaction'))).toEqual([]);
@@ -121,7 +187,12 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     const { res } = await demoJourney({ ...trip, provider: demo.schoolProvider.id, sub: arjun.sub });
     expect({ url: res.url, status: res.status }).toEqual({ url: `${trip.partner}/signed-in`, status: 200 });
     const claims = JSON.parse(find(res, /<pre id="claims">([^<]+)<\/pre>/, 'claims')) as Record<string, unknown>;
-    expect(claims).toMatchObject({ sub: SUB.arjun, email: arjun.email, tenant_id: demo.tenant.id, constituencies: ['student'] });
+    expect(claims).toMatchObject({
+      sub: SUB.arjun,
+      email: arjun.email,
+      tenant_id: demo.tenant.id,
+      constituencies: ['student'],
+    });
   });
 
   it('a student (whose group signs in only with the school’s own provider) gets the portal’s refusal with Microsoft, and the app hears access_denied', async () => {
@@ -130,8 +201,14 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
     expect(res.body).toContain('does not let your group sign in with Microsoft');
     const way = abortForm(res.body);
     if (!way) throw new Error(`no way back on the refusal page:\n${res.body.slice(0, 1000)}`);
-    const back = await afterRedirects(browser, await browser.request(`${trip.identity}${way.action}`, { method: 'POST', headers: FORM_HEADERS, body: way.body }));
-    expect({ url: back.url.split('?')[0], status: back.status }).toEqual({ url: `${trip.partner}/auth/callback`, status: 403 });
+    const back = await afterRedirects(
+      browser,
+      await browser.request(`${trip.identity}${way.action}`, { method: 'POST', headers: FORM_HEADERS, body: way.body }),
+    );
+    expect({ url: back.url.split('?')[0], status: back.status }).toEqual({
+      url: `${trip.partner}/auth/callback`,
+      status: 403,
+    });
     expect(back.body).toContain('access_denied');
   });
 });

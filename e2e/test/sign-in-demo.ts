@@ -3,11 +3,20 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createTestDatabase, startServerProcess, type ServerProcess, type TestDatabase } from '@edu/testing';
 import { launchChromium } from '@edu/testing/browser';
-import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, schoolSearch, type BrowserResponse } from '@edu/testing/sign-in';
+import {
+  CookieBrowser,
+  FORM_HEADERS,
+  nextStop,
+  providerChoice,
+  schoolSearch,
+  type BrowserResponse,
+} from '@edu/testing/sign-in';
 import { buildServices, freePort, provisionDemo, startService, type ServiceProcess } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
-const { identitySignInEnv } = createRequire(__filename)('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
+const { identitySignInEnv } = createRequire(__filename)(
+  '../../tools/demo/sign-in/config',
+) as typeof import('../../tools/demo/sign-in/config');
 
 /** A demo process of `npm start` (tools/demo/sign-in/*.js), started as npm start does, ready on /health. */
 export class DemoProcess {
@@ -62,8 +71,21 @@ export async function startDemoIdentity(): Promise<DemoIdentity> {
     provisionDemo(db.url);
     const [identityPort, upstreamPort] = [await freePort(), await freePort()];
     const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}` };
-    const identity = (started.identity = await startService('identity', { DATABASE_URL: db.url, TOKEN_ISSUER: urls.identity, PUBLIC_BASE_URL: urls.identity, ...identitySignInEnv(urls.upstream, {}) }, identityPort));
-    const upstream = (started.upstream = await new DemoProcess('upstream.js', urls.upstream).start({ DEMO_UPSTREAM_PORT: String(upstreamPort), DEMO_UPSTREAM_URL: urls.upstream, IDENTITY_URL: urls.identity }));
+    const identity = (started.identity = await startService(
+      'identity',
+      {
+        DATABASE_URL: db.url,
+        TOKEN_ISSUER: urls.identity,
+        PUBLIC_BASE_URL: urls.identity,
+        ...identitySignInEnv(urls.upstream, {}),
+      },
+      identityPort,
+    ));
+    const upstream = (started.upstream = await new DemoProcess('upstream.js', urls.upstream).start({
+      DEMO_UPSTREAM_PORT: String(upstreamPort),
+      DEMO_UPSTREAM_URL: urls.upstream,
+      IDENTITY_URL: urls.identity,
+    }));
     return { db, identity, upstream, urls, stop };
   } catch (err) {
     await stop();
@@ -87,7 +109,13 @@ export async function inChromium(work: (page: Page, cspRefusals: string[]) => Pr
   }
 }
 
-const unescape = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const unescape = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** The first match of `re` in a page (group 1, HTML-unescaped); fails naming what was missing. */
 export function find(res: BrowserResponse, re: RegExp, what: string): string {
@@ -106,20 +134,45 @@ export async function afterRedirects(b: CookieBrowser, res: BrowserResponse): Pr
  * link, the portal (search the school, pick it, pick the provider), the demo provider's login page
  * (pick the person), then wherever the redirects end (the app's page, or a refusal).
  */
-export async function demoJourney(o: { partner: string; identity: string; upstream: string; school: string; tenantId: string; provider: string; sub: string; browser?: CookieBrowser }): Promise<{ res: BrowserResponse; browser: CookieBrowser }> {
+export async function demoJourney(o: {
+  partner: string;
+  identity: string;
+  upstream: string;
+  school: string;
+  tenantId: string;
+  provider: string;
+  sub: string;
+  browser?: CookieBrowser;
+}): Promise<{ res: BrowserResponse; browser: CookieBrowser }> {
   const b = o.browser ?? new CookieBrowser();
   const pick = await b.follow(`${o.partner}/login`);
   // The portal's forms carry a CSRF token: the search (GET) and the provider buttons (POST).
   const search = schoolSearch(pick.body, o.school);
   if (!search) throw new Error(`no school search form in: ${pick.body.slice(0, 500)}`);
   const found = await b.follow(`${o.identity}${search}`);
-  const school = find(found, new RegExp(`href="(/signin/interaction/[^"]+\\?tenant=${o.tenantId})"`), `link to ${o.school}`);
+  const school = find(
+    found,
+    new RegExp(`href="(/signin/interaction/[^"]+\\?tenant=${o.tenantId})"`),
+    `link to ${o.school}`,
+  );
   const providers = await b.follow(`${o.identity}${school}`);
   const choice = providerChoice(providers.body, o.provider);
   if (!choice) throw new Error(`no ${o.provider} button in: ${providers.body.slice(0, 500)}`);
-  const started = await b.request(`${o.identity}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+  const started = await b.request(`${o.identity}${choice.action}`, {
+    method: 'POST',
+    headers: FORM_HEADERS,
+    body: choice.body,
+  });
   const login = await b.follow(nextStop(started) ?? `${o.identity}${choice.action}`);
-  const action = find(login, new RegExp(`action="(/interaction/[^"]+/login)"><input type="hidden" name="sub" value="${o.sub}"`), 'demo person');
-  const posted = await b.request(`${o.upstream}${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `sub=${o.sub}` });
+  const action = find(
+    login,
+    new RegExp(`action="(/interaction/[^"]+/login)"><input type="hidden" name="sub" value="${o.sub}"`),
+    'demo person',
+  );
+  const posted = await b.request(`${o.upstream}${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `sub=${o.sub}`,
+  });
   return { res: await afterRedirects(b, posted), browser: b };
 }

@@ -12,8 +12,12 @@ const NAME_ID = '401005d7-c449-546c-a665-9a0f37698ce7';
 const CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
 
 const load = createRequire(__filename);
-const { demoSignInConfig } = load('../../tools/demo/sign-in/config') as typeof import('../../tools/demo/sign-in/config');
-const { pointSamlAppAt, DEMO_SAML_APP_ID } = load('../../tools/demo/sign-in/saml-app') as typeof import('../../tools/demo/sign-in/saml-app');
+const { demoSignInConfig } = load(
+  '../../tools/demo/sign-in/config',
+) as typeof import('../../tools/demo/sign-in/config');
+const { pointSamlAppAt, DEMO_SAML_APP_ID } = load(
+  '../../tools/demo/sign-in/saml-app',
+) as typeof import('../../tools/demo/sign-in/saml-app');
 const OPERATOR = { id: 'operator', secret: 'demo-operator-secret-not-for-production' };
 
 /**
@@ -32,10 +36,20 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
     core = await startDemoIdentity();
     const spPort = await freePort();
     const urls = { ...core.urls, sp: `http://127.0.0.1:${spPort}` };
-    sp = await new DemoProcess('saml-sp.js', urls.sp).start({ DEMO_SAML_SP_PORT: String(spPort), DEMO_SAML_SP_URL: urls.sp, IDENTITY_URL: urls.identity });
+    sp = await new DemoProcess('saml-sp.js', urls.sp).start({
+      DEMO_SAML_SP_PORT: String(spPort),
+      DEMO_SAML_SP_URL: urls.sp,
+      IDENTITY_URL: urls.identity,
+    });
     // As npm start does: the demo library app (addresses that do not exist here) now points at the demo SP; once.
-    expect(await pointSamlAppAt({ identityUrl: urls.identity, spUrl: urls.sp, operator: OPERATOR })).toEqual({ action: 'moved', name: 'Lion City Digital Library' });
-    expect(await pointSamlAppAt({ identityUrl: urls.identity, spUrl: urls.sp, operator: OPERATOR })).toEqual({ action: 'kept', name: 'Lion City Digital Library' });
+    expect(await pointSamlAppAt({ identityUrl: urls.identity, spUrl: urls.sp, operator: OPERATOR })).toEqual({
+      action: 'moved',
+      name: 'Lion City Digital Library',
+    });
+    expect(await pointSamlAppAt({ identityUrl: urls.identity, spUrl: urls.sp, operator: OPERATOR })).toEqual({
+      action: 'kept',
+      name: 'Lion City Digital Library',
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -54,13 +68,19 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
       expect(assertion).toEqual({
         nameID: NAME_ID,
         nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
-        attributes: { [`${CLAIMS}/emailaddress`]: tanWeiLing.email, [`${CLAIMS}/nickname`]: expect.any(String), [`${CLAIMS}/name`]: tanWeiLing.name },
+        attributes: {
+          [`${CLAIMS}/emailaddress`]: tanWeiLing.email,
+          [`${CLAIMS}/nickname`]: expect.any(String),
+          [`${CLAIMS}/name`]: tanWeiLing.name,
+        },
       });
       await screenshot(page, 'sign-in-saml-demo-assertion');
       // Single logout: the SP's LogoutRequest, the IdP's signed LogoutResponse posted back and validated.
       await page.getByRole('link', { name: 'Sign out' }).click();
       await page.waitForURL(`${sp.url}/saml/logout`);
-      await expect(page.getByRole('heading', { name: 'Signed out of Lion City Digital Library' }).isVisible()).resolves.toBe(true);
+      await expect(
+        page.getByRole('heading', { name: 'Signed out of Lion City Digital Library' }).isVisible(),
+      ).resolves.toBe(true);
       await screenshot(page, 'sign-in-saml-demo-signed-out');
       expect(refused).toEqual([]);
     });
@@ -88,7 +108,10 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
       await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
       await page.getByRole('button', { name: `Sign in as ${tanWeiLing.name}` }).click();
       await page.waitForURL(`${sp.url}/saml/acs`);
-      expect(JSON.parse((await page.locator('#assertion').textContent()) ?? '{}')).toMatchObject({ nameID: NAME_ID, nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' });
+      expect(JSON.parse((await page.locator('#assertion').textContent()) ?? '{}')).toMatchObject({
+        nameID: NAME_ID,
+        nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+      });
       await screenshot(page, 'sign-in-portal-apps-assertion');
       expect(refused).toEqual([]);
     });

@@ -7,7 +7,10 @@ import { PassThrough, Writable } from 'node:stream';
 
 // The log handling of `npm start` (plain JS under tools/start), loaded at run time.
 const { attachLogs } = createRequire(__filename)('../../tools/start/logs') as {
-  attachLogs: (child: EventEmitter, o: { name: string; dir: string; out: Writable; verbose?: boolean; plain?: 'always' | 'until-json' }) => { file: string; recent: () => string[]; closed: Promise<void> };
+  attachLogs: (
+    child: EventEmitter,
+    o: { name: string; dir: string; out: Writable; verbose?: boolean; plain?: 'always' | 'until-json' },
+  ) => { file: string; recent: () => string[]; closed: Promise<void> };
 };
 
 /** A child process stand-in: two output streams and the events platform.js listens to. */
@@ -37,7 +40,8 @@ function terminal() {
   return { out, lines };
 }
 
-const rec = (level: number, extra: object) => JSON.stringify({ level, time: Date.UTC(2026, 0, 1, 9, 30, 5), service: 'alerts', ...extra });
+const rec = (level: number, extra: object) =>
+  JSON.stringify({ level, time: Date.UTC(2026, 0, 1, 9, 30, 5), service: 'alerts', ...extra });
 
 describe('npm start logs: full JSON in .data/logs, a quiet readable terminal', () => {
   let dir: string;
@@ -50,8 +54,18 @@ describe('npm start logs: full JSON in .data/logs, a quiet readable terminal', (
     const logs = attachLogs(child, { name: 'alerts', dir, out, plain: 'until-json' });
     const written = [
       rec(30, { context: 'RouterExplorer', msg: 'Mapped {/v2/alerts/webhook, GET} route' }),
-      rec(30, { req: { id: 'r1', method: 'GET', url: '/v2/alerts/webhook' }, res: { statusCode: 200 }, responseTime: 3, msg: 'request completed' }),
-      rec(40, { req: { id: 'r2', method: 'GET', url: '/v2/alerts/webhook/x' }, res: { statusCode: 404 }, responseTime: 2, msg: 'request completed' }),
+      rec(30, {
+        req: { id: 'r1', method: 'GET', url: '/v2/alerts/webhook' },
+        res: { statusCode: 200 },
+        responseTime: 3,
+        msg: 'request completed',
+      }),
+      rec(40, {
+        req: { id: 'r2', method: 'GET', url: '/v2/alerts/webhook/x' },
+        res: { statusCode: 404 },
+        responseTime: 2,
+        msg: 'request completed',
+      }),
       rec(50, { context: 'Errors', msg: 'Unexpected failure', err: { message: 'x'.repeat(1000) }, error_id: 'e-1' }),
       'query failed: SELECT 1',
       '    FROM somewhere',
@@ -74,7 +88,9 @@ describe('npm start logs: full JSON in .data/logs, a quiet readable terminal', (
     const { out, lines } = terminal();
     const logs = attachLogs(child, { name: 'oneroster', dir, out, plain: 'until-json' });
     child.stderr.write('Error: Cannot find module x\n    at Module._resolveFilename\n');
-    child.stderr.write(`${JSON.stringify({ level: 'fatal', service: 'oneroster', msg: 'Invalid configuration', problems: ['PUBLIC_BASE_URL: must be a URL (not set)'] })}\n`);
+    child.stderr.write(
+      `${JSON.stringify({ level: 'fatal', service: 'oneroster', msg: 'Invalid configuration', problems: ['PUBLIC_BASE_URL: must be a URL (not set)'] })}\n`,
+    );
     await end(logs);
     expect(lines).toEqual([
       '[oneroster] Error: Cannot find module x',
@@ -92,10 +108,17 @@ describe('npm start logs: full JSON in .data/logs, a quiet readable terminal', (
     const { out, lines } = terminal();
     const secondLogs = attachLogs(second.child, { name: 'demo-receiver', dir, out, plain: 'always', verbose: true });
     second.child.stdout.write('verified notification-only message=m1\n');
-    second.child.stdout.write(`${rec(30, { req: { method: 'POST', url: '/webhooks/a' }, res: { statusCode: 200 }, responseTime: 1 })}\n`);
+    second.child.stdout.write(
+      `${rec(30, { req: { method: 'POST', url: '/webhooks/a' }, res: { statusCode: 200 }, responseTime: 1 })}\n`,
+    );
     await second.end(secondLogs);
-    expect(lines).toEqual(['[demo-receiver] verified notification-only message=m1', expect.stringMatching(/INFO {2}\[demo-receiver\] POST \/webhooks\/a -> 200 \(1 ms\)$/)]);
+    expect(lines).toEqual([
+      '[demo-receiver] verified notification-only message=m1',
+      expect.stringMatching(/INFO {2}\[demo-receiver\] POST \/webhooks\/a -> 200 \(1 ms\)$/),
+    ]);
     expect(readdirSync(dir).sort()).toEqual(['demo-receiver.log', 'demo-receiver.previous.log']);
-    expect(readFileSync(path.join(dir, 'demo-receiver.previous.log'), 'utf8')).toBe('listening on http://localhost:3010\n');
+    expect(readFileSync(path.join(dir, 'demo-receiver.previous.log'), 'utf8')).toBe(
+      'listening on http://localhost:3010\n',
+    );
   });
 });

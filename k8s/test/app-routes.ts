@@ -53,7 +53,9 @@ function controllerClasses(app: AppName): Type[] {
 
 /** Every route of an app's own controllers (exported by `*.controller.ts` or registered by `*.module.ts` under `apps/<app>/src`). */
 export function appRoutes(app: AppName): AppRoute[] {
-  return controllerClasses(app).flatMap((controller) => controllerRoutes(controller).map((r) => ({ method: r.method, path: r.path, controller: controller.name })));
+  return controllerClasses(app).flatMap((controller) =>
+    controllerRoutes(controller).map((r) => ({ method: r.method, path: r.path, controller: controller.name })),
+  );
 }
 
 /** Turns a route path into a concrete path a request could use (`:id` and `*path` filled in). */
@@ -64,7 +66,9 @@ export function samplePath(route: string): string {
 /** Default limits of the alerts API that proxies in front of it must leave room for. */
 export function alertsProxyNeeds(): { messagesBodyLimitBytes: number; testWaitMs: number } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { AlertsEnv } = require(path.join(REPO_ROOT, 'apps/alerts/src/config/alerts.env')) as { AlertsEnv: new () => { MESSAGES_BODY_LIMIT_BYTES: number; WEBHOOK_TEST_WAIT_MS: number } };
+  const { AlertsEnv } = require(path.join(REPO_ROOT, 'apps/alerts/src/config/alerts.env')) as {
+    AlertsEnv: new () => { MESSAGES_BODY_LIMIT_BYTES: number; WEBHOOK_TEST_WAIT_MS: number };
+  };
   const env = new AlertsEnv();
   return { messagesBodyLimitBytes: env.MESSAGES_BODY_LIMIT_BYTES, testWaitMs: env.WEBHOOK_TEST_WAIT_MS };
 }

@@ -4,8 +4,30 @@ import * as path from 'node:path';
 import { BaseEnv, HttpServiceEnv, loadConfig, ResourceServerEnv } from '@edu/config';
 import { alertsProxyNeeds, appRoutes, isOperatorRoute, OPS_ROUTES, samplePath } from './app-routes';
 import { isObject, Json, JsonObject, loadYamlDocuments, REPO_ROOT } from './kustomize';
-import { directive, directives, effective, locationFor, nginxSeconds, nginxSize, parseNginx, readNginx, targetOf } from './nginx-conf';
-import { API_APPS, APP_PORTS, AppName, APPS, KNOWN_VARIABLES, MIGRATE_ENTRY, PUBLIC_URL_APPS, REDIS_APPS, RUNNER, SECRET_VARIABLES, SHUTDOWN_MARGIN_SECONDS } from './platform';
+import {
+  directive,
+  directives,
+  effective,
+  locationFor,
+  nginxSeconds,
+  nginxSize,
+  parseNginx,
+  readNginx,
+  targetOf,
+} from './nginx-conf';
+import {
+  API_APPS,
+  APP_PORTS,
+  AppName,
+  APPS,
+  KNOWN_VARIABLES,
+  MIGRATE_ENTRY,
+  PUBLIC_URL_APPS,
+  REDIS_APPS,
+  RUNNER,
+  SECRET_VARIABLES,
+  SHUTDOWN_MARGIN_SECONDS,
+} from './platform';
 
 const COMPOSE_FILE = path.join(REPO_ROOT, 'docker-compose.yml');
 
@@ -31,7 +53,9 @@ function environmentOf(service: JsonObject): Record<string, string> {
 function dependsOn(service: JsonObject): Record<string, string> {
   const deps = service.depends_on;
   if (Array.isArray(deps)) return Object.fromEntries(deps.map((d) => [String(d), 'service_started']));
-  return Object.fromEntries(Object.entries(asObject(deps)).map(([k, v]) => [k, String(asObject(v).condition ?? 'service_started')]));
+  return Object.fromEntries(
+    Object.entries(asObject(deps)).map(([k, v]) => [k, String(asObject(v).condition ?? 'service_started')]),
+  );
 }
 
 function seconds(duration: Json | undefined): number {
@@ -64,7 +88,9 @@ describe('docker-compose.yml', () => {
     const pg = service('postgres');
     expect(String(pg.image)).toMatch(/^postgres:1[67](\b|[.-])/);
     expect(healthcheckText(pg)).toContain('pg_isready');
-    expect(Array.isArray(pg.volumes) && pg.volumes.some((v) => String(v).endsWith(':/var/lib/postgresql/data'))).toBe(true);
+    expect(Array.isArray(pg.volumes) && pg.volumes.some((v) => String(v).endsWith(':/var/lib/postgresql/data'))).toBe(
+      true,
+    );
   });
 
   test('redis is Redis 7 with append-only persistence and a ping healthcheck', () => {
@@ -84,16 +110,19 @@ describe('docker-compose.yml', () => {
     expect(new URL(environmentOf(migrate).DATABASE_URL).hostname).toBe('postgres');
   });
 
-  test.each(APPS)('%s is built from the Dockerfile with APP set to its name and publishes its port (identity publicly, the others on loopback for health and metrics)', (app) => {
-    const s = service(app);
-    const build = asObject(s.build);
-    expect(build.context).toBe('.');
-    expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
-    expect(asObject(build.args).APP).toBe(app);
-    const port = APP_PORTS[app];
-    expect(s.ports).toEqual([app === 'identity' ? `${port}:${port}` : `127.0.0.1:${port}:${port}`]);
-    expect(environmentOf(s).PORT).toBe(String(port));
-  });
+  test.each(APPS)(
+    '%s is built from the Dockerfile with APP set to its name and publishes its port (identity publicly, the others on loopback for health and metrics)',
+    (app) => {
+      const s = service(app);
+      const build = asObject(s.build);
+      expect(build.context).toBe('.');
+      expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
+      expect(asObject(build.args).APP).toBe(app);
+      const port = APP_PORTS[app];
+      expect(s.ports).toEqual([app === 'identity' ? `${port}:${port}` : `127.0.0.1:${port}:${port}`]);
+      expect(environmentOf(s).PORT).toBe(String(port));
+    },
+  );
 
   test.each(APPS)('%s starts only after migrate completed and its data stores are healthy', (app) => {
     const deps = dependsOn(service(app));
@@ -127,10 +156,13 @@ describe('docker-compose.yml', () => {
     else expect(env.REDIS_URL).toBeUndefined();
   });
 
-  test.each(PUBLIC_URL_APPS)('%s writes links on the URL clients on this machine use (the unified host of the proxy)', (app) => {
-    const [published] = String((service('proxy').ports as Json[])[0]).split(':');
-    expect(environmentOf(service(app)).PUBLIC_BASE_URL).toBe(`http://localhost:${published}`);
-  });
+  test.each(PUBLIC_URL_APPS)(
+    '%s writes links on the URL clients on this machine use (the unified host of the proxy)',
+    (app) => {
+      const [published] = String((service('proxy').ports as Json[])[0]).split(':');
+      expect(environmentOf(service(app)).PUBLIC_BASE_URL).toBe(`http://localhost:${published}`);
+    },
+  );
 
   test('the dispatcher links notification-only deliveries to getMessage on the unified host', () => {
     const [published] = String((service('proxy').ports as Json[])[0]).split(':');
@@ -188,7 +220,9 @@ describe('docker-compose.yml', () => {
 
 describe('the proxy (the unified host on one port)', () => {
   const proxy = service('proxy');
-  const [hostPort, containerPort] = String((proxy.ports as Json[])[0]).split(':').map(Number);
+  const [hostPort, containerPort] = String((proxy.ports as Json[])[0])
+    .split(':')
+    .map(Number);
   const mount = (proxy.volumes as Json[]).map(String).find((v) => v.includes('/etc/nginx/'))!;
   const [source, target, mode] = mount.split(':');
   const conf = readNginx(path.join(REPO_ROOT, source));
@@ -212,7 +246,9 @@ describe('the proxy (the unified host on one port)', () => {
   test('starts once oneroster and alerts are healthy, and checks its own health server', () => {
     expect(dependsOn(proxy)).toEqual({ oneroster: 'service_healthy', alerts: 'service_healthy' });
     const url = new URL(String((asObject(proxy.healthcheck).test as Json[]).at(-1)));
-    const health = servers.find((s) => directives(s.block, 'listen').some((l) => l.args[0] === `${url.hostname}:${url.port}`));
+    const health = servers.find((s) =>
+      directives(s.block, 'listen').some((l) => l.args[0] === `${url.hostname}:${url.port}`),
+    );
     expect(health).toBeDefined();
     expect(targetOf(locationFor(health!, url.pathname)!)).toEqual({ status: 200 });
     // The health server is not published.
@@ -259,9 +295,15 @@ describe('the proxy (the unified host on one port)', () => {
     const needs = alertsProxyNeeds();
     const alertsLocation = locationFor(unified, '/v2/alerts/messages')!;
     const onerosterLocation = locationFor(unified, '/ims/oneroster/v1p1/users')!;
-    expect(nginxSize(effective(unified, alertsLocation, 'client_max_body_size')!)).toBeGreaterThan(needs.messagesBodyLimitBytes);
-    expect(nginxSize(effective(unified, onerosterLocation, 'client_max_body_size')!)).toBeGreaterThan(Number(environmentOf(service('oneroster')).BODY_LIMIT_BYTES));
-    expect(nginxSeconds(effective(unified, alertsLocation, 'proxy_read_timeout')!)).toBeGreaterThan(needs.testWaitMs / 1000);
+    expect(nginxSize(effective(unified, alertsLocation, 'client_max_body_size')!)).toBeGreaterThan(
+      needs.messagesBodyLimitBytes,
+    );
+    expect(nginxSize(effective(unified, onerosterLocation, 'client_max_body_size')!)).toBeGreaterThan(
+      Number(environmentOf(service('oneroster')).BODY_LIMIT_BYTES),
+    );
+    expect(nginxSeconds(effective(unified, alertsLocation, 'proxy_read_timeout')!)).toBeGreaterThan(
+      needs.testWaitMs / 1000,
+    );
     // The request id the apps log and echo travels through.
     expect(directives(unified.block, 'proxy_set_header').map((d) => d.args[0])).toContain('X-Request-Id');
   });
@@ -283,7 +325,9 @@ test('the nginx reader follows nginx location matching (exact first, then the lo
     { status: 404 },
     { status: 404 },
   ]);
-  expect(() => locationFor(parseNginx('server { location ~ ^/x { return 200; } }')[0], '/x')).toThrow(/only exact and prefix/);
+  expect(() => locationFor(parseNginx('server { location ~ ^/x { return 200; } }')[0], '/x')).toThrow(
+    /only exact and prefix/,
+  );
   expect(() => parseNginx('server { listen 80 }')).toThrow();
   expect(nginxSize('33m')).toBe(33 * 1024 * 1024);
   expect(nginxSeconds('60s')).toBe(60);

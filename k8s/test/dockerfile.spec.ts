@@ -85,7 +85,8 @@ function chainFor(app: string): Stage[] {
   return chain;
 }
 
-const instructionsOf = (chain: Stage[], keyword: string): Instruction[] => chain.flatMap((s) => s.instructions.filter((i) => i.keyword === keyword));
+const instructionsOf = (chain: Stage[], keyword: string): Instruction[] =>
+  chain.flatMap((s) => s.instructions.filter((i) => i.keyword === keyword));
 const last = <T>(list: T[]): T | undefined => list[list.length - 1];
 
 function effectiveEnv(chain: Stage[]): Record<string, string> {
@@ -103,7 +104,9 @@ describe('Dockerfile', () => {
     expect(Object.keys(globals)).toContain('APP');
     expect(APPS).toContain(globals.APP);
     expect(finalStage.from).toMatch(/\$\{?APP\}?/);
-    expect(finalStage.instructions.some((i) => i.keyword === 'ARG' && i.args.trim().split('=')[0] === 'APP')).toBe(true);
+    expect(finalStage.instructions.some((i) => i.keyword === 'ARG' && i.args.trim().split('=')[0] === 'APP')).toBe(
+      true,
+    );
   });
 
   test('builds on Node 20 (Debian slim)', () => {
@@ -112,7 +115,11 @@ describe('Dockerfile', () => {
   });
 
   test('has a build stage (npm ci + npm run build) and a prune stage with production dependencies only', () => {
-    const run = (stage: Stage) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
+    const run = (stage: Stage) =>
+      stage.instructions
+        .filter((i) => i.keyword === 'RUN')
+        .map((i) => i.args)
+        .join('\n');
     expect(run(stageNamed('build'))).toMatch(/npm ci\b/);
     expect(run(stageNamed('build'))).toMatch(/npm run build\b/);
     expect(run(stageNamed('prune'))).toMatch(/npm ci\b.*--omit=dev/);
@@ -135,7 +142,9 @@ describe('Dockerfile', () => {
     for (const file of ['package.json', 'package-lock.json', 'tsconfig.base.json', 'tsconfig.build.json', RUNNER]) {
       expect(fs.existsSync(path.join(REPO_ROOT, file))).toBe(true);
     }
-    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
     expect(pkg.scripts?.build).toBeDefined();
   });
 
@@ -155,7 +164,9 @@ describe('Dockerfile', () => {
     const env = effectiveEnv(chain);
     expect(env.NODE_ENV).toBe('production');
     expect(env.PORT).toBe(String(APP_PORTS[app]));
-    expect(Object.keys(env).filter((k) => !KNOWN_VARIABLES.has(k) && !k.startsWith('NPM_CONFIG_') && k !== 'APP')).toEqual([]);
+    expect(
+      Object.keys(env).filter((k) => !KNOWN_VARIABLES.has(k) && !k.startsWith('NPM_CONFIG_') && k !== 'APP'),
+    ).toEqual([]);
     expect(instructionsOf(chain, 'EXPOSE').map((i) => i.args.trim())).toEqual([String(APP_PORTS[app])]);
     const cmd = last(instructionsOf(chain, 'CMD'));
     expect(JSON.parse(cmd?.args ?? 'null')).toEqual(['node', RUNNER, appEntry(app)]);
@@ -175,7 +186,9 @@ describe('Dockerfile', () => {
 
   test('has one stage per app and never switches back to root', () => {
     expect(stages.filter((s) => s.name?.startsWith('app-')).map((s) => s.name)).toEqual(APPS.map((a) => `app-${a}`));
-    const rootUsers = stages.flatMap((s) => s.instructions).filter((i) => i.keyword === 'USER' && !isNonRootUser(i.args.trim()));
+    const rootUsers = stages
+      .flatMap((s) => s.instructions)
+      .filter((i) => i.keyword === 'USER' && !isNonRootUser(i.args.trim()));
     expect(rootUsers).toEqual([]);
   });
 });
@@ -189,12 +202,22 @@ describe('.dockerignore', () => {
 
   test('keeps generated, local and secret files out of the build context', () => {
     const covers = (name: string) => patterns.some((p) => p === name || p === `**/${name}` || p === `${name}/`);
-    for (const name of ['node_modules', 'dist', '.data', '.git', '.nx', 'coverage', '.env']) expect({ name, excluded: covers(name) }).toEqual({ name, excluded: true });
+    for (const name of ['node_modules', 'dist', '.data', '.git', '.nx', 'coverage', '.env'])
+      expect({ name, excluded: covers(name) }).toEqual({ name, excluded: true });
   });
 
   test('keeps what the build needs in the context', () => {
-    const needed = ['package.json', 'package-lock.json', 'tsconfig.base.json', 'tsconfig.build.json', 'apps', 'libs', 'tools'];
-    for (const name of needed) expect(patterns.filter((p) => p === name || p === `${name}/` || p === '*' || p === '**')).toEqual([]);
+    const needed = [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.base.json',
+      'tsconfig.build.json',
+      'apps',
+      'libs',
+      'tools',
+    ];
+    for (const name of needed)
+      expect(patterns.filter((p) => p === name || p === `${name}/` || p === '*' || p === '**')).toEqual([]);
     expect(patterns.filter((p) => p.startsWith('!'))).toEqual([]);
   });
 });

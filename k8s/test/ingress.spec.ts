@@ -27,7 +27,12 @@ function pathsOf(ingress: K8sObject): Array<{ host: string; paths: IngressPath[]
         .map((p) => {
           const service = asObject(asObject(p.backend).service);
           const port = asObject(service.port);
-          return { path: String(p.path), pathType: String(p.pathType), service: String(service.name), port: (port.name ?? port.number) as string | number };
+          return {
+            path: String(p.path),
+            pathType: String(p.pathType),
+            service: String(service.name),
+            port: (port.name ?? port.number) as string | number,
+          };
         }),
     }));
 }
@@ -100,14 +105,46 @@ const VANITY_ROUTES = [
  * Never on an arbitrary host: the Identity API, the token and provider back-channel endpoints, discovery, the upstream callback,
  * the SAML identity provider (its entity id and endpoints are on the issuer's host), docs, probes, metrics.
  */
-const NEVER_ON_VANITY = ['/oauth/token', '/oidc/token', '/oidc/me', '/oidc/token/introspection', '/.well-known/openid-configuration', '/.well-known/jwks.json', '/signin/callback', '/saml/x1/sso', '/saml/complete', '/saml/x1/apps/x2/start', '/apps', '/signin/appsx', '/tenants/x1', '/vanity-domains/x1', '/docs', '/docs-json', ...OPS_ROUTES];
+const NEVER_ON_VANITY = [
+  '/oauth/token',
+  '/oidc/token',
+  '/oidc/me',
+  '/oidc/token/introspection',
+  '/.well-known/openid-configuration',
+  '/.well-known/jwks.json',
+  '/signin/callback',
+  '/saml/x1/sso',
+  '/saml/complete',
+  '/saml/x1/apps/x2/start',
+  '/apps',
+  '/signin/appsx',
+  '/tenants/x1',
+  '/vanity-domains/x1',
+  '/docs',
+  '/docs-json',
+  ...OPS_ROUTES,
+];
 
-const routes = Object.fromEntries(APPS.map((app) => [app, appRoutes(app)])) as Record<AppName, ReturnType<typeof appRoutes>>;
+const routes = Object.fromEntries(APPS.map((app) => [app, appRoutes(app)])) as Record<
+  AppName,
+  ReturnType<typeof appRoutes>
+>;
 
 test('the apps declare routes to check (read from their controllers)', () => {
-  expect(routes.identity.map((r) => r.path)).toEqual(expect.arrayContaining(['/oauth/token', '/.well-known/jwks.json', '/tenants/:id', '/oidc/auth']));
-  expect(routes.oneroster.map((r) => r.path)).toEqual(expect.arrayContaining(['/ims/oneroster/v1p1/users/:id', '/ims/oneroster/rostering/v1p2/users/:id', '/ims/oneroster/gradebook/v1p2/scoreScales/:id', '/admin/tenants/:tenantId/roster-imports']));
-  expect(routes.alerts.map((r) => r.path)).toEqual(expect.arrayContaining(['/v2/alerts/messages', '/v2/alerts/webhook/:id']));
+  expect(routes.identity.map((r) => r.path)).toEqual(
+    expect.arrayContaining(['/oauth/token', '/.well-known/jwks.json', '/tenants/:id', '/oidc/auth']),
+  );
+  expect(routes.oneroster.map((r) => r.path)).toEqual(
+    expect.arrayContaining([
+      '/ims/oneroster/v1p1/users/:id',
+      '/ims/oneroster/rostering/v1p2/users/:id',
+      '/ims/oneroster/gradebook/v1p2/scoreScales/:id',
+      '/admin/tenants/:tenantId/roster-imports',
+    ]),
+  );
+  expect(routes.alerts.map((r) => r.path)).toEqual(
+    expect.arrayContaining(['/v2/alerts/messages', '/v2/alerts/webhook/:id']),
+  );
   expect(routes['webhook-dispatcher']).toEqual([]);
 });
 
@@ -123,7 +160,13 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
 
   /** identity on the TOKEN_ISSUER host; oneroster and alerts on the PUBLIC_BASE_URL host. */
   const hostOf = (app: AppName): string =>
-    new URL(String(app === 'identity' ? config().TOKEN_ISSUER : asObject(find(objects, 'ConfigMap', 'edu-platform-public-url').data).PUBLIC_BASE_URL)).hostname;
+    new URL(
+      String(
+        app === 'identity'
+          ? config().TOKEN_ISSUER
+          : asObject(find(objects, 'ConfigMap', 'edu-platform-public-url').data).PUBLIC_BASE_URL,
+      ),
+    ).hostname;
 
   /** The Ingresses of named hosts (the vanity domains' catch-all has a rule without a host). */
   const hostIngresses = () => ingresses.filter((i) => pathsOf(i).every((r) => r.host !== ''));
@@ -131,13 +174,21 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
   test('one Ingress per public host, named by the configuration the apps run with, each with TLS', () => {
     const publicApps = apps.filter((a) => API_APPS.includes(a));
     const hosts = [...new Set(publicApps.map(hostOf))].sort();
-    expect(hostIngresses().flatMap((i) => pathsOf(i).map((r) => r.host)).sort()).toEqual(hosts);
+    expect(
+      hostIngresses()
+        .flatMap((i) => pathsOf(i).map((r) => r.host))
+        .sort(),
+    ).toEqual(hosts);
     for (const i of hostIngresses()) {
       const spec = asObject(i.spec);
       expect(pathsOf(i)).toHaveLength(1);
       expect(spec.ingressClassName).toBe('nginx');
       const tls = asArray(spec.tls).filter(isObject);
-      expect({ id: objectId(i), tlsHosts: tls.flatMap((t) => asArray(t.hosts)), secret: typeof tls[0]?.secretName }).toEqual({ id: objectId(i), tlsHosts: [pathsOf(i)[0].host], secret: 'string' });
+      expect({
+        id: objectId(i),
+        tlsHosts: tls.flatMap((t) => asArray(t.hosts)),
+        secret: typeof tls[0]?.secretName,
+      }).toEqual({ id: objectId(i), tlsHosts: [pathsOf(i)[0].host], secret: 'string' });
     }
   });
 
@@ -145,7 +196,11 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
     for (const i of ingresses) {
       for (const p of pathsOf(i).flatMap((r) => r.paths)) {
         const service = find(objects, 'Service', p.service);
-        expect(asArray(asObject(service.spec).ports).filter(isObject).map((sp) => sp.name)).toContain(p.port);
+        expect(
+          asArray(asObject(service.spec).ports)
+            .filter(isObject)
+            .map((sp) => sp.name),
+        ).toContain(p.port);
       }
     }
   });
@@ -165,16 +220,23 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
 
   test("every public route of each app reaches the app's Service on its host", () => {
     for (const app of apps.filter((a) => API_APPS.includes(a))) {
-      const unrouted = routes[app].filter((r) => !isOperatorRoute(r.path) && routeOf(ingresses, hostOf(app), samplePath(r.path)) !== app).map((r) => `${r.method} ${r.path}`);
+      const unrouted = routes[app]
+        .filter((r) => !isOperatorRoute(r.path) && routeOf(ingresses, hostOf(app), samplePath(r.path)) !== app)
+        .map((r) => `${r.method} ${r.path}`);
       expect({ app, unrouted }).toEqual({ app, unrouted: [] });
     }
   });
 
   test('health, metrics, operator routes and the dispatcher are not routed on any host', () => {
     const hosts = [...hostIngresses().flatMap((i) => pathsOf(i).map((r) => r.host)), VANITY_HOST];
-    const hidden = [...OPS_ROUTES, ...APPS.flatMap((a) => routes[a].filter((r) => isOperatorRoute(r.path)).map((r) => samplePath(r.path)))];
+    const hidden = [
+      ...OPS_ROUTES,
+      ...APPS.flatMap((a) => routes[a].filter((r) => isOperatorRoute(r.path)).map((r) => samplePath(r.path))),
+    ];
     expect(hidden.length).toBeGreaterThan(OPS_ROUTES.length);
-    for (const host of hosts) for (const path of hidden) expect({ host, path, service: routeOf(ingresses, host, path) }).toEqual({ host, path, service: undefined });
+    for (const host of hosts)
+      for (const path of hidden)
+        expect({ host, path, service: routeOf(ingresses, host, path) }).toEqual({ host, path, service: undefined });
     for (const p of ingresses.flatMap(pathsOf).flatMap((r) => r.paths)) expect(p.service).not.toMatch(/dispatcher/);
   });
 
@@ -183,13 +245,21 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
     if (!apps.includes('identity')) return expect(catchAll).toEqual([]);
     expect(catchAll.map((i) => i.metadata.name)).toEqual(['identity-vanity']);
     expect(asObject(catchAll[0].metadata.annotations)['nginx.ingress.kubernetes.io/force-ssl-redirect']).toBe('true');
-    const reached = routes.identity.filter((r) => routeOf(ingresses, VANITY_HOST, samplePath(r.path)) === 'identity').map((r) => `${r.method} ${r.path}`);
+    const reached = routes.identity
+      .filter((r) => routeOf(ingresses, VANITY_HOST, samplePath(r.path)) === 'identity')
+      .map((r) => `${r.method} ${r.path}`);
     expect(reached.sort()).toEqual([...VANITY_ROUTES].sort());
-    const unreachable = APPS.flatMap((a) => routes[a]).filter((r) => !VANITY_ROUTES.includes(`${r.method} ${r.path}`) && routeOf(ingresses, VANITY_HOST, samplePath(r.path)) !== undefined);
+    const unreachable = APPS.flatMap((a) => routes[a]).filter(
+      (r) =>
+        !VANITY_ROUTES.includes(`${r.method} ${r.path}`) &&
+        routeOf(ingresses, VANITY_HOST, samplePath(r.path)) !== undefined,
+    );
     expect(unreachable.map((r) => `${r.method} ${r.path}`)).toEqual([]);
-    for (const path of NEVER_ON_VANITY) expect({ path, service: routeOf(ingresses, VANITY_HOST, path) }).toEqual({ path, service: undefined });
+    for (const path of NEVER_ON_VANITY)
+      expect({ path, service: routeOf(ingresses, VANITY_HOST, path) }).toEqual({ path, service: undefined });
     // The named hosts keep their own routes: the catch-all adds nothing to them.
-    if (apps.includes('oneroster')) expect(routeOf(ingresses, hostOf('oneroster'), '/signin/interaction/x1')).toBeUndefined();
+    if (apps.includes('oneroster'))
+      expect(routeOf(ingresses, hostOf('oneroster'), '/signin/interaction/x1')).toBeUndefined();
   });
 
   test("the API host's proxy limits leave room for the apps' own (alert batches of 32 MiB, test deliveries waiting 35 s)", () => {
@@ -202,7 +272,9 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
       expect(bodyLimit).toBeGreaterThan(Number(config().BODY_LIMIT_BYTES));
       if (apps_.has('alerts')) {
         expect(bodyLimit).toBeGreaterThan(needs.messagesBodyLimitBytes);
-        expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThan(needs.testWaitMs / 1000);
+        expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThan(
+          needs.testWaitMs / 1000,
+        );
       }
     }
   });
@@ -210,7 +282,9 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
 
 test("the operator guide's per-domain Ingress (a vanity domain's certificate) routes exactly the catch-all's paths", () => {
   const guide = fs.readFileSync(path.join(REPO_ROOT, 'docs/operators/sign-in.md'), 'utf8');
-  const documented = [...guide.matchAll(/--rule='[^/']+(\/[^*']*)\*=identity:http,tls=[\w-]+'/g)].map((m) => `Prefix ${m[1]}`);
+  const documented = [...guide.matchAll(/--rule='[^/']+(\/[^*']*)\*=identity:http,tls=[\w-]+'/g)].map(
+    (m) => `Prefix ${m[1]}`,
+  );
   const catchAll = find(render('base'), 'Ingress', 'identity-vanity');
   expect(documented).toEqual(pathsOf(catchAll)[0].paths.map((p) => `${p.pathType} ${p.path}`));
 });
@@ -235,9 +309,26 @@ test('Ingress path matching follows the Ingress API (element-wise Prefix, Exact,
       ],
     },
   };
-  expect(['/docs', '/docs/', '/docs/x', '/docs-json', '/docs-json/x', '/docsx', '/docs/deep/y', '/other'].map((p) => routeOf([ingress], 'h', p))).toEqual(['a', 'a', 'a', 'b', undefined, undefined, 'c', undefined]);
+  expect(
+    ['/docs', '/docs/', '/docs/x', '/docs-json', '/docs-json/x', '/docsx', '/docs/deep/y', '/other'].map((p) =>
+      routeOf([ingress], 'h', p),
+    ),
+  ).toEqual(['a', 'a', 'a', 'b', undefined, undefined, 'c', undefined]);
   expect(routeOf([ingress], 'other-host', '/docs')).toBeUndefined();
-  const catchAll: K8sObject = { ...ingress, spec: { rules: [{ http: { paths: [{ path: '/signin', pathType: 'Prefix', backend: { service: { name: 'd', port: { name: 'http' } } } }] } }] } };
+  const catchAll: K8sObject = {
+    ...ingress,
+    spec: {
+      rules: [
+        {
+          http: {
+            paths: [
+              { path: '/signin', pathType: 'Prefix', backend: { service: { name: 'd', port: { name: 'http' } } } },
+            ],
+          },
+        },
+      ],
+    },
+  };
   // A rule without a host serves every host that no rule names, and only those.
   expect(['other-host', 'h'].map((host) => routeOf([ingress, catchAll], host, '/signin/x'))).toEqual(['d', undefined]);
 });

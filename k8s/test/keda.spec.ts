@@ -17,7 +17,10 @@ const DEFAULT_QUEUE_PREFIX = new (WithWebhookDelivery(BaseEnv))().QUEUE_PREFIX;
 test('is optional: no stack includes it by default, and it cannot be built on its own', () => {
   for (const { dir } of Object.values(DEPLOYABLES)) {
     const kinds = render(dir).map((o) => o.kind);
-    expect({ dir, keda: kinds.filter((k) => k === 'ScaledObject' || k === 'TriggerAuthentication') }).toEqual({ dir, keda: [] });
+    expect({ dir, keda: kinds.filter((k) => k === 'ScaledObject' || k === 'TriggerAuthentication') }).toEqual({
+      dir,
+      keda: [],
+    });
   }
   expect(() => render('components/keda-dispatcher')).toThrow(/Component/);
   const readme = fs.readFileSync(path.join(K8S_ROOT, 'README.md'), 'utf8');
@@ -33,10 +36,15 @@ describe.each(withDispatcher)('%s with the KEDA component', (_name, { dir }) => 
 
   test('every object validates (KEDA objects against the keda.sh CRD schemas) and lands in the stack namespace', () => {
     const results = validateWithModels(objects);
-    expect(results.flatMap((r, i) => (r.status === 'valid' ? [] : [`${objectId(objects[i])}: ${r.status === 'invalid' ? r.message : 'unknown kind'}`]))).toEqual([]);
+    expect(
+      results.flatMap((r, i) =>
+        r.status === 'valid' ? [] : [`${objectId(objects[i])}: ${r.status === 'invalid' ? r.message : 'unknown kind'}`],
+      ),
+    ).toEqual([]);
     const plain = render(dir);
     const namespace = plain.find((o) => o.kind === 'Deployment')?.metadata.namespace;
-    for (const o of [...byKind(objects, 'ScaledObject'), ...byKind(objects, 'TriggerAuthentication')]) expect(o.metadata.namespace).toBe(namespace);
+    for (const o of [...byKind(objects, 'ScaledObject'), ...byKind(objects, 'TriggerAuthentication')])
+      expect(o.metadata.namespace).toBe(namespace);
     // The component adds its two objects and changes nothing else but the dispatcher's replica count.
     expect(objects.length).toBe(plain.length + 2);
   });
@@ -55,13 +63,23 @@ describe.each(withDispatcher)('%s with the KEDA component', (_name, { dir }) => 
 
   test("watches the delivery queue's wait list under the prefix the dispatcher runs with", () => {
     const deployment = find(objects, 'Deployment', 'webhook-dispatcher');
-    const container = asArray(asObject(asObject(asObject(deployment.spec).template).spec).containers).filter(isObject)[0];
+    const container = asArray(asObject(asObject(asObject(deployment.spec).template).spec).containers).filter(
+      isObject,
+    )[0];
     const fromConfigMaps = asArray(container.envFrom)
       .filter(isObject)
       .map((s) => asObject(find(objects, 'ConfigMap', String(asObject(s.configMapRef).name)).data));
-    const fromEnv = asArray(container.env).filter(isObject).find((v) => v.name === 'QUEUE_PREFIX')?.value;
-    const prefix = String(fromEnv ?? fromConfigMaps.reverse().find((d) => d.QUEUE_PREFIX !== undefined)?.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX);
-    const triggers = asArray(asObject(find(objects, 'ScaledObject', 'webhook-dispatcher').spec).triggers).filter(isObject);
+    const fromEnv = asArray(container.env)
+      .filter(isObject)
+      .find((v) => v.name === 'QUEUE_PREFIX')?.value;
+    const prefix = String(
+      fromEnv ??
+        fromConfigMaps.reverse().find((d) => d.QUEUE_PREFIX !== undefined)?.QUEUE_PREFIX ??
+        DEFAULT_QUEUE_PREFIX,
+    );
+    const triggers = asArray(asObject(find(objects, 'ScaledObject', 'webhook-dispatcher').spec).triggers).filter(
+      isObject,
+    );
     expect(triggers.map((t) => t.type)).toEqual(['redis']);
     const metadata = asObject(triggers[0].metadata);
     expect(metadata.listName).toBe(`${prefix}:${QUEUES.webhookDeliveries}:wait`);
@@ -77,7 +95,12 @@ describe.each(withDispatcher)('%s with the KEDA component', (_name, { dir }) => 
     const readme = fs.readFileSync(path.join(K8S_ROOT, 'README.md'), 'utf8').split('\n');
     for (const auth of byKind(objects, 'TriggerAuthentication')) {
       for (const ref of asArray(asObject(auth.spec).secretTargetRef).filter(isObject)) {
-        expect({ ref, documented: readme.some((line) => line.includes(`\`${String(ref.name)}\``) && line.includes(`\`${String(ref.key)}\``)) }).toEqual({ ref, documented: true });
+        expect({
+          ref,
+          documented: readme.some(
+            (line) => line.includes(`\`${String(ref.name)}\``) && line.includes(`\`${String(ref.key)}\``),
+          ),
+        }).toEqual({ ref, documented: true });
       }
     }
   });

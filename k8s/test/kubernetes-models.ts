@@ -17,6 +17,7 @@ export function validateWithModels(objects: readonly unknown[]): ModelResult[] {
     timeout: 60_000,
   });
   const results = JSON.parse(out) as ModelResult[];
-  if (!Array.isArray(results) || results.length !== objects.length) throw new Error('validate-models.mjs answered a different number of results');
+  if (!Array.isArray(results) || results.length !== objects.length)
+    throw new Error('validate-models.mjs answered a different number of results');
   return results;
 }

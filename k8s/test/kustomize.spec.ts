@@ -46,7 +46,9 @@ afterEach(() => {
 });
 
 const container = (o: K8sObject, name: string): JsonObject =>
-  ((((o.spec as JsonObject).template as JsonObject).spec as JsonObject).containers as JsonObject[]).find((c) => c.name === name)!;
+  ((((o.spec as JsonObject).template as JsonObject).spec as JsonObject).containers as JsonObject[]).find(
+    (c) => c.name === name,
+  )!;
 
 describe('renderKustomization', () => {
   test('applies patches, namespace, labels and images the way kustomize does', () => {
@@ -85,7 +87,9 @@ spec:
     expect(ns.metadata.namespace).toBeUndefined();
     expect(web.metadata.labels).toEqual({ stack: 'prod' });
     expect(ns.metadata.labels).toEqual({ stack: 'prod' });
-    expect(((web.spec as JsonObject).template as JsonObject).metadata).toEqual({ labels: { app: 'web', stack: 'prod' } });
+    expect(((web.spec as JsonObject).template as JsonObject).metadata).toEqual({
+      labels: { app: 'web', stack: 'prod' },
+    });
     // Selectors are never touched.
     expect((web.spec as JsonObject).selector).toEqual({ matchLabels: { app: 'web' } });
     const main = container(web, 'web');
@@ -111,9 +115,16 @@ spec:
   test('a missing resource, a missing patch file and a duplicate object are errors', () => {
     write({ 'a/kustomization.yaml': `${KUSTOMIZATION}resources: [nope.yaml]\n` });
     expect(() => renderKustomization(path.join(dir, 'a'))).toThrow(/resource nope\.yaml does not exist/);
-    write({ 'b/kustomization.yaml': `${KUSTOMIZATION}resources: [d.yaml]\npatches:\n  - path: gone.yaml\n`, 'b/d.yaml': DEPLOYMENT });
+    write({
+      'b/kustomization.yaml': `${KUSTOMIZATION}resources: [d.yaml]\npatches:\n  - path: gone.yaml\n`,
+      'b/d.yaml': DEPLOYMENT,
+    });
     expect(() => renderKustomization(path.join(dir, 'b'))).toThrow(/patch gone\.yaml does not exist/);
-    write({ 'c/kustomization.yaml': `${KUSTOMIZATION}resources: [d.yaml, e.yaml]\n`, 'c/d.yaml': DEPLOYMENT, 'c/e.yaml': DEPLOYMENT });
+    write({
+      'c/kustomization.yaml': `${KUSTOMIZATION}resources: [d.yaml, e.yaml]\n`,
+      'c/d.yaml': DEPLOYMENT,
+      'c/e.yaml': DEPLOYMENT,
+    });
     expect(() => renderKustomization(path.join(dir, 'c'))).toThrow(/defined twice/);
   });
 
@@ -130,11 +141,13 @@ spec:
     write({
       'base/kustomization.yaml': `${KUSTOMIZATION}resources: [deployment.yaml]\n`,
       'base/deployment.yaml': DEPLOYMENT,
-      'extra/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [cm.yaml]\npatches:\n  - path: patch.yaml\n',
+      'extra/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [cm.yaml]\npatches:\n  - path: patch.yaml\n',
       'extra/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata: { A: b }\n',
       'extra/patch.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n',
       'overlay/kustomization.yaml': `${KUSTOMIZATION}namespace: prod\nresources: [../base]\ncomponents: [../extra]\npatches:\n  - path: patch.yaml\n`,
-      'overlay/patch.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: null\n  revisionHistoryLimit: 2\n',
+      'overlay/patch.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: null\n  revisionHistoryLimit: 2\n',
       'plain/kustomization.yaml': `${KUSTOMIZATION}resources: [../base]\n`,
     });
     const [web, cm] = renderKustomization(path.join(dir, 'overlay'));
@@ -165,14 +178,19 @@ spec:
   });
 
   test('rejects YAML with duplicate keys', () => {
-    write({ 'kustomization.yaml': `${KUSTOMIZATION}resources: [d.yaml]\n`, 'd.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n' });
+    write({
+      'kustomization.yaml': `${KUSTOMIZATION}resources: [d.yaml]\n`,
+      'd.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n',
+    });
     expect(() => renderKustomization(dir)).toThrow(/d\.yaml/);
   });
 });
 
 describe('strategicMerge', () => {
   test('merges maps, deletes on null, replaces plain lists', () => {
-    expect(strategicMerge({ a: 1, b: { c: 2, d: 3 }, args: ['x', 'y'] }, { b: { d: null, e: 4 }, args: ['z'] })).toEqual({ a: 1, b: { c: 2, e: 4 }, args: ['z'] });
+    expect(
+      strategicMerge({ a: 1, b: { c: 2, d: 3 }, args: ['x', 'y'] }, { b: { d: null, e: 4 }, args: ['z'] }),
+    ).toEqual({ a: 1, b: { c: 2, e: 4 }, args: ['z'] });
   });
 
   test('refuses directives and lists merged on keys other than name', () => {
@@ -183,7 +201,11 @@ describe('strategicMerge', () => {
 
 describe('parseImage', () => {
   test('splits registry, name, tag and digest', () => {
-    expect(parseImage('registry.test:5000/a/b:1.2')).toEqual({ name: 'registry.test:5000/a/b', tag: '1.2', digest: undefined });
+    expect(parseImage('registry.test:5000/a/b:1.2')).toEqual({
+      name: 'registry.test:5000/a/b',
+      tag: '1.2',
+      digest: undefined,
+    });
     expect(parseImage('registry.test:5000/a/b')).toEqual({ name: 'registry.test:5000/a/b', digest: undefined });
     expect(parseImage('a/b@sha256:abc')).toEqual({ name: 'a/b', digest: 'sha256:abc' });
   });

@@ -45,9 +45,26 @@ export interface Kustomization {
 
 export const KUSTOMIZE_API_VERSION = 'kustomize.config.k8s.io/v1beta1';
 export const COMPONENT_API_VERSION = 'kustomize.config.k8s.io/v1alpha1';
-const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'components', 'patches', 'namespace', 'labels', 'images']);
+const KUSTOMIZATION_FIELDS = new Set([
+  'apiVersion',
+  'kind',
+  'resources',
+  'components',
+  'patches',
+  'namespace',
+  'labels',
+  'images',
+]);
 const COMPONENT_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'patches']);
-const CLUSTER_SCOPED_KINDS = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'StorageClass', 'PersistentVolume', 'CustomResourceDefinition']);
+const CLUSTER_SCOPED_KINDS = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'PriorityClass',
+  'StorageClass',
+  'PersistentVolume',
+  'CustomResourceDefinition',
+]);
 const POD_TEMPLATE_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 /** Lists whose strategic-merge key is `name`: their items merge one by one. */
@@ -93,39 +110,57 @@ export function listYamlFiles(dir: string): string[] {
 
 /** A Kustomization or a Component (the files named kustomization.yaml). */
 export function isKustomization(doc: Json): doc is Json & Kustomization {
-  return isObject(doc) && (doc.kind === 'Kustomization' || doc.kind === 'Component') && typeof doc.apiVersion === 'string' && doc.apiVersion.startsWith('kustomize.config.k8s.io/');
+  return (
+    isObject(doc) &&
+    (doc.kind === 'Kustomization' || doc.kind === 'Component') &&
+    typeof doc.apiVersion === 'string' &&
+    doc.apiVersion.startsWith('kustomize.config.k8s.io/')
+  );
 }
 
 export function isK8sObject(doc: Json): doc is K8sObject {
-  return isObject(doc) && typeof doc.apiVersion === 'string' && typeof doc.kind === 'string' && isObject(doc.metadata) && typeof doc.metadata.name === 'string';
+  return (
+    isObject(doc) &&
+    typeof doc.apiVersion === 'string' &&
+    typeof doc.kind === 'string' &&
+    isObject(doc.metadata) &&
+    typeof doc.metadata.name === 'string'
+  );
 }
 
-export const objectId = (o: K8sObject): string => `${o.kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+export const objectId = (o: K8sObject): string =>
+  `${o.kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
 
 /** Reads and structurally checks `dir/kustomization.yaml`. */
 export function readKustomization(dir: string): Kustomization {
   const file = path.join(dir, 'kustomization.yaml');
   if (!fs.existsSync(file)) throw new Error(`${rel(dir)} has no kustomization.yaml`);
   const docs = loadYamlDocuments(file);
-  if (docs.length !== 1 || !isKustomization(docs[0])) throw new Error(`${rel(file)} must hold exactly one Kustomization or Component`);
+  if (docs.length !== 1 || !isKustomization(docs[0]))
+    throw new Error(`${rel(file)} must hold exactly one Kustomization or Component`);
   const k = docs[0];
   const component = k.kind === 'Component';
   const apiVersion = component ? COMPONENT_API_VERSION : KUSTOMIZE_API_VERSION;
   if (k.apiVersion !== apiVersion) throw new Error(`${rel(file)}: apiVersion of a ${k.kind} must be ${apiVersion}`);
   const unsupported = Object.keys(k).filter((key) => !(component ? COMPONENT_FIELDS : KUSTOMIZATION_FIELDS).has(key));
-  if (unsupported.length > 0) throw new Error(`${rel(file)}: fields not supported by the test renderer: ${unsupported.join(', ')}`);
+  if (unsupported.length > 0)
+    throw new Error(`${rel(file)}: fields not supported by the test renderer: ${unsupported.join(', ')}`);
   for (const patch of k.patches ?? []) {
     const extra = Object.keys(patch).filter((key) => key !== 'path');
-    if (typeof patch.path !== 'string' || extra.length > 0) throw new Error(`${rel(file)}: only \`patches: [{ path }]\` is supported`);
+    if (typeof patch.path !== 'string' || extra.length > 0)
+      throw new Error(`${rel(file)}: only \`patches: [{ path }]\` is supported`);
   }
   for (const entry of k.labels ?? []) {
     const extra = Object.keys(entry).filter((key) => !['pairs', 'includeSelectors', 'includeTemplates'].includes(key));
-    if (!isObject(entry.pairs) || extra.length > 0) throw new Error(`${rel(file)}: labels entries take pairs, includeSelectors, includeTemplates`);
-    if (entry.includeSelectors) throw new Error(`${rel(file)}: labels must not change selectors (includeSelectors: true)`);
+    if (!isObject(entry.pairs) || extra.length > 0)
+      throw new Error(`${rel(file)}: labels entries take pairs, includeSelectors, includeTemplates`);
+    if (entry.includeSelectors)
+      throw new Error(`${rel(file)}: labels must not change selectors (includeSelectors: true)`);
   }
   for (const image of k.images ?? []) {
     const extra = Object.keys(image).filter((key) => !['name', 'newName', 'newTag'].includes(key));
-    if (typeof image.name !== 'string' || extra.length > 0) throw new Error(`${rel(file)}: images entries take name, newName, newTag`);
+    if (typeof image.name !== 'string' || extra.length > 0)
+      throw new Error(`${rel(file)}: images entries take name, newName, newTag`);
   }
   return k;
 }
@@ -135,11 +170,15 @@ export function kustomizationFiles(dir: string): { resources: string[]; componen
   const k = readKustomization(dir);
   const resolve = (entry: string, what: string): string => {
     const full = path.resolve(dir, entry);
-    if (!fs.existsSync(full)) throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: ${what} ${entry} does not exist`);
+    if (!fs.existsSync(full))
+      throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: ${what} ${entry} does not exist`);
     if (what !== 'patch' && fs.statSync(full).isDirectory() && !fs.existsSync(path.join(full, 'kustomization.yaml'))) {
-      throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: ${what} directory ${entry} has no kustomization.yaml`);
+      throw new Error(
+        `${rel(path.join(dir, 'kustomization.yaml'))}: ${what} directory ${entry} has no kustomization.yaml`,
+      );
     }
-    if (what === 'component' && !fs.statSync(full).isDirectory()) throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: component ${entry} must be a directory`);
+    if (what === 'component' && !fs.statSync(full).isDirectory())
+      throw new Error(`${rel(path.join(dir, 'kustomization.yaml'))}: component ${entry} must be a directory`);
     return full;
   };
   return {
@@ -158,18 +197,21 @@ export function strategicMerge(target: Json, patch: Json, field?: string): Json 
   if (isObject(target) && isObject(patch)) {
     const out: JsonObject = clone(target);
     for (const [key, value] of Object.entries(patch)) {
-      if (key.startsWith('$')) throw new Error(`strategic-merge directive ${key} is not supported by the test renderer`);
+      if (key.startsWith('$'))
+        throw new Error(`strategic-merge directive ${key} is not supported by the test renderer`);
       if (value === null) delete out[key];
       else out[key] = key in out ? strategicMerge(out[key], value, key) : clone(value);
     }
     return out;
   }
   if (Array.isArray(target) && Array.isArray(patch)) {
-    if (field && MERGE_BY_OTHER_KEY.has(field)) throw new Error(`patching the list \`${field}\` is not supported by the test renderer`);
+    if (field && MERGE_BY_OTHER_KEY.has(field))
+      throw new Error(`patching the list \`${field}\` is not supported by the test renderer`);
     if (field && MERGE_BY_NAME.has(field)) {
       const out = clone(target);
       for (const item of patch) {
-        if (!isObject(item) || typeof item.name !== 'string') throw new Error(`every item patched into \`${field}\` needs a name`);
+        if (!isObject(item) || typeof item.name !== 'string')
+          throw new Error(`every item patched into \`${field}\` needs a name`);
         const at = out.findIndex((existing) => isObject(existing) && existing.name === item.name);
         if (at >= 0) out[at] = strategicMerge(out[at], item);
         else out.push(clone(item));
@@ -216,8 +258,10 @@ const formatImage = (i: { name: string; tag?: string; digest?: string }): string
 
 function loadResource(file: string): K8sObject[] {
   return loadYamlDocuments(file).map((doc, i) => {
-    if (isKustomization(doc)) throw new Error(`${rel(file)}: a Kustomization is listed as a resource file; list its directory`);
-    if (!isK8sObject(doc)) throw new Error(`${rel(file)} document ${i + 1} is not a Kubernetes object (apiVersion, kind, metadata.name)`);
+    if (isKustomization(doc))
+      throw new Error(`${rel(file)}: a Kustomization is listed as a resource file; list its directory`);
+    if (!isK8sObject(doc))
+      throw new Error(`${rel(file)} document ${i + 1} is not a Kubernetes object (apiVersion, kind, metadata.name)`);
     return doc;
   });
 }
@@ -235,12 +279,20 @@ function applyPatches(objects: K8sObject[], patchFiles: string[], where: string)
   let out = objects;
   for (const file of patchFiles) {
     const docs = loadYamlDocuments(file);
-    if (docs.length !== 1 || !isK8sObject(docs[0])) throw new Error(`${rel(file)} must hold exactly one patch naming apiVersion, kind and metadata.name`);
+    if (docs.length !== 1 || !isK8sObject(docs[0]))
+      throw new Error(`${rel(file)} must hold exactly one patch naming apiVersion, kind and metadata.name`);
     const patch = docs[0];
     const matches = out.filter(
-      (o) => o.apiVersion === patch.apiVersion && o.kind === patch.kind && o.metadata.name === patch.metadata.name && (!patch.metadata.namespace || patch.metadata.namespace === o.metadata.namespace),
+      (o) =>
+        o.apiVersion === patch.apiVersion &&
+        o.kind === patch.kind &&
+        o.metadata.name === patch.metadata.name &&
+        (!patch.metadata.namespace || patch.metadata.namespace === o.metadata.namespace),
     );
-    if (matches.length !== 1) throw new Error(`${rel(file)} patches ${patch.kind}/${patch.metadata.name}, which ${where} does not contain exactly once`);
+    if (matches.length !== 1)
+      throw new Error(
+        `${rel(file)} patches ${patch.kind}/${patch.metadata.name}, which ${where} does not contain exactly once`,
+      );
     out = out.map((o) => (o === matches[0] ? (strategicMerge(o, patch) as K8sObject) : o));
   }
   return out;
@@ -250,7 +302,8 @@ function renderResources(files: string[], where: string): K8sObject[] {
   const objects: K8sObject[] = [];
   for (const resource of files) {
     if (fs.statSync(resource).isDirectory()) {
-      if (readKustomization(resource).kind === 'Component') throw new Error(`${where}: ${rel(resource)} is a Component; list it under components, not resources`);
+      if (readKustomization(resource).kind === 'Component')
+        throw new Error(`${where}: ${rel(resource)} is a Component; list it under components, not resources`);
       objects.push(...renderKustomization(resource));
     } else {
       objects.push(...loadResource(resource));
@@ -267,7 +320,10 @@ function renderResources(files: string[], where: string): K8sObject[] {
 export function renderKustomization(dir: string, extraComponents: string[] = []): K8sObject[] {
   const k = readKustomization(dir);
   const where = rel(path.join(dir, 'kustomization.yaml'));
-  if (k.kind === 'Component') throw new Error(`${where} is a Component: it is applied by a kustomization that lists it under components, never built alone`);
+  if (k.kind === 'Component')
+    throw new Error(
+      `${where} is a Component: it is applied by a kustomization that lists it under components, never built alone`,
+    );
   const files = kustomizationFiles(dir);
 
   let objects = renderResources(files.resources, where);
@@ -276,7 +332,8 @@ export function renderKustomization(dir: string, extraComponents: string[] = [])
   for (const componentDir of [...files.components, ...extraComponents]) {
     const component = readKustomization(componentDir);
     const componentWhere = rel(path.join(componentDir, 'kustomization.yaml'));
-    if (component.kind !== 'Component') throw new Error(`${where}: ${rel(componentDir)} is listed under components but is a ${component.kind}`);
+    if (component.kind !== 'Component')
+      throw new Error(`${where}: ${rel(componentDir)} is listed under components but is a ${component.kind}`);
     const componentFiles = kustomizationFiles(componentDir);
     objects = [...objects, ...renderResources(componentFiles.resources, componentWhere)];
     checkUnique(objects, `${where} with ${componentWhere}`);
@@ -293,7 +350,8 @@ export function renderKustomization(dir: string, extraComponents: string[] = [])
     for (const o of objects) {
       o.metadata.labels = { ...(o.metadata.labels ?? {}), ...entry.pairs };
       const template = entry.includeTemplates ? podTemplateMetadataOf(o) : undefined;
-      if (template) template.labels = { ...((template.labels as Record<string, string> | undefined) ?? {}), ...entry.pairs };
+      if (template)
+        template.labels = { ...((template.labels as Record<string, string> | undefined) ?? {}), ...entry.pairs };
     }
   }
 
@@ -302,7 +360,11 @@ export function renderKustomization(dir: string, extraComponents: string[] = [])
       if (typeof container.image !== 'string') continue;
       const current = parseImage(container.image);
       if (current.name !== image.name) continue;
-      container.image = formatImage({ name: image.newName ?? current.name, tag: image.newTag ?? current.tag, digest: current.digest });
+      container.image = formatImage({
+        name: image.newName ?? current.name,
+        tag: image.newTag ?? current.tag,
+        digest: current.digest,
+      });
     }
   }
   return objects;

@@ -48,7 +48,6 @@ import {
 } from './platform';
 import { DEPLOYABLES } from './stacks';
 
-
 /** Stand-ins for Secret values, shaped like the real ones, to run the apps' config validation. */
 const PLACEHOLDER_SECRETS: Record<string, string> = {
   DATABASE_URL: 'postgres://app:placeholder@postgres.internal:5432/edu',
@@ -80,7 +79,9 @@ function envOf(container: JsonObject): EnvVar[] {
 
 function secretRefOf(v: EnvVar): { name: string; key: string } | undefined {
   const ref = v.valueFrom && asObject(v.valueFrom.secretKeyRef);
-  return ref && typeof ref.name === 'string' && typeof ref.key === 'string' ? { name: ref.name, key: ref.key } : undefined;
+  return ref && typeof ref.name === 'string' && typeof ref.key === 'string'
+    ? { name: ref.name, key: ref.key }
+    : undefined;
 }
 
 function byKind(objects: K8sObject[], kind: string): K8sObject[] {
@@ -125,7 +126,10 @@ function effectiveEnv(objects: K8sObject[], container: JsonObject): Record<strin
     else if (secretRefOf(v)) env[v.name] = PLACEHOLDER_SECRETS[v.name] ?? 'placeholder';
     else if (configRef && typeof configRef.name === 'string') {
       const data = asObject(byKind(objects, 'ConfigMap').find((c) => c.metadata.name === configRef.name)?.data);
-      if (typeof data[String(configRef.key)] !== 'string') throw new Error(`${v.name} refers to ConfigMap ${configRef.name} key ${String(configRef.key)}, which is not in the render`);
+      if (typeof data[String(configRef.key)] !== 'string')
+        throw new Error(
+          `${v.name} refers to ConfigMap ${configRef.name} key ${String(configRef.key)}, which is not in the render`,
+        );
       env[v.name] = data[String(configRef.key)] as string;
     }
   }
@@ -152,7 +156,9 @@ const kustomizationDirs = yamlFiles.filter((f) => path.basename(f) === 'kustomiz
 describe('YAML files under k8s/', () => {
   test('there are manifests to check', () => {
     expect(yamlFiles.length).toBeGreaterThanOrEqual(10);
-    expect(kustomizationDirs.map(rel)).toEqual(expect.arrayContaining(Object.values(DEPLOYABLES).map((d) => `k8s/${d.dir}`)));
+    expect(kustomizationDirs.map(rel)).toEqual(
+      expect.arrayContaining(Object.values(DEPLOYABLES).map((d) => `k8s/${d.dir}`)),
+    );
   });
 
   test.each(yamlFiles.map(rel))('%s parses, and every document is a Kustomization or a Kubernetes object', (file) => {
@@ -184,12 +190,17 @@ describe('YAML files under k8s/', () => {
     const objects: Array<{ file: string; object: K8sObject }> = [];
     for (const file of yamlFiles) {
       if (patchFiles.has(file)) continue;
-      for (const doc of loadYamlDocuments(file)) if (!isKustomization(doc) && isK8sObject(doc)) objects.push({ file: rel(file), object: doc });
+      for (const doc of loadYamlDocuments(file))
+        if (!isKustomization(doc) && isK8sObject(doc)) objects.push({ file: rel(file), object: doc });
     }
     expect(objects.length).toBeGreaterThanOrEqual(15);
     const results = validateWithModels(objects.map((o) => o.object));
     const problems = results.flatMap((r, i) =>
-      r.status === 'valid' ? [] : [`${objects[i].file} ${objectId(objects[i].object)}: ${r.status === 'invalid' ? r.message : `unknown kind ${objects[i].object.apiVersion} ${objects[i].object.kind}`}`],
+      r.status === 'valid'
+        ? []
+        : [
+            `${objects[i].file} ${objectId(objects[i].object)}: ${r.status === 'invalid' ? r.message : `unknown kind ${objects[i].object.apiVersion} ${objects[i].object.kind}`}`,
+          ],
     );
     expect(problems).toEqual([]);
   });
@@ -199,12 +210,20 @@ describe('YAML files under k8s/', () => {
     expect(patchFiles.length).toBeGreaterThan(0);
     const patches = patchFiles.map((f) => loadYamlDocuments(f)[0] as K8sObject);
     // A patch is partial, so only its kind is checked here; the patched result is validated per render.
-    const skeletons = patches.map((p) => ({ apiVersion: p.apiVersion, kind: p.kind, metadata: { name: p.metadata.name } }));
+    const skeletons = patches.map((p) => ({
+      apiVersion: p.apiVersion,
+      kind: p.kind,
+      metadata: { name: p.metadata.name },
+    }));
     expect(validateWithModels(skeletons).map((r) => r.status)).toEqual(patches.map(() => 'valid'));
   });
 
   test('no Secret is defined in the repository (Secrets are created out of band)', () => {
-    const secrets = yamlFiles.flatMap((f) => loadYamlDocuments(f).filter((d) => isObject(d) && d.kind === 'Secret').map(() => rel(f)));
+    const secrets = yamlFiles.flatMap((f) =>
+      loadYamlDocuments(f)
+        .filter((d) => isObject(d) && d.kind === 'Secret')
+        .map(() => rel(f)),
+    );
     expect(secrets).toEqual([]);
     for (const dir of kustomizationDirs) {
       const raw = loadYamlDocuments(path.join(dir, 'kustomization.yaml'))[0] as JsonObject;
@@ -229,7 +248,9 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
 
   test('every rendered object (patches applied) validates against its kubernetes-models schema', () => {
     const results = validateWithModels(objects);
-    const problems = results.flatMap((r, i) => (r.status === 'valid' ? [] : [`${objectId(objects[i])}: ${r.status === 'invalid' ? r.message : 'unknown kind'}`]));
+    const problems = results.flatMap((r, i) =>
+      r.status === 'valid' ? [] : [`${objectId(objects[i])}: ${r.status === 'invalid' ? r.message : 'unknown kind'}`],
+    );
     expect(problems).toEqual([]);
   });
 
@@ -242,7 +263,11 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
     for (const d of deployments) {
       const app = appOf(d)!;
       const c = mainContainer(d);
-      expect({ id: objectId(d), live: probeTarget(c, 'livenessProbe'), ready: probeTarget(c, 'readinessProbe') }).toEqual({
+      expect({
+        id: objectId(d),
+        live: probeTarget(c, 'livenessProbe'),
+        ready: probeTarget(c, 'readinessProbe'),
+      }).toEqual({
         id: objectId(d),
         live: { path: '/health/live', port: APP_PORTS[app] },
         ready: { path: '/health/ready', port: APP_PORTS[app] },
@@ -256,10 +281,17 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
     for (const d of deployments) {
       const app = appOf(d)!;
       const c = mainContainer(d);
-      expect(asArray(c.ports).filter(isObject).map((p) => p.containerPort)).toEqual([APP_PORTS[app]]);
+      expect(
+        asArray(c.ports)
+          .filter(isObject)
+          .map((p) => p.containerPort),
+      ).toEqual([APP_PORTS[app]]);
       expect(effectiveEnv(objects, c).PORT).toBe(String(APP_PORTS[app]));
       const annotations = asObject(podTemplateMetadataOf(d)?.annotations);
-      expect([annotations['prometheus.io/port'], annotations['prometheus.io/path']]).toEqual([String(APP_PORTS[app]), '/metrics']);
+      expect([annotations['prometheus.io/port'], annotations['prometheus.io/path']]).toEqual([
+        String(APP_PORTS[app]),
+        '/metrics',
+      ]);
     }
   });
 
@@ -269,7 +301,12 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
         const resources = asObject(c.resources);
         for (const bound of ['requests', 'limits']) {
           const b = asObject(resources[bound]);
-          expect({ id: objectId(o), bound, cpu: typeof b.cpu, memory: typeof b.memory }).toEqual({ id: objectId(o), bound, cpu: 'string', memory: 'string' });
+          expect({ id: objectId(o), bound, cpu: typeof b.cpu, memory: typeof b.memory }).toEqual({
+            id: objectId(o),
+            bound,
+            cpu: 'string',
+            memory: 'string',
+          });
         }
       }
     }
@@ -280,7 +317,10 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       const pod = asObject(podSpecOf(o)?.securityContext);
       expect({ id: objectId(o), runAsNonRoot: pod.runAsNonRoot }).toEqual({ id: objectId(o), runAsNonRoot: true });
       expect(typeof pod.runAsUser === 'number' && pod.runAsUser > 0).toBe(true);
-      expect({ id: objectId(o), seccomp: asObject(pod.seccompProfile).type }).toEqual({ id: objectId(o), seccomp: 'RuntimeDefault' });
+      expect({ id: objectId(o), seccomp: asObject(pod.seccompProfile).type }).toEqual({
+        id: objectId(o),
+        seccomp: 'RuntimeDefault',
+      });
       expect(podSpecOf(o)?.automountServiceAccountToken).toBe(false);
       // What must be written (Node's temporary files) goes to a size-limited emptyDir on /tmp.
       const volumes = asArray(podSpecOf(o)?.volumes).filter(isObject);
@@ -289,11 +329,20 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
           .filter(isObject)
           .find((m) => m.mountPath === '/tmp');
         const volume = volumes.find((v) => v.name === tmp?.name);
-        expect({ id: objectId(o), container: c.name, tmp: typeof asObject(volume?.emptyDir).sizeLimit }).toEqual({ id: objectId(o), container: c.name, tmp: 'string' });
+        expect({ id: objectId(o), container: c.name, tmp: typeof asObject(volume?.emptyDir).sizeLimit }).toEqual({
+          id: objectId(o),
+          container: c.name,
+          tmp: 'string',
+        });
       }
       for (const c of containersOf(o)) {
         const sc = asObject(c.securityContext);
-        expect({ id: objectId(o), escalation: sc.allowPrivilegeEscalation, readOnly: sc.readOnlyRootFilesystem, drop: asObject(sc.capabilities).drop }).toEqual({
+        expect({
+          id: objectId(o),
+          escalation: sc.allowPrivilegeEscalation,
+          readOnly: sc.readOnlyRootFilesystem,
+          drop: asObject(sc.capabilities).drop,
+        }).toEqual({
           id: objectId(o),
           escalation: false,
           readOnly: true,
@@ -310,7 +359,12 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       for (const c of containersOf(o)) {
         for (const v of envOf(c)) {
           if ((SECRET_VARIABLES as readonly string[]).includes(v.name)) {
-            expect({ id: objectId(o), name: v.name, value: v.value, ref: secretRefOf(v)?.key }).toEqual({ id: objectId(o), name: v.name, value: undefined, ref: v.name });
+            expect({ id: objectId(o), name: v.name, value: v.value, ref: secretRefOf(v)?.key }).toEqual({
+              id: objectId(o),
+              name: v.name,
+              value: undefined,
+              ref: v.name,
+            });
           }
           // No literal value may carry a password, whatever its name.
           if (typeof v.value === 'string') expect(v.value).not.toMatch(/:\/\/[^/@\s]*:[^/@\s]*@/);
@@ -328,28 +382,48 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
   test('every app gets the secrets it needs from a Secret', () => {
     for (const d of deployments) {
       const app = appOf(d)!;
-      const refs = envOf(mainContainer(d)).filter((v) => secretRefOf(v)).map((v) => v.name);
+      const refs = envOf(mainContainer(d))
+        .filter((v) => secretRefOf(v))
+        .map((v) => v.name);
       const needed = ['DATABASE_URL', ...(REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
       if (app === 'identity') needed.push('OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', ...SIGNIN_VARIABLES);
       if (app === 'webhook-dispatcher') needed.push('KEY_ENCRYPTION_KEY');
       expect(refs.sort()).toEqual(needed.sort());
       // The sign-in settings are optional keys of their own optional Secret: a stack without them starts.
       const signIn = envOf(mainContainer(d)).filter((v) => SIGNIN_VARIABLES.includes(v.name));
-      for (const v of signIn) expect({ name: v.name, ref: asObject(v.valueFrom?.secretKeyRef) }).toEqual({ name: v.name, ref: { name: SIGNIN_SECRET, key: v.name, optional: true } });
+      for (const v of signIn)
+        expect({ name: v.name, ref: asObject(v.valueFrom?.secretKeyRef) }).toEqual({
+          name: v.name,
+          ref: { name: SIGNIN_SECRET, key: v.name, optional: true },
+        });
     }
     const job = find(objects, 'Job', 'migrate');
     // A regional database subscribes to the global one: the Job also gets the global database's URL.
     const regional = dir.startsWith('overlays/') && dir !== 'overlays/global';
-    expect(envOf(mainContainer(job)).filter((v) => secretRefOf(v)).map((v) => v.name)).toEqual(regional ? ['DATABASE_URL', 'REPLICATION_SOURCE_URL'] : ['DATABASE_URL']);
+    expect(
+      envOf(mainContainer(job))
+        .filter((v) => secretRefOf(v))
+        .map((v) => v.name),
+    ).toEqual(regional ? ['DATABASE_URL', 'REPLICATION_SOURCE_URL'] : ['DATABASE_URL']);
   });
 
   test('the migration Job sets up the identity replication its database plays a part in (none in one stack)', () => {
     const env = effectiveEnv(objects, mainContainer(find(objects, 'Job', 'migrate')));
     // The same reading of the environment the migration runner does at start.
     const config = replicationConfigFromEnv(env);
-    const expected = dir === 'base' ? { role: 'none' } : dir === 'overlays/global' ? { role: 'publisher' } : { role: 'subscriber', sourceUrl: PLACEHOLDER_SECRETS.REPLICATION_SOURCE_URL, subscription: expect.stringMatching(/^edu_identity_/) };
+    const expected =
+      dir === 'base'
+        ? { role: 'none' }
+        : dir === 'overlays/global'
+          ? { role: 'publisher' }
+          : {
+              role: 'subscriber',
+              sourceUrl: PLACEHOLDER_SECRETS.REPLICATION_SOURCE_URL,
+              subscription: expect.stringMatching(/^edu_identity_/),
+            };
     expect(config).toEqual(expected);
-    if (config.role === 'subscriber') expect(config.subscription).toBe(`edu_identity_${String(env.SERVICE_REGION).toLowerCase().replace(/-/g, '_')}`);
+    if (config.role === 'subscriber')
+      expect(config.subscription).toBe(`edu_identity_${String(env.SERVICE_REGION).toLowerCase().replace(/-/g, '_')}`);
   });
 
   test('every variable set is one the processes read, and envFrom ConfigMaps exist', () => {
@@ -359,7 +433,8 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
         expect(names.filter((n) => !KNOWN_VARIABLES.has(n))).toEqual([]);
       }
     }
-    for (const cm of byKind(objects, 'ConfigMap')) expect(Object.keys(asObject(cm.data)).filter((n) => !KNOWN_VARIABLES.has(n))).toEqual([]);
+    for (const cm of byKind(objects, 'ConfigMap'))
+      expect(Object.keys(asObject(cm.data)).filter((n) => !KNOWN_VARIABLES.has(n))).toEqual([]);
   });
 
   test("every app's environment passes the shared config validation the app runs at boot", () => {
@@ -377,7 +452,13 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
     for (const d of linking) {
       const raw = effectiveEnv(objects, mainContainer(d)).PUBLIC_BASE_URL;
       const url = new URL(String(raw));
-      expect({ id: objectId(d), raw: url.href, protocol: url.protocol, path: url.pathname, extra: `${url.username}${url.search}${url.hash}` }).toEqual({
+      expect({
+        id: objectId(d),
+        raw: url.href,
+        protocol: url.protocol,
+        path: url.pathname,
+        extra: `${url.username}${url.search}${url.hash}`,
+      }).toEqual({
         id: objectId(d),
         raw: `${raw}/`,
         protocol: 'https:',
@@ -456,7 +537,9 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
     }
     const timeoutMs = Number(effectiveEnv(objects, mainContainer(dispatcher!)).WEBHOOK_TIMEOUT_MS);
     expect(timeoutMs).toBe(30_000);
-    expect(podSpecOf(dispatcher!)?.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(timeoutMs / 1000 + SHUTDOWN_MARGIN_SECONDS);
+    expect(podSpecOf(dispatcher!)?.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
+      timeoutMs / 1000 + SHUTDOWN_MARGIN_SECONDS,
+    );
     // Several workers so a restart never stops delivery.
     expect(asObject(dispatcher!.spec).replicas).toBeGreaterThanOrEqual(2);
   });
@@ -470,7 +553,8 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
   });
 
   test('every object carries the part-of label, and selectors use only the stable name label', () => {
-    for (const o of objects.filter((x) => x.kind !== 'Namespace')) expect(o.metadata.labels?.['app.kubernetes.io/part-of']).toBe('edu-platform');
+    for (const o of objects.filter((x) => x.kind !== 'Namespace'))
+      expect(o.metadata.labels?.['app.kubernetes.io/part-of']).toBe('edu-platform');
     for (const d of deployments) {
       expect(asObject(asObject(d.spec).selector).matchLabels).toEqual({ 'app.kubernetes.io/name': d.metadata.name });
     }
@@ -496,18 +580,33 @@ describe('the unified stack (k8s/base)', () => {
   test('verifies tokens against the in-cluster identity Service', () => {
     const jwks = new URL(String(configOf(objects).JWKS_URL));
     const identity = find(objects, 'Service', jwks.hostname);
-    expect(asArray(asObject(identity.spec).ports).filter(isObject).map((p) => String(p.port))).toContain(jwks.port);
+    expect(
+      asArray(asObject(identity.spec).ports)
+        .filter(isObject)
+        .map((p) => String(p.port)),
+    ).toContain(jwks.port);
     expect(jwks.pathname).toBe('/.well-known/jwks.json');
   });
 
   test('writes links on the unified host', () => {
     for (const app of PUBLIC_URL_APPS) {
-      expect({ app, url: effectiveEnv(objects, mainContainer(find(objects, 'Deployment', app))).PUBLIC_BASE_URL }).toEqual({ app, url: PUBLIC_URLS.base });
+      expect({
+        app,
+        url: effectiveEnv(objects, mainContainer(find(objects, 'Deployment', app))).PUBLIC_BASE_URL,
+      }).toEqual({ app, url: PUBLIC_URLS.base });
     }
   });
 
   test('uses one Secret, edu-platform-secrets, for every credential (and the optional sign-in one)', () => {
-    const names = new Set(byKind(objects, 'Deployment').concat(byKind(objects, 'Job')).flatMap(containersOf).flatMap(envOf).map(secretRefOf).filter(Boolean).map((r) => r!.name));
+    const names = new Set(
+      byKind(objects, 'Deployment')
+        .concat(byKind(objects, 'Job'))
+        .flatMap(containersOf)
+        .flatMap(envOf)
+        .map(secretRefOf)
+        .filter(Boolean)
+        .map((r) => r!.name),
+    );
     expect([...names].sort()).toEqual(['edu-platform-secrets', SIGNIN_SECRET]);
   });
 });
@@ -557,7 +656,10 @@ describe.each(Object.entries(REGION_OVERLAYS))('the %s regional stack', (overlay
 
   test('writes links on the regional host', () => {
     for (const app of PUBLIC_URL_APPS) {
-      expect({ app, url: effectiveEnv(objects, mainContainer(find(objects, 'Deployment', app))).PUBLIC_BASE_URL }).toEqual({ app, url: PUBLIC_URLS[overlay as keyof typeof PUBLIC_URLS] });
+      expect({
+        app,
+        url: effectiveEnv(objects, mainContainer(find(objects, 'Deployment', app))).PUBLIC_BASE_URL,
+      }).toEqual({ app, url: PUBLIC_URLS[overlay as keyof typeof PUBLIC_URLS] });
     }
   });
 
@@ -572,13 +674,20 @@ describe.each(Object.entries(REGION_OVERLAYS))('the %s regional stack', (overlay
       const app = appOf(o);
       // Every workload reads the region's PostgreSQL; the queue's users read its Redis too.
       const stores = ['DATABASE_URL', ...(app && REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
-      expect({ id: objectId(o), secrets: stores.map((name) => secretOf(o, name)) }).toEqual({ id: objectId(o), secrets: stores.map(() => regionalSecret) });
+      expect({ id: objectId(o), secrets: stores.map((name) => secretOf(o, name)) }).toEqual({
+        id: objectId(o),
+        secrets: stores.map(() => regionalSecret),
+      });
     }
     expect(secretOf(find(objects, 'Job', 'migrate'), 'REPLICATION_SOURCE_URL')).toBe(regionalSecret);
     // Platform-wide key material (same value in every stack) stays in the common Secret.
     const keyReaders = workloads.filter((o) => secretOf(o, 'KEY_ENCRYPTION_KEY') !== undefined);
     expect(keyReaders.map((o) => o.metadata.name)).toContain('webhook-dispatcher');
-    for (const o of keyReaders) expect({ id: objectId(o), secret: secretOf(o, 'KEY_ENCRYPTION_KEY') }).toEqual({ id: objectId(o), secret: 'edu-platform-secrets' });
+    for (const o of keyReaders)
+      expect({ id: objectId(o), secret: secretOf(o, 'KEY_ENCRYPTION_KEY') }).toEqual({
+        id: objectId(o),
+        secret: 'edu-platform-secrets',
+      });
   });
 
   test('labels every object and pod with its region', () => {
@@ -593,7 +702,9 @@ describe.each(Object.entries(REGION_OVERLAYS))('the %s regional stack', (overlay
 test('the regional stacks share no namespace and no data-store Secret', () => {
   const overlays = Object.keys(REGION_OVERLAYS);
   const renders = overlays.map((o) => renderKustomization(path.join(K8S_ROOT, 'overlays', o)));
-  const namespaces = renders.map((objects) => find(objects, 'Namespace', objects.find((o) => o.kind === 'Namespace')!.metadata.name).metadata.name);
+  const namespaces = renders.map(
+    (objects) => find(objects, 'Namespace', objects.find((o) => o.kind === 'Namespace')!.metadata.name).metadata.name,
+  );
   expect(new Set(namespaces).size).toBe(overlays.length);
   const dataSecrets = renders.map(
     (objects) =>
@@ -614,7 +725,8 @@ test('k8s/README.md documents every Secret and key the manifests reference', () 
   const refs = new Set<string>();
   for (const { dir } of Object.values(DEPLOYABLES)) {
     for (const o of renderKustomization(path.join(K8S_ROOT, dir))) {
-      for (const c of containersOf(o)) for (const v of envOf(c)) if (secretRefOf(v)) refs.add(`${secretRefOf(v)!.name} ${secretRefOf(v)!.key}`);
+      for (const c of containersOf(o))
+        for (const v of envOf(c)) if (secretRefOf(v)) refs.add(`${secretRefOf(v)!.name} ${secretRefOf(v)!.key}`);
     }
   }
   expect(refs.size).toBeGreaterThanOrEqual(6);

@@ -71,13 +71,17 @@ export function parseNginx(text: string): Directive[] {
 
 export const readNginx = (file: string): Directive[] => parseNginx(fs.readFileSync(file, 'utf8'));
 
-export const directives = (block: Directive[] | undefined, name: string): Directive[] => (block ?? []).filter((d) => d.name === name);
-export const directive = (block: Directive[] | undefined, name: string): Directive | undefined => directives(block, name)[0];
+export const directives = (block: Directive[] | undefined, name: string): Directive[] =>
+  (block ?? []).filter((d) => d.name === name);
+export const directive = (block: Directive[] | undefined, name: string): Directive | undefined =>
+  directives(block, name)[0];
 
 /** The location block a request path is served by, or undefined when none matches. */
 export function locationFor(server: Directive, path: string): Directive | undefined {
   const locations = directives(server.block, 'location');
-  for (const l of locations) if (l.args.length !== 1 && l.args[0] !== '=' && l.args[0] !== '^~') throw new Error(`location ${l.args.join(' ')}: only exact and prefix locations are supported here`);
+  for (const l of locations)
+    if (l.args.length !== 1 && l.args[0] !== '=' && l.args[0] !== '^~')
+      throw new Error(`location ${l.args.join(' ')}: only exact and prefix locations are supported here`);
   const exact = locations.find((l) => l.args[0] === '=' && l.args[1] === path);
   if (exact) return exact;
   const prefixes = locations.filter((l) => l.args[0] !== '=').map((l) => ({ l, prefix: l.args[l.args.length - 1] }));

@@ -20,11 +20,21 @@ export const REDIS_APPS: AppName[] = ['identity', 'oneroster', 'alerts', 'webhoo
  * Sign-in's core providers (the operator's Google and Microsoft OpenID Connect clients): identity
  * reads them from the optional Secret `SIGNIN_SECRET`, each key optional (unset: not offered).
  */
-export const SIGNIN_VARIABLES = ['GOOGLE', 'MICROSOFT'].flatMap((p) => ['ISSUER', 'CLIENT_ID', 'CLIENT_SECRET'].map((k) => `SIGNIN_${p}_${k}`));
+export const SIGNIN_VARIABLES = ['GOOGLE', 'MICROSOFT'].flatMap((p) =>
+  ['ISSUER', 'CLIENT_ID', 'CLIENT_SECRET'].map((k) => `SIGNIN_${p}_${k}`),
+);
 export const SIGNIN_SECRET = 'edu-platform-signin';
 
 /** Variables that hold credentials: only ever read from a Secret. */
-export const SECRET_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', 'REPLICATION_SOURCE_URL', 'SIGNIN_GOOGLE_CLIENT_SECRET', 'SIGNIN_MICROSOFT_CLIENT_SECRET'] as const;
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'OPERATOR_CLIENT_SECRET',
+  'KEY_ENCRYPTION_KEY',
+  'REPLICATION_SOURCE_URL',
+  'SIGNIN_GOOGLE_CLIENT_SECRET',
+  'SIGNIN_MICROSOFT_CLIENT_SECRET',
+] as const;
 
 /** Every variable the processes read (all validated at boot); anything else is a typo. */
 export const KNOWN_VARIABLES = new Set<string>([

@@ -14,7 +14,8 @@ export const DEPLOYABLES: Record<string, { dir: string; apps: AppName[] }> = {
 /** The optional components, applied on top of a stack by listing them under `components`. */
 export const KEDA_COMPONENT = path.join(K8S_ROOT, 'components/keda-dispatcher');
 
-export const render = (dir: string, components: string[] = []): K8sObject[] => renderKustomization(path.join(K8S_ROOT, dir), components);
+export const render = (dir: string, components: string[] = []): K8sObject[] =>
+  renderKustomization(path.join(K8S_ROOT, dir), components);
 
 export const asArray = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
 export const asObject = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});

@@ -18,8 +18,16 @@ function embeddedNativeDir() {
 
 function osUser(name) {
   try {
-    const uid = Number(execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    const uid = Number(
+      execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
+    const gid = Number(
+      execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
     return { uid, gid };
   } catch {
     return undefined;
@@ -40,7 +48,11 @@ function serverUser() {
 function canReach(user, file) {
   if (!user) return true;
   try {
-    execFileSync('setpriv', ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups', 'test', '-x', file], { stdio: 'ignore' });
+    execFileSync(
+      'setpriv',
+      ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups', 'test', '-x', file],
+      { stdio: 'ignore' },
+    );
     return true;
   } catch {
     return false;
@@ -73,7 +85,9 @@ function run(bin, args, user, opts = {}) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(bin)} exited with ${code}: ${out}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${path.basename(bin)} exited with ${code}: ${out}`)),
+    );
   });
 }
 
@@ -94,7 +108,10 @@ async function waitForPort(port, timeoutMs, isAlive) {
   while (Date.now() < deadline) {
     if (!isAlive()) throw new Error('PostgreSQL exited during startup');
     const ok = await new Promise((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.on('error', () => resolve(false));
     });
     if (ok) return;
@@ -112,10 +129,16 @@ function stopStale(dataDir) {
     process.kill(pid, 0);
     process.kill(pid, 'SIGINT');
     for (let i = 0; i < 100; i++) {
-      try { process.kill(pid, 0); } catch { break; }
+      try {
+        process.kill(pid, 0);
+      } catch {
+        break;
+      }
       execFileSync('sleep', ['0.1']);
     }
-  } catch { /* not running: stale file */ }
+  } catch {
+    /* not running: stale file */
+  }
   fs.rmSync(pidFile, { force: true });
 }
 
@@ -132,24 +155,47 @@ async function startPostgres({ dataDir, port = 0, durable = true, settings = {},
   fs.mkdirSync(dataDir, { recursive: true });
   chownRecursive(dataDir, user);
   if (!canReach(user, dataDir)) {
-    throw new Error(`The PostgreSQL data directory ${dataDir} is not reachable by the '${PG_USER}' user; ` +
-      'clone the project under a directory other users can enter, or set DATABASE_URL to an external server.');
+    throw new Error(
+      `The PostgreSQL data directory ${dataDir} is not reachable by the '${PG_USER}' user; ` +
+        'clone the project under a directory other users can enter, or set DATABASE_URL to an external server.',
+    );
   }
   fs.chmodSync(dataDir, 0o700);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     log('initialising PostgreSQL data directory');
-    await run(bin('initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], user);
+    await run(
+      bin('initdb'),
+      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
+      user,
+    );
   }
   stopStale(dataDir);
   const actualPort = port || (await freePort());
-  const args = ['-D', dataDir, '-p', String(actualPort), '-h', '127.0.0.1', '-k', '', '-c', 'max_connections=300', '-c', 'shared_buffers=256MB'];
+  const args = [
+    '-D',
+    dataDir,
+    '-p',
+    String(actualPort),
+    '-h',
+    '127.0.0.1',
+    '-k',
+    '',
+    '-c',
+    'max_connections=300',
+    '-c',
+    'shared_buffers=256MB',
+  ];
   if (!durable) args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   for (const [name, value] of Object.entries(settings)) args.push('-c', `${name}=${value}`);
   const child = spawn(bin('postgres'), args, { uid: user?.uid, gid: user?.gid, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
   let alive = true;
-  child.on('exit', () => { alive = false; });
+  child.on('exit', () => {
+    alive = false;
+  });
   try {
     await waitForPort(actualPort, 30_000, () => alive);
     // Listening precedes accepting connections during recovery: wait until a query succeeds.
@@ -158,16 +204,24 @@ async function startPostgres({ dataDir, port = 0, durable = true, settings = {},
     child.kill('SIGKILL');
     throw new Error(`${err.message}\n${stderr}`);
   }
-  const stop = () => new Promise((resolve) => {
-    if (!alive) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGINT'); // fast shutdown
-  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (!alive) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGINT'); // fast shutdown
+    });
   // A hung server for outage tests: the postmaster and every backend stop answering (TCP still
   // accepts connections) until resume().
   const pause = () => signalTree(child.pid, 'SIGSTOP');
   const resume = () => signalTree(child.pid, 'SIGCONT');
-  return { url: `postgres://postgres@127.0.0.1:${actualPort}/postgres`, port: actualPort, stop, pause, resume, process: child };
+  return {
+    url: `postgres://postgres@127.0.0.1:${actualPort}/postgres`,
+    port: actualPort,
+    stop,
+    pause,
+    resume,
+    process: child,
+  };
 }
 
 /** Sends a signal to a process and all its descendants, parent first (found with `ps`). */
@@ -182,7 +236,11 @@ function signalTree(rootPid, signal) {
   const pending = [rootPid];
   while (pending.length > 0) {
     const pid = pending.shift();
-    try { process.kill(pid, signal); } catch { /* exited meanwhile */ }
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* exited meanwhile */
+    }
     pending.push(...(children.get(pid) ?? []));
   }
 }

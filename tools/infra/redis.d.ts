@@ -7,5 +7,9 @@ export interface RedisServer {
   process: ChildProcess;
 }
 
-export function startRedis(options?: { port?: number; dataDir?: string; log?: (line: string) => void }): Promise<RedisServer>;
+export function startRedis(options?: {
+  port?: number;
+  dataDir?: string;
+  log?: (line: string) => void;
+}): Promise<RedisServer>;
 export function ensureRedisServer(log?: (line: string) => void): string;

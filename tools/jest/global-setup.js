@@ -14,7 +14,10 @@ module.exports = async function globalSetup() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edu-test-pg-'));
     const pg = await startPostgres({ dataDir, durable: false });
     process.env.DATABASE_URL = pg.url;
-    started.push(async () => { await pg.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); });
+    started.push(async () => {
+      await pg.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
   }
   if (!process.env.REDIS_URL) {
     const redis = await startRedis();

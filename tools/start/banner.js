@@ -17,13 +17,20 @@ function tokenToVar(identity, clientId, secret, extra = '') {
 
 /** `npm run alerts:demo` with the variables that moved ports (the tool reads the same ones). */
 function alertsDemoCommand(args) {
-  const moved = ['IDENTITY_PORT', 'ALERTS_PORT', 'PG_PORT'].filter((v) => process.env[v]).map((v) => `${v}=${process.env[v]} `);
+  const moved = ['IDENTITY_PORT', 'ALERTS_PORT', 'PG_PORT']
+    .filter((v) => process.env[v])
+    .map((v) => `${v}=${process.env[v]} `);
   return `${moved.join('')}npm run alerts:demo${args ? ` -- ${args}` : ''}`;
 }
 
 /** The alerts demo: generate messages, watch the receiver, fetch a message as the partner app. */
 function alertsDemo(identity, alerts, demo) {
-  const partnerToken = tokenToVar(identity, demo.app.clientId, demo.app.clientSecret, ` -d tenant_id=${demo.tenant.id}`);
+  const partnerToken = tokenToVar(
+    identity,
+    demo.app.clientId,
+    demo.app.clientSecret,
+    ` -d tenant_id=${demo.tenant.id}`,
+  );
   return [
     `# alerts: messages for teachers of ${demo.tenant.name} from its roster, delivered to the two webhooks`,
     `# of ${demo.app.name} (notification-only and full-payload) at the demo receiver; watch the [demo-receiver] lines`,
@@ -51,7 +58,11 @@ function printBanner({ ports, demoAlerts, demoSignIn, logDir, processes = [] }) 
     `  Delivery queue dashboard     ${alerts}/admin/queues   (HTTP Basic: the operator credentials below)`,
     `  Webhook dispatcher (ops)     http://localhost:${ports.dispatcher}/health/ready`,
     `  Demo webhook receiver        http://localhost:${ports.receiver}   (logs each delivery as [demo-receiver])`,
-    ...(ports.partner ? [`  Demo sign-in                 http://localhost:${ports.partner}   (a partner app; the demo provider standing in for Google and Microsoft: http://localhost:${ports.upstream})`] : []),
+    ...(ports.partner
+      ? [
+          `  Demo sign-in                 http://localhost:${ports.partner}   (a partner app; the demo provider standing in for Google and Microsoft: http://localhost:${ports.upstream})`,
+        ]
+      : []),
     '',
     '  Every process: /health/live, /health/ready, /metrics',
     ...(logDir
@@ -81,11 +92,13 @@ function demoExamples(urls) {
   const examples = [];
   const file = path.join(__dirname, 'demo-examples.json');
   if (!fs.existsSync(file)) return examples;
-  const expand = (url) => url.replace('{identity}', urls.identity).replace('{oneroster}', urls.oneroster).replace('{alerts}', urls.alerts);
+  const expand = (url) =>
+    url.replace('{identity}', urls.identity).replace('{oneroster}', urls.oneroster).replace('{alerts}', urls.alerts);
   for (const ex of JSON.parse(fs.readFileSync(file, 'utf8'))) {
     const form = `${ex.tenant_id ? ` -d tenant_id=${ex.tenant_id}` : ''}${ex.scope ? ` -d scope=${ex.scope}` : ''}`;
     const lines = [`# ${ex.title}`, tokenToVar(urls.identity, ex.client_id, ex.client_secret, form)];
-    for (const call of [ex.call, ex.then].filter(Boolean)) lines.push(`curl -s -H "Authorization: Bearer $TOKEN" '${expand(call)}'`);
+    for (const call of [ex.call, ex.then].filter(Boolean))
+      lines.push(`curl -s -H "Authorization: Bearer $TOKEN" '${expand(call)}'`);
     examples.push(lines);
   }
   return examples;

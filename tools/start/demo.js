@@ -42,7 +42,9 @@ function runDist(root, dataDir, entry, args, databaseUrl) {
     });
     if (r.status !== 0) {
       const tail = fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
-      throw new Error(`${entry} ${args.join(' ')} failed (exit ${r.status}); the end of ${path.relative(root, logFile)}:\n${tail}`);
+      throw new Error(
+        `${entry} ${args.join(' ')} failed (exit ${r.status}); the end of ${path.relative(root, logFile)}:\n${tail}`,
+      );
     }
   } finally {
     fs.closeSync(fd);
@@ -56,7 +58,10 @@ async function loadDemoData({ root, dataDir, databaseUrl, log }) {
     log('demo data already loaded');
     return;
   }
-  if (fs.existsSync(path.join(root, DEMO_FILE)) && fs.existsSync(path.join(root, 'dist/apps/identity/src/provisioning/cli.js'))) {
+  if (
+    fs.existsSync(path.join(root, DEMO_FILE)) &&
+    fs.existsSync(path.join(root, 'dist/apps/identity/src/provisioning/cli.js'))
+  ) {
     log(`loading demo identity data (${DEMO_FILE})`);
     runDist(root, dataDir, 'apps/identity/src/provisioning/cli', [path.join(root, DEMO_FILE)], databaseUrl);
   }

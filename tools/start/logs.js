@@ -13,7 +13,6 @@ const WARN = 40;
 const MAX_WIDTH = 240;
 const shorten = (text) => (text.length > MAX_WIDTH ? `${text.slice(0, MAX_WIDTH - 1)}…` : text);
 
-
 /** The previous run's file is kept as <name>.previous.log; each start writes a fresh <name>.log. */
 function openLogFile(dir, name) {
   fs.mkdirSync(dir, { recursive: true });
@@ -32,7 +31,12 @@ function formatRecord(name, rec, colour = false) {
   const paint = (code, text) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   const dim = (text) => paint('2', text);
   const level = LEVELS[rec.level] || String(rec.level);
-  const tag = rec.level >= 50 ? paint('31', level.padEnd(5)) : rec.level >= WARN ? paint('33', level.padEnd(5)) : dim(level.padEnd(5));
+  const tag =
+    rec.level >= 50
+      ? paint('31', level.padEnd(5))
+      : rec.level >= WARN
+        ? paint('33', level.padEnd(5))
+        : dim(level.padEnd(5));
   let text;
   if (rec.req && rec.res) {
     text = `${rec.req.method} ${rec.req.url} -> ${rec.res.statusCode}${typeof rec.responseTime === 'number' ? ` (${rec.responseTime} ms)` : ''}`;
@@ -70,7 +74,10 @@ function parse(line) {
  * `recent()` returns the last readable lines (info included), for reports when it fails;
  * `closed` settles once the log file has everything the process wrote.
  */
-function attachLogs(child, { name, dir, out = process.stdout, verbose = process.env.START_VERBOSE === '1', plain = 'always' }) {
+function attachLogs(
+  child,
+  { name, dir, out = process.stdout, verbose = process.env.START_VERBOSE === '1', plain = 'always' },
+) {
   const { file, stream } = openLogFile(dir, name);
   const recent = [];
   const colour = Boolean(out.isTTY) && !process.env.NO_COLOR;

@@ -73,7 +73,9 @@ async function registerWebhooksForDemo({ identityUrl, alertsUrl, receiverUrl, lo
     for (const h of hooks) log(`demo webhook ${h.action}: ${config.app.name} ${h.type} -> ${h.endpoint}`);
     return config;
   } catch (err) {
-    log(`demo webhooks not registered (${err.message}); \`npm run alerts:demo\` deliveries will not reach the demo receiver`);
+    log(
+      `demo webhooks not registered (${err.message}); \`npm run alerts:demo\` deliveries will not reach the demo receiver`,
+    );
     return undefined;
   }
 }
@@ -177,12 +179,28 @@ function serviceList(root, ports) {
   return [
     // Sign-in: the core providers (Google, Microsoft) are the demo upstream provider below.
     ['identity', runDist('apps/identity/src/main'), ports.identity, signInDemo.identityDemoEnv(ports)],
-    ['oneroster', runDist('apps/oneroster/src/main'), ports.oneroster, { PUBLIC_BASE_URL: `http://localhost:${ports.oneroster}` }],
+    [
+      'oneroster',
+      runDist('apps/oneroster/src/main'),
+      ports.oneroster,
+      { PUBLIC_BASE_URL: `http://localhost:${ports.oneroster}` },
+    ],
     ['alerts', runDist('apps/alerts/src/main'), ports.alerts, {}],
     // Notification-only deliveries link to getMessage on the alerts URL of the banner.
-    ['webhook-dispatcher', runDist('apps/webhook-dispatcher/src/main'), ports.dispatcher, { ALERTS_PUBLIC_BASE_URL: `http://localhost:${ports.alerts}` }],
+    [
+      'webhook-dispatcher',
+      runDist('apps/webhook-dispatcher/src/main'),
+      ports.dispatcher,
+      { ALERTS_PUBLIC_BASE_URL: `http://localhost:${ports.alerts}` },
+    ],
     // A partner's webhook endpoint on this machine: verifies and logs each delivery.
-    ['demo-receiver', [path.join(root, 'tools/demo/alerts/receiver.js')], ports.receiver, { DEMO_RECEIVER_PORT: String(ports.receiver) }, '/health'],
+    [
+      'demo-receiver',
+      [path.join(root, 'tools/demo/alerts/receiver.js')],
+      ports.receiver,
+      { DEMO_RECEIVER_PORT: String(ports.receiver) },
+      '/health',
+    ],
     // A school's Google/Microsoft stand-in and a partner app signing people in through identity.
     ...signInDemo.signInDemoServices(root, ports),
   ];
@@ -209,13 +227,20 @@ function spawnServices({ root, services, common, logDir, children, exitListeners
 /** Waits up to 60 s for every process to answer its readiness path; throws naming those that did not, with their last output. */
 async function awaitReadiness({ root, services, children, logs }) {
   const readiness = await Promise.all(
-    services.map(([name, , p, , ready = '/health/ready'], i) => waitReady(`http://localhost:${p}${ready}`, 60_000, () => children[i].exitCode === null).then((ok) => [name, ok])),
+    services.map(([name, , p, , ready = '/health/ready'], i) =>
+      waitReady(`http://localhost:${p}${ready}`, 60_000, () => children[i].exitCode === null).then((ok) => [name, ok]),
+    ),
   );
   const notReady = readiness.filter(([, ok]) => !ok).map(([n]) => n);
   if (!notReady.length) return;
   const details = notReady.map((n) => {
     const child = children[services.findIndex(([s]) => s === n)];
-    const state = child.exitCode !== null ? `exited with ${child.exitCode}` : child.signalCode ? `killed by ${child.signalCode}` : 'still not ready after 60 s';
+    const state =
+      child.exitCode !== null
+        ? `exited with ${child.exitCode}`
+        : child.signalCode
+          ? `killed by ${child.signalCode}`
+          : 'still not ready after 60 s';
     const { file, recent } = logs.get(n);
     return `${n} ${state}; its last output (all of it in ${path.relative(root, file)}):\n${recent().slice(-10).join('\n') || '(none)'}`;
   });
@@ -245,9 +270,27 @@ async function startPlatform({ root, dataDir, log }) {
     const started = Date.now();
     await awaitReadiness({ root, services, children, logs });
     log(`all ${services.length} processes ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const demoAlerts = await registerWebhooksForDemo({ identityUrl, alertsUrl: `http://localhost:${ports.alerts}`, receiverUrl: `http://localhost:${ports.receiver}`, log });
-    const demoSignIn = await signInDemo.prepareSignInDemo({ identityUrl, partner: ports.partner, upstream: ports.upstream, lms: ports.lms, samlSp: ports.samlSp, log });
-    printBanner({ ports, demoAlerts, demoSignIn, logDir: path.relative(root, logDir), processes: services.map(([n]) => n) });
+    const demoAlerts = await registerWebhooksForDemo({
+      identityUrl,
+      alertsUrl: `http://localhost:${ports.alerts}`,
+      receiverUrl: `http://localhost:${ports.receiver}`,
+      log,
+    });
+    const demoSignIn = await signInDemo.prepareSignInDemo({
+      identityUrl,
+      partner: ports.partner,
+      upstream: ports.upstream,
+      lms: ports.lms,
+      samlSp: ports.samlSp,
+      log,
+    });
+    printBanner({
+      ports,
+      demoAlerts,
+      demoSignIn,
+      logDir: path.relative(root, logDir),
+      processes: services.map(([n]) => n),
+    });
   } catch (err) {
     await stop();
     throw err;

@@ -67,7 +67,9 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   platform.onUnexpectedExit((name, code, output) => {
     if (stopping) return;
-    log(`${name} exited unexpectedly (code ${code}); stopping everything. Its last lines (all of them in ${path.relative(root, output.file)}):`);
+    log(
+      `${name} exited unexpectedly (code ${code}); stopping everything. Its last lines (all of them in ${path.relative(root, output.file)}):`,
+    );
     for (const line of output.recent().slice(-10)) console.log(`  ${line}`);
     void platform.stop().then(() => process.exit(1));
   });

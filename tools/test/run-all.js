@@ -14,7 +14,11 @@ const nxBin = path.join(root, 'node_modules', '.bin', 'nx');
 const extraArgs = process.argv.slice(2); // e.g. --projects=identity
 
 function testProjects() {
-  const out = spawnSync(nxBin, ['show', 'projects', '--with-target', 'test', '--json'], { cwd: root, env: { ...process.env, NX_DAEMON: 'false' }, encoding: 'utf8' });
+  const out = spawnSync(nxBin, ['show', 'projects', '--with-target', 'test', '--json'], {
+    cwd: root,
+    env: { ...process.env, NX_DAEMON: 'false' },
+    encoding: 'utf8',
+  });
   if (out.status !== 0) throw new Error(`nx show projects failed: ${out.stderr}`);
   return JSON.parse(out.stdout);
 }
@@ -45,14 +49,22 @@ async function main() {
     fs.writeFileSync(countsFile, '');
     const projects = testProjects();
     const code = await new Promise((resolve) => {
-      const child = spawn(nxBin, ['run-many', '-t', 'test', '--parallel=2', '--outputStyle=static', '--skipNxCache', ...extraArgs], {
-        cwd: root,
-        stdio: 'inherit',
-        env: { ...process.env, TEST_COUNTS_FILE: countsFile, FORCE_COLOR: '0' },
-      });
+      const child = spawn(
+        nxBin,
+        ['run-many', '-t', 'test', '--parallel=2', '--outputStyle=static', '--skipNxCache', ...extraArgs],
+        {
+          cwd: root,
+          stdio: 'inherit',
+          env: { ...process.env, TEST_COUNTS_FILE: countsFile, FORCE_COLOR: '0' },
+        },
+      );
       child.on('exit', (c) => resolve(c ?? 1));
     });
-    const lines = fs.readFileSync(countsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(countsFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     let passed = 0;
     let failed = 0;
     let skipped = 0;

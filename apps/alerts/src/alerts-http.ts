@@ -9,6 +9,8 @@ import type { AlertsEnv } from './config/alerts.env';
 export function alertsHttpOptions(env: AlertsEnv): Pick<HttpAppOptions, 'bodyLimitBytes' | 'largeJsonRoutes'> {
   return {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
-    largeJsonRoutes: [{ path: '/v2/alerts/messages', bodyLimitBytes: env.MESSAGES_BODY_LIMIT_BYTES, maxContainers: 1_000_000 }],
+    largeJsonRoutes: [
+      { path: '/v2/alerts/messages', bodyLimitBytes: env.MESSAGES_BODY_LIMIT_BYTES, maxContainers: 1_000_000 },
+    ],
   };
 }

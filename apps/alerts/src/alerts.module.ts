@@ -2,7 +2,15 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Pool } from 'pg';
 import { resourceServerAuth } from '@edu/auth';
-import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
+import {
+  HealthModule,
+  LoadShedModule,
+  loadShedSettings,
+  LoggingModule,
+  MetricsModule,
+  readinessCheck,
+  ServiceLoad,
+} from '@edu/http';
 import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
 import { RateLimitModule } from '@edu/rate-limit';
 import { QueueHealth, QueueModule } from '@edu/queue';
@@ -42,8 +50,16 @@ export class AlertsModule {
         }),
         resourceServerAuth(env),
         // After the auth module: their guards run after the token guard, shedding first.
-        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) } }),
-        RateLimitModule.forRoot({ service: 'alerts', env, classify: alertsRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
+        LoadShedModule.forRoot({
+          settings: loadShedSettings(env),
+          pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) },
+        }),
+        RateLimitModule.forRoot({
+          service: 'alerts',
+          env,
+          classify: alertsRoutes,
+          overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) },
+        }),
         TenancyModule,
         WebhooksModule,
         DeliveriesModule,

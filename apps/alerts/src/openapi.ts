@@ -1,7 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ApiErrorCode } from '@edu/domain';
-import { addResponse, addRouteScopes, declarePathParameters, documentedOperations, jsonResponse, serveOpenApi, type DocumentedOperation, type SchemaObject } from '@edu/http';
+import {
+  addResponse,
+  addRouteScopes,
+  declarePathParameters,
+  documentedOperations,
+  jsonResponse,
+  serveOpenApi,
+  type DocumentedOperation,
+  type SchemaObject,
+} from '@edu/http';
 import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '@edu/persistence';
 import { AlertsEnv } from './config/alerts.env';
 import { MAX_MESSAGES_PER_BATCH, ROW_TYPES } from './messages/dto/alert-message.dto';
@@ -11,7 +20,11 @@ const str: SchemaObject = { type: 'string' };
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const time: SchemaObject = { type: 'string', format: 'date-time' };
 const nullable = (s: SchemaObject): SchemaObject => ({ ...s, nullable: true });
-const object = (properties: Record<string, SchemaObject | { $ref: string }>, optional: string[] = [], description?: string): SchemaObject => ({
+const object = (
+  properties: Record<string, SchemaObject | { $ref: string }>,
+  optional: string[] = [],
+  description?: string,
+): SchemaObject => ({
   type: 'object',
   ...(description ? { description } : {}),
   required: Object.keys(properties).filter((k) => !optional.includes(k)),
@@ -46,7 +59,8 @@ const DELIVERY: Record<string, SchemaObject> = {
 export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
   Error: {
     type: 'object',
-    description: 'Error body of every failure. Validation failures list the fields; a 500 carries an error_id that is logged with the stack.',
+    description:
+      'Error body of every failure. Validation failures list the fields; a 500 carries an error_id that is logged with the stack.',
     required: ['error', 'message'],
     properties: {
       error: { type: 'string', enum: Object.values(ApiErrorCode) },
@@ -55,13 +69,24 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       error_id: str,
     },
   },
-  Webhook: object({ webhook_id: uuid, endpoint: { type: 'string', format: 'uri' }, type: { type: 'string', enum: [...WEBHOOK_TYPES] } }, [], 'Spec 2.11'),
+  Webhook: object(
+    {
+      webhook_id: uuid,
+      endpoint: { type: 'string', format: 'uri' },
+      type: { type: 'string', enum: [...WEBHOOK_TYPES] },
+    },
+    [],
+    'Spec 2.11',
+  ),
   WebhookActionResult: object(
     {
       webhook_id: uuid,
       action: { type: 'string', enum: ['newWebhook', 'updateWebhook', 'deleteWebhook'] },
       success: { type: 'boolean' },
-      updated_props: object({ endpoint: { type: 'string', format: 'uri' }, type: { type: 'string', enum: [...WEBHOOK_TYPES] } }, ['endpoint', 'type']),
+      updated_props: object(
+        { endpoint: { type: 'string', format: 'uri' }, type: { type: 'string', enum: [...WEBHOOK_TYPES] } },
+        ['endpoint', 'type'],
+      ),
     },
     ['updated_props'],
     'Spec 2.12; updated_props on updateWebhook only',
@@ -100,7 +125,11 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
   }),
   AlertGroup: object({
     name: str,
-    badges: { type: 'array', maxItems: 100, items: object({ value: str, color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } }) },
+    badges: {
+      type: 'array',
+      maxItems: 100,
+      items: object({ value: str, color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } }),
+    },
     alert_count: str,
     alerts: {
       type: 'array',
@@ -112,15 +141,43 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
         trigger: object({ type: str, threshold_period: str }),
         rows: {
           type: 'array',
-          items: object({ type: { type: 'string', enum: [...ROW_TYPES] }, key: str, value: str, list: { type: 'array', items: str } }, ['value', 'list'], 'A `value`, or for `detail` rows a `list`'),
+          items: object(
+            {
+              type: { type: 'string', enum: [...ROW_TYPES] },
+              key: str,
+              value: str,
+              list: { type: 'array', items: str },
+            },
+            ['value', 'list'],
+            'A `value`, or for `detail` rows a `list`',
+          ),
         },
-        entity: object({ uuid, ext_id: str, first_name: str, preferred_name: str, last_name: str, pronouns: { type: 'array', items: str }, identifiers }),
-        student: object({ uuid, current_homeroom: str, current_year_level: { type: 'integer', minimum: -5, maximum: 30 } }),
+        entity: object({
+          uuid,
+          ext_id: str,
+          first_name: str,
+          preferred_name: str,
+          last_name: str,
+          pronouns: { type: 'array', items: str },
+          identifiers,
+        }),
+        student: object({
+          uuid,
+          current_homeroom: str,
+          current_year_level: { type: 'integer', minimum: -5, maximum: 30 },
+        }),
       }),
     },
   }),
-  NewAlertMessage: object({ transaction_id: { type: 'string', minLength: 1, maxLength: 200 }, recipient: ref('Recipient'), alerts: { type: 'array', minItems: 1, items: ref('AlertGroup') } }),
-  SubmitMessages: object({ tenant_id: uuid, messages: { type: 'array', minItems: 1, maxItems: MAX_MESSAGES_PER_BATCH, items: ref('NewAlertMessage') } }),
+  NewAlertMessage: object({
+    transaction_id: { type: 'string', minLength: 1, maxLength: 200 },
+    recipient: ref('Recipient'),
+    alerts: { type: 'array', minItems: 1, items: ref('AlertGroup') },
+  }),
+  SubmitMessages: object({
+    tenant_id: uuid,
+    messages: { type: 'array', minItems: 1, maxItems: MAX_MESSAGES_PER_BATCH, items: ref('NewAlertMessage') },
+  }),
   SubmittedMessages: object({
     messages: {
       type: 'array',
@@ -155,18 +212,38 @@ interface OperationDoc {
 
 /** What each operation answers, by `METHOD path`; a route missing here fails the OpenAPI test. */
 export const ALERTS_OPERATIONS: Record<string, OperationDoc> = {
-  'POST /v2/alerts/messages': { ok: { 201: ['Stored and fanned out', ref('SubmittedMessages')] }, body: ref('SubmitMessages'), errors: [403] },
+  'POST /v2/alerts/messages': {
+    ok: { 201: ['Stored and fanned out', ref('SubmittedMessages')] },
+    body: ref('SubmitMessages'),
+    errors: [403],
+  },
   'GET /v2/alerts/message/{id}': { ok: { 200: ['The message with its counters', ref('AlertMessage')] } },
-  'GET /v2/alerts/webhook': { ok: { 200: ["The calling app's webhooks at the token's tenant", { type: 'array', items: ref('Webhook') }] } },
+  'GET /v2/alerts/webhook': {
+    ok: { 200: ["The calling app's webhooks at the token's tenant", { type: 'array', items: ref('Webhook') }] },
+  },
   'POST /v2/alerts/webhook': { ok: { 200: ['Registered', ref('WebhookActionResult')] } },
   'GET /v2/alerts/webhook/{id}': { ok: { 200: ['The webhook', ref('Webhook')] } },
-  'PATCH /v2/alerts/webhook/{id}': { ok: { 200: ['Updated; updated_props lists what changed', ref('WebhookActionResult')] } },
-  'DELETE /v2/alerts/webhook/{id}': { ok: { 200: ['Deleted; its open deliveries are cancelled', ref('WebhookActionResult')] } },
-  'GET /v2/alerts/webhook/{id}/deliveries': { ok: { 200: ['A page of deliveries, newest first', ref('DeliveryPage')] } },
-  'GET /v2/alerts/webhook/{id}/deliveries/{deliveryId}': { ok: { 200: ['The delivery with every attempt', ref('DeliveryWithAttempts')] } },
-  'POST /v2/alerts/webhook/{id}/deliveries/{deliveryId}/redeliver': { ok: { 201: ['The new delivery', ref('Delivery')] }, errors: [409] },
+  'PATCH /v2/alerts/webhook/{id}': {
+    ok: { 200: ['Updated; updated_props lists what changed', ref('WebhookActionResult')] },
+  },
+  'DELETE /v2/alerts/webhook/{id}': {
+    ok: { 200: ['Deleted; its open deliveries are cancelled', ref('WebhookActionResult')] },
+  },
+  'GET /v2/alerts/webhook/{id}/deliveries': {
+    ok: { 200: ['A page of deliveries, newest first', ref('DeliveryPage')] },
+  },
+  'GET /v2/alerts/webhook/{id}/deliveries/{deliveryId}': {
+    ok: { 200: ['The delivery with every attempt', ref('DeliveryWithAttempts')] },
+  },
+  'POST /v2/alerts/webhook/{id}/deliveries/{deliveryId}/redeliver': {
+    ok: { 201: ['The new delivery', ref('Delivery')] },
+    errors: [409],
+  },
   'POST /v2/alerts/webhook/{id}/test': {
-    ok: { 200: ['The attempt finished: its result', ref('TestDeliveryResult')], 202: ['Not finished in time (pending or awaiting a retry)', ref('TestDeliveryResult')] },
+    ok: {
+      200: ['The attempt finished: its result', ref('TestDeliveryResult')],
+      202: ['Not finished in time (pending or awaiting a retry)', ref('TestDeliveryResult')],
+    },
   },
 };
 
@@ -213,11 +290,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     if (!spec) continue;
     const responses = (op.operation.responses ??= {});
     // Swagger's default status guesses (201 for every POST) give way to what the route answers.
-    for (const status of Object.keys(responses)) if (/^2/.test(status) && !spec.ok[Number(status)]) delete responses[status];
-    for (const [status, [description, schema]] of Object.entries(spec.ok)) responses[status] = jsonResponse(description, schema);
-    if (spec.body) op.operation.requestBody = { required: true, content: { 'application/json': { schema: spec.body } } };
+    for (const status of Object.keys(responses))
+      if (/^2/.test(status) && !spec.ok[Number(status)]) delete responses[status];
+    for (const [status, [description, schema]] of Object.entries(spec.ok))
+      responses[status] = jsonResponse(description, schema);
+    if (spec.body)
+      op.operation.requestBody = { required: true, content: { 'application/json': { schema: spec.body } } };
     for (const status of errorStatuses(op, spec.errors)) {
-      const retryAfter = status === 503 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : undefined;
+      const retryAfter =
+        status === 503 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : undefined;
       addResponse(op, status, jsonResponse(ERROR_TEXT[status] ?? 'Error', ref('Error'), retryAfter));
     }
   }

@@ -4,12 +4,25 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '@edu/config';
 import { ScopeCatalog } from '@edu/domain';
 import { WebhookDeliveryEntity } from '@edu/persistence';
-import { baseTestEnv, createTestApp, createTestDatabase, expectError, sampleAlertMessage, TestIssuer, testRedis, World, type TestDatabase } from '@edu/testing';
+import {
+  baseTestEnv,
+  createTestApp,
+  createTestDatabase,
+  expectError,
+  sampleAlertMessage,
+  TestIssuer,
+  testRedis,
+  World,
+  type TestDatabase,
+} from '@edu/testing';
 import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 const ADMIN = catalog.uri('platform.admin');
 const READ = catalog.uri('alerts.messages.read');
 const HOOKS = catalog.uri('alerts.webhooks.write');
@@ -39,7 +52,17 @@ describe('alerts API: delivery log, redelivery and test deliveries', () => {
     db = await createTestDatabase();
     issuer = await new TestIssuer().start();
     const redis = testRedis();
-    const env = loadConfig(AlertsEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, WEBHOOK_TEST_WAIT_MS: '300' }));
+    const env = loadConfig(
+      AlertsEnv,
+      baseTestEnv({
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: redis.prefix,
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+        WEBHOOK_TEST_WAIT_MS: '300',
+      }),
+    );
     app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     ds = app.get(DataSource);
     const world = new World(ds);
@@ -54,17 +77,41 @@ describe('alerts API: delivery log, redelivery and test deliveries', () => {
     tokenB = await issuer.mint({ scopes: [HOOKS], tenantId: tenantB, sub: partner });
     tokenOther = await issuer.mint({ scopes: [HOOKS], tenantId: tenantA, sub: other });
     operator = await issuer.mint({ scopes: [ADMIN], sub: 'operator' });
-    hook = (await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/in', type: 'notification-only' }).expect(200)).body.webhook_id;
+    hook = (
+      await http()
+        .post('/v2/alerts/webhook')
+        .set('Authorization', `Bearer ${tokenA}`)
+        .send({ endpoint: 'https://hooks.partner.example/in', type: 'notification-only' })
+        .expect(200)
+    ).body.webhook_id;
     const messages = Array.from({ length: 5 }, () => sampleAlertMessage());
-    await http().post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).send({ tenant_id: tenantA, messages }).expect(201);
-    await http().post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).send({ tenant_id: tenantB, messages: [sampleAlertMessage()] }).expect(201);
-    deliveries = (await ds.getRepository(WebhookDeliveryEntity).find({ where: { webhookId: hook, tenantId: tenantA }, order: { createdAt: 'DESC', id: 'DESC' } })).map((d) => d.id);
+    await http()
+      .post('/v2/alerts/messages')
+      .set('Authorization', `Bearer ${operator}`)
+      .send({ tenant_id: tenantA, messages })
+      .expect(201);
+    await http()
+      .post('/v2/alerts/messages')
+      .set('Authorization', `Bearer ${operator}`)
+      .send({ tenant_id: tenantB, messages: [sampleAlertMessage()] })
+      .expect(201);
+    deliveries = (
+      await ds
+        .getRepository(WebhookDeliveryEntity)
+        .find({ where: { webhookId: hook, tenantId: tenantA }, order: { createdAt: 'DESC', id: 'DESC' } })
+    ).map((d) => d.id);
     // The first delivery failed twice and is awaiting its third attempt; the second was delivered.
     await recordAttempt(deliveries[0], 1, 503, 'E_HTTP');
     await recordAttempt(deliveries[0], 2, null, 'E_TIMEOUT');
-    await ds.query(`UPDATE webhook_deliveries SET status = 'awaiting_retry', attempt_count = 2, due_at = now() + interval '10 seconds', last_error_code = 'E_TIMEOUT' WHERE id = $1`, [deliveries[0]]);
+    await ds.query(
+      `UPDATE webhook_deliveries SET status = 'awaiting_retry', attempt_count = 2, due_at = now() + interval '10 seconds', last_error_code = 'E_TIMEOUT' WHERE id = $1`,
+      [deliveries[0]],
+    );
     await recordAttempt(deliveries[1], 1, 200, null);
-    await ds.query(`UPDATE webhook_deliveries SET status = 'delivered', attempt_count = 1, due_at = NULL, last_status_code = 200, finished_at = now() WHERE id = $1`, [deliveries[1]]);
+    await ds.query(
+      `UPDATE webhook_deliveries SET status = 'delivered', attempt_count = 1, due_at = NULL, last_status_code = 200, finished_at = now() WHERE id = $1`,
+      [deliveries[1]],
+    );
   });
 
   afterAll(async () => {
@@ -104,7 +151,11 @@ describe('alerts API: delivery log, redelivery and test deliveries', () => {
     const seen = [...first.body.deliveries];
     let cursor = first.body.next_cursor;
     while (cursor) {
-      const page = await http().get(`/v2/alerts/webhook/${hook}/deliveries`).query({ limit: 2, cursor }).set(as(tokenA)).expect(200);
+      const page = await http()
+        .get(`/v2/alerts/webhook/${hook}/deliveries`)
+        .query({ limit: 2, cursor })
+        .set(as(tokenA))
+        .expect(200);
       seen.push(...page.body.deliveries);
       cursor = page.body.next_cursor;
     }
@@ -136,29 +187,74 @@ describe('alerts API: delivery log, redelivery and test deliveries', () => {
   it('shows one delivery with every attempt', async () => {
     const res = await http().get(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[0]}`).set(as(tokenA)).expect(200);
     expect(res.body.attempts).toEqual([
-      { attempt_number: 1, started_at: expect.any(String), duration_ms: 12, url: 'https://hooks.partner.example/in', resolved_ip: '93.184.216.34', response_status: 503, error_code: 'E_HTTP', error_message: 'failed: E_HTTP', response_excerpt: 'body', request_bytes: 900, kid: 'wh-test' },
+      {
+        attempt_number: 1,
+        started_at: expect.any(String),
+        duration_ms: 12,
+        url: 'https://hooks.partner.example/in',
+        resolved_ip: '93.184.216.34',
+        response_status: 503,
+        error_code: 'E_HTTP',
+        error_message: 'failed: E_HTTP',
+        response_excerpt: 'body',
+        request_bytes: 900,
+        kid: 'wh-test',
+      },
       expect.objectContaining({ attempt_number: 2, response_status: null, error_code: 'E_TIMEOUT' }),
     ]);
   });
 
   it("answers another app's webhook, another tenant's delivery, unknown ids with 404 and malformed ids with 400", async () => {
     expectError(await http().get(`/v2/alerts/webhook/${hook}/deliveries`).set(as(tokenOther)), 404, 'not_found');
-    expectError(await http().get(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[0]}`).set(as(tokenOther)), 404, 'not_found');
-    expectError(await http().get(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[0]}`).set(as(tokenB)), 404, 'not_found');
-    expectError(await http().get(`/v2/alerts/webhook/${hook}/deliveries/${UNKNOWN_ID}`).set(as(tokenA)), 404, 'not_found');
+    expectError(
+      await http().get(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[0]}`).set(as(tokenOther)),
+      404,
+      'not_found',
+    );
+    expectError(
+      await http().get(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[0]}`).set(as(tokenB)),
+      404,
+      'not_found',
+    );
+    expectError(
+      await http().get(`/v2/alerts/webhook/${hook}/deliveries/${UNKNOWN_ID}`).set(as(tokenA)),
+      404,
+      'not_found',
+    );
     expectError(await http().get(`/v2/alerts/webhook/${UNKNOWN_ID}/deliveries`).set(as(tokenA)), 404, 'not_found');
-    expectError(await http().post(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[1]}/redeliver`).set(as(tokenOther)), 404, 'not_found');
+    expectError(
+      await http().post(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[1]}/redeliver`).set(as(tokenOther)),
+      404,
+      'not_found',
+    );
     expectError(await http().post(`/v2/alerts/webhook/${hook}/test`).set(as(tokenOther)), 404, 'not_found');
-    expectError(await http().get(`/v2/alerts/webhook/${hook}/deliveries/not-a-uuid`).set(as(tokenA)), 400, 'validation_failed');
+    expectError(
+      await http().get(`/v2/alerts/webhook/${hook}/deliveries/not-a-uuid`).set(as(tokenA)),
+      400,
+      'validation_failed',
+    );
   });
 
   it('redelivers a finished delivery as a new delivery with a new schedule, and refuses one still under way', async () => {
-    const res = await http().post(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[1]}/redeliver`).set(as(tokenA)).expect(201);
-    expect(res.body).toMatchObject({ trigger: 'redeliver', redelivery_of: deliveries[1], status: 'pending', attempt_count: 0, webhook_id: hook });
+    const res = await http()
+      .post(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[1]}/redeliver`)
+      .set(as(tokenA))
+      .expect(201);
+    expect(res.body).toMatchObject({
+      trigger: 'redeliver',
+      redelivery_of: deliveries[1],
+      status: 'pending',
+      attempt_count: 0,
+      webhook_id: hook,
+    });
     expect(res.body.delivery_id).not.toBe(deliveries[1]);
     const row = await ds.getRepository(WebhookDeliveryEntity).findOneByOrFail({ id: res.body.delivery_id });
     expect(row.enqueuedAt).not.toBeNull();
-    expectError(await http().post(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[0]}/redeliver`).set(as(tokenA)), 409, 'conflict');
+    expectError(
+      await http().post(`/v2/alerts/webhook/${hook}/deliveries/${deliveries[0]}/redeliver`).set(as(tokenA)),
+      409,
+      'conflict',
+    );
   });
 
   it('answers a test delivery that no dispatcher has sent yet with 202 and its pending state', async () => {

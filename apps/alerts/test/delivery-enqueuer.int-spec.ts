@@ -39,7 +39,11 @@ describe('DeliveryEnqueuer (PostgreSQL, Redis)', () => {
   /** The app's delivery store and queue, on this database and the Redis at `redisUrl`. */
   async function store(redisUrl: string, prefix: string) {
     const module = await Test.createTestingModule({
-      imports: [PersistenceModule.forRoot({ url: db.url, poolSize: 2, applicationName: 'enqueuer-spec' }), QueueModule.forRoot({ redisUrl, prefix, maxRetries: 2 }), DeliveryStoreModule],
+      imports: [
+        PersistenceModule.forRoot({ url: db.url, poolSize: 2, applicationName: 'enqueuer-spec' }),
+        QueueModule.forRoot({ redisUrl, prefix, maxRetries: 2 }),
+        DeliveryStoreModule,
+      ],
     }).compile();
     modules.push(module);
     const ds = module.get(DataSource);
@@ -47,8 +51,10 @@ describe('DeliveryEnqueuer (PostgreSQL, Redis)', () => {
     return {
       enqueuer: module.get(DeliveryEnqueuer),
       queue: module.get(DeliveryQueue),
-      newDelivery: async (): Promise<string> => (await repo.createTest(randomUUID(), randomUUID(), randomUUID(), 'full-payload')).id,
-      enqueuedAt: async (id: string): Promise<Date | null> => (await ds.query(`SELECT enqueued_at FROM webhook_deliveries WHERE id = $1`, [id]))[0].enqueued_at,
+      newDelivery: async (): Promise<string> =>
+        (await repo.createTest(randomUUID(), randomUUID(), randomUUID(), 'full-payload')).id,
+      enqueuedAt: async (id: string): Promise<Date | null> =>
+        (await ds.query(`SELECT enqueued_at FROM webhook_deliveries WHERE id = $1`, [id]))[0].enqueued_at,
     };
   }
 

@@ -22,11 +22,16 @@ import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 
 /** Row counts of every table, to prove a refused body wrote nothing. */
 async function rowCounts(ds: DataSource): Promise<Record<string, number>> {
-  const tables: { name: string }[] = await ds.query(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
+  const tables: { name: string }[] = await ds.query(
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+  );
   const out: Record<string, number> = {};
   for (const { name } of tables) out[name] = Number((await ds.query(`SELECT count(*) AS n FROM "${name}"`))[0].n);
   return out;
@@ -51,7 +56,13 @@ describe('alerts: deeply nested and very wide JSON bodies', () => {
     const redis = testRedis();
     env = loadConfig(
       AlertsEnv,
-      baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer }),
+      baseTestEnv({
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: redis.prefix,
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+      }),
     );
     app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     ds = app.get(DataSource);
@@ -82,7 +93,11 @@ describe('alerts: deeply nested and very wide JSON bodies', () => {
 
   const send = async (r: RouteEntry, body: string) => {
     const method = r.method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete';
-    return request(app.getHttpServer())[method](concretePath(r.path)).set(await authFor(r)).set('Content-Type', 'application/json').send(body);
+    return request(app.getHttpServer())
+      [method](concretePath(r.path))
+      .set(await authFor(r))
+      .set('Content-Type', 'application/json')
+      .send(body);
   };
 
   it('has the write routes the sweep is about', () => {
@@ -91,23 +106,27 @@ describe('alerts: deeply nested and very wide JSON bodies', () => {
   });
 
   /** The attacks for a route, built on its own object limit (the batch submission allows more). */
-  const attacksFor = (r: RouteEntry) => jsonShapeAttacks(alertsHttpOptions(env).largeJsonRoutes?.find((l) => l.path === r.path)?.maxContainers);
+  const attacksFor = (r: RouteEntry) =>
+    jsonShapeAttacks(alertsHttpOptions(env).largeJsonRoutes?.find((l) => l.path === r.path)?.maxContainers);
 
-  it.each(jsonShapeAttacks().map((a, i) => [a.name, i] as const))('refuses %s on every write route with 400 naming the limit', async (_name, i) => {
-    const before = await rowCounts(ds);
-    const wrong: string[] = [];
-    for (const route of writeRoutes(app)) {
-      const attack = attacksFor(route)[i];
-      const res = await send(route, attack.body);
-      if (res.status !== 400 || res.body.error !== 'invalid_request' || !attack.names.test(res.body.message)) {
-        wrong.push(`${route.method} ${route.path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-        continue;
+  it.each(jsonShapeAttacks().map((a, i) => [a.name, i] as const))(
+    'refuses %s on every write route with 400 naming the limit',
+    async (_name, i) => {
+      const before = await rowCounts(ds);
+      const wrong: string[] = [];
+      for (const route of writeRoutes(app)) {
+        const attack = attacksFor(route)[i];
+        const res = await send(route, attack.body);
+        if (res.status !== 400 || res.body.error !== 'invalid_request' || !attack.names.test(res.body.message)) {
+          wrong.push(`${route.method} ${route.path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          continue;
+        }
+        expectError(res, 400, 'invalid_request');
       }
-      expectError(res, 400, 'invalid_request');
-    }
-    expect(wrong).toEqual([]);
-    expect(await rowCounts(ds)).toEqual(before);
-  });
+      expect(wrong).toEqual([]);
+      expect(await rowCounts(ds)).toEqual(before);
+    },
+  );
 
   it('answers a dense batch within the limits (49,500 bad items) with a bounded 400 listing 100 fields', async () => {
     const before = await rowCounts(ds);
@@ -126,7 +145,12 @@ describe('alerts: deeply nested and very wide JSON bodies', () => {
     for (const route of writeRoutes(app).filter((r) => r.method !== 'DELETE')) {
       for (const { name, body } of jsonAtShapeLimits()) {
         const res = await send(route, body);
-        expect({ route: `${route.method} ${route.path}`, name, status: res.status < 500, limit: /nested deeper|members/.test(res.body?.message ?? '') }).toEqual({
+        expect({
+          route: `${route.method} ${route.path}`,
+          name,
+          status: res.status < 500,
+          limit: /nested deeper|members/.test(res.body?.message ?? ''),
+        }).toEqual({
           route: `${route.method} ${route.path}`,
           name,
           status: true,

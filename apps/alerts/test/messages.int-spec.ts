@@ -4,12 +4,25 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '@edu/config';
 import { ScopeCatalog } from '@edu/domain';
 import { AlertMessageEntity, WebhookDeliveryEntity, WebhookEntity } from '@edu/persistence';
-import { baseTestEnv, createTestApp, createTestDatabase, expectError, sampleAlertMessage, TestIssuer, testRedis, World, type TestDatabase } from '@edu/testing';
+import {
+  baseTestEnv,
+  createTestApp,
+  createTestDatabase,
+  expectError,
+  sampleAlertMessage,
+  TestIssuer,
+  testRedis,
+  World,
+  type TestDatabase,
+} from '@edu/testing';
 import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 const ADMIN = catalog.uri('platform.admin');
 const READ = catalog.uri('alerts.messages.read');
 const HOOKS = catalog.uri('alerts.webhooks.write');
@@ -38,7 +51,16 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     db = await createTestDatabase();
     issuer = await new TestIssuer().start();
     const redis = testRedis();
-    const env = loadConfig(AlertsEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer }));
+    const env = loadConfig(
+      AlertsEnv,
+      baseTestEnv({
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: redis.prefix,
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+      }),
+    );
     app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     ds = app.get(DataSource);
     world = new World(ds);
@@ -69,8 +91,15 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
   });
 
   const http = () => request(app.getHttpServer());
-  const submit = (body: unknown, token = operator) => http().post('/v2/alerts/messages').set('Authorization', `Bearer ${token}`).send(body as object);
-  const counts = async () => ({ messages: await ds.getRepository(AlertMessageEntity).count(), deliveries: await ds.getRepository(WebhookDeliveryEntity).count() });
+  const submit = (body: unknown, token = operator) =>
+    http()
+      .post('/v2/alerts/messages')
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object);
+  const counts = async () => ({
+    messages: await ds.getRepository(AlertMessageEntity).count(),
+    deliveries: await ds.getRepository(WebhookDeliveryEntity).count(),
+  });
 
   it('stores a batch, fans each message out to every webhook of every alerts app deployed at the tenant, in request order', async () => {
     const first = sampleAlertMessage({ items: 2 });
@@ -82,10 +111,16 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
         { message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), transaction_id: second.transaction_id, deliveries: 2 },
       ],
     });
-    const rows = await ds.getRepository(WebhookDeliveryEntity).find({ where: { messageId: res.body.messages[0].message_id } });
+    const rows = await ds
+      .getRepository(WebhookDeliveryEntity)
+      .find({ where: { messageId: res.body.messages[0].message_id } });
     // The app without an alerts scope gets nothing, though it has a webhook.
     expect(rows.map((r) => r.webhookId).sort()).toEqual([...hooks].sort());
-    expect(rows.every((r) => r.status === 'pending' && r.tenantId === tenantA && r.appId === partner && r.enqueuedAt !== null)).toBe(true);
+    expect(
+      rows.every(
+        (r) => r.status === 'pending' && r.tenantId === tenantA && r.appId === partner && r.enqueuedAt !== null,
+      ),
+    ).toBe(true);
     expect(rows.find((r) => r.webhookId === hooks[1])?.kind).toBe('full-payload');
   });
 
@@ -106,10 +141,18 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     const messages = Array.from({ length: 1_000 }, () => sampleAlertMessage({ groups: 3, items: 3 }));
     const body = JSON.stringify({ tenant_id: tenantB, messages });
     expect(body.length).toBeGreaterThan(2 * 1_048_576);
-    const res = await http().post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).set('Content-Type', 'application/json').send(body);
+    const res = await http()
+      .post('/v2/alerts/messages')
+      .set('Authorization', `Bearer ${operator}`)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(res.status).toBe(201);
     expect(res.body.messages).toHaveLength(1_000);
-    const elsewhere = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${readerB}`).set('Content-Type', 'application/json').send(body);
+    const elsewhere = await http()
+      .post('/v2/alerts/webhook')
+      .set('Authorization', `Bearer ${readerB}`)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expectError(elsewhere, 413, 'payload_too_large');
   }, 60_000);
 
@@ -118,7 +161,9 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     const answers = await Promise.all([1, 2, 3].map(() => submit({ tenant_id: tenantA, messages: [msg] })));
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
     expect(new Set(answers.map((a) => a.body.messages[0].message_id)).size).toBe(1);
-    expect(await ds.getRepository(AlertMessageEntity).count({ where: { transactionId: msg.transaction_id as string } })).toBe(1);
+    expect(
+      await ds.getRepository(AlertMessageEntity).count({ where: { transactionId: msg.transaction_id as string } }),
+    ).toBe(1);
   });
 
   describe('validation: a bad message names messages[i].path and nothing of the batch is stored', () => {
@@ -130,15 +175,39 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     it.each([
       ['missing recipient', (m: Json) => delete m.recipient, 'messages[1].recipient'],
       ['bad e-mail', (m: Json) => (m.recipient.primary_email = 'nope'), 'messages[1].recipient.primary_email'],
-      ['unknown property deep inside', (m: Json) => (m.alerts[0].alerts[0].student.secret = 1), 'messages[1].alerts[0].alerts[0].student.secret'],
+      [
+        'unknown property deep inside',
+        (m: Json) => (m.alerts[0].alerts[0].student.secret = 1),
+        'messages[1].alerts[0].alerts[0].student.secret',
+      ],
       ['unknown property at the top of a message', (m: Json) => (m.message_id = 'mine'), 'messages[1].message_id'],
       ['a counter supplied', (m: Json) => (m.sent_alert_count = 3), 'messages[1].sent_alert_count'],
-      ['badge colour not hex', (m: Json) => (m.alerts[0].badges[0].color = 'blue'), 'messages[1].alerts[0].badges[0].color'],
-      ['row type unknown', (m: Json) => (m.alerts[0].alerts[0].rows[0].type = 'html'), 'messages[1].alerts[0].alerts[0].rows[0].type'],
-      ['detail row without list', (m: Json) => delete m.alerts[0].alerts[0].rows[3].list, 'messages[1].alerts[0].alerts[0].rows[3].list'],
-      ['year level not an integer', (m: Json) => (m.alerts[0].alerts[0].student.current_year_level = '9'), 'messages[1].alerts[0].alerts[0].student.current_year_level'],
+      [
+        'badge colour not hex',
+        (m: Json) => (m.alerts[0].badges[0].color = 'blue'),
+        'messages[1].alerts[0].badges[0].color',
+      ],
+      [
+        'row type unknown',
+        (m: Json) => (m.alerts[0].alerts[0].rows[0].type = 'html'),
+        'messages[1].alerts[0].alerts[0].rows[0].type',
+      ],
+      [
+        'detail row without list',
+        (m: Json) => delete m.alerts[0].alerts[0].rows[3].list,
+        'messages[1].alerts[0].alerts[0].rows[3].list',
+      ],
+      [
+        'year level not an integer',
+        (m: Json) => (m.alerts[0].alerts[0].student.current_year_level = '9'),
+        'messages[1].alerts[0].alerts[0].student.current_year_level',
+      ],
       ['alert id not a uuid', (m: Json) => (m.alerts[0].alerts[0].id = 42), 'messages[1].alerts[0].alerts[0].id'],
-      ['pronouns not strings', (m: Json) => (m.alerts[0].alerts[0].entity.pronouns = [1]), 'messages[1].alerts[0].alerts[0].entity.pronouns'],
+      [
+        'pronouns not strings',
+        (m: Json) => (m.alerts[0].alerts[0].entity.pronouns = [1]),
+        'messages[1].alerts[0].alerts[0].entity.pronouns',
+      ],
       ['empty transaction id', (m: Json) => (m.transaction_id = ''), 'messages[1].transaction_id'],
       ['no alert groups', (m: Json) => (m.alerts = []), 'messages[1].alerts'],
       ['alerts not an array', (m: Json) => (m.alerts = { a: 1 }), 'messages[1].alerts'],
@@ -166,7 +235,15 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
 
     it('refuses bodies that are not JSON objects', async () => {
       expectError(await submit([sampleAlertMessage()]), 400, 'validation_failed');
-      expectError(await http().post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).set('Content-Type', 'text/plain').send('x'), 415, 'unsupported_media_type');
+      expectError(
+        await http()
+          .post('/v2/alerts/messages')
+          .set('Authorization', `Bearer ${operator}`)
+          .set('Content-Type', 'text/plain')
+          .send('x'),
+        415,
+        'unsupported_media_type',
+      );
     });
   });
 
@@ -180,16 +257,46 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     });
 
     it('answers the spec 2.10 shape, counting alert items per delivery and fetch', async () => {
-      const res = await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', `Bearer ${readerA}`).expect(200);
-      expect(Object.keys(res.body)).toEqual(['message_id', 'method', 'queued_alert_count', 'fetched_alert_count', 'sent_alert_count', 'transaction_id', 'recipient', 'alerts']);
+      const res = await http()
+        .get(`/v2/alerts/message/${messageId}`)
+        .set('Authorization', `Bearer ${readerA}`)
+        .expect(200);
+      expect(Object.keys(res.body)).toEqual([
+        'message_id',
+        'method',
+        'queued_alert_count',
+        'fetched_alert_count',
+        'sent_alert_count',
+        'transaction_id',
+        'recipient',
+        'alerts',
+      ]);
       // 4 alert items, two deliveries under way, one app has fetched it (this call), none sent yet.
-      expect(res.body).toEqual({ message_id: messageId, method: 'webhook', queued_alert_count: 8, fetched_alert_count: 4, sent_alert_count: 0, transaction_id: sent.transaction_id, recipient: sent.recipient, alerts: sent.alerts });
+      expect(res.body).toEqual({
+        message_id: messageId,
+        method: 'webhook',
+        queued_alert_count: 8,
+        fetched_alert_count: 4,
+        sent_alert_count: 0,
+        transaction_id: sent.transaction_id,
+        recipient: sent.recipient,
+        alerts: sent.alerts,
+      });
     });
 
     it('keeps the counters true as deliveries finish', async () => {
-      await ds.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE message_id = $1 AND webhook_id = $2`, [messageId, hooks[0]]);
-      await ds.query(`UPDATE webhook_deliveries SET status = 'undeliverable' WHERE message_id = $1 AND webhook_id = $2`, [messageId, hooks[1]]);
-      const res = await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', `Bearer ${readerA}`).expect(200);
+      await ds.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE message_id = $1 AND webhook_id = $2`, [
+        messageId,
+        hooks[0],
+      ]);
+      await ds.query(
+        `UPDATE webhook_deliveries SET status = 'undeliverable' WHERE message_id = $1 AND webhook_id = $2`,
+        [messageId, hooks[1]],
+      );
+      const res = await http()
+        .get(`/v2/alerts/message/${messageId}`)
+        .set('Authorization', `Bearer ${readerA}`)
+        .expect(200);
       expect(res.body).toMatchObject({ queued_alert_count: 0, sent_alert_count: 4, fetched_alert_count: 4 });
     });
 
@@ -202,16 +309,31 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
       }
       expect(new Set(bodies.map((b) => JSON.stringify({ ...b, request_id: undefined }))).size).toBe(1);
       // Reading as another tenant recorded no fetch.
-      const own = await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', `Bearer ${readerA}`).expect(200);
+      const own = await http()
+        .get(`/v2/alerts/message/${messageId}`)
+        .set('Authorization', `Bearer ${readerA}`)
+        .expect(200);
       expect(own.body.fetched_alert_count).toBe(4);
     });
 
     it('requires messages.read: no token 401, bad token 401, webhooks scope only 403, operator 403', async () => {
       expectError(await http().get(`/v2/alerts/message/${messageId}`), 401, 'invalid_token');
-      expectError(await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', 'Bearer nope'), 401, 'invalid_token');
+      expectError(
+        await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', 'Bearer nope'),
+        401,
+        'invalid_token',
+      );
       const hooksOnly = await issuer.mint({ scopes: [HOOKS], tenantId: tenantA, sub: partner });
-      expectError(await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', `Bearer ${hooksOnly}`), 403, 'insufficient_scope');
-      expectError(await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', `Bearer ${operator}`), 403, 'insufficient_scope');
+      expectError(
+        await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', `Bearer ${hooksOnly}`),
+        403,
+        'insufficient_scope',
+      );
+      expectError(
+        await http().get(`/v2/alerts/message/${messageId}`).set('Authorization', `Bearer ${operator}`),
+        403,
+        'insufficient_scope',
+      );
     });
   });
 
@@ -229,7 +351,9 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
   it('records nothing for a webhook registered after the message (old messages are not sent to new webhooks)', async () => {
     const msg = sampleAlertMessage();
     const id = (await submit({ tenant_id: tenantA, messages: [msg] }).expect(201)).body.messages[0].message_id;
-    await ds.getRepository(WebhookEntity).save({ appId: partner, endpoint: 'https://hooks.partner.example/late', type: 'notification-only' });
+    await ds
+      .getRepository(WebhookEntity)
+      .save({ appId: partner, endpoint: 'https://hooks.partner.example/late', type: 'notification-only' });
     expect(await ds.getRepository(WebhookDeliveryEntity).count({ where: { messageId: id } })).toBe(2);
   });
 
@@ -242,23 +366,55 @@ describe('alerts API: messages (operator submission, fan-out, getMessage)', () =
     let regional: NestExpressApplication;
     beforeAll(async () => {
       const redis = testRedis();
-      const env = loadConfig(AlertsEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, SERVICE_REGION: 'SG' }));
+      const env = loadConfig(
+        AlertsEnv,
+        baseTestEnv({
+          DATABASE_URL: db.url,
+          REDIS_URL: redis.url,
+          QUEUE_PREFIX: redis.prefix,
+          JWKS_URL: issuer.jwksUrl,
+          TOKEN_ISSUER: issuer.issuer,
+          SERVICE_REGION: 'SG',
+        }),
+      );
       regional = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     });
     afterAll(() => regional?.close());
 
     it("serves only its region's tenants: submission, getMessage and webhooks of another region's tenant are 403", async () => {
       const before = await counts();
-      expectError(await request(regional.getHttpServer()).post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).send({ tenant_id: tenantA, messages: [sampleAlertMessage()] }), 403, 'wrong_region');
+      expectError(
+        await request(regional.getHttpServer())
+          .post('/v2/alerts/messages')
+          .set('Authorization', `Bearer ${operator}`)
+          .send({ tenant_id: tenantA, messages: [sampleAlertMessage()] }),
+        403,
+        'wrong_region',
+      );
       expect(await counts()).toEqual(before);
-      expectError(await request(regional.getHttpServer()).get(`/v2/alerts/message/${UNKNOWN_ID}`).set('Authorization', `Bearer ${readerA}`), 403, 'wrong_region');
-      expectError(await request(regional.getHttpServer()).get('/v2/alerts/webhook').set('Authorization', `Bearer ${readerB}`), 403, 'wrong_region');
+      expectError(
+        await request(regional.getHttpServer())
+          .get(`/v2/alerts/message/${UNKNOWN_ID}`)
+          .set('Authorization', `Bearer ${readerA}`),
+        403,
+        'wrong_region',
+      );
+      expectError(
+        await request(regional.getHttpServer()).get('/v2/alerts/webhook').set('Authorization', `Bearer ${readerB}`),
+        403,
+        'wrong_region',
+      );
       // A tenant of this region whose identity data has not reached this database yet: retry later.
       const notYet = await issuer.mint({ scopes: [READ, HOOKS], tenantId: UNKNOWN_ID, region: 'SG', sub: partner });
-      const early = await request(regional.getHttpServer()).get('/v2/alerts/webhook').set('Authorization', `Bearer ${notYet}`);
+      const early = await request(regional.getHttpServer())
+        .get('/v2/alerts/webhook')
+        .set('Authorization', `Bearer ${notYet}`);
       expectError(early, 503, 'service_unavailable');
       expect(early.headers['retry-after']).toBeDefined();
-      const sgOk = await request(regional.getHttpServer()).post('/v2/alerts/messages').set('Authorization', `Bearer ${operator}`).send({ tenant_id: tenantSg, messages: [sampleAlertMessage()] });
+      const sgOk = await request(regional.getHttpServer())
+        .post('/v2/alerts/messages')
+        .set('Authorization', `Bearer ${operator}`)
+        .send({ tenant_id: tenantSg, messages: [sampleAlertMessage()] });
       expect(sgOk.status).toBe(201);
       expect(sgOk.body.messages[0].deliveries).toBe(0);
     });

@@ -24,7 +24,10 @@ import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 import { setupOpenApi } from '../src/openapi';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 
 /** Served by every process but not part of the API: left out of the document on purpose. */
 const OPERATIONS_ENDPOINTS = ['GET /health/live', 'GET /health/ready', 'GET /metrics'];
@@ -48,7 +51,14 @@ describe('alerts OpenAPI document', () => {
     const redis = testRedis();
     const env = loadConfig(
       AlertsEnv,
-      baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, WEBHOOK_TEST_WAIT_MS: '200' }),
+      baseTestEnv({
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: redis.prefix,
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+        WEBHOOK_TEST_WAIT_MS: '200',
+      }),
     );
     // As main.ts does it: OpenAPI routes before init.
     const ref = await Test.createTestingModule({ imports: [AlertsModule.forRoot(env)] }).compile();
@@ -79,11 +89,17 @@ describe('alerts OpenAPI document', () => {
 
   it('names the scopes every operation accepts, as the guard enforces them', () => {
     const access = new Map(routeInventory(app).map((r) => [`${r.method} ${r.path}`, r.access]));
-    expect(doc.components.securitySchemes).toMatchObject({ bearer: { type: 'http', scheme: 'bearer' }, oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${issuer.issuer}/oauth/token` } } } });
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearer: { type: 'http', scheme: 'bearer' },
+      oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${issuer.issuer}/oauth/token` } } },
+    });
     for (const o of ops) {
       const keys = (access.get(`${o.method} ${o.path}`) as string).split(' ') as ScopeKey[];
       const uris = catalog.uris(keys);
-      expect({ route: `${o.method} ${o.path}`, scopes: o.op['x-required-scopes'] }).toEqual({ route: `${o.method} ${o.path}`, scopes: uris });
+      expect({ route: `${o.method} ${o.path}`, scopes: o.op['x-required-scopes'] }).toEqual({
+        route: `${o.method} ${o.path}`,
+        scopes: uris,
+      });
       expect(o.op.security).toEqual([{ bearer: [] }, { oauth2: uris }]);
     }
   });
@@ -93,16 +109,36 @@ describe('alerts OpenAPI document', () => {
       const route = `${o.method} ${o.path}`;
       const names = [...o.openApiPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const declared = (o.op.parameters ?? []).filter((p: { in: string }) => p.in === 'path');
-      expect({ route, params: declared.map((p: { name: string; required: boolean }) => [p.name, p.required]) }).toEqual({ route, params: names.map((n) => [n, true]) });
+      expect({ route, params: declared.map((p: { name: string; required: boolean }) => [p.name, p.required]) }).toEqual(
+        { route, params: names.map((n) => [n, true]) },
+      );
       const ok = Object.keys(o.op.responses).filter((s) => s.startsWith('2'));
       expect({ route, ok: ok.length > 0 }).toEqual({ route, ok: true });
-      for (const s of ok) expect({ route, s, schema: !!responseSchema(o, Number(s)) }).toEqual({ route, s, schema: true });
-      for (const s of [401, 403, 503]) expect({ route, s, schema: responseSchema(o, s) }).toEqual({ route, s, schema: { $ref: '#/components/schemas/Error' } });
-      if (names.length) expect({ route, s: 404, schema: responseSchema(o, 404) }).toEqual({ route, s: 404, schema: { $ref: '#/components/schemas/Error' } });
-      if (o.op.requestBody) for (const s of [400, 413, 415]) expect({ route, s, has: !!responseSchema(o, s) }).toEqual({ route, s, has: true });
+      for (const s of ok)
+        expect({ route, s, schema: !!responseSchema(o, Number(s)) }).toEqual({ route, s, schema: true });
+      for (const s of [401, 403, 503])
+        expect({ route, s, schema: responseSchema(o, s) }).toEqual({
+          route,
+          s,
+          schema: { $ref: '#/components/schemas/Error' },
+        });
+      if (names.length)
+        expect({ route, s: 404, schema: responseSchema(o, 404) }).toEqual({
+          route,
+          s: 404,
+          schema: { $ref: '#/components/schemas/Error' },
+        });
+      if (o.op.requestBody)
+        for (const s of [400, 413, 415])
+          expect({ route, s, has: !!responseSchema(o, s) }).toEqual({ route, s, has: true });
     }
     const list = ops.find((o) => o.path === '/v2/alerts/webhook/:id/deliveries')!;
-    expect(list.op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'limit', 'status']);
+    expect(
+      list.op.parameters
+        .filter((p: { in: string }) => p.in === 'query')
+        .map((p: { name: string }) => p.name)
+        .sort(),
+    ).toEqual(['cursor', 'limit', 'status']);
   });
 
   it('describes what the app really answers (real answers validate against the document)', async () => {
@@ -112,7 +148,11 @@ describe('alerts OpenAPI document', () => {
     const partner = (await world.app({ type: 'developer', id: dev.id }, 'Wellbeing')).app.id;
     const tenantId = (await world.tenant()).id;
     await world.deploy(partner, tenantId, catalog.uris(['alerts.messages.read', 'alerts.webhooks.write']));
-    const token = await issuer.mint({ scopes: catalog.uris(['alerts.messages.read', 'alerts.webhooks.write']), tenantId, sub: partner });
+    const token = await issuer.mint({
+      scopes: catalog.uris(['alerts.messages.read', 'alerts.webhooks.write']),
+      tenantId,
+      sub: partner,
+    });
     const operator = await issuer.mint({ scopes: [catalog.uri('platform.admin')], sub: 'operator' });
     const op = (method: string, path: string) => ops.find((o) => o.method === method && o.path === path)!;
 
@@ -121,33 +161,65 @@ describe('alerts OpenAPI document', () => {
       const req = http()[method.toLowerCase() as 'get'](url).set('Authorization', `Bearer ${bearer}`);
       const res = await (body ? req.send(body) : req);
       const schema = responseSchema(op(method, path), res.status);
-      expect({ route: `${method} ${path}`, status: res.status, documented: !!schema }).toEqual({ route: `${method} ${path}`, status: res.status, documented: true });
+      expect({ route: `${method} ${path}`, status: res.status, documented: !!schema }).toEqual({
+        route: `${method} ${path}`,
+        status: res.status,
+        documented: true,
+      });
       const validate = validator(schema);
-      expect({ route: `${method} ${path}`, errors: validate(res.body) ? null : validate.errors }).toEqual({ route: `${method} ${path}`, errors: null });
+      expect({ route: `${method} ${path}`, errors: validate(res.body) ? null : validate.errors }).toEqual({
+        route: `${method} ${path}`,
+        errors: null,
+      });
       checked.add(`${method} ${path} ${res.status}`);
       return res.body;
     };
 
-    const created = await check('POST', '/v2/alerts/webhook', '/v2/alerts/webhook', token, { endpoint: 'https://hooks.partner.example/in', type: 'notification-only' });
+    const created = await check('POST', '/v2/alerts/webhook', '/v2/alerts/webhook', token, {
+      endpoint: 'https://hooks.partner.example/in',
+      type: 'notification-only',
+    });
     const id = created.webhook_id;
     await check('GET', '/v2/alerts/webhook', '/v2/alerts/webhook', token);
     const webhook = await check('GET', '/v2/alerts/webhook/:id', `/v2/alerts/webhook/${id}`, token);
     // The schemas are strict: a field too many or a wrong type does not pass.
     const webhookSchema = validator(responseSchema(op('GET', '/v2/alerts/webhook/:id'), 200));
-    expect([webhookSchema({ ...webhook, extra: 1 }), webhookSchema({ ...webhook, type: 'other' }), webhookSchema(webhook)]).toEqual([false, false, true]);
+    expect([
+      webhookSchema({ ...webhook, extra: 1 }),
+      webhookSchema({ ...webhook, type: 'other' }),
+      webhookSchema(webhook),
+    ]).toEqual([false, false, true]);
     await check('PATCH', '/v2/alerts/webhook/:id', `/v2/alerts/webhook/${id}`, token, { type: 'full-payload' });
-    const submitted = await check('POST', '/v2/alerts/messages', '/v2/alerts/messages', operator, { tenant_id: tenantId, messages: [sampleAlertMessage()] });
+    const submitted = await check('POST', '/v2/alerts/messages', '/v2/alerts/messages', operator, {
+      tenant_id: tenantId,
+      messages: [sampleAlertMessage()],
+    });
     await check('GET', '/v2/alerts/message/:id', `/v2/alerts/message/${submitted.messages[0].message_id}`, token);
     const page = await check('GET', '/v2/alerts/webhook/:id/deliveries', `/v2/alerts/webhook/${id}/deliveries`, token);
     const deliveryId = page.deliveries[0].delivery_id;
-    await check('GET', '/v2/alerts/webhook/:id/deliveries/:deliveryId', `/v2/alerts/webhook/${id}/deliveries/${deliveryId}`, token);
+    await check(
+      'GET',
+      '/v2/alerts/webhook/:id/deliveries/:deliveryId',
+      `/v2/alerts/webhook/${id}/deliveries/${deliveryId}`,
+      token,
+    );
     // Not finished (no dispatcher runs here): a documented 409.
-    await check('POST', '/v2/alerts/webhook/:id/deliveries/:deliveryId/redeliver', `/v2/alerts/webhook/${id}/deliveries/${deliveryId}/redeliver`, token);
+    await check(
+      'POST',
+      '/v2/alerts/webhook/:id/deliveries/:deliveryId/redeliver',
+      `/v2/alerts/webhook/${id}/deliveries/${deliveryId}/redeliver`,
+      token,
+    );
     await check('POST', '/v2/alerts/webhook/:id/test', `/v2/alerts/webhook/${id}/test`, token);
     // Failures carry the error schema.
     await check('GET', '/v2/alerts/webhook/:id', '/v2/alerts/webhook/6f1c1f0e-4a4b-4c1e-9b7a-3d2f1e0c9b8a', token);
     await check('GET', '/v2/alerts/webhook/:id/deliveries', `/v2/alerts/webhook/${id}/deliveries?limit=0`, token);
-    await check('GET', '/v2/alerts/message/:id', `/v2/alerts/message/${submitted.messages[0].message_id}`, 'not-a-token');
+    await check(
+      'GET',
+      '/v2/alerts/message/:id',
+      `/v2/alerts/message/${submitted.messages[0].message_id}`,
+      'not-a-token',
+    );
     await check('POST', '/v2/alerts/messages', '/v2/alerts/messages', token, { tenant_id: tenantId, messages: [] });
     await check('DELETE', '/v2/alerts/webhook/:id', `/v2/alerts/webhook/${id}`, token);
     expect([...checked].sort()).toEqual(

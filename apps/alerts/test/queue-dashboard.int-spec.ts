@@ -3,7 +3,15 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ConfigValidationError, loadConfig } from '@edu/config';
 import { DeliveryQueue } from '@edu/queue';
-import { baseTestEnv, createTestApp, createTestDatabase, routeInventory, TestIssuer, testRedis, type TestDatabase } from '@edu/testing';
+import {
+  baseTestEnv,
+  createTestApp,
+  createTestDatabase,
+  routeInventory,
+  TestIssuer,
+  testRedis,
+  type TestDatabase,
+} from '@edu/testing';
 import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule, QUEUE_DASHBOARD_PATH } from '../src/alerts.module';
 import { AlertsEnv, DEMO_OPERATOR_SECRET, queueDashboardCredentials } from '../src/config/alerts.env';
@@ -29,7 +37,14 @@ describe('alerts: queue dashboard at /admin/queues', () => {
     const redis = testRedis();
     env = loadConfig(
       AlertsEnv,
-      baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, OPERATOR_CLIENT_SECRET: SECRET }),
+      baseTestEnv({
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: redis.prefix,
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+        OPERATOR_CLIENT_SECRET: SECRET,
+      }),
     );
     app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
   });
@@ -45,9 +60,17 @@ describe('alerts: queue dashboard at /admin/queues', () => {
 
   it('refuses every path under it without the operator credentials: 401 with a Basic challenge', async () => {
     const page = await http().get('/admin/queues').redirects(0);
-    const js = (await http().get('/admin/queues').set('Authorization', RIGHT)).text.match(/src="(static\/js\/main\.[^"]+\.js)"/)?.[1];
+    const js = (await http().get('/admin/queues').set('Authorization', RIGHT)).text.match(
+      /src="(static\/js\/main\.[^"]+\.js)"/,
+    )?.[1];
     expect(js).toBeDefined();
-    const paths = [QUEUE_DASHBOARD_PATH, `${QUEUE_DASHBOARD_PATH}/`, `${QUEUE_DASHBOARD_PATH}/api/queues`, `${QUEUE_DASHBOARD_PATH}/${js}`, `${QUEUE_DASHBOARD_PATH}/queue/webhook-deliveries`];
+    const paths = [
+      QUEUE_DASHBOARD_PATH,
+      `${QUEUE_DASHBOARD_PATH}/`,
+      `${QUEUE_DASHBOARD_PATH}/api/queues`,
+      `${QUEUE_DASHBOARD_PATH}/${js}`,
+      `${QUEUE_DASHBOARD_PATH}/queue/webhook-deliveries`,
+    ];
     const wrong: Record<string, string | undefined> = {
       none: undefined,
       'wrong password': basic('operator', `${SECRET}x`),
@@ -91,7 +114,11 @@ describe('alerts: queue dashboard at /admin/queues', () => {
     await queue.enqueue(Array.from({ length: 2 }, () => ({ deliveryId: randomUUID(), delayMs: 600_000 })));
     const res = await http().get(`${QUEUE_DASHBOARD_PATH}/api/queues`).set('Authorization', RIGHT).expect(200);
     expect(res.body.queues).toHaveLength(1);
-    expect(res.body.queues[0]).toMatchObject({ name: 'webhook-deliveries', readOnlyMode: true, counts: { waiting: 3, delayed: 2, active: 0, failed: 0 } });
+    expect(res.body.queues[0]).toMatchObject({
+      name: 'webhook-deliveries',
+      readOnlyMode: true,
+      counts: { waiting: 3, delayed: 2, active: 0, failed: 0 },
+    });
   });
 
   it('is read-only: pausing, emptying, promoting and adding jobs are refused (the delivery log in PostgreSQL is the record)', async () => {
@@ -118,20 +145,44 @@ describe('alerts: queue dashboard at /admin/queues', () => {
     const base = { DATABASE_URL: 'postgres://x@localhost/x', REDIS_URL: 'redis://localhost:6379' };
 
     it('uses the identity demo secret outside production when none is set, and is off in production without one', () => {
-      expect(queueDashboardCredentials(loadConfig(AlertsEnv, baseTestEnv(base)))).toEqual({ username: 'operator', password: DEMO_OPERATOR_SECRET });
-      expect(queueDashboardCredentials(loadConfig(AlertsEnv, baseTestEnv({ ...base, NODE_ENV: 'production' })))).toBeUndefined();
-      const set = loadConfig(AlertsEnv, baseTestEnv({ ...base, NODE_ENV: 'production', OPERATOR_CLIENT_ID: 'ops', OPERATOR_CLIENT_SECRET: SECRET }));
+      expect(queueDashboardCredentials(loadConfig(AlertsEnv, baseTestEnv(base)))).toEqual({
+        username: 'operator',
+        password: DEMO_OPERATOR_SECRET,
+      });
+      expect(
+        queueDashboardCredentials(loadConfig(AlertsEnv, baseTestEnv({ ...base, NODE_ENV: 'production' }))),
+      ).toBeUndefined();
+      const set = loadConfig(
+        AlertsEnv,
+        baseTestEnv({ ...base, NODE_ENV: 'production', OPERATOR_CLIENT_ID: 'ops', OPERATOR_CLIENT_SECRET: SECRET }),
+      );
       expect(queueDashboardCredentials(set)).toEqual({ username: 'ops', password: SECRET });
     });
 
     it('refuses the demo secret in production and a short one anywhere', () => {
-      expect(() => loadConfig(AlertsEnv, baseTestEnv({ ...base, NODE_ENV: 'production', OPERATOR_CLIENT_SECRET: DEMO_OPERATOR_SECRET }))).toThrow(/OPERATOR_CLIENT_SECRET must be changed from its demo value/);
-      expect(() => loadConfig(AlertsEnv, baseTestEnv({ ...base, OPERATOR_CLIENT_SECRET: 'short' }))).toThrow(ConfigValidationError);
+      expect(() =>
+        loadConfig(
+          AlertsEnv,
+          baseTestEnv({ ...base, NODE_ENV: 'production', OPERATOR_CLIENT_SECRET: DEMO_OPERATOR_SECRET }),
+        ),
+      ).toThrow(/OPERATOR_CLIENT_SECRET must be changed from its demo value/);
+      expect(() => loadConfig(AlertsEnv, baseTestEnv({ ...base, OPERATOR_CLIENT_SECRET: 'short' }))).toThrow(
+        ConfigValidationError,
+      );
     });
 
     it('answers 404 when off', async () => {
       const redis = testRedis();
-      const offEnv = loadConfig(AlertsEnv, baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, JWKS_URL: issuer.jwksUrl, NODE_ENV: 'production' }));
+      const offEnv = loadConfig(
+        AlertsEnv,
+        baseTestEnv({
+          DATABASE_URL: db.url,
+          REDIS_URL: redis.url,
+          QUEUE_PREFIX: redis.prefix,
+          JWKS_URL: issuer.jwksUrl,
+          NODE_ENV: 'production',
+        }),
+      );
       expect(queueDashboardCredentials(offEnv)).toBeUndefined();
       const off = await createTestApp(AlertsModule.forRoot(offEnv), alertsHttpOptions(offEnv));
       try {

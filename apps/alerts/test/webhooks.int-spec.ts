@@ -4,12 +4,24 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '@edu/config';
 import { ScopeCatalog } from '@edu/domain';
 import { WebhookEntity } from '@edu/persistence';
-import { baseTestEnv, createTestApp, createTestDatabase, expectError, routeInventory, TestIssuer, World, type TestDatabase } from '@edu/testing';
+import {
+  baseTestEnv,
+  createTestApp,
+  createTestDatabase,
+  expectError,
+  routeInventory,
+  TestIssuer,
+  World,
+  type TestDatabase,
+} from '@edu/testing';
 import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 const WEBHOOKS = catalog.uri('alerts.webhooks.write');
 const MESSAGES = catalog.uri('alerts.messages.read');
 const UNKNOWN_ID = '6f1c1f0e-4a4b-4c1e-9b7a-3d2f1e0c9b8a';
@@ -30,7 +42,13 @@ describe('alerts API: webhook management', () => {
     issuer = await new TestIssuer().start();
     const env = loadConfig(
       AlertsEnv,
-      baseTestEnv({ DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: '{t-alerts}', JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer }),
+      baseTestEnv({
+        DATABASE_URL: db.url,
+        REDIS_URL: process.env.REDIS_URL,
+        QUEUE_PREFIX: '{t-alerts}',
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+      }),
     );
     app = await createTestApp(AlertsModule.forRoot(env), alertsHttpOptions(env));
     ds = app.get(DataSource);
@@ -53,8 +71,16 @@ describe('alerts API: webhook management', () => {
   const count = () => ds.getRepository(WebhookEntity).count();
 
   it('registers, reads, updates and deletes a webhook with the spec shapes', async () => {
-    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/a', type: 'full-payload' }).expect(200);
-    expect(created.body).toEqual({ webhook_id: expect.stringMatching(/^[0-9a-f-]{36}$/), action: 'newWebhook', success: true });
+    const created = await http()
+      .post('/v2/alerts/webhook')
+      .set('Authorization', `Bearer ${tokenA}`)
+      .send({ endpoint: 'https://hooks.partner.example/a', type: 'full-payload' })
+      .expect(200);
+    expect(created.body).toEqual({
+      webhook_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      action: 'newWebhook',
+      success: true,
+    });
     const id = created.body.webhook_id;
 
     const got = await http().get(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`).expect(200);
@@ -68,20 +94,51 @@ describe('alerts API: webhook management', () => {
       .set('Authorization', `Bearer ${tokenA}`)
       .send({ endpoint: 'https://hooks.partner.example/b', type: 'full-payload' })
       .expect(200);
-    expect(updated.body).toEqual({ webhook_id: id, action: 'updateWebhook', success: true, updated_props: { endpoint: 'https://hooks.partner.example/b' } });
+    expect(updated.body).toEqual({
+      webhook_id: id,
+      action: 'updateWebhook',
+      success: true,
+      updated_props: { endpoint: 'https://hooks.partner.example/b' },
+    });
 
-    const deleted = await http().delete(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`).expect(200);
+    const deleted = await http()
+      .delete(`/v2/alerts/webhook/${id}`)
+      .set('Authorization', `Bearer ${tokenA}`)
+      .expect(200);
     expect(deleted.body).toEqual({ webhook_id: id, action: 'deleteWebhook', success: true });
-    expectError(await http().delete(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`), 404, 'not_found');
+    expectError(
+      await http().delete(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`),
+      404,
+      'not_found',
+    );
   });
 
   it("answers another app's webhook exactly like an unknown one", async () => {
-    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/x', type: 'notification-only' }).expect(200);
+    const created = await http()
+      .post('/v2/alerts/webhook')
+      .set('Authorization', `Bearer ${tokenA}`)
+      .send({ endpoint: 'https://hooks.partner.example/x', type: 'notification-only' })
+      .expect(200);
     const id = created.body.webhook_id;
     for (const target of [id, UNKNOWN_ID]) {
-      expectError(await http().get(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`), 404, 'not_found');
-      expectError(await http().patch(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`).send({ type: 'full-payload' }), 404, 'not_found');
-      expectError(await http().delete(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`), 404, 'not_found');
+      expectError(
+        await http().get(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`),
+        404,
+        'not_found',
+      );
+      expectError(
+        await http()
+          .patch(`/v2/alerts/webhook/${target}`)
+          .set('Authorization', `Bearer ${tokenB}`)
+          .send({ type: 'full-payload' }),
+        404,
+        'not_found',
+      );
+      expectError(
+        await http().delete(`/v2/alerts/webhook/${target}`).set('Authorization', `Bearer ${tokenB}`),
+        404,
+        'not_found',
+      );
     }
     const listed = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenB}`).expect(200);
     expect(listed.body).toEqual([]);
@@ -92,7 +149,10 @@ describe('alerts API: webhook management', () => {
   it("answers 503 with Retry-After while the token's app has not reached this database (replication lag), and stores nothing", async () => {
     const notYetHere = await issuer.mint({ scopes: [WEBHOOKS], tenantId, sub: UNKNOWN_ID });
     const before = await count();
-    const res = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${notYetHere}`).send({ endpoint: 'https://hooks.partner.example/early', type: 'full-payload' });
+    const res = await http()
+      .post('/v2/alerts/webhook')
+      .set('Authorization', `Bearer ${notYetHere}`)
+      .send({ endpoint: 'https://hooks.partner.example/early', type: 'full-payload' });
     expectError(res, 503, 'service_unavailable');
     expect(res.headers['retry-after']).toBe('5');
     expect(res.body.message).toContain('retry later');
@@ -112,10 +172,18 @@ describe('alerts API: webhook management', () => {
     ['endpoint not a string', { endpoint: 42, type: 'full-payload' }, 'endpoint'],
     ['plain http endpoint', { endpoint: 'http://hooks.partner.example/a', type: 'full-payload' }, 'endpoint'],
     ['loopback endpoint (SSRF)', { endpoint: 'https://127.0.0.1/a', type: 'full-payload' }, 'endpoint'],
-    ['cloud metadata endpoint (SSRF)', { endpoint: 'https://169.254.169.254/latest', type: 'full-payload' }, 'endpoint'],
+    [
+      'cloud metadata endpoint (SSRF)',
+      { endpoint: 'https://169.254.169.254/latest', type: 'full-payload' },
+      'endpoint',
+    ],
     ['IPv4-mapped loopback (SSRF)', { endpoint: 'https://[::ffff:7f00:1]/a', type: 'full-payload' }, 'endpoint'],
     ['decimal loopback (SSRF)', { endpoint: 'https://2130706433/a', type: 'full-payload' }, 'endpoint'],
-    ['port of an internal service (Redis)', { endpoint: 'https://hooks.partner.example:6379/a', type: 'full-payload' }, 'port'],
+    [
+      'port of an internal service (Redis)',
+      { endpoint: 'https://hooks.partner.example:6379/a', type: 'full-payload' },
+      'port',
+    ],
     ['port outside the allow-list', { endpoint: 'https://hooks.partner.example:8081/a', type: 'full-payload' }, 'port'],
   ])('refuses a bad registration (%s) and writes nothing', async (_name, body, field) => {
     const before = await count();
@@ -126,26 +194,67 @@ describe('alerts API: webhook management', () => {
   });
 
   it('accepts the allowed ports (443, 80 for http where allowed, 8443, 8080) and refuses an update to another port', async () => {
-    for (const endpoint of ['https://hooks.partner.example:443/a', 'https://hooks.partner.example:8443/a', 'https://hooks.partner.example:8080/a']) {
-      await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint, type: 'full-payload' }).expect(200);
+    for (const endpoint of [
+      'https://hooks.partner.example:443/a',
+      'https://hooks.partner.example:8443/a',
+      'https://hooks.partner.example:8080/a',
+    ]) {
+      await http()
+        .post('/v2/alerts/webhook')
+        .set('Authorization', `Bearer ${tokenA}`)
+        .send({ endpoint, type: 'full-payload' })
+        .expect(200);
     }
-    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/p', type: 'full-payload' }).expect(200);
-    const res = await http().patch(`/v2/alerts/webhook/${created.body.webhook_id}`).set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example:5432/p' });
+    const created = await http()
+      .post('/v2/alerts/webhook')
+      .set('Authorization', `Bearer ${tokenA}`)
+      .send({ endpoint: 'https://hooks.partner.example/p', type: 'full-payload' })
+      .expect(200);
+    const res = await http()
+      .patch(`/v2/alerts/webhook/${created.body.webhook_id}`)
+      .set('Authorization', `Bearer ${tokenA}`)
+      .send({ endpoint: 'https://hooks.partner.example:5432/p' });
     expectError(res, 400, 'validation_failed');
     expect(res.body.message).toContain('port');
   });
 
   it('requires at least one property on update', async () => {
-    const created = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).send({ endpoint: 'https://hooks.partner.example/u', type: 'full-payload' }).expect(200);
-    expectError(await http().patch(`/v2/alerts/webhook/${created.body.webhook_id}`).set('Authorization', `Bearer ${tokenA}`).send({}), 400, 'validation_failed');
+    const created = await http()
+      .post('/v2/alerts/webhook')
+      .set('Authorization', `Bearer ${tokenA}`)
+      .send({ endpoint: 'https://hooks.partner.example/u', type: 'full-payload' })
+      .expect(200);
+    expectError(
+      await http()
+        .patch(`/v2/alerts/webhook/${created.body.webhook_id}`)
+        .set('Authorization', `Bearer ${tokenA}`)
+        .send({}),
+      400,
+      'validation_failed',
+    );
   });
 
   it('answers bodies that are not JSON, malformed or too large with 415, 400 and 413', async () => {
     const auth = { Authorization: `Bearer ${tokenA}` };
-    expectError(await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'text/plain').send('endpoint=x'), 415, 'unsupported_media_type');
-    expectError(await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'application/json').send('{"endpoint":'), 400, 'invalid_request');
-    const huge = JSON.stringify({ endpoint: `https://hooks.partner.example/${'a'.repeat(2_000_000)}`, type: 'full-payload' });
-    expectError(await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'application/json').send(huge), 413, 'payload_too_large');
+    expectError(
+      await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'text/plain').send('endpoint=x'),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'application/json').send('{"endpoint":'),
+      400,
+      'invalid_request',
+    );
+    const huge = JSON.stringify({
+      endpoint: `https://hooks.partner.example/${'a'.repeat(2_000_000)}`,
+      type: 'full-payload',
+    });
+    expectError(
+      await http().post('/v2/alerts/webhook').set(auth).set('Content-Type', 'application/json').send(huge),
+      413,
+      'payload_too_large',
+    );
   });
 
   describe('authentication and scopes', () => {
@@ -166,12 +275,21 @@ describe('alerts API: webhook management', () => {
     });
 
     it('refuses a malformed Authorization header with 401', async () => {
-      expectError(await http().get('/v2/alerts/webhook').set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`), 401, 'invalid_token');
+      expectError(
+        await http()
+          .get('/v2/alerts/webhook')
+          .set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`),
+        401,
+        'invalid_token',
+      );
     });
 
     it('refuses a valid token without the webhooks scope with 403', async () => {
       const token = await issuer.mint({ scopes: [MESSAGES], tenantId, sub: appA });
-      const res = await http().post('/v2/alerts/webhook').set('Authorization', `Bearer ${token}`).send({ endpoint: 'https://hooks.partner.example/a', type: 'full-payload' });
+      const res = await http()
+        .post('/v2/alerts/webhook')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ endpoint: 'https://hooks.partner.example/a', type: 'full-payload' });
       expectError(res, 403, 'insufficient_scope');
       expect(res.headers['www-authenticate']).toContain('insufficient_scope');
     });

@@ -3,7 +3,15 @@ import { DataSource } from 'typeorm';
 import { Pool } from 'pg';
 import { AuthModule } from '@edu/auth';
 import { scopeBasesOf } from '@edu/domain';
-import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
+import {
+  HealthModule,
+  LoadShedModule,
+  loadShedSettings,
+  LoggingModule,
+  MetricsModule,
+  readinessCheck,
+  ServiceLoad,
+} from '@edu/http';
 import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
 import { RateLimitModule } from '@edu/rate-limit';
 import { SigningKeyStore } from '@edu/signing';
@@ -35,7 +43,13 @@ export class IdentityModule {
         LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'identity' }),
         PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'identity' }),
         MetricsModule,
-        HealthModule.forRoot({ inject: [DataSource, ServiceLoad], useFactory: (ds: DataSource, load: ServiceLoad) => [readinessCheck('postgres', () => ds.query('SELECT 1')), load.readiness()] }),
+        HealthModule.forRoot({
+          inject: [DataSource, ServiceLoad],
+          useFactory: (ds: DataSource, load: ServiceLoad) => [
+            readinessCheck('postgres', () => ds.query('SELECT 1')),
+            load.readiness(),
+          ],
+        }),
         KeysModule,
         AuthModule.forRootAsync({
           inject: [SigningKeyStore],
@@ -47,8 +61,16 @@ export class IdentityModule {
           }),
         }),
         // After the auth module: their guards run after the token guard, shedding first.
-        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) } }),
-        RateLimitModule.forRoot({ service: 'identity', env, classify: identityRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
+        LoadShedModule.forRoot({
+          settings: loadShedSettings(env),
+          pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) },
+        }),
+        RateLimitModule.forRoot({
+          service: 'identity',
+          env,
+          classify: identityRoutes,
+          overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) },
+        }),
         OAuthModule,
         IdentityCommonModule,
         IdentityRepositoriesModule,

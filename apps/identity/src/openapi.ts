@@ -17,7 +17,12 @@ export function addScopeSecurity(doc: OpenAPIObject, catalog: ScopeCatalog): Ope
   doc.components.securitySchemes.oauth2 = {
     type: 'oauth2',
     description: 'Client credentials (RFC 6749 §4.4). A route accepts a token holding any one of its scopes.',
-    flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(ALL_SCOPE_KEYS.map((k) => [catalog.uri(k), k])) } },
+    flows: {
+      clientCredentials: {
+        tokenUrl: '/oauth/token',
+        scopes: Object.fromEntries(ALL_SCOPE_KEYS.map((k) => [catalog.uri(k), k])),
+      },
+    },
   };
   for (const item of Object.values(doc.paths)) {
     for (const method of METHODS) {

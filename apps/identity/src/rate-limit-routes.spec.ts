@@ -32,14 +32,26 @@ describe('identity route groups', () => {
   });
 
   it('the stylesheet, brand assets and provider buttons are the sign-in-asset group', () => {
-    const assets = ['/signin/assets/portal.css', '/signin/brand/portal.lioncity.example/brand.css', '/signin/brand/d/logo/dark', '/signin/brand/d/fonts/sans/0', '/signin/providers/google/button.svg'];
+    const assets = [
+      '/signin/assets/portal.css',
+      '/signin/brand/portal.lioncity.example/brand.css',
+      '/signin/brand/d/logo/dark',
+      '/signin/brand/d/fonts/sans/0',
+      '/signin/providers/google/button.svg',
+    ];
     expect(assets.map((p) => groupOf('GET', p))).toEqual(assets.map(() => 'sign-in-asset'));
   });
 
   it('the token endpoints, userinfo, discovery and the Identity API keep their groups', () => {
     expect(groupOf('POST', '/oauth/token')).toBe('token');
     // Without a token these become `anonymous` in the guard; with one, the caller's read or write budgets.
-    expect(['/oidc/token', '/oidc/token/introspection', '/oidc/me', '/oidc/authx'].map((p) => groupOf('POST', p))).toEqual(['write', 'write', 'write', 'write']);
-    expect(['/.well-known/openid-configuration', '/tenants/t1/sign-ins', '/signinx', '/signin/appsx'].map((p) => groupOf('GET', p))).toEqual(['read', 'read', 'read', 'read']);
+    expect(
+      ['/oidc/token', '/oidc/token/introspection', '/oidc/me', '/oidc/authx'].map((p) => groupOf('POST', p)),
+    ).toEqual(['write', 'write', 'write', 'write']);
+    expect(
+      ['/.well-known/openid-configuration', '/tenants/t1/sign-ins', '/signinx', '/signin/appsx'].map((p) =>
+        groupOf('GET', p),
+      ),
+    ).toEqual(['read', 'read', 'read', 'read']);
   });
 });

@@ -9,7 +9,16 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
  * LTI launches from a school's learning platform (login initiation and launch), and the SAML
  * identity provider (metadata, SSO, logout and the return from the portal), and a school's page of apps.
  */
-const SIGN_IN_PREFIXES = ['/oidc/auth', '/oidc/session/end', '/signin/interaction', '/signin/callback', '/signin/lti', '/saml', '/signin/schools', '/signin/apps'];
+const SIGN_IN_PREFIXES = [
+  '/oidc/auth',
+  '/oidc/session/end',
+  '/signin/interaction',
+  '/signin/callback',
+  '/signin/lti',
+  '/saml',
+  '/signin/schools',
+  '/signin/apps',
+];
 /** What those pages load: the stylesheet, a vanity domain's brand assets, provider buttons (long-cached). */
 const SIGN_IN_ASSET_PREFIXES = ['/signin/assets', '/signin/brand', '/signin/providers'];
 
@@ -26,4 +35,5 @@ export function signInGroup(path: string): RouteGroup | undefined {
  * endpoints (`/oidc/token`, userinfo, introspection, revocation) and discovery keep the budget of
  * requests without a token.
  */
-export const identityRoutes: RouteClassifier = (req) => (req.method === 'POST' && req.path === '/oauth/token' ? 'token' : (signInGroup(req.path) ?? byMethod(req)));
+export const identityRoutes: RouteClassifier = (req) =>
+  req.method === 'POST' && req.path === '/oauth/token' ? 'token' : (signInGroup(req.path) ?? byMethod(req));

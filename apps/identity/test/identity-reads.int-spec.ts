@@ -2,7 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { AppEntity, SignInEventEntity, type TenantEntity } from '@edu/persistence';
 import { expectError, TestIssuer, TEST_SVG, type WorldUser } from '@edu/testing';
 import { bearer, IdentityHarness, uri } from './support/harness';
-import { APP, CONSTITUENCY, CORE_IDENTITY_PROVIDER, DEPLOYMENT, expectArrayOf, IDENTITY_PROVIDER, SIGN_IN_EVENT, TENANT, TENANT_IDENTITY_PROVIDER, TENANT_USER, USER, VANITY_DOMAIN } from './support/schemas';
+import {
+  APP,
+  CONSTITUENCY,
+  CORE_IDENTITY_PROVIDER,
+  DEPLOYMENT,
+  expectArrayOf,
+  IDENTITY_PROVIDER,
+  SIGN_IN_EVENT,
+  TENANT,
+  TENANT_IDENTITY_PROVIDER,
+  TENANT_USER,
+  USER,
+  VANITY_DOMAIN,
+} from './support/schemas';
 
 const SAML_METADATA = `<?xml version="1.0"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://sp.example/saml">
@@ -47,13 +60,20 @@ describe('Identity API reads (spec 4.1)', () => {
         sign_on_url: 'https://library.example/login',
         relay_state: null,
         sign_out_url: 'https://library.example/logout',
-        claims: [{ namespace: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims', claims: [{ name: 'emailaddress', value: 'user.email' }] }],
+        claims: [
+          {
+            namespace: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims',
+            claims: [{ name: 'emailaddress', value: 'user.email' }],
+          },
+        ],
       },
       clientId: `app_${randomUUID()}`,
       clientSecretHash: 'sha256$x$y',
     });
     ids.samlApp = saml.id;
-    ids.depA = (await w.deploy(ids.devApp, A.id, [uri('roster-core.readonly'), uri('id.tenant-core.readonly')])).deployment.id;
+    ids.depA = (
+      await w.deploy(ids.devApp, A.id, [uri('roster-core.readonly'), uri('id.tenant-core.readonly')])
+    ).deployment.id;
     await w.deploy(ids.devApp, B.id, [uri('roster-core.readonly')]);
     ids.idpA1 = (await w.identityProvider(A.id, { type: 'oauth2' })).id;
     ids.idpA2 = (await w.identityProvider(A.id, { type: 'lti1.3', jit: true })).id;
@@ -61,14 +81,32 @@ describe('Identity API reads (spec 4.1)', () => {
     await w.constituency(A.id, 'staff', ['google', ids.idpA1]);
     await w.constituency(A.id, 'student', ['google']);
     await w.constituency(B.id, 'staff', ['microsoft', ids.idpB]);
-    u1 = await w.user([A.id], { constituencies: ['staff'], idpIdentifiers: [{ id: randomUUID(), idp_id: 'google' }, { id: randomUUID(), idp_id: ids.idpA1 }] });
-    u2 = await w.user([A.id, B.id], { idpIdentifiers: [{ id: randomUUID(), idp_id: ids.idpB }, { id: randomUUID(), idp_id: 'microsoft' }] });
+    u1 = await w.user([A.id], {
+      constituencies: ['staff'],
+      idpIdentifiers: [
+        { id: randomUUID(), idp_id: 'google' },
+        { id: randomUUID(), idp_id: ids.idpA1 },
+      ],
+    });
+    u2 = await w.user([A.id, B.id], {
+      idpIdentifiers: [
+        { id: randomUUID(), idp_id: ids.idpB },
+        { id: randomUUID(), idp_id: 'microsoft' },
+      ],
+    });
     u3 = await w.user([B.id]);
     ids.domainA = (await w.vanityDomain(A.id, 'portal.alpha.example')).domain;
     // One sign-in each in A's and B's logs (the portal writes these; see sign-in-tenant-providers.int-spec.ts).
     await h.ds.getRepository(SignInEventEntity).insert([
       { tenantId: A.id, appId: ids.devApp, providerId: 'google', userId: u1.id, outcome: 'success', reason: null },
-      { tenantId: B.id, appId: ids.devApp, providerId: 'microsoft', userId: null, outcome: 'refused', reason: 'not_enrolled' },
+      {
+        tenantId: B.id,
+        appId: ids.devApp,
+        providerId: 'microsoft',
+        userId: null,
+        outcome: 'refused',
+        reason: 'not_enrolled',
+      },
     ]);
     ids.domainB = (await w.vanityDomain(B.id, 'portal.beta.example')).domain;
     ids.domainC = (await w.vanityDomain(C.id, 'portal.gamma.example')).domain;
@@ -91,7 +129,15 @@ describe('Identity API reads (spec 4.1)', () => {
 
   /** Every read endpoint with: a collection path, a path naming one of A's objects, and another tenant's object. */
   const endpoints = () => [
-    { name: 'GET /apps/:id?', list: '/apps', one: `/apps/${ids.appA}`, other: `/apps/${ids.appB}`, unknown: `/apps/${randomUUID()}`, malformed: '/apps/not-a-uuid', schema: APP },
+    {
+      name: 'GET /apps/:id?',
+      list: '/apps',
+      one: `/apps/${ids.appA}`,
+      other: `/apps/${ids.appB}`,
+      unknown: `/apps/${randomUUID()}`,
+      malformed: '/apps/not-a-uuid',
+      schema: APP,
+    },
     {
       name: 'GET /identity-providers/:id?',
       list: '/identity-providers',
@@ -101,7 +147,15 @@ describe('Identity API reads (spec 4.1)', () => {
       malformed: '/identity-providers/%20no%20such%20provider',
       schema: IDENTITY_PROVIDER,
     },
-    { name: 'GET /tenants/:id?', list: '/tenants', one: `/tenants/${A.id}`, other: `/tenants/${B.id}`, unknown: `/tenants/${randomUUID()}`, malformed: '/tenants/123', schema: TENANT },
+    {
+      name: 'GET /tenants/:id?',
+      list: '/tenants',
+      one: `/tenants/${A.id}`,
+      other: `/tenants/${B.id}`,
+      unknown: `/tenants/${randomUUID()}`,
+      malformed: '/tenants/123',
+      schema: TENANT,
+    },
     {
       name: 'GET /tenants/:tenant_id/apps/:app_id?',
       list: `/tenants/${A.id}/apps`,
@@ -127,7 +181,15 @@ describe('Identity API reads (spec 4.1)', () => {
       malformed: `/tenants/${A.id.slice(0, 35)}/users`,
       schema: TENANT_USER,
     },
-    { name: 'GET /users/:email?', list: '/users', one: `/users/${u1.email}`, other: `/users/${u3.email}`, unknown: '/users/nobody@school.example', malformed: '/users/not-an-email', schema: USER },
+    {
+      name: 'GET /users/:email?',
+      list: '/users',
+      one: `/users/${u1.email}`,
+      other: `/users/${u3.email}`,
+      unknown: '/users/nobody@school.example',
+      malformed: '/users/not-an-email',
+      schema: USER,
+    },
     {
       name: 'GET /tenants/:id/sign-ins',
       list: `/tenants/${A.id}/sign-ins`,
@@ -202,22 +264,37 @@ describe('Identity API reads (spec 4.1)', () => {
       expectArrayOf(APP, res.body);
       expect(res.body.map((a: { id: string }) => a.id).sort()).toEqual([ids.appA, ids.samlApp].sort());
       const saml = res.body.find((a: { id: string }) => a.id === ids.samlApp);
-      expect(saml).toMatchObject({ owner: { type: 'tenant', id: A.id }, auth_type: 'saml', saml: { relay_state: null, metadata_xml: SAML_METADATA } });
+      expect(saml).toMatchObject({
+        owner: { type: 'tenant', id: A.id },
+        auth_type: 'saml',
+        saml: { relay_state: null, metadata_xml: SAML_METADATA },
+      });
       expect(saml).not.toHaveProperty('oauth2');
       const oauth = res.body.find((a: { id: string }) => a.id === ids.appA);
-      expect(oauth).toEqual({ id: ids.appA, name: 'Alpha Helpdesk', owner: { type: 'tenant', id: A.id }, auth_type: 'oauth2', oauth2: { redirect_uris: ['https://app.example/callback'] } });
+      expect(oauth).toEqual({
+        id: ids.appA,
+        name: 'Alpha Helpdesk',
+        owner: { type: 'tenant', id: A.id },
+        auth_type: 'oauth2',
+        oauth2: { redirect_uris: ['https://app.example/callback'] },
+      });
     });
 
     it('a developer token sees its developer\u2019s apps, with apps.readonly or apps.write', async () => {
       for (const token of [tokens.dev1, tokens.dev1Write]) {
         const res = await get('/apps', token).expect(200);
         expectArrayOf(APP, res.body);
-        expect(res.body.every((a: { owner: { type: string; id: string } }) => a.owner.type === 'developer' && a.owner.id === ids.dev1)).toBe(true);
+        expect(
+          res.body.every(
+            (a: { owner: { type: string; id: string } }) => a.owner.type === 'developer' && a.owner.id === ids.dev1,
+          ),
+        ).toBe(true);
         expect(res.body.map((a: { id: string }) => a.id)).toContain(ids.devApp);
       }
       const one = await get(`/apps/${ids.devApp}`, tokens.dev1).expect(200);
       expect(one.body).toEqual([expect.objectContaining({ id: ids.devApp, name: 'Roster Sync' })]);
-      for (const other of [ids.dev2App, ids.appA]) expectError(await get(`/apps/${other}`, tokens.dev1), 404, 'not_found');
+      for (const other of [ids.dev2App, ids.appA])
+        expectError(await get(`/apps/${other}`, tokens.dev1), 404, 'not_found');
     });
 
     it('a tenant token holding only apps.* scopes is refused (apps.* is for developer context)', async () => {
@@ -234,7 +311,12 @@ describe('Identity API reads (spec 4.1)', () => {
       expect(Object.keys(res.body[0]).sort()).toEqual(['button_graphic', 'id']);
       expectArrayOf(TENANT_IDENTITY_PROVIDER, res.body.slice(1));
       expect(res.body[1]).toMatchObject({ type: 'oauth2', tenant: A.id, oauth2: expect.any(Object) });
-      expect(res.body[2]).toMatchObject({ type: 'lti1.3', tenant: A.id, provision_just_in_time: true, lti: expect.any(Object) });
+      expect(res.body[2]).toMatchObject({
+        type: 'lti1.3',
+        tenant: A.id,
+        provision_just_in_time: true,
+        lti: expect.any(Object),
+      });
       expect(res.body[2]).not.toHaveProperty('oauth2');
     });
 
@@ -262,7 +344,16 @@ describe('Identity API reads (spec 4.1)', () => {
           govt_id: A.govtId,
           environment: 'PRODUCTION',
           status: 'NORMAL',
-          region: { id: 'SG', name: 'Singapore', provider: 'aws', provider_region_id: 'ap-southeast-1', region: 'Singapore', region_code: 'SG', country: 'Singapore', country_code: 'SG' },
+          region: {
+            id: 'SG',
+            name: 'Singapore',
+            provider: 'aws',
+            provider_region_id: 'ap-southeast-1',
+            region: 'Singapore',
+            region_code: 'SG',
+            country: 'Singapore',
+            country_code: 'SG',
+          },
         },
       ]);
       // Upper-case form of the own id is the same id.
@@ -307,8 +398,18 @@ describe('Identity API reads (spec 4.1)', () => {
     it('lists the tenant\u2019s constituencies', async () => {
       const res = await get(`/tenants/${A.id}/constituencies`, tokens.aRead).expect(200);
       expect(res.body).toEqual([
-        { id: 'staff', name: 'Staff', enable_self_service_provisioning: false, allowed_identity_providers: ['google', ids.idpA1] },
-        { id: 'student', name: 'Student', enable_self_service_provisioning: false, allowed_identity_providers: ['google'] },
+        {
+          id: 'staff',
+          name: 'Staff',
+          enable_self_service_provisioning: false,
+          allowed_identity_providers: ['google', ids.idpA1],
+        },
+        {
+          id: 'student',
+          name: 'Student',
+          enable_self_service_provisioning: false,
+          allowed_identity_providers: ['google'],
+        },
       ]);
     });
 
@@ -316,7 +417,12 @@ describe('Identity API reads (spec 4.1)', () => {
       const res = await get(`/tenants/${A.id}/users`, tokens.aRead).expect(200);
       expect(res.body.map((l: { user_email: string }) => l.user_email).sort()).toEqual([u1.email, u2.email].sort());
       const first = res.body.find((l: { user_email: string }) => l.user_email === u1.email);
-      expect(first).toEqual({ user_email: u1.email, tenant_id: A.id, constituencies: ['staff'], user: { id: u1.id, email: u1.email, name: u1.name, nickname: u1.nickname, picture: u1.picture } });
+      expect(first).toEqual({
+        user_email: u1.email,
+        tenant_id: A.id,
+        constituencies: ['staff'],
+        user: { id: u1.id, email: u1.email, name: u1.name, nickname: u1.nickname, picture: u1.picture },
+      });
     });
 
     it('lists users linked to the tenant; identifiers at another tenant\u2019s providers are not shown', async () => {
@@ -335,7 +441,12 @@ describe('Identity API reads (spec 4.1)', () => {
     it('returns the whole brand configuration', async () => {
       const res = await get(`/vanity-domains/${ids.domainA.toUpperCase()}`, tokens.aRead).expect(200);
       expect(res.body).toHaveLength(1);
-      expect(res.body[0]).toMatchObject({ domain: ids.domainA, owner: { type: 'tenant', id: A.id }, tenants: [A.id], status: 'PENDING_DNS' });
+      expect(res.body[0]).toMatchObject({
+        domain: ids.domainA,
+        owner: { type: 'tenant', id: A.id },
+        tenants: [A.id],
+        status: 'PENDING_DNS',
+      });
       expect(res.body[0].brand_configuration.background).toEqual({
         color: { dark: '#0b1f3a', light: '#f5f7fa' },
         gradient: { from: '#0b1f3a', via: null, to: '#1d4ed8' },

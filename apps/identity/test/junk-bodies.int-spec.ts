@@ -1,5 +1,12 @@
 import type { TenantEntity } from '@edu/persistence';
-import { concretePath, expectError, jsonAtShapeLimits, jsonShapeAttacks, writeRoutes, type RouteEntry } from '@edu/testing';
+import {
+  concretePath,
+  expectError,
+  jsonAtShapeLimits,
+  jsonShapeAttacks,
+  writeRoutes,
+  type RouteEntry,
+} from '@edu/testing';
 import { bearer, IdentityHarness } from './support/harness';
 
 /**
@@ -43,27 +50,35 @@ describe('identity: deeply nested and very wide JSON bodies', () => {
     expect(routes).toEqual(expect.arrayContaining(['POST /users', 'POST /apps', 'POST /tenants', 'POST /oauth/token']));
   });
 
-  it.each(jsonShapeAttacks().map((a) => [a.name, a] as const))('refuses %s on every write route with 400 naming the limit', async (_name, attack) => {
-    const before = await h.snapshot();
-    const wrong: string[] = [];
-    for (const route of writeRoutes(h.app)) {
-      const res = await send(route, attack.body);
-      if (res.status !== 400 || res.body.error !== 'invalid_request' || !attack.names.test(res.body.message)) {
-        wrong.push(`${route.method} ${route.path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-        continue;
+  it.each(jsonShapeAttacks().map((a) => [a.name, a] as const))(
+    'refuses %s on every write route with 400 naming the limit',
+    async (_name, attack) => {
+      const before = await h.snapshot();
+      const wrong: string[] = [];
+      for (const route of writeRoutes(h.app)) {
+        const res = await send(route, attack.body);
+        if (res.status !== 400 || res.body.error !== 'invalid_request' || !attack.names.test(res.body.message)) {
+          wrong.push(`${route.method} ${route.path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          continue;
+        }
+        expectError(res, 400, 'invalid_request');
       }
-      expectError(res, 400, 'invalid_request');
-    }
-    expect(wrong).toEqual([]);
-    expect(await h.snapshot()).toEqual(before);
-  });
+      expect(wrong).toEqual([]);
+      expect(await h.snapshot()).toEqual(before);
+    },
+  );
 
   it('lets bodies at the limits through to validation (which judges them, never with a 500)', async () => {
     const before = await h.snapshot();
     for (const route of writeRoutes(h.app).filter((r) => r.method !== 'DELETE')) {
       for (const { name, body } of jsonAtShapeLimits()) {
         const res = await send(route, body);
-        expect({ route: `${route.method} ${route.path}`, name, status: res.status < 500, limit: /nested deeper|members/.test(res.body?.message ?? '') }).toEqual({
+        expect({
+          route: `${route.method} ${route.path}`,
+          name,
+          status: res.status < 500,
+          limit: /nested deeper|members/.test(res.body?.message ?? ''),
+        }).toEqual({
           route: `${route.method} ${route.path}`,
           name,
           status: true,

@@ -12,15 +12,24 @@ describe('signing key commands (keys:list, keys:stage, keys:rotate)', () => {
     await h?.stop();
   });
 
-  async function keys(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  async function keys(
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ code: number; out: string; err: string }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runKeysCli(args, { DATABASE_URL: h.db.url, KEY_ENCRYPTION_KEY: h.env.KEY_ENCRYPTION_KEY, ...env }, { log: (l) => out.push(l), error: (l) => err.push(l) });
+    const code = await runKeysCli(
+      args,
+      { DATABASE_URL: h.db.url, KEY_ENCRYPTION_KEY: h.env.KEY_ENCRYPTION_KEY, ...env },
+      { log: (l) => out.push(l), error: (l) => err.push(l) },
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
-  const jwksKids = async (): Promise<string[]> => ((await h.http().get('/.well-known/jwks.json').expect(200)).body.keys as { kid: string }[]).map((k) => k.kid);
-  const statusOf = async (kid: string): Promise<string> => (await h.ds.query(`SELECT status FROM signing_keys WHERE kid = $1`, [kid]))[0]?.status;
+  const jwksKids = async (): Promise<string[]> =>
+    ((await h.http().get('/.well-known/jwks.json').expect(200)).body.keys as { kid: string }[]).map((k) => k.kid);
+  const statusOf = async (kid: string): Promise<string> =>
+    (await h.ds.query(`SELECT status FROM signing_keys WHERE kid = $1`, [kid]))[0]?.status;
 
   it('stages a webhook key that the JWKS publishes at once, and rotate activates exactly that key', async () => {
     const before = await jwksKids();
@@ -31,7 +40,9 @@ describe('signing key commands (keys:list, keys:stage, keys:rotate)', () => {
     expect(staged).toMatchObject({ code: 0, err: '' });
     const kid = /Staged webhook key (wh-\S+): published in the JWKS, not signing yet\./.exec(staged.out)?.[1];
     expect(kid).toBeDefined();
-    expect(staged.out).toContain('Activate it with `npm run keys:rotate -- --use webhook` once it has been published for at least 10 min');
+    expect(staged.out).toContain(
+      'Activate it with `npm run keys:rotate -- --use webhook` once it has been published for at least 10 min',
+    );
     expect(await jwksKids()).toEqual(expect.arrayContaining([active, kid]));
     expect(await statusOf(kid!)).toBe('next');
 
@@ -54,7 +65,10 @@ describe('signing key commands (keys:list, keys:stage, keys:rotate)', () => {
     expect(await statusOf(kid!)).toBe('active');
     expect(await statusOf(active)).toBe('retired');
     expect(await jwksKids()).toEqual(expect.arrayContaining([active, kid]));
-    const [{ hours }] = await h.ds.query(`SELECT extract(epoch FROM publish_until - now()) / 3600 AS hours FROM signing_keys WHERE kid = $1`, [active]);
+    const [{ hours }] = await h.ds.query(
+      `SELECT extract(epoch FROM publish_until - now()) / 3600 AS hours FROM signing_keys WHERE kid = $1`,
+      [active],
+    );
     expect(Number(hours)).toBeGreaterThan(23.9);
     expect(Number(hours)).toBeLessThanOrEqual(24);
   });
@@ -75,20 +89,26 @@ describe('signing key commands (keys:list, keys:stage, keys:rotate)', () => {
   it('warns when the old key would be unpublished before what it signed expires', async () => {
     const r = await keys(['rotate', '--use', 'access-token', '--keep-published', '10m']);
     expect(r.code).toBe(0);
-    expect(r.err).toContain('Warning: --keep-published 10 min is short: access tokens it signed stay valid for up to ACCESS_TOKEN_TTL_SECONDS (default 1 h); keep it published for at least 61 min.');
+    expect(r.err).toContain(
+      'Warning: --keep-published 10 min is short: access tokens it signed stay valid for up to ACCESS_TOKEN_TTL_SECONDS (default 1 h); keep it published for at least 61 min.',
+    );
   });
 
   it('refuses an encryption key that does not decrypt the active key, and changes nothing', async () => {
     const count = async () => (await h.ds.query(`SELECT count(*)::int AS n FROM signing_keys`))[0].n as number;
     const n = await count();
-    const r = await keys(['stage', '--use', 'webhook'], { KEY_ENCRYPTION_KEY: 'another-key-encryption-key-of-32-chars-or-more' });
+    const r = await keys(['stage', '--use', 'webhook'], {
+      KEY_ENCRYPTION_KEY: 'another-key-encryption-key-of-32-chars-or-more',
+    });
     expect(r.code).toBe(1);
     expect(r.err).toContain('Refused: KEY_ENCRYPTION_KEY does not decrypt the active webhook key.');
     expect(await count()).toBe(n);
   });
 
   it('refuses a regional database (a subscriber of the identity replication)', async () => {
-    await h.ds.query(`CREATE SUBSCRIPTION keys_cli_test CONNECTION 'host=127.0.0.1 dbname=nowhere' PUBLICATION nothing WITH (connect = false)`);
+    await h.ds.query(
+      `CREATE SUBSCRIPTION keys_cli_test CONNECTION 'host=127.0.0.1 dbname=nowhere' PUBLICATION nothing WITH (connect = false)`,
+    );
     try {
       const r = await keys(['rotate', '--use', 'webhook']);
       expect(r.code).toBe(1);
@@ -103,7 +123,10 @@ describe('signing key commands (keys:list, keys:stage, keys:rotate)', () => {
     [[], 'unknown command ""'],
     [['rotate'], 'rotate needs --use webhook, --use access-token, --use oidc or --use saml'],
     [['stage', '--use', 'signing'], '--use must be webhook, access-token, oidc or saml (got "signing")'],
-    [['rotate', '--use', 'webhook', '--keep-published', 'a day'], '--keep-published must be a duration such as 24h, 90m or 0 (got "a day")'],
+    [
+      ['rotate', '--use', 'webhook', '--keep-published', 'a day'],
+      '--keep-published must be a duration such as 24h, 90m or 0 (got "a day")',
+    ],
     [['list', '--keep-published', '1h'], 'unexpected argument "--keep-published" for list'],
   ])('refuses bad arguments %j with exit code 2 and the usage', async (args, message) => {
     const r = await keys(args);
@@ -119,7 +142,19 @@ describe('signing key commands (keys:list, keys:stage, keys:rotate)', () => {
   });
 
   it('reads durations', () => {
-    expect([parseDuration('24h'), parseDuration('90m'), parseDuration('30s'), parseDuration('7d'), parseDuration('0'), parseDuration('250ms')]).toEqual([86_400_000, 5_400_000, 30_000, 604_800_000, 0, 250]);
-    expect([parseDuration('12'), parseDuration('1.5h'), parseDuration('-1h'), parseDuration('')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([
+      parseDuration('24h'),
+      parseDuration('90m'),
+      parseDuration('30s'),
+      parseDuration('7d'),
+      parseDuration('0'),
+      parseDuration('250ms'),
+    ]).toEqual([86_400_000, 5_400_000, 30_000, 604_800_000, 0, 250]);
+    expect([parseDuration('12'), parseDuration('1.5h'), parseDuration('-1h'), parseDuration('')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -6,9 +6,23 @@ import { expectError } from '@edu/testing';
 import { bearer, IdentityHarness, uri } from './support/harness';
 import { APP, DEPLOYMENT, DEVELOPER, expectArrayOf, expectShape } from './support/schemas';
 
-const oauthApp = (name = 'Class Roster Sync') => ({ name, auth_type: 'oauth2', oauth2: { redirect_uris: ['https://sync.partner.example/callback'] } });
-const newTenant = () => ({ name: 'Seaview Primary', customer_id: randomInt(1, 2_000_000_000), govt_id: 'NSW-9001', region: 'AU-NSW', licences: ['data-operations'], root_org_sourced_id: 'org-seaview' });
-const newDeveloper = () => ({ name: 'Brightpath Learning', email: `partners-${randomUUID().slice(0, 8)}@brightpath.example` });
+const oauthApp = (name = 'Class Roster Sync') => ({
+  name,
+  auth_type: 'oauth2',
+  oauth2: { redirect_uris: ['https://sync.partner.example/callback'] },
+});
+const newTenant = () => ({
+  name: 'Seaview Primary',
+  customer_id: randomInt(1, 2_000_000_000),
+  govt_id: 'NSW-9001',
+  region: 'AU-NSW',
+  licences: ['data-operations'],
+  root_org_sourced_id: 'org-seaview',
+});
+const newDeveloper = () => ({
+  name: 'Brightpath Learning',
+  email: `partners-${randomUUID().slice(0, 8)}@brightpath.example`,
+});
 
 /**
  * The operator (platform.admin) onboards a school and a partner with HTTP calls alone, and every
@@ -46,11 +60,21 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
   };
 
   async function tokenFor(form: Record<string, string>): Promise<Response> {
-    return h.http().post('/oauth/token').type('form').send({ grant_type: 'client_credentials', ...form });
+    return h
+      .http()
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', ...form });
   }
 
   /** 400 validation_failed naming `field`, and nothing in the database changed. */
-  async function expectRefused(method: 'post' | 'patch', path: string, token: string, body: unknown, field: string): Promise<Response> {
+  async function expectRefused(
+    method: 'post' | 'patch',
+    path: string,
+    token: string,
+    body: unknown,
+    field: string,
+  ): Promise<Response> {
     const before = await h.snapshot();
     const res = await call(method, path, token, body);
     expectError(res, 400, 'validation_failed');
@@ -61,7 +85,10 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
   }
 
   it('onboards a school end to end: tenant, developer, app, deployment with alerts scopes and settings, per-deployment credentials', async () => {
-    const opToken = await tokenFor({ client_id: h.env.OPERATOR_CLIENT_ID, client_secret: h.env.OPERATOR_CLIENT_SECRET });
+    const opToken = await tokenFor({
+      client_id: h.env.OPERATOR_CLIENT_ID,
+      client_secret: h.env.OPERATOR_CLIENT_SECRET,
+    });
     expect(opToken.status).toBe(200);
     const op = opToken.body.access_token as string;
 
@@ -69,7 +96,9 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
     const developer = (await call('post', '/developers', op, newDeveloper()).expect(201)).body;
     expectShape(DEVELOPER, developer);
 
-    const app = (await call('post', '/apps', op, { ...oauthApp(), owner: { type: 'developer', id: developer.id } }).expect(201)).body;
+    const app = (
+      await call('post', '/apps', op, { ...oauthApp(), owner: { type: 'developer', id: developer.id } }).expect(201)
+    ).body;
     const { client_id: appClientId, client_secret: appSecret, ...appView } = app;
     expectShape(APP, appView);
     expect(appView.owner).toEqual({ type: 'developer', id: developer.id });
@@ -79,9 +108,20 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
     expect(stored[0].client_secret_hash).not.toContain(appSecret);
 
     const scope = [uri('roster-core.readonly'), uri('alerts.messages.read'), uri('alerts.webhooks.write')];
-    const deployment = (await call('post', `/tenants/${tenant.id}/apps`, op, { app_id: app.id, scope, settings: { oneroster_date_format: 'iso8601' } }).expect(201)).body;
+    const deployment = (
+      await call('post', `/tenants/${tenant.id}/apps`, op, {
+        app_id: app.id,
+        scope,
+        settings: { oneroster_date_format: 'iso8601' },
+      }).expect(201)
+    ).body;
     expectShape(DEPLOYMENT, deployment);
-    expect(deployment).toMatchObject({ app_id: app.id, tenant_id: tenant.id, scope, settings: { oneroster_date_format: 'iso8601', oneroster_booleans: 'string' } });
+    expect(deployment).toMatchObject({
+      app_id: app.id,
+      tenant_id: tenant.id,
+      scope,
+      settings: { oneroster_date_format: 'iso8601', oneroster_booleans: 'string' },
+    });
 
     const creds = (await call('post', `/tenants/${tenant.id}/apps/${app.id}/secret`, op).expect(200)).body;
     expect(creds).toEqual({ client_id: expect.stringMatching(/^dep_/), client_secret: expect.any(String) });
@@ -90,9 +130,18 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
     const partner = await tokenFor({ client_id: creds.client_id, client_secret: creds.client_secret });
     expect(partner.status).toBe(200);
     expect(partner.body.scope.split(' ')).toEqual(scope);
-    expect(decodeJwt(partner.body.access_token)).toMatchObject({ tenant_id: tenant.id, deployment_id: deployment.deployment_id, sub: app.id });
+    expect(decodeJwt(partner.body.access_token)).toMatchObject({
+      tenant_id: tenant.id,
+      deployment_id: deployment.deployment_id,
+      sub: app.id,
+    });
     // so do the app's own credentials with tenant_id, and a developer-context token for its owner without
-    const viaApp = await tokenFor({ client_id: appClientId, client_secret: appSecret, tenant_id: tenant.id, scope: uri('alerts.webhooks.write') });
+    const viaApp = await tokenFor({
+      client_id: appClientId,
+      client_secret: appSecret,
+      tenant_id: tenant.id,
+      scope: uri('alerts.webhooks.write'),
+    });
     expect(viaApp.body.scope).toBe(uri('alerts.webhooks.write'));
     const devCtx = await tokenFor({ client_id: appClientId, client_secret: appSecret });
     expect(decodeJwt(devCtx.body.access_token)).toMatchObject({ developer_id: developer.id });
@@ -116,16 +165,26 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
   describe('developers', () => {
     it('lists, reads and changes developers; e-mail addresses are unique and case-insensitive', async () => {
       const body = newDeveloper();
-      const created = (await call('post', '/developers', t.op, { ...body, email: body.email.toUpperCase() }).expect(201)).body;
+      const created = (
+        await call('post', '/developers', t.op, { ...body, email: body.email.toUpperCase() }).expect(201)
+      ).body;
       expect(created.email).toBe(body.email);
       expectError(await call('post', '/developers', t.op, { name: 'Copy', email: body.email }), 409, 'conflict');
       const all = (await call('get', '/developers', t.op).expect(200)).body;
       expectArrayOf(DEVELOPER, all);
       expect(all.map((d: { id: string }) => d.id)).toEqual(expect.arrayContaining([devId, created.id]));
-      const renamed = (await call('patch', `/developers/${created.id.toUpperCase()}`, t.op, { name: 'Brightpath Learning Pty Ltd' }).expect(200)).body;
+      const renamed = (
+        await call('patch', `/developers/${created.id.toUpperCase()}`, t.op, {
+          name: 'Brightpath Learning Pty Ltd',
+        }).expect(200)
+      ).body;
       expect(renamed).toEqual({ ...created, name: 'Brightpath Learning Pty Ltd' });
       const existing = (await call('get', `/developers/${devId}`, t.op).expect(200)).body[0];
-      expectError(await call('patch', `/developers/${created.id}`, t.op, { email: existing.email.toUpperCase() }), 409, 'conflict');
+      expectError(
+        await call('patch', `/developers/${created.id}`, t.op, { email: existing.email.toUpperCase() }),
+        409,
+        'conflict',
+      );
       await call('patch', `/developers/${created.id}`, t.op, { email: created.email }).expect(200);
     });
 
@@ -150,15 +209,28 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
 
   describe('apps', () => {
     it('the operator creates a tenant-owned app and changes, rotates and deletes any app', async () => {
-      const own = (await call('post', '/apps', t.op, { ...oauthApp('Beta Admin'), owner: { type: 'tenant', id: B.id.toUpperCase() } }).expect(201)).body;
+      const own = (
+        await call('post', '/apps', t.op, {
+          ...oauthApp('Beta Admin'),
+          owner: { type: 'tenant', id: B.id.toUpperCase() },
+        }).expect(201)
+      ).body;
       expect(own.owner).toEqual({ type: 'tenant', id: B.id });
       // a tenant-owned app deploys only at its owner
       await expectRefused('post', `/tenants/${A.id}/apps`, t.op, { app_id: own.id, scope: [] }, 'app_id');
-      await call('post', `/tenants/${B.id}/apps`, t.op, { app_id: own.id, scope: [uri('id.tenant-core.readonly')] }).expect(201);
+      await call('post', `/tenants/${B.id}/apps`, t.op, {
+        app_id: own.id,
+        scope: [uri('id.tenant-core.readonly')],
+      }).expect(201);
 
       const theirs = (await call('post', '/apps', t.dev, oauthApp('Developer Made')).expect(201)).body;
-      const changed = (await call('patch', `/apps/${theirs.id}`, t.op, { name: 'Renamed by operator' }).expect(200)).body;
-      expect(changed).toMatchObject({ id: theirs.id, name: 'Renamed by operator', owner: { type: 'developer', id: devId } });
+      const changed = (await call('patch', `/apps/${theirs.id}`, t.op, { name: 'Renamed by operator' }).expect(200))
+        .body;
+      expect(changed).toMatchObject({
+        id: theirs.id,
+        name: 'Renamed by operator',
+        owner: { type: 'developer', id: devId },
+      });
       const rotated = (await call('post', `/apps/${theirs.id}/secret`, t.op).expect(200)).body;
       expect((await tokenFor({ client_id: theirs.client_id, client_secret: theirs.client_secret })).status).toBe(401);
       expect((await tokenFor({ client_id: rotated.client_id, client_secret: rotated.client_secret })).status).toBe(200);
@@ -176,7 +248,11 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
       ['an unknown tenant', () => ({ ...oauthApp(), owner: { type: 'tenant', id: randomUUID() } }), 'owner.id'],
       ['an unknown developer', () => ({ ...oauthApp(), owner: { type: 'developer', id: randomUUID() } }), 'owner.id'],
       ['a developer id named as a tenant', () => ({ ...oauthApp(), owner: { type: 'tenant', id: devId } }), 'owner.id'],
-      ['an owner with extra keys', () => ({ ...oauthApp(), owner: { type: 'tenant', id: A.id, name: 'x' } }), 'owner.name'],
+      [
+        'an owner with extra keys',
+        () => ({ ...oauthApp(), owner: { type: 'tenant', id: A.id, name: 'x' } }),
+        'owner.name',
+      ],
       ['a null owner', () => ({ ...oauthApp(), owner: null }), 'owner'],
       ['an owner as an array', () => ({ ...oauthApp(), owner: [{ type: 'tenant', id: A.id }] }), 'owner'],
       ['a missing auth_type', () => ({ name: 'X', owner: { type: 'tenant', id: A.id } }), 'auth_type'],
@@ -212,11 +288,19 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
       const alerts = [uri('roster.readonly'), uri('alerts.messages.read')];
       await call('post', path, t.op, { app_id: appId, scope: alerts }).expect(201);
       expectError(await call('post', path, t.op, { app_id: appId, scope: [] }), 409, 'conflict');
-      const changed = (await call('patch', `${path}/${appId}`, t.op, { scope: [...alerts, uri('alerts.webhooks.write')] }).expect(200)).body;
+      const changed = (
+        await call('patch', `${path}/${appId}`, t.op, { scope: [...alerts, uri('alerts.webhooks.write')] }).expect(200)
+      ).body;
       expect(changed.scope).toEqual([...alerts, uri('alerts.webhooks.write')]);
       // the tenant keeps or drops what the operator granted, never adds
       await call('patch', `${path}/${appId}`, t.aWrite, { scope: [uri('alerts.messages.read')] }).expect(200);
-      await expectRefused('patch', `${path}/${appId}`, t.aWrite, { scope: [uri('alerts.messages.read'), uri('alerts.webhooks.write')] }, 'scope');
+      await expectRefused(
+        'patch',
+        `${path}/${appId}`,
+        t.aWrite,
+        { scope: [uri('alerts.messages.read'), uri('alerts.webhooks.write')] },
+        'scope',
+      );
       await call('delete', `${path}/${appId}`, t.op).expect(204);
       expectError(await call('delete', `${path}/${appId}`, t.op), 404, 'not_found');
     });
@@ -231,8 +315,18 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
     });
 
     it.each([
-      ['an alerts scope at deployment', 'post', () => `/tenants/${A.id}/apps`, () => ({ app_id: appId, scope: [uri('alerts.webhooks.write')] })],
-      ['platform.admin at deployment', 'post', () => `/tenants/${A.id}/apps`, () => ({ app_id: appId, scope: [uri('platform.admin')] })],
+      [
+        'an alerts scope at deployment',
+        'post',
+        () => `/tenants/${A.id}/apps`,
+        () => ({ app_id: appId, scope: [uri('alerts.webhooks.write')] }),
+      ],
+      [
+        'platform.admin at deployment',
+        'post',
+        () => `/tenants/${A.id}/apps`,
+        () => ({ app_id: appId, scope: [uri('platform.admin')] }),
+      ],
     ] as const)('a tenant token cannot grant %s', async (_name, method, path, body) => {
       const res = await expectRefused(method, path(), t.aWrite, body(), 'scope');
       expect(res.body.message).toMatch(/operator/);
@@ -240,7 +334,9 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
 
     it('a tenant token cannot add alerts scopes or platform.admin to an existing deployment', async () => {
       const path = `/tenants/${A.id}/apps/${appId}`;
-      await call('post', `/tenants/${A.id}/apps`, t.aWrite, { app_id: appId, scope: [uri('roster.readonly')] }).expect(201);
+      await call('post', `/tenants/${A.id}/apps`, t.aWrite, { app_id: appId, scope: [uri('roster.readonly')] }).expect(
+        201,
+      );
       for (const s of [uri('alerts.messages.read'), uri('alerts.webhooks.write'), uri('platform.admin')]) {
         await expectRefused('patch', path, t.aWrite, { scope: [uri('roster.readonly'), s] }, 'scope');
       }
@@ -250,7 +346,11 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
     it('unknown tenants and apps: 404 in the path, 400 on app_id in the body', async () => {
       for (const tenant of [randomUUID(), 'not-a-tenant']) {
         expectError(await call('get', `/tenants/${tenant}/apps`, t.op), 404, 'not_found');
-        expectError(await call('post', `/tenants/${tenant}/apps`, t.op, { app_id: appId, scope: [] }), 404, 'not_found');
+        expectError(
+          await call('post', `/tenants/${tenant}/apps`, t.op, { app_id: appId, scope: [] }),
+          404,
+          'not_found',
+        );
         expectError(await call('post', `/tenants/${tenant}/apps/${appId}/secret`, t.op), 404, 'not_found');
       }
       await expectRefused('post', `/tenants/${A.id}/apps`, t.op, { app_id: randomUUID(), scope: [] }, 'app_id');
@@ -292,12 +392,14 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
     });
 
     it('a token without an accepted scope is 403 on every one', async () => {
-      for (const [method, path, body] of routes()) expectError(await call(method, path, t.aRoster, body), 403, 'insufficient_scope');
+      for (const [method, path, body] of routes())
+        expectError(await call(method, path, t.aRoster, body), 403, 'insufficient_scope');
     });
 
     it('developers are the operator\u2019s alone: tenant and developer tokens get 403', async () => {
       for (const [method, path, body] of routes().filter(([, p]) => p.startsWith('/developers'))) {
-        for (const token of [t.aWrite, t.aRead, t.dev, t.devRead]) expectError(await call(method, path, token, body), 403, 'insufficient_scope');
+        for (const token of [t.aWrite, t.aRead, t.dev, t.devRead])
+          expectError(await call(method, path, token, body), 403, 'insufficient_scope');
       }
     });
 
@@ -320,20 +422,41 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
         ['post', '/developers', newDeveloper()],
         ['patch', `/developers/${devId}`, { name: 'X', email: 'x@junk.example' }],
         ['post', '/apps', { ...oauthApp(), owner: { type: 'developer', id: devId } }],
-        ['patch', `/apps/${appId}`, { name: 'X', auth_type: 'oauth2', oauth2: { redirect_uris: ['https://x.example/cb'] } }],
-        ['post', `/tenants/${A.id}/apps`, { app_id: appId, scope: [uri('alerts.messages.read')], settings: { oneroster_date_format: 'iso8601' } }],
-        ['patch', `/tenants/${B.id}/apps/${appId}`, { scope: [uri('alerts.messages.read')], settings: { oneroster_booleans: 'json' } }],
+        [
+          'patch',
+          `/apps/${appId}`,
+          { name: 'X', auth_type: 'oauth2', oauth2: { redirect_uris: ['https://x.example/cb'] } },
+        ],
+        [
+          'post',
+          `/tenants/${A.id}/apps`,
+          { app_id: appId, scope: [uri('alerts.messages.read')], settings: { oneroster_date_format: 'iso8601' } },
+        ],
+        [
+          'patch',
+          `/tenants/${B.id}/apps/${appId}`,
+          { scope: [uri('alerts.messages.read')], settings: { oneroster_booleans: 'json' } },
+        ],
       ];
       const failures: string[] = [];
       for (const [method, path, body] of bodies) {
         for (const whole of JUNK) {
-          const res = await h.http()[method](path).set(bearer(t.op)).set('Content-Type', 'application/json').send(JSON.stringify(whole));
+          const res = await h
+            .http()
+            [method](path)
+            .set(bearer(t.op))
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(whole));
           // `{}` is a valid (empty) PATCH; everything else whole is refused
           const refused = res.status >= 400 && res.status < 500;
-          if (!refused && !(method === 'patch' && res.status === 200 && JSON.stringify(whole) === '{}')) failures.push(`${method} ${path} body=${JSON.stringify(whole).slice(0, 40)}: ${res.status}`);
+          if (!refused && !(method === 'patch' && res.status === 200 && JSON.stringify(whole) === '{}'))
+            failures.push(`${method} ${path} body=${JSON.stringify(whole).slice(0, 40)}: ${res.status}`);
         }
         for (const [key, value] of Object.entries(body)) {
-          const inner = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).map((k) => `${key}.${k}`) : [];
+          const inner =
+            value && typeof value === 'object' && !Array.isArray(value)
+              ? Object.keys(value).map((k) => `${key}.${k}`)
+              : [];
           for (const field of [key, ...inner]) {
             for (const junk of JUNK) {
               const changed = JSON.parse(JSON.stringify(body));
@@ -341,7 +464,8 @@ describe('operator onboarding over the identity API (platform.admin)', () => {
               if (nested) changed[outer][nested] = junk;
               else changed[outer] = junk;
               const res = await h.http()[method](path).set(bearer(t.op)).send(changed);
-              if (res.status >= 500) failures.push(`${method} ${path} ${field}=${JSON.stringify(junk).slice(0, 40)}: ${res.status}`);
+              if (res.status >= 500)
+                failures.push(`${method} ${path} ${field}=${JSON.stringify(junk).slice(0, 40)}: ${res.status}`);
             }
           }
         }

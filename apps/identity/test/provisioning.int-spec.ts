@@ -4,12 +4,32 @@ import { join } from 'node:path';
 import { expectError } from '@edu/testing';
 import { runProvisionCli } from '../src/provisioning/provision-command';
 import { bearer, IdentityHarness, uri } from './support/harness';
-import { APP, CONSTITUENCY, DEPLOYMENT, expectArrayOf, IDENTITY_PROVIDER, TENANT, TENANT_USER, USER, VANITY_DOMAIN } from './support/schemas';
+import {
+  APP,
+  CONSTITUENCY,
+  DEPLOYMENT,
+  expectArrayOf,
+  IDENTITY_PROVIDER,
+  TENANT,
+  TENANT_USER,
+  USER,
+  VANITY_DOMAIN,
+} from './support/schemas';
 
 const DEMO_FILE = join(__dirname, '../../../tools/provision/demo.json');
 const AU = '6f1c2a9e-3b4d-4e8a-9c11-2a7b5e0d4f01';
 const SG = '9b8e7d6c-5a4f-4321-8fed-cba987654302';
-const TABLES = ['developers', 'tenants', 'apps', 'tenant_app_deployments', 'identity_providers', 'constituencies', 'users', 'tenant_users', 'vanity_domains'];
+const TABLES = [
+  'developers',
+  'tenants',
+  'apps',
+  'tenant_app_deployments',
+  'identity_providers',
+  'constituencies',
+  'users',
+  'tenant_users',
+  'vanity_domains',
+];
 
 type Demo = Record<string, Record<string, unknown>[]>;
 const demo = (): Demo => JSON.parse(readFileSync(DEMO_FILE, 'utf8'));
@@ -28,7 +48,10 @@ describe('bulk provisioning CLI and the demo data set', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function provision(file: string | Demo, ...flags: string[]): Promise<{ code: number; out: string; err: string }> {
+  async function provision(
+    file: string | Demo,
+    ...flags: string[]
+  ): Promise<{ code: number; out: string; err: string }> {
     let path = file as string;
     if (typeof file !== 'string') {
       path = join(dir, `file-${Math.random().toString(36).slice(2)}.json`);
@@ -36,7 +59,11 @@ describe('bulk provisioning CLI and the demo data set', () => {
     }
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runProvisionCli([path, ...flags], { DATABASE_URL: h.db.url }, { log: (l) => out.push(l), error: (l) => err.push(l) });
+    const code = await runProvisionCli(
+      [path, ...flags],
+      { DATABASE_URL: h.db.url },
+      { log: (l) => out.push(l), error: (l) => err.push(l) },
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -48,7 +75,12 @@ describe('bulk provisioning CLI and the demo data set', () => {
   }
 
   async function token(form: Record<string, string>): Promise<string> {
-    const res = await h.http().post('/oauth/token').type('form').send({ grant_type: 'client_credentials', ...form }).expect(200);
+    const res = await h
+      .http()
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', ...form })
+      .expect(200);
     return res.body.access_token;
   }
 
@@ -78,8 +110,12 @@ describe('bulk provisioning CLI and the demo data set', () => {
     expect(res.code).toBe(1);
     expect(res.err).toContain(`tenant_users[0].constituencies[0]: "prefects" is not a constituency of tenant ${AU}`);
     expect(res.err).toContain('deployments[1].scope[1]: "https://evil.example/scope" is not a known scope URI');
-    expect(res.err).toContain('deployments[2].app_id: no app 00000000-0000-4000-8000-000000000000 in the file or the database');
-    expect(res.err).toContain('constituencies[0].allowed_identity_providers[1]: identity provider e5f6a7b8-c9d0-4e1f-8a3b-4c5d6e7f8a09 belongs to another tenant');
+    expect(res.err).toContain(
+      'deployments[2].app_id: no app 00000000-0000-4000-8000-000000000000 in the file or the database',
+    );
+    expect(res.err).toContain(
+      'constituencies[0].allowed_identity_providers[1]: identity provider e5f6a7b8-c9d0-4e1f-8a3b-4c5d6e7f8a09 belongs to another tenant',
+    );
     expect(res.err).toContain('users[5].email: repeated in the file (also users[0])');
     expect(res.err).toContain('identity_providers[0].oauth2.client_secret: not accepted in a provisioning file');
     expect(await dump()).toEqual(before);
@@ -93,7 +129,9 @@ describe('bulk provisioning CLI and the demo data set', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('schools: unknown section');
     const out: string[] = [];
-    expect(await runProvisionCli([], { DATABASE_URL: h.db.url }, { log: () => undefined, error: (l) => out.push(l) })).toBe(2);
+    expect(
+      await runProvisionCli([], { DATABASE_URL: h.db.url }, { log: () => undefined, error: (l) => out.push(l) }),
+    ).toBe(2);
     expect(out.join()).toContain('usage');
   });
 
@@ -122,22 +160,45 @@ describe('bulk provisioning CLI and the demo data set', () => {
   });
 
   it('stores the file\u2019s client secrets hashed; the demo credentials work at the token endpoint', async () => {
-    const rows: { client_id: string; client_secret_hash: string }[] = await h.ds.query('SELECT client_id, client_secret_hash FROM apps UNION ALL SELECT client_id, client_secret_hash FROM tenant_app_deployments WHERE client_id IS NOT NULL');
+    const rows: { client_id: string; client_secret_hash: string }[] = await h.ds.query(
+      'SELECT client_id, client_secret_hash FROM apps UNION ALL SELECT client_id, client_secret_hash FROM tenant_app_deployments WHERE client_id IS NOT NULL',
+    );
     for (const r of rows) expect(r.client_secret_hash).toMatch(/^sha256\$/);
     expect(JSON.stringify(rows)).not.toContain('not-for-production');
-    const perDeployment = await h.http().post('/oauth/token').type('form')
-      .send({ grant_type: 'client_credentials', client_id: 'demo-harbourview-oneroster', client_secret: 'demo-harbourview-oneroster-secret-not-for-production' })
+    const perDeployment = await h
+      .http()
+      .post('/oauth/token')
+      .type('form')
+      .send({
+        grant_type: 'client_credentials',
+        client_id: 'demo-harbourview-oneroster',
+        client_secret: 'demo-harbourview-oneroster-secret-not-for-production',
+      })
       .expect(200);
-    expect(perDeployment.body.scope).toBe(`${uri('roster-core.readonly')} ${uri('v1p2.roster-core.readonly')} ${uri('v1p2.roster.readonly')} ${uri('id.tenant-core.readonly')}`);
+    expect(perDeployment.body.scope).toBe(
+      `${uri('roster-core.readonly')} ${uri('v1p2.roster-core.readonly')} ${uri('v1p2.roster.readonly')} ${uri('id.tenant-core.readonly')}`,
+    );
     // A stock client asking for v1.2 scopes gets exactly the granted subset.
-    const v1p2 = await h.http().post('/oauth/token').type('form')
-      .send({ grant_type: 'client_credentials', client_id: 'demo-harbourview-oneroster', client_secret: 'demo-harbourview-oneroster-secret-not-for-production', scope: `${uri('v1p2.roster.readonly')} ${uri('v1p2.gradebook.readonly')}` })
+    const v1p2 = await h
+      .http()
+      .post('/oauth/token')
+      .type('form')
+      .send({
+        grant_type: 'client_credentials',
+        client_id: 'demo-harbourview-oneroster',
+        client_secret: 'demo-harbourview-oneroster-secret-not-for-production',
+        scope: `${uri('v1p2.roster.readonly')} ${uri('v1p2.gradebook.readonly')}`,
+      })
       .expect(200);
     expect(v1p2.body.scope).toBe(uri('v1p2.roster.readonly'));
   });
 
   it('all eight reads answer the spec shapes for the demo data (SG enterprise tenant)', async () => {
-    const t = await token({ client_id: 'demo-lioncity-admin', client_secret: 'demo-lioncity-admin-secret-not-for-production', tenant_id: SG });
+    const t = await token({
+      client_id: 'demo-lioncity-admin',
+      client_secret: 'demo-lioncity-admin-secret-not-for-production',
+      tenant_id: SG,
+    });
     const reads: [string, object, number][] = [
       ['/apps', APP, 2],
       ['/identity-providers', IDENTITY_PROVIDER, 3],
@@ -156,17 +217,29 @@ describe('bulk provisioning CLI and the demo data set', () => {
     const apps = (await h.http().get('/apps').set(bearer(t)).expect(200)).body;
     expect(apps.map((a: { auth_type: string }) => a.auth_type).sort()).toEqual(['oauth2', 'saml']);
     const providers = (await h.http().get('/identity-providers').set(bearer(t)).expect(200)).body;
-    expect(providers.map((p: { id: string }) => p.id)).toEqual(['google', 'microsoft', 'e5f6a7b8-c9d0-4e1f-8a3b-4c5d6e7f8a09']);
+    expect(providers.map((p: { id: string }) => p.id)).toEqual([
+      'google',
+      'microsoft',
+      'e5f6a7b8-c9d0-4e1f-8a3b-4c5d6e7f8a09',
+    ]);
     const tenant = (await h.http().get(`/tenants/${SG}`).set(bearer(t)).expect(200)).body[0];
     expect(tenant).toMatchObject({ name: 'Lion City Schools District', region: { id: 'SG', country_code: 'SG' } });
   });
 
   it('the AU-NSW school sees only its own objects and has no vanity domains licence', async () => {
-    const t = await token({ client_id: 'demo-roster-sync', client_secret: 'demo-roster-sync-secret-not-for-production', tenant_id: AU });
+    const t = await token({
+      client_id: 'demo-roster-sync',
+      client_secret: 'demo-roster-sync-secret-not-for-production',
+      tenant_id: AU,
+    });
     const tenants = (await h.http().get('/tenants').set(bearer(t)).expect(200)).body;
     expect(tenants.map((x: { id: string }) => x.id)).toEqual([AU]);
     const users = (await h.http().get('/users').set(bearer(t)).expect(200)).body;
-    expect(users.map((u: { email: string }) => u.email).sort()).toEqual(['jack.wilson@harbourview.edu.example', 'olivia.nguyen@harbourview.edu.example', 'sam.lee@relief-teachers.example']);
+    expect(users.map((u: { email: string }) => u.email).sort()).toEqual([
+      'jack.wilson@harbourview.edu.example',
+      'olivia.nguyen@harbourview.edu.example',
+      'sam.lee@relief-teachers.example',
+    ]);
     const shared = users.find((u: { email: string }) => u.email === 'sam.lee@relief-teachers.example');
     expect(shared.idp_identifiers).toEqual([{ id: '11111111-2222-4333-8444-6666666666e1', idp_id: 'google' }]);
     expectError(await h.http().get(`/tenants/${SG}/users`).set(bearer(t)), 404, 'not_found');
@@ -182,7 +255,11 @@ describe('bulk provisioning CLI and the demo data set', () => {
     expect(res.out).toMatch(/tenants\s+0 created, 1 updated, 1 unchanged/);
     expect(res.out).toMatch(/apps\s+0 created, 1 updated, 3 unchanged/);
     expect(res.out).toMatch(/users\s+0 created, 0 updated, 5 unchanged/);
-    const old = await h.http().post('/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: 'demo-roster-sync', client_secret: 'demo-roster-sync-secret-not-for-production' });
+    const old = await h.http().post('/oauth/token').type('form').send({
+      grant_type: 'client_credentials',
+      client_id: 'demo-roster-sync',
+      client_secret: 'demo-roster-sync-secret-not-for-production',
+    });
     expect(old.status).toBe(401);
     await token({ client_id: 'demo-roster-sync', client_secret: 'demo-roster-sync-rotated-secret-not-for-production' });
     expect((await provision(DEMO_FILE)).code).toBe(0);
@@ -190,7 +267,15 @@ describe('bulk provisioning CLI and the demo data set', () => {
 
   it('generates and prints a secret once when the file gives none; re-loading keeps it', async () => {
     const file = {
-      apps: [{ id: '7e57a990-0000-4000-8000-000000000001', name: 'No Secret Given', owner: { type: 'developer', id: '3c5e7a91-1d2f-4b6c-8e0a-4f9d2b7c6e03' }, auth_type: 'oauth2', oauth2: { redirect_uris: ['https://x.example/cb'] } }],
+      apps: [
+        {
+          id: '7e57a990-0000-4000-8000-000000000001',
+          name: 'No Secret Given',
+          owner: { type: 'developer', id: '3c5e7a91-1d2f-4b6c-8e0a-4f9d2b7c6e03' },
+          auth_type: 'oauth2',
+          oauth2: { redirect_uris: ['https://x.example/cb'] },
+        },
+      ],
     } as unknown as Demo;
     const first = await provision(file);
     expect(first.code).toBe(0);

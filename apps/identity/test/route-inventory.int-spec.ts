@@ -127,11 +127,15 @@ describe('identity route inventory and OpenAPI document', () => {
   it('matches the reviewed permission list', () => {
     const sortKey = (r: RouteEntry) => `${r.path} ${r.method}`;
     expect(inventory(h).map(sortKey)).toEqual(EXPECTED.map(sortKey).sort((a, b) => a.localeCompare(b)));
-    expect(inventory(h)).toEqual([...EXPECTED].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)));
+    expect(inventory(h)).toEqual(
+      [...EXPECTED].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
+    );
   });
 
   it('no express route escapes the inventory (besides the OpenAPI pages)', () => {
-    const express = h.app.getHttpAdapter().getInstance() as { router?: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+    const express = h.app.getHttpAdapter().getInstance() as {
+      router?: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+    };
     const known = new Set(inventory(h).map((r) => `${r.method} ${r.path}`));
     const registered = (express.router?.stack ?? [])
       .filter((l) => l.route)
@@ -146,7 +150,10 @@ describe('identity route inventory and OpenAPI document', () => {
     const res = await h.http().get('/docs-json').expect(200);
     const doc = res.body;
     expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.components.securitySchemes).toMatchObject({ bearer: { type: 'http', scheme: 'bearer' }, oauth2: { type: 'oauth2' } });
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearer: { type: 'http', scheme: 'bearer' },
+      oauth2: { type: 'oauth2' },
+    });
     for (const r of EXPECTED) {
       const openApiPath = r.path.replace(/:([a-z_]+)/g, '{$1}');
       const op = doc.paths[openApiPath]?.[r.method.toLowerCase()];
@@ -160,11 +167,31 @@ describe('identity route inventory and OpenAPI document', () => {
       expect(op['x-required-scopes']).toEqual(uris);
       expect(op.security).toEqual(expect.arrayContaining([{ bearer: [] }, { oauth2: uris }]));
     }
-    for (const schema of ['AppView', 'CreateAppRequestDto', 'AppOwnerDto', 'DeveloperView', 'CreateDeveloperDto', 'DeploymentSettingsDto', 'TenantView', 'DeploymentView', 'ConstituencyView', 'TenantUserView', 'UserView', 'VanityDomainView', 'BrandConfigurationDto', 'CoreIdentityProviderView', 'TenantIdentityProviderView', 'SignInEventView']) {
+    for (const schema of [
+      'AppView',
+      'CreateAppRequestDto',
+      'AppOwnerDto',
+      'DeveloperView',
+      'CreateDeveloperDto',
+      'DeploymentSettingsDto',
+      'TenantView',
+      'DeploymentView',
+      'ConstituencyView',
+      'TenantUserView',
+      'UserView',
+      'VanityDomainView',
+      'BrandConfigurationDto',
+      'CoreIdentityProviderView',
+      'TenantIdentityProviderView',
+      'SignInEventView',
+    ]) {
       expect(doc.components.schemas).toHaveProperty(schema);
     }
     // A tenant provider's client secret is accepted, never returned.
-    expect(doc.components.schemas.IdpOAuth2Dto.properties.client_secret).toMatchObject({ type: 'string', writeOnly: true });
+    expect(doc.components.schemas.IdpOAuth2Dto.properties.client_secret).toMatchObject({
+      type: 'string',
+      writeOnly: true,
+    });
     const ui = await h.http().get('/docs/').redirects(1);
     expect(ui.status).toBe(200);
     expect(ui.text).toContain('swagger');

@@ -31,11 +31,22 @@ interface El {
   textContent: string | null;
   currentSrc?: string;
 }
-declare const document: { title: string; documentElement: { lang: string }; activeElement: unknown; body: El; fonts: { ready: Promise<unknown>; check(font: string): boolean }; querySelector(sel: string): El | null };
+declare const document: {
+  title: string;
+  documentElement: { lang: string };
+  activeElement: unknown;
+  body: El;
+  fonts: { ready: Promise<unknown>; check(font: string): boolean };
+  querySelector(sel: string): El | null;
+};
 declare function getComputedStyle(el: unknown): Css;
 
 /** `rgb(r, g, b)` as #rrggbb. */
-const hex = (rgb: string) => `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+const hex = (rgb: string) =>
+  `#${(rgb.match(/\d+/g) ?? [])
+    .slice(0, 3)
+    .map((n) => Number(n).toString(16).padStart(2, '0'))
+    .join('')}`;
 
 /** What the tests read of a rendered portal page. */
 interface Look {
@@ -54,9 +65,19 @@ async function look(page: Page): Promise<Look> {
     const h1 = css('h1');
     return {
       title: document.title,
-      heading: { text: document.querySelector('h1')?.textContent ?? '', color: h1.color, font: h1.fontFamily, weight: h1.fontWeight, transform: h1.textTransform },
+      heading: {
+        text: document.querySelector('h1')?.textContent ?? '',
+        color: h1.color,
+        font: h1.fontFamily,
+        weight: h1.fontWeight,
+        transform: h1.textTransform,
+      },
       card: { background: css('main').backgroundColor, accent: css('main').borderTopColor },
-      body: { image: css('body').backgroundImage, color: css('body').backgroundColor, justify: css('body').justifyContent },
+      body: {
+        image: css('body').backgroundImage,
+        color: css('body').backgroundColor,
+        justify: css('body').justifyContent,
+      },
       logo: document.querySelector('.logo img')?.currentSrc ?? '',
       lang: document.documentElement.lang,
     };
@@ -65,7 +86,13 @@ async function look(page: Page): Promise<Look> {
 
 /** The contrast of an element's text against the sign-in card it sits on. */
 async function textContrast(page: Page, selector: string): Promise<number> {
-  const [fg, bg] = await page.evaluate((sel) => [getComputedStyle(document.querySelector(sel)).color, getComputedStyle(document.querySelector('main')).backgroundColor], selector);
+  const [fg, bg] = await page.evaluate(
+    (sel) => [
+      getComputedStyle(document.querySelector(sel)).color,
+      getComputedStyle(document.querySelector('main')).backgroundColor,
+    ],
+    selector,
+  );
   return contrastRatio(hex(fg), hex(bg));
 }
 
@@ -98,7 +125,10 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     ada = await w.user([lion.id], { email: 'ada@lioncity.example', constituencies: ['staff'] });
     await brandedDomain(h.ds, lion.id, LION, lionCityBrand());
     await brandedDomain(h.ds, harbour.id, HARBOUR, harbourBrand());
-    await brandedDomain(h.ds, lion.id, DISTRICT, { ...lionCityBrand(), portal_name: 'District Schools' }, [lion.id, harbour.id]);
+    await brandedDomain(h.ds, lion.id, DISTRICT, { ...lionCityBrand(), portal_name: 'District Schools' }, [
+      lion.id,
+      harbour.id,
+    ]);
     // A school where the app is deployed but that the district's domain does not serve.
     const hillside = await w.tenant({ name: 'Hillside Primary' });
     await w.deploy(partner.app.id, hillside.id, []);
@@ -114,12 +144,22 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
 
   /** A fresh browser profile in a colour scheme; requests anywhere but the servers under test are refused and recorded. */
   function context(colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {
-    const allowed = [h.issuer, h.upstream.issuer, rp.url, ...[LION, HARBOUR, DISTRICT, SIBLING].map(origin), `http://${SIBLING}:${new URL(rp.url).port}`];
+    const allowed = [
+      h.issuer,
+      h.upstream.issuer,
+      rp.url,
+      ...[LION, HARBOUR, DISTRICT, SIBLING].map(origin),
+      `http://${SIBLING}:${new URL(rp.url).port}`,
+    ];
     return closedContext(browser, allowed, outside, { colorScheme });
   }
 
   /** The partner app's sign-in link opened on `domain`: the portal's page (errors of the page recorded). */
-  async function portal(ctx: BrowserContext, domain: string, params: Record<string, string> = {}): Promise<{ page: Page; status: number }> {
+  async function portal(
+    ctx: BrowserContext,
+    domain: string,
+    params: Record<string, string> = {},
+  ): Promise<{ page: Page; status: number }> {
     const page = await ctx.newPage();
     const res = await page.goto(await rp.authorizationUrl(params, origin(domain)), { waitUntil: 'load' });
     return { page, status: res?.status() ?? 0 };
@@ -130,19 +170,29 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     const { page, status } = await portal(ctx, LION);
     expect(status).toBe(200);
     const l = await look(page);
-    expect(l).toMatchObject({ title: 'Lion City Schools: Lion City Primary', lang: 'en', heading: { text: 'Lion City Schools', color: 'rgb(29, 78, 216)', weight: '600' } });
+    expect(l).toMatchObject({
+      title: 'Lion City Schools: Lion City Primary',
+      lang: 'en',
+      heading: { text: 'Lion City Schools', color: 'rgb(29, 78, 216)', weight: '600' },
+    });
     expect(l.heading.font).toMatch(/^"?brand-serif-0"?,/);
     expect(await page.evaluate(() => document.fonts.check('16px "brand-serif-0"'))).toBe(true);
     expect(l.card.accent).toBe('rgb(245, 158, 11)');
     expect(l.body).toMatchObject({ color: 'rgb(245, 247, 250)', justify: 'center' });
-    expect(l.body.image).toMatch(new RegExp(`^url\\("${origin(LION)}/signin/brand/${LION}/background\\?v=\\d+"\\), linear-gradient`));
+    expect(l.body.image).toMatch(
+      new RegExp(`^url\\("${origin(LION)}/signin/brand/${LION}/background\\?v=\\d+"\\), linear-gradient`),
+    );
     expect(l.logo).toMatch(new RegExp(`/signin/brand/${LION}/logo/light\\?v=`));
     await screenshot(page, 'sign-in-portal-lioncity-light');
 
     // Keyboard only: Tab to the provider button (a visible focus ring), Enter.
     const button = page.getByRole('button', { name: 'Sign in with Google' });
-    for (let i = 0; i < 10 && !(await button.evaluate((b) => b === document.activeElement)); i++) await page.keyboard.press('Tab');
-    expect(await button.evaluate((b) => [getComputedStyle(b).outlineStyle, getComputedStyle(b).outlineColor])).toEqual(['solid', 'rgb(29, 78, 216)']);
+    for (let i = 0; i < 10 && !(await button.evaluate((b) => b === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
+    expect(await button.evaluate((b) => [getComputedStyle(b).outlineStyle, getComputedStyle(b).outlineColor])).toEqual([
+      'solid',
+      'rgb(29, 78, 216)',
+    ]);
     h.upstream.nextPerson = { sub: 'g-ada', email: ada.email, email_verified: true, name: ada.name };
     await Promise.all([page.waitForURL(`${h.upstream.issuer}/interaction/**`), page.keyboard.press('Enter')]);
 
@@ -151,7 +201,13 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     await screenshot(page, 'sign-in-upstream-login');
     await Promise.all([page.waitForURL(`${rp.redirectUri}?**`), page.keyboard.press('Enter')]);
     expect(await page.locator('h1').textContent()).toBe('Signed in');
-    expect(rp.signedIn.at(-1)).toMatchObject({ iss: h.issuer, sub: subjectFor(lion.id, ada.id), email: ada.email, tenant_id: lion.id, tenant_name: 'Lion City Primary' });
+    expect(rp.signedIn.at(-1)).toMatchObject({
+      iss: h.issuer,
+      sub: subjectFor(lion.id, ada.id),
+      email: ada.email,
+      tenant_id: lion.id,
+      tenant_name: 'Lion City Primary',
+    });
     await screenshot(page, 'sign-in-app-signed-in');
 
     // Signing out (RP-initiated logout on the school's domain): a confirmation form, then the app.
@@ -161,7 +217,10 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     expect((await look(page)).heading.color).toBe('rgb(29, 78, 216)');
     expect((await look(page)).logo).toMatch(new RegExp(`/signin/brand/${LION}/logo/light\\?v=`));
     await screenshot(page, 'sign-in-logout-lioncity-light');
-    await Promise.all([page.waitForURL(`${rp.redirectUri}?state=bye`), page.getByRole('button', { name: 'Yes, sign me out' }).click()]);
+    await Promise.all([
+      page.waitForURL(`${rp.redirectUri}?state=bye`),
+      page.getByRole('button', { name: 'Yes, sign me out' }).click(),
+    ]);
     expect(await page.locator('h1').textContent()).toBe('Signed out');
     await ctx.close();
   });
@@ -180,21 +239,26 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
     await ctx.close();
   });
 
-  it.each(['light', 'dark'] as const)('Harbour High (%s): another brand, left-aligned, a failing primary replaced where it would not read', async (scheme) => {
-    const ctx = await context(scheme);
-    const { page } = await portal(ctx, HARBOUR);
-    const l = await look(page);
-    expect(l.heading).toMatchObject({ text: 'Harbour High Sign-in', weight: '700', transform: 'uppercase' });
-    expect(l.body.justify).toBe('flex-start');
-    expect(l.card.accent).toBe('rgb(15, 118, 110)');
-    expect(l.body.image).toContain(`/signin/brand/${HARBOUR}/background`);
-    // #fde68a is 1.3:1 on white (the text colour is used) but 12:1 on the dark card (kept).
-    expect(l.heading.color).toBe(scheme === 'light' ? 'rgb(29, 35, 41)' : 'rgb(253, 230, 138)');
-    expect(await textContrast(page, 'h1')).toBeGreaterThanOrEqual(4.5);
-    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^"?Merriweather"?, Georgia/);
-    await screenshot(page, `sign-in-portal-harbour-${scheme}`);
-    await ctx.close();
-  });
+  it.each(['light', 'dark'] as const)(
+    'Harbour High (%s): another brand, left-aligned, a failing primary replaced where it would not read',
+    async (scheme) => {
+      const ctx = await context(scheme);
+      const { page } = await portal(ctx, HARBOUR);
+      const l = await look(page);
+      expect(l.heading).toMatchObject({ text: 'Harbour High Sign-in', weight: '700', transform: 'uppercase' });
+      expect(l.body.justify).toBe('flex-start');
+      expect(l.card.accent).toBe('rgb(15, 118, 110)');
+      expect(l.body.image).toContain(`/signin/brand/${HARBOUR}/background`);
+      // #fde68a is 1.3:1 on white (the text colour is used) but 12:1 on the dark card (kept).
+      expect(l.heading.color).toBe(scheme === 'light' ? 'rgb(29, 35, 41)' : 'rgb(253, 230, 138)');
+      expect(await textContrast(page, 'h1')).toBeGreaterThanOrEqual(4.5);
+      expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(
+        /^"?Merriweather"?, Georgia/,
+      );
+      await screenshot(page, `sign-in-portal-harbour-${scheme}`);
+      await ctx.close();
+    },
+  );
 
   it('off a vanity domain: the school search (a form with its token) by keyboard, then the providers', async () => {
     const ctx = await context('light');
@@ -230,14 +294,20 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
       h.upstream.nextPerson = { sub: 'g-zed', email: 'zed@elsewhere.example', email_verified: true };
       await page.getByRole('button', { name: 'Sign in with Google' }).click();
       await page.getByLabel('E-mail address').fill('zed@elsewhere.example');
-      await Promise.all([page.waitForURL(`${origin(HARBOUR)}/signin/interaction/**`), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await Promise.all([
+        page.waitForURL(`${origin(HARBOUR)}/signin/interaction/**`),
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('is not enrolled at Harbour High');
       expect(await page.locator('h1').textContent()).toBe('Not enrolled at this school');
       expect(await textContrast(page, '.error')).toBeGreaterThanOrEqual(4.5);
       expect((await look(page)).body.justify).toBe('flex-start');
       await screenshot(page, 'sign-in-refused-not-enrolled-harbour');
       // The way back: the app hears access_denied.
-      await Promise.all([page.waitForURL(`${rp.redirectUri}?**`), page.getByRole('button', { name: 'Go back to Reading Buddy' }).click()]);
+      await Promise.all([
+        page.waitForURL(`${rp.redirectUri}?**`),
+        page.getByRole('button', { name: 'Go back to Reading Buddy' }).click(),
+      ]);
       expect(new URL(page.url()).searchParams.get('error')).toBe('access_denied');
       await ctx.close();
     });
@@ -259,13 +329,21 @@ describe('sign-in in a browser: branded portal on vanity domains', () => {
       const token = await page.locator('form[action$="/start"] input[name="csrf"]').inputValue();
       const attacker = await ctx.newPage();
       // A sibling origin (same site: the portal's cookies are sent), even holding the right token.
-      await attacker.goto(`http://${SIBLING}:${new URL(rp.url).port}/form?${new URLSearchParams({ action, csrf: token, tenant: lion.id, provider: 'google' })}`);
-      const sibling = await Promise.all([attacker.waitForEvent('response', (r) => r.url() === action), attacker.getByRole('button').click()]).then(([r]) => r.status());
+      await attacker.goto(
+        `http://${SIBLING}:${new URL(rp.url).port}/form?${new URLSearchParams({ action, csrf: token, tenant: lion.id, provider: 'google' })}`,
+      );
+      const sibling = await Promise.all([
+        attacker.waitForEvent('response', (r) => r.url() === action),
+        attacker.getByRole('button').click(),
+      ]).then(([r]) => r.status());
       expect(sibling).toBe(403);
       expect(await attacker.locator('h1').textContent()).toBe('This page has expired');
       // Another site: SameSite cookies stay home, so the sign-in is not even found.
       await attacker.goto(`${rp.url}/form?${new URLSearchParams({ action, tenant: lion.id, provider: 'google' })}`);
-      const crossSite = await Promise.all([attacker.waitForEvent('response', (r) => r.url() === action), attacker.getByRole('button').click()]).then(([r]) => r.status());
+      const crossSite = await Promise.all([
+        attacker.waitForEvent('response', (r) => r.url() === action),
+        attacker.getByRole('button').click(),
+      ]).then(([r]) => r.status());
       expect(crossSite).toBe(400);
       expect(await attacker.locator('h1').textContent()).toBe('This sign-in has expired');
       await ctx.close();

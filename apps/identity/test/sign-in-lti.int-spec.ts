@@ -1,7 +1,17 @@
 import { request as httpRequest } from 'node:http';
 import { generateKeyPair, SignJWT } from 'jose';
 import { TEST_SVG, type CreatedApp } from '@edu/testing';
-import { CookieBrowser, FORM_HEADERS, launchForm, LTI_ROLES, SchoolAdmin, TestLms, type BrowserResponse, type LaunchTamper, type LmsLaunch } from '@edu/testing/sign-in';
+import {
+  CookieBrowser,
+  FORM_HEADERS,
+  launchForm,
+  LTI_ROLES,
+  SchoolAdmin,
+  TestLms,
+  type BrowserResponse,
+  type LaunchTamper,
+  type LmsLaunch,
+} from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
 import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
 import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
@@ -34,7 +44,10 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
   const lastLog = async () => (await admin.signIns('limit=1'))[0];
 
   /** The LMS launches `who`: the browser goes through login initiation and the LMS to the launch form post. */
-  async function launch(who: LmsLaunch, o: { extra?: Record<string, string>; browser?: CookieBrowser; replica?: number } = {}): Promise<Launch> {
+  async function launch(
+    who: LmsLaunch,
+    o: { extra?: Record<string, string>; browser?: CookieBrowser; replica?: number } = {},
+  ): Promise<Launch> {
     const browser = o.browser ?? new CookieBrowser();
     const init = await browser.get(lms.initiation(loginUrl(provider, o.replica), who, o.extra));
     if (init.status !== 302 && init.status !== 303) return { browser, res: init };
@@ -50,7 +63,8 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
   async function appSignIn(browser: CookieBrowser) {
     const { url, checks } = await h.authorizationUrl(rp);
     let res = await browser.get(url.href);
-    while (res.location && res.status >= 300 && res.status < 400 && !res.location.startsWith(RP_REDIRECT)) res = await browser.get(res.location);
+    while (res.location && res.status >= 300 && res.status < 400 && !res.location.startsWith(RP_REDIRECT))
+      res = await browser.get(res.location);
     return { res, checks, browser };
   }
 
@@ -65,7 +79,12 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
   }
 
   async function addProvider(settings: Record<string, unknown>, jit = true): Promise<string> {
-    const res = await admin.call('POST', '/identity-providers', { button_graphic: TEST_SVG, provision_just_in_time: jit, type: 'lti1.3', lti: settings });
+    const res = await admin.call('POST', '/identity-providers', {
+      button_graphic: TEST_SVG,
+      provision_just_in_time: jit,
+      type: 'lti1.3',
+      lti: settings,
+    });
     expect(res.status).toBe(201);
     return (res.body as { id: string }).id;
   }
@@ -78,7 +97,10 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     partner = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Maths Garden');
     await w.deploy(partner.app.id, school.id, []);
     rp = await h.relyingParty(partner);
-    admin = await SchoolAdmin.start(w, h.issuer, school.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
+    admin = await SchoolAdmin.start(w, h.issuer, school.id, {
+      read: uri('id.tenant-core.readonly'),
+      write: uri('id.tenant-core.write'),
+    });
     provider = await addProvider(lms.settings());
     // guardians sorts before students: a learner still joins students, as the roles say.
     await admin.constituency('guardians', [provider], true);
@@ -114,37 +136,76 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
 
     it('accepts the login initiation as a form post too', async () => {
       const q = new URL(lms.initiation(loginUrl(), { sub: 'lms-x', targetLinkUri: TARGET })).searchParams;
-      const res = await new CookieBrowser().request(loginUrl(), { method: 'POST', headers: FORM_HEADERS, body: q.toString() });
+      const res = await new CookieBrowser().request(loginUrl(), {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: q.toString(),
+      });
       expect(res.status).toBe(303);
       expect(res.location).toMatch(new RegExp(`^${lms.issuer}/auth\\?`));
     });
 
     it('provisions a new learner just in time into students, and the app gets its ID token without the person being asked again', async () => {
-      const l = await launch({ sub: 'lms-learner-1', email: 'new.learner@kampong.example', name: 'New Learner', roles: [LTI_ROLES.learner], targetLinkUri: TARGET });
+      const l = await launch({
+        sub: 'lms-learner-1',
+        email: 'new.learner@kampong.example',
+        name: 'New Learner',
+        roles: [LTI_ROLES.learner],
+        targetLinkUri: TARGET,
+      });
       expect(l.res.status).toBe(303);
       expect(l.res.location).toBe(TARGET);
       const j = await appSignIn(l.browser);
       expect(j.res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?code=`));
       const claims = (await h.exchange(rp, j)).claims()!;
       const [user] = await h.ds.query(`SELECT id FROM users WHERE email = 'new.learner@kampong.example'`);
-      expect(claims).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: subjectFor(school.id, user.id), tenant_id: school.id, constituencies: ['students'] });
-      const links = await h.ds.query(`SELECT constituencies, idp_identifiers FROM tenant_users WHERE user_id = $1`, [user.id]);
-      expect(links).toEqual([{ constituencies: ['students'], idp_identifiers: [{ id: identifierIdFor('lms-learner-1'), idp_id: provider }] }]);
-      expect(await lastLog()).toMatchObject({ outcome: 'success', reason: 'provisioned', provider_id: provider, app_id: partner.app.id, user_id: user.id });
+      expect(claims).toMatchObject({
+        iss: h.issuer,
+        aud: partner.clientId,
+        sub: subjectFor(school.id, user.id),
+        tenant_id: school.id,
+        constituencies: ['students'],
+      });
+      const links = await h.ds.query(`SELECT constituencies, idp_identifiers FROM tenant_users WHERE user_id = $1`, [
+        user.id,
+      ]);
+      expect(links).toEqual([
+        { constituencies: ['students'], idp_identifiers: [{ id: identifierIdFor('lms-learner-1'), idp_id: provider }] },
+      ]);
+      expect(await lastLog()).toMatchObject({
+        outcome: 'success',
+        reason: 'provisioned',
+        provider_id: provider,
+        app_id: partner.app.id,
+        user_id: user.id,
+      });
     });
 
     it('provisions a mentor into guardians, as the roles table says', async () => {
-      const l = await launch({ sub: 'lms-mentor-1', email: 'new.mentor@kampong.example', name: 'New Mentor', roles: [LTI_ROLES.mentor], targetLinkUri: TARGET });
+      const l = await launch({
+        sub: 'lms-mentor-1',
+        email: 'new.mentor@kampong.example',
+        name: 'New Mentor',
+        roles: [LTI_ROLES.mentor],
+        targetLinkUri: TARGET,
+      });
       const claims = (await h.exchange(rp, await appSignIn(l.browser))).claims()!;
       expect(claims).toMatchObject({ email: 'new.mentor@kampong.example', constituencies: ['guardians'] });
     });
 
     it('maps a known teacher by their LTI sub, on the other replica, and a launch signs in once', async () => {
-      const ada = await h.world().user([school.id], { email: 'ada@kampong.example', constituencies: ['teachers'], idpIdentifiers: [{ id: identifierIdFor('lms-ada'), idp_id: provider }] });
+      const ada = await h.world().user([school.id], {
+        email: 'ada@kampong.example',
+        constituencies: ['teachers'],
+        idpIdentifiers: [{ id: identifierIdFor('lms-ada'), idp_id: provider }],
+      });
       const l = await launch({ sub: 'lms-ada', roles: [LTI_ROLES.instructor], targetLinkUri: TARGET }, { replica: 1 });
       expect(l.res.location).toBe(TARGET);
       const j = await appSignIn(l.browser);
-      expect((await h.exchange(rp, j)).claims()).toMatchObject({ sub: subjectFor(school.id, ada.id), constituencies: ['teachers'] });
+      expect((await h.exchange(rp, j)).claims()).toMatchObject({
+        sub: subjectFor(school.id, ada.id),
+        constituencies: ['teachers'],
+      });
       // The binding was used: a second authorization request in a fresh browser with the same cookie meets the portal.
       const again = new CookieBrowser();
       for (const [k, v] of l.browser.cookies('127.0.0.1')) if (k === 'signin_lti') again.cookies('127.0.0.1').set(k, v);
@@ -156,7 +217,10 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     it('signs in only to the apps the launch names: another app’s sign-in in that browser meets the portal, and the launch still serves its app', async () => {
       const w = h.world();
       const library = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Library');
-      await h.ds.query(`UPDATE apps SET oauth2 = $2 WHERE id = $1`, [library.app.id, { redirect_uris: ['https://library.example/callback'] }]);
+      await h.ds.query(`UPDATE apps SET oauth2 = $2 WHERE id = $1`, [
+        library.app.id,
+        { redirect_uris: ['https://library.example/callback'] },
+      ]);
       await w.deploy(library.app.id, school.id, []);
       const libraryRp = await h.relyingParty(library);
       const l = await launch({ sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET });
@@ -179,7 +243,14 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
   });
 
   describe('validate_lti_tokens_at_oidc_login', () => {
-    const setValidate = async (on: boolean) => expect((await admin.call('PATCH', `/identity-providers/${provider}`, { lti: lms.settings({ validate_lti_tokens_at_oidc_login: on }) })).status).toBe(200);
+    const setValidate = async (on: boolean) =>
+      expect(
+        (
+          await admin.call('PATCH', `/identity-providers/${provider}`, {
+            lti: lms.settings({ validate_lti_tokens_at_oidc_login: on }),
+          })
+        ).status,
+      ).toBe(200);
     // exp three seconds ago: inside the 5 s clock tolerance at the launch, past it 2.5 s later at the app's sign-in.
     const nearlyExpired = { sub: 'lms-ada', roles: [LTI_ROLES.instructor], targetLinkUri: TARGET, lifetime: -3 };
     const pause = () => new Promise((r) => setTimeout(r, 2500));
@@ -194,7 +265,13 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
       const j = await appSignIn(l.browser);
       expect(j.res.status).toBe(403);
       expect(j.res.body).toContain('Your launch from the learning platform is no longer valid');
-      expect(await lastLog()).toMatchObject({ outcome: 'refused', reason: 'lti_invalid_token', provider_id: provider, app_id: partner.app.id, user_id: null });
+      expect(await lastLog()).toMatchObject({
+        outcome: 'refused',
+        reason: 'lti_invalid_token',
+        provider_id: provider,
+        app_id: partner.app.id,
+        user_id: null,
+      });
     });
 
     it('off: the launch alone signs the person in (within the launch’s five minutes)', async () => {
@@ -211,37 +288,98 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     const tampered = (tamper: LaunchTamper) => async () => {
       lms.tamper = tamper;
       try {
-        return await launch({ sub: 'lms-forged', email: 'forged@kampong.example', roles: [LTI_ROLES.learner], targetLinkUri: TARGET });
+        return await launch({
+          sub: 'lms-forged',
+          email: 'forged@kampong.example',
+          roles: [LTI_ROLES.learner],
+          targetLinkUri: TARGET,
+        });
       } finally {
         lms.tamper = undefined;
       }
     };
 
     it.each([
-      ['a wrong aud', tampered((p, sign) => sign({ ...p, aud: 'another-tool', azp: undefined })), 403, 'lti_invalid_token'],
-      ['a wrong azp', tampered((p, sign) => sign({ ...p, aud: ['edu-tool', 'another-tool'], azp: 'another-tool' })), 403, 'lti_client_mismatch'],
-      ['several audiences without azp', tampered((p, sign) => sign({ ...p, aud: ['edu-tool', 'another-tool'], azp: undefined })), 403, 'lti_client_mismatch'],
-      ['a wrong deployment_id', tampered((p, sign) => sign({ ...p, [`${CLAIM}/deployment_id`]: 'deployment-2' })), 403, 'lti_deployment_mismatch'],
+      [
+        'a wrong aud',
+        tampered((p, sign) => sign({ ...p, aud: 'another-tool', azp: undefined })),
+        403,
+        'lti_invalid_token',
+      ],
+      [
+        'a wrong azp',
+        tampered((p, sign) => sign({ ...p, aud: ['edu-tool', 'another-tool'], azp: 'another-tool' })),
+        403,
+        'lti_client_mismatch',
+      ],
+      [
+        'several audiences without azp',
+        tampered((p, sign) => sign({ ...p, aud: ['edu-tool', 'another-tool'], azp: undefined })),
+        403,
+        'lti_client_mismatch',
+      ],
+      [
+        'a wrong deployment_id',
+        tampered((p, sign) => sign({ ...p, [`${CLAIM}/deployment_id`]: 'deployment-2' })),
+        403,
+        'lti_deployment_mismatch',
+      ],
       ['a wrong issuer', tampered((p, sign) => sign({ ...p, iss: 'https://evil.example' })), 403, 'lti_invalid_token'],
-      ['an expired token', tampered((p, sign) => sign({ ...p, iat: 1_000_000, exp: 1_000_100 })), 403, 'lti_invalid_token'],
-      ['another nonce', tampered((p, sign) => sign({ ...p, nonce: 'chosen-by-the-attacker' })), 403, 'lti_invalid_token'],
-      ['alg none', tampered(async (p) => `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(p)).toString('base64url')}.`), 403, 'lti_invalid_token'],
+      [
+        'an expired token',
+        tampered((p, sign) => sign({ ...p, iat: 1_000_000, exp: 1_000_100 })),
+        403,
+        'lti_invalid_token',
+      ],
+      [
+        'another nonce',
+        tampered((p, sign) => sign({ ...p, nonce: 'chosen-by-the-attacker' })),
+        403,
+        'lti_invalid_token',
+      ],
+      [
+        'alg none',
+        tampered(
+          async (p) =>
+            `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(p)).toString('base64url')}.`,
+        ),
+        403,
+        'lti_invalid_token',
+      ],
       [
         'HS256 with the public key as secret',
-        tampered(async (p) => new SignJWT(p).setProtectedHeader({ alg: 'HS256', kid: 'lms-1' }).sign(new TextEncoder().encode(JSON.stringify(lms.settings())))),
+        tampered(async (p) =>
+          new SignJWT(p)
+            .setProtectedHeader({ alg: 'HS256', kid: 'lms-1' })
+            .sign(new TextEncoder().encode(JSON.stringify(lms.settings()))),
+        ),
         403,
         'lti_invalid_token',
       ],
       [
         'a key not in the platform’s JWKS',
-        tampered(async (p) => new SignJWT(p).setProtectedHeader({ alg: 'RS256', kid: 'lms-1' }).sign((await generateKeyPair('RS256')).privateKey)),
+        tampered(async (p) =>
+          new SignJWT(p)
+            .setProtectedHeader({ alg: 'RS256', kid: 'lms-1' })
+            .sign((await generateKeyPair('RS256')).privateKey),
+        ),
         403,
         'lti_invalid_token',
       ],
-      ['a deep linking request', tampered((p, sign) => sign({ ...p, [`${CLAIM}/message_type`]: 'LtiDeepLinkingRequest' })), 400, 'lti_message_not_supported'],
+      [
+        'a deep linking request',
+        tampered((p, sign) => sign({ ...p, [`${CLAIM}/message_type`]: 'LtiDeepLinkingRequest' })),
+        400,
+        'lti_message_not_supported',
+      ],
       ['an anonymous launch', tampered((p, sign) => sign({ ...p, sub: undefined })), 403, 'lti_invalid_token'],
     ])('refuses %s', async (_name, run, status, reason) => {
-      await refusedWith(await run(), status, reason, /could not be verified|another tool|another deployment|not supported/);
+      await refusedWith(
+        await run(),
+        status,
+        reason,
+        /could not be verified|another tool|another deployment|not supported/,
+      );
       expect(await h.ds.query(`SELECT id FROM users WHERE email = 'forged@kampong.example'`)).toEqual([]);
     });
 
@@ -249,38 +387,77 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
       const l = await launch({ sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET });
       expect(l.res.status).toBe(303);
       const replayAt = l.form!.action.replace(h.replica(0), h.replica(1));
-      const replay = await new CookieBrowser().request(replayAt, { method: 'POST', headers: FORM_HEADERS, body: l.form!.body });
+      const replay = await new CookieBrowser().request(replayAt, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: l.form!.body,
+      });
       await refusedWith({ ...l, res: replay }, 403, 'lti_nonce_replayed', /already used/);
     });
 
     it('refuses a launch posted in another browser than the one that started the login (login CSRF), binding the login with a cookie', async () => {
       const mine = new CookieBrowser();
-      const init = await mine.get(lms.initiation(loginUrl(), { sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET }));
-      expect(init.headers.get('set-cookie')).toMatch(new RegExp(`^signin_lti_state=[\\w-]+; Max-Age=600; Path=/signin/lti/${provider}/launch; Expires=[^;]+; HttpOnly; SameSite=Lax$`));
+      const init = await mine.get(
+        lms.initiation(loginUrl(), { sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET }),
+      );
+      expect(init.headers.get('set-cookie')).toMatch(
+        new RegExp(
+          `^signin_lti_state=[\\w-]+; Max-Age=600; Path=/signin/lti/${provider}/launch; Expires=[^;]+; HttpOnly; SameSite=Lax$`,
+        ),
+      );
       const f = launchForm((await mine.get(init.location as string)).body)!;
       // The attacker's own launch, posted from the victim's browser.
       const victim = new CookieBrowser();
-      const res = await victim.request(f.action, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams(f.fields).toString() });
+      const res = await victim.request(f.action, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: new URLSearchParams(f.fields).toString(),
+      });
       await refusedWith({ browser: victim, res }, 400, 'lti_state_mismatch', /started in another browser/);
     });
 
     it('refuses a login initiation from another issuer or deployment, or for another client, before anyone is sent to the LMS', async () => {
       const before = lms.requests.length;
       const who = { sub: 'lms-x', targetLinkUri: TARGET };
-      await refusedWith(await launch(who, { extra: { iss: 'https://other-lms.example' } }), 403, 'lti_issuer_mismatch', /Launch from another platform/);
-      await refusedWith(await launch(who, { extra: { lti_deployment_id: 'deployment-2' } }), 403, 'lti_deployment_mismatch', /Launch from another deployment/);
-      await refusedWith(await launch(who, { extra: { client_id: 'another-tool' } }), 403, 'lti_client_mismatch', /Launch for another tool/);
+      await refusedWith(
+        await launch(who, { extra: { iss: 'https://other-lms.example' } }),
+        403,
+        'lti_issuer_mismatch',
+        /Launch from another platform/,
+      );
+      await refusedWith(
+        await launch(who, { extra: { lti_deployment_id: 'deployment-2' } }),
+        403,
+        'lti_deployment_mismatch',
+        /Launch from another deployment/,
+      );
+      await refusedWith(
+        await launch(who, { extra: { client_id: 'another-tool' } }),
+        403,
+        'lti_client_mismatch',
+        /Launch for another tool/,
+      );
       expect(lms.requests.length).toBe(before);
     });
 
     it('refuses a launch naming an address that is not one of the school’s apps (no open redirect)', async () => {
       for (const target of ['https://evil.example/lti', 'javascript:alert(1)', 'https://app.example.evil.example/']) {
-        await refusedWith(await launch({ sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: target }), 400, 'lti_target_not_allowed', /not available at your school/);
+        await refusedWith(
+          await launch({ sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: target }),
+          400,
+          'lti_target_not_allowed',
+          /not available at your school/,
+        );
       }
     });
 
     it('refuses an unknown person with “not enrolled” when their roles name no constituency that provisions, creating no one', async () => {
-      const l = await launch({ sub: 'lms-new-teacher', email: 'new.teacher@kampong.example', roles: [LTI_ROLES.instructor], targetLinkUri: TARGET });
+      const l = await launch({
+        sub: 'lms-new-teacher',
+        email: 'new.teacher@kampong.example',
+        roles: [LTI_ROLES.instructor],
+        targetLinkUri: TARGET,
+      });
       await refusedWith(l, 403, 'not_enrolled', /not enrolled/);
       expect(await h.ds.query(`SELECT id FROM users WHERE email = 'new.teacher@kampong.example'`)).toEqual([]);
     });
@@ -288,25 +465,41 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     it('refuses a state it did not issue, and a post without the id_token', async () => {
       const l = await launch({ sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET });
       const body = new URLSearchParams(l.form!.body);
-      await l.browser.request(l.form!.action, { method: 'POST', headers: FORM_HEADERS, body: 'state=x' }).then((res) => refusedWith({ ...l, res }, 400, 'lti_bad_request', /did not send an id_token/));
+      await l.browser
+        .request(l.form!.action, { method: 'POST', headers: FORM_HEADERS, body: 'state=x' })
+        .then((res) => refusedWith({ ...l, res }, 400, 'lti_bad_request', /did not send an id_token/));
       lms.next = { sub: 'lms-learner-1', roles: [LTI_ROLES.learner], targetLinkUri: TARGET };
       const fresh = await lms.sign(lms.claims(lms.next, 'a-nonce-never-sent'));
-      const res = await l.browser.request(l.form!.action, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams({ id_token: fresh, state: body.get('state') ?? '' }).toString() });
+      const res = await l.browser.request(l.form!.action, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: new URLSearchParams({ id_token: fresh, state: body.get('state') ?? '' }).toString(),
+      });
       await refusedWith({ ...l, res }, 400, 'lti_state_unknown', /expired or was already used/);
     });
 
     it('answers an unknown provider or a malformed launch with a page, never a 500', async () => {
       for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
-        const res = await new CookieBrowser().get(lms.initiation(`${h.issuer}/signin/lti/${id}/login`, { sub: 'x', targetLinkUri: TARGET }));
+        const res = await new CookieBrowser().get(
+          lms.initiation(`${h.issuer}/signin/lti/${id}/login`, { sub: 'x', targetLinkUri: TARGET }),
+        );
         expect(res.status).toBe(404);
         expect(res.body).toContain('Unknown learning platform');
       }
       const missing = await new CookieBrowser().get(`${loginUrl()}?iss=${encodeURIComponent(lms.issuer)}`);
       expect(missing.status).toBe(400);
       expect(missing.body).toContain('did not send iss, login_hint and target_link_uri');
-      const odd = await new CookieBrowser().request(`${h.issuer}/signin/lti/${provider}/launch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id_token":{"a":1}}' });
+      const odd = await new CookieBrowser().request(`${h.issuer}/signin/lti/${provider}/launch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id_token":{"a":1}}',
+      });
       expect(odd.status).toBe(400);
-      const junk = await new CookieBrowser().request(`${h.issuer}/signin/lti/${provider}/launch`, { method: 'POST', headers: FORM_HEADERS, body: 'id_token=not.a.jwt&state=abc' });
+      const junk = await new CookieBrowser().request(`${h.issuer}/signin/lti/${provider}/launch`, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: 'id_token=not.a.jwt&state=abc',
+      });
       expect(junk.status).toBe(403);
       expect(junk.body).toContain('could not be verified');
     });
@@ -314,11 +507,19 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     it('refuses a login initiation that reached another host name (the launch URL is built from the host the LMS used)', async () => {
       const url = new URL(lms.initiation(loginUrl(), { sub: 'lms-x', targetLinkUri: TARGET }));
       const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port: url.port, path: `${url.pathname}${url.search}`, headers: { host: 'evil.example' } }, (r) => {
-          let body = '';
-          r.on('data', (c: Buffer) => (body += c));
-          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
-        });
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: url.port,
+            path: `${url.pathname}${url.search}`,
+            headers: { host: 'evil.example' },
+          },
+          (r) => {
+            let body = '';
+            r.on('data', (c: Buffer) => (body += c));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -330,23 +531,49 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
     it('another school’s launch names only its own apps: an app deployed elsewhere is refused, in that school’s log only', async () => {
       const w = h.world();
       const other = await w.tenant({ name: 'Other School' });
-      const otherAdmin = await SchoolAdmin.start(w, h.issuer, other.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
-      const res = await otherAdmin.call('POST', '/identity-providers', { button_graphic: TEST_SVG, provision_just_in_time: true, type: 'lti1.3', lti: lms.settings() });
+      const otherAdmin = await SchoolAdmin.start(w, h.issuer, other.id, {
+        read: uri('id.tenant-core.readonly'),
+        write: uri('id.tenant-core.write'),
+      });
+      const res = await otherAdmin.call('POST', '/identity-providers', {
+        button_graphic: TEST_SVG,
+        provision_just_in_time: true,
+        type: 'lti1.3',
+        lti: lms.settings(),
+      });
       expect(res.status).toBe(201);
       const theirs = (res.body as { id: string }).id;
       await otherAdmin.constituency('students', [theirs], true);
       // An app of our school only, on an origin of its own (test apps share https://app.example).
       const reading = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Reading Room');
-      await h.ds.query(`UPDATE apps SET oauth2 = $2 WHERE id = $1`, [reading.app.id, { redirect_uris: ['https://reading.example/callback'] }]);
+      await h.ds.query(`UPDATE apps SET oauth2 = $2 WHERE id = $1`, [
+        reading.app.id,
+        { redirect_uris: ['https://reading.example/callback'] },
+      ]);
       await w.deploy(reading.app.id, school.id, []);
       const ours = await admin.signIns('limit=100');
       const browser = new CookieBrowser();
-      const init = await browser.get(lms.initiation(loginUrl(theirs), { sub: 'lms-learner-1', email: 'someone@other.example', roles: [LTI_ROLES.learner], targetLinkUri: 'https://reading.example/lti' }));
+      const init = await browser.get(
+        lms.initiation(loginUrl(theirs), {
+          sub: 'lms-learner-1',
+          email: 'someone@other.example',
+          roles: [LTI_ROLES.learner],
+          targetLinkUri: 'https://reading.example/lti',
+        }),
+      );
       const f = launchForm((await browser.get(init.location as string)).body)!;
-      const launched = await browser.request(f.action, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams(f.fields).toString() });
+      const launched = await browser.request(f.action, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: new URLSearchParams(f.fields).toString(),
+      });
       expect(launched.status).toBe(400);
       expect(launched.body).toContain('not available at your school');
-      expect((await otherAdmin.signIns('limit=1'))[0]).toMatchObject({ outcome: 'refused', reason: 'lti_target_not_allowed', provider_id: theirs });
+      expect((await otherAdmin.signIns('limit=1'))[0]).toMatchObject({
+        outcome: 'refused',
+        reason: 'lti_target_not_allowed',
+        provider_id: theirs,
+      });
       expect(await admin.signIns('limit=100')).toEqual(ours);
       expect(await h.ds.query(`SELECT id FROM users WHERE email = 'someone@other.example'`)).toEqual([]);
     });
@@ -356,10 +583,19 @@ describe('sign-in: LTI 1.3 launches from a school’s learning platform', () => 
         button_graphic: TEST_SVG,
         provision_just_in_time: false,
         type: 'oauth2',
-        oauth2: { client_id: 'x', authorization_url: `${lms.issuer}/auth`, token_url: `${lms.issuer}/token`, scope: ['openid'], oidc_discovery: `${lms.issuer}/.well-known/openid-configuration`, jwks_url: `${lms.issuer}/jwks` },
+        oauth2: {
+          client_id: 'x',
+          authorization_url: `${lms.issuer}/auth`,
+          token_url: `${lms.issuer}/token`,
+          scope: ['openid'],
+          oidc_discovery: `${lms.issuer}/.well-known/openid-configuration`,
+          jwks_url: `${lms.issuer}/jwks`,
+        },
       });
       expect(oauth2.status).toBe(201);
-      const res = await new CookieBrowser().get(lms.initiation(loginUrl((oauth2.body as { id: string }).id), { sub: 'x', targetLinkUri: TARGET }));
+      const res = await new CookieBrowser().get(
+        lms.initiation(loginUrl((oauth2.body as { id: string }).id), { sub: 'x', targetLinkUri: TARGET }),
+      );
       expect(res.status).toBe(404);
       expect(res.body).toContain('Unknown learning platform');
     });
@@ -391,8 +627,16 @@ describe('sign-in: an LTI login initiation over https (behind the ingress)', () 
     lms = await TestLms.start({ clientId: 'edu-tool', deploymentId: DEPLOYMENT });
     const w = h.world();
     const school = await w.tenant({ name: 'Kampong Primary' });
-    const admin = await SchoolAdmin.start(w, h.issuer, school.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
-    const res = await admin.call('POST', '/identity-providers', { button_graphic: TEST_SVG, provision_just_in_time: false, type: 'lti1.3', lti: lms.settings() });
+    const admin = await SchoolAdmin.start(w, h.issuer, school.id, {
+      read: uri('id.tenant-core.readonly'),
+      write: uri('id.tenant-core.write'),
+    });
+    const res = await admin.call('POST', '/identity-providers', {
+      button_graphic: TEST_SVG,
+      provision_just_in_time: false,
+      type: 'lti1.3',
+      lti: lms.settings(),
+    });
     provider = (res.body as { id: string }).id;
   });
 
@@ -405,7 +649,13 @@ describe('sign-in: an LTI login initiation over https (behind the ingress)', () 
     const url = lms.initiation(`${h.issuer}/signin/lti/${provider}/login`, { sub: 'lms-x', targetLinkUri: TARGET });
     const res = await fetch(url, { redirect: 'manual', headers: { 'x-forwarded-proto': 'https' } });
     expect(res.status).toBe(303);
-    expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^signin_lti_state=[\\w-]+; Max-Age=600; Path=/signin/lti/${provider}/launch; Expires=[^;]+; HttpOnly; Secure; SameSite=None$`));
-    expect(new URL(res.headers.get('location') as string).searchParams.get('redirect_uri')).toBe(`${h.issuer.replace('http:', 'https:')}/signin/lti/${provider}/launch`);
+    expect(res.headers.get('set-cookie')).toMatch(
+      new RegExp(
+        `^signin_lti_state=[\\w-]+; Max-Age=600; Path=/signin/lti/${provider}/launch; Expires=[^;]+; HttpOnly; Secure; SameSite=None$`,
+      ),
+    );
+    expect(new URL(res.headers.get('location') as string).searchParams.get('redirect_uri')).toBe(
+      `${h.issuer.replace('http:', 'https:')}/signin/lti/${provider}/launch`,
+    );
   });
 });

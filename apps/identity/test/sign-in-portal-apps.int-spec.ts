@@ -13,7 +13,8 @@ const DOMAIN = 'portal.lioncity.example';
 const SHARED_DOMAIN = 'portal.district.example';
 const HOSTILE = `<img src=x onerror="alert(1)"> Tom & Jerry's "Lab"`;
 const unescape = (s: string) => s.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
-const hidden = (body: string, name: string) => unescape(new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '');
+const hidden = (body: string, name: string) =>
+  unescape(new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1] ?? '');
 
 interface Page {
   status: number;
@@ -24,7 +25,11 @@ interface Page {
 /** The tiles of a school's app page: app id, link and name as shown. */
 const byApp = <T extends { app: string }>(tiles: T[]) => [...tiles].sort((a, b) => a.app.localeCompare(b.app));
 const tilesOf = (body: string) =>
-  [...body.matchAll(/<a class="provider app-tile" href="([^"]*)" data-app="([^"]*)">.*?<span class="label">([^<]*)<\/span><\/a>/g)].map((m) => ({ app: m[2], href: unescape(m[1]), name: unescape(m[3]) }));
+  [
+    ...body.matchAll(
+      /<a class="provider app-tile" href="([^"]*)" data-app="([^"]*)">.*?<span class="label">([^<]*)<\/span><\/a>/g,
+    ),
+  ].map((m) => ({ app: m[2], href: unescape(m[1]), name: unescape(m[3]) }));
 
 /**
  * The school's page of apps (IdP-initiated SSO from the portal): public, branded, each tile
@@ -38,10 +43,35 @@ describe('sign-in: a school’s page of apps', () => {
   const apps: Record<string, AppEntity> = {};
 
   /** A `saml` app (deployed at `at`), its settings for the service provider `sp.example/<key>`. */
-  async function samlApp(key: string, name: string, at: TenantEntity[], extra: Partial<AppSamlSettings> = {}, metadata = '<EntityDescriptor/>'): Promise<AppEntity> {
+  async function samlApp(
+    key: string,
+    name: string,
+    at: TenantEntity[],
+    extra: Partial<AppSamlSettings> = {},
+    metadata = '<EntityDescriptor/>',
+  ): Promise<AppEntity> {
     const w = h.world();
-    const saml: AppSamlSettings = { metadata_url: `${SP}/${key}/metadata`, metadata_xml: metadata, entity_id: `${SP}/${key}`, reply_url: `${SP}/${key}/acs`, sign_on_url: `${SP}/${key}/login`, relay_state: null, sign_out_url: `${SP}/${key}/logout`, claims: [], ...extra };
-    const app = await h.ds.getRepository(AppEntity).save({ name, ownerType: 'developer', ownerId: (await w.developer()).id, authType: 'saml' as const, oauth2: null, saml, clientId: generateClientId('app'), clientSecretHash: hashClientSecret(generateClientSecret()) });
+    const saml: AppSamlSettings = {
+      metadata_url: `${SP}/${key}/metadata`,
+      metadata_xml: metadata,
+      entity_id: `${SP}/${key}`,
+      reply_url: `${SP}/${key}/acs`,
+      sign_on_url: `${SP}/${key}/login`,
+      relay_state: null,
+      sign_out_url: `${SP}/${key}/logout`,
+      claims: [],
+      ...extra,
+    };
+    const app = await h.ds.getRepository(AppEntity).save({
+      name,
+      ownerType: 'developer',
+      ownerId: (await w.developer()).id,
+      authType: 'saml' as const,
+      oauth2: null,
+      saml,
+      clientId: generateClientId('app'),
+      clientSecretHash: hashClientSecret(generateClientSecret()),
+    });
     for (const t of at) await w.deploy(app.id, t.id, []);
     return app;
   }
@@ -83,7 +113,10 @@ describe('sign-in: a school’s page of apps', () => {
     const oauth = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Maths Quest');
     await w.deploy(oauth.app.id, school.id, []);
     await brandedDomain(h.ds, school.id, DOMAIN, lionCityBrand());
-    await brandedDomain(h.ds, school.id, SHARED_DOMAIN, { ...lionCityBrand(), portal_name: 'District Schools' }, [school.id, other.id]);
+    await brandedDomain(h.ds, school.id, SHARED_DOMAIN, { ...lionCityBrand(), portal_name: 'District Schools' }, [
+      school.id,
+      other.id,
+    ]);
   });
 
   afterAll(async () => {
@@ -107,7 +140,11 @@ describe('sign-in: a school’s page of apps', () => {
         { app: apps.hostile.id, href: start(school, apps.hostile), name: HOSTILE },
       ]),
     );
-    expect(tilesOf(res.body).map((t) => t.name).filter((n) => n !== HOSTILE)).toEqual(['Atlas', 'Lion City Digital Library', 'Timetable']);
+    expect(
+      tilesOf(res.body)
+        .map((t) => t.name)
+        .filter((n) => n !== HOSTILE),
+    ).toEqual(['Atlas', 'Lion City Digital Library', 'Timetable']);
     expect(res.body).not.toMatch(/Undeployed Reader|Harbour Lab|Maths Quest/);
     expect(res.body).toContain('<h1>Apps at Lion City Primary</h1>');
     const harbour = tilesOf((await get(`/signin/schools/${other.id}/apps`)).body);
@@ -126,8 +163,18 @@ describe('sign-in: a school’s page of apps', () => {
     const entityId = `${SP}/started`;
     const sso = `${h.issuer}/saml/${school.id}/sso`;
     const idpEntityId = `${h.issuer}/saml/${school.id}`;
-    const made = testSp({ entityId, replyUrl: `${SP}/started/acs`, ssoUrl: sso, idpCert, idpEntityId, validateInResponseTo: 'ifPresent' });
-    await h.ds.query(`UPDATE apps SET saml = jsonb_set(saml, '{metadata_xml}', to_jsonb($2::text)) WHERE id = $1`, [apps.started.id, made.metadata]);
+    const made = testSp({
+      entityId,
+      replyUrl: `${SP}/started/acs`,
+      ssoUrl: sso,
+      idpCert,
+      idpEntityId,
+      validateInResponseTo: 'ifPresent',
+    });
+    await h.ds.query(`UPDATE apps SET saml = jsonb_set(saml, '{metadata_xml}', to_jsonb($2::text)) WHERE id = $1`, [
+      apps.started.id,
+      made.metadata,
+    ]);
     const ada = await h.world().user([school.id], { email: 'ada@lioncity.example', constituencies: ['staff'] });
     h.upstream.nextPerson = { sub: 'g-ada-tiles', email: ada.email, email_verified: true };
     const tile = tilesOf((await get(`/signin/schools/${school.id}/apps`)).body).find((t) => t.app === apps.started.id)!;
@@ -135,18 +182,37 @@ describe('sign-in: a school’s page of apps', () => {
     let res = await browser.get(tile.href);
     for (let i = 0; i < 20 && res.location; i++) res = await browser.get(res.location);
     const choice = providerChoice(res.body, 'google')!;
-    res = await browser.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+    res = await browser.request(`${h.issuer}${choice.action}`, {
+      method: 'POST',
+      headers: FORM_HEADERS,
+      body: choice.body,
+    });
     for (let i = 0; i < 20 && nextStop(res); i++) res = await browser.get(nextStop(res)!);
     expect(res.body).toContain(`action="${SP}/started/acs"`);
     const { profile } = await made.sp.validatePostResponseAsync({ SAMLResponse: hidden(res.body, 'SAMLResponse') });
-    expect(profile).toMatchObject({ issuer: idpEntityId, nameID: persistentNameId(school.id, apps.started.id, ada.id) });
+    expect(profile).toMatchObject({
+      issuer: idpEntityId,
+      nameID: persistentNameId(school.id, apps.started.id, ada.id),
+    });
   });
 
   it('unknown, malformed or oversized school ids, and /signin/apps off a vanity domain: the branded 404 page, never a 500', async () => {
-    const paths = ['/signin/schools/00000000-0000-4000-8000-000000000000/apps', '/signin/schools/not-a-school/apps', `/signin/schools/${school.id.toUpperCase()}x/apps`, `/signin/schools/${'a'.repeat(2000)}/apps`, "/signin/schools/'%3B--/apps", '/signin/schools/%00/apps', '/signin/apps'];
+    const paths = [
+      '/signin/schools/00000000-0000-4000-8000-000000000000/apps',
+      '/signin/schools/not-a-school/apps',
+      `/signin/schools/${school.id.toUpperCase()}x/apps`,
+      `/signin/schools/${'a'.repeat(2000)}/apps`,
+      "/signin/schools/'%3B--/apps",
+      '/signin/schools/%00/apps',
+      '/signin/apps',
+    ];
     for (const path of paths) {
       const res = await get(path);
-      expect({ path, status: res.status, csp: res.headers['content-security-policy'] }).toEqual({ path, status: 404, csp: PAGE_CSP });
+      expect({ path, status: res.status, csp: res.headers['content-security-policy'] }).toEqual({
+        path,
+        status: 404,
+        csp: PAGE_CSP,
+      });
       expect(res.body).toContain('<h1>Unknown school</h1>');
     }
     const branded = await atHost(DOMAIN, '/signin/schools/00000000-0000-4000-8000-000000000000/apps');
@@ -161,7 +227,13 @@ describe('sign-in: a school’s page of apps', () => {
     expect(res.body).toContain(`/signin/brand/${DOMAIN}/logo/light`);
     expect(res.body).toContain('<title>Lion City Schools: apps at Lion City Primary</title>');
     // The start links go to the issuer's host, where the SAML identity provider is.
-    expect(tilesOf(res.body).map((t) => t.href).sort()).toEqual([`${SP}/both/login`, `${SP}/library/login`, start(school, apps.started), start(school, apps.hostile)].sort());
+    expect(
+      tilesOf(res.body)
+        .map((t) => t.href)
+        .sort(),
+    ).toEqual(
+      [`${SP}/both/login`, `${SP}/library/login`, start(school, apps.started), start(school, apps.hostile)].sort(),
+    );
     expect((await atHost(DOMAIN, `/signin/schools/${school.id}/apps`)).status).toBe(200);
     expect((await atHost(DOMAIN, `/signin/schools/${other.id}/apps`)).status).toBe(404);
   });

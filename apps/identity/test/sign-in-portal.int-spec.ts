@@ -1,5 +1,13 @@
 import { brandedDomain, lionCityBrand, WOFF_FONT } from './support/brands';
-import { abortForm, CookieBrowser, FORM_HEADERS, nextStop, providerChoice, schoolSearch, type BrowserResponse } from '@edu/testing/sign-in';
+import {
+  abortForm,
+  CookieBrowser,
+  FORM_HEADERS,
+  nextStop,
+  providerChoice,
+  schoolSearch,
+  type BrowserResponse,
+} from '@edu/testing/sign-in';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 
 const DOMAIN = 'portal.lioncity.example';
@@ -52,7 +60,11 @@ describe('sign-in portal: forms and brand assets', () => {
       ];
       for (const [name, body, headers] of attempts) {
         const res = await post(browser, choice.action, body, headers);
-        expect({ name, status: res.status, location: res.location }).toEqual({ name, status: 403, location: undefined });
+        expect({ name, status: res.status, location: res.location }).toEqual({
+          name,
+          status: 403,
+          location: undefined,
+        });
         expect(res.body).toContain('This form was not sent from your sign-in page');
       }
       expect(h.upstream.tokenRequests).toBe(0);
@@ -67,7 +79,9 @@ describe('sign-in portal: forms and brand assets', () => {
       const { browser, page } = await onProvidersPage();
       const back = abortForm(page.body)!;
       expect((await post(browser, back.action, '')).status).toBe(403);
-      const res = await browser.follow(nextStop(await post(browser, back.action, back.body))!, (next) => next.startsWith(RP_REDIRECT));
+      const res = await browser.follow(nextStop(await post(browser, back.action, back.body))!, (next) =>
+        next.startsWith(RP_REDIRECT),
+      );
       expect(res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?error=access_denied`));
     });
 
@@ -93,7 +107,11 @@ describe('sign-in portal: forms and brand assets', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       const css = await res.text();
       expect(css).toContain('--primary: #1d4ed8;');
-      expect([...css.matchAll(/url\("([^"]+)"\)/g)].map((m) => m[1].replace(/\?v=\d+$/, '')).sort()).toEqual([`/signin/brand/${DOMAIN}/background`, `/signin/brand/${DOMAIN}/background`, `/signin/brand/${DOMAIN}/fonts/serif/0`]);
+      expect([...css.matchAll(/url\("([^"]+)"\)/g)].map((m) => m[1].replace(/\?v=\d+$/, '')).sort()).toEqual([
+        `/signin/brand/${DOMAIN}/background`,
+        `/signin/brand/${DOMAIN}/background`,
+        `/signin/brand/${DOMAIN}/fonts/serif/0`,
+      ]);
     });
 
     it('serves logos, background and the uploaded font as files with their exact type, never sniffed', async () => {
@@ -104,14 +122,20 @@ describe('sign-in portal: forms and brand assets', () => {
         ['fonts/serif/0', 'font/woff'],
       ]) {
         const res = await asset(path);
-        expect({ path, status: res.status, type: res.headers.get('content-type')?.split(';')[0], nosniff: res.headers.get('x-content-type-options') }).toEqual({ path, status: 200, type, nosniff: 'nosniff' });
+        expect({
+          path,
+          status: res.status,
+          type: res.headers.get('content-type')?.split(';')[0],
+          nosniff: res.headers.get('x-content-type-options'),
+        }).toEqual({ path, status: 200, type, nosniff: 'nosniff' });
         if (type.startsWith('image/svg')) expect(res.headers.get('content-security-policy')).toContain('sandbox');
       }
       expect(Buffer.from(await (await asset('fonts/serif/0')).arrayBuffer()).equals(WOFF_FONT)).toBe(true);
     });
 
     it('answers 404 for what is not an uploaded asset: library fonts, other slots, unknown domains', async () => {
-      for (const path of ['fonts/sans/0', 'fonts/serif/1', 'fonts/mono/0', 'fonts/serif/x', 'logo/sepia']) expect({ path, status: (await asset(path)).status }).toEqual({ path, status: 404 });
+      for (const path of ['fonts/sans/0', 'fonts/serif/1', 'fonts/mono/0', 'fonts/serif/x', 'logo/sepia'])
+        expect({ path, status: (await asset(path)).status }).toEqual({ path, status: 404 });
       expect((await fetch(`${h.issuer}/signin/brand/nowhere.example/brand.css`)).status).toBe(404);
     });
 
@@ -120,12 +144,19 @@ describe('sign-in portal: forms and brand assets', () => {
       bad.logo.light = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
       bad.typefaces.serif[0].file = Buffer.from('MZ not a font').toString('base64');
       bad.background.image = Buffer.from('GIF89a, not a PNG').toString('base64');
-      await h.ds.query(`UPDATE vanity_domains SET brand_configuration = $2 WHERE domain = $1`, [DOMAIN, JSON.stringify(bad)]);
+      await h.ds.query(`UPDATE vanity_domains SET brand_configuration = $2 WHERE domain = $1`, [
+        DOMAIN,
+        JSON.stringify(bad),
+      ]);
       try {
-        for (const path of ['logo/light', 'fonts/serif/0', 'background']) expect({ path, status: (await asset(path)).status }).toEqual({ path, status: 404 });
+        for (const path of ['logo/light', 'fonts/serif/0', 'background'])
+          expect({ path, status: (await asset(path)).status }).toEqual({ path, status: 404 });
         expect((await asset('logo/dark')).status).toBe(200);
       } finally {
-        await h.ds.query(`UPDATE vanity_domains SET brand_configuration = $2 WHERE domain = $1`, [DOMAIN, JSON.stringify(lionCityBrand())]);
+        await h.ds.query(`UPDATE vanity_domains SET brand_configuration = $2 WHERE domain = $1`, [
+          DOMAIN,
+          JSON.stringify(lionCityBrand()),
+        ]);
       }
     });
   });

@@ -14,7 +14,10 @@ import { testSp, type NodeSaml } from './support/saml-sp';
 
 const SP = 'https://sp.example';
 const CLAIMS_NS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
-const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1]?.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
+const hidden = (body: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]*)"`)
+    .exec(body)?.[1]
+    ?.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
 
 describe('sign-in: SAML 2.0 identity provider (an independent service provider, @node-saml/node-saml)', () => {
   let h: SignInHarness;
@@ -36,18 +39,42 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
       relay_state: null,
       sign_out_url: `${SP}/logout`,
       claims: [
-        { namespace: CLAIMS_NS, claims: [{ name: 'emailaddress', value: 'user.email' }, { name: 'name', value: 'user.name' }] },
-        { namespace: 'urn:edu', claims: [{ name: 'school', value: 'user.tenant_name' }, { name: 'groups', value: 'user.constituencies' }] },
+        {
+          namespace: CLAIMS_NS,
+          claims: [
+            { name: 'emailaddress', value: 'user.email' },
+            { name: 'name', value: 'user.name' },
+          ],
+        },
+        {
+          namespace: 'urn:edu',
+          claims: [
+            { name: 'school', value: 'user.tenant_name' },
+            { name: 'groups', value: 'user.constituencies' },
+          ],
+        },
       ],
       ...extra,
     };
-    const app = await h.ds.getRepository(AppEntity).save({ name: `SAML ${entityId}`, ownerType: 'developer', ownerId: (await w.developer()).id, authType: 'saml' as const, oauth2: null, saml, clientId: generateClientId('app'), clientSecretHash: hashClientSecret(generateClientSecret()) });
+    const app = await h.ds.getRepository(AppEntity).save({
+      name: `SAML ${entityId}`,
+      ownerType: 'developer',
+      ownerId: (await w.developer()).id,
+      authType: 'saml' as const,
+      oauth2: null,
+      saml,
+      clientId: generateClientId('app'),
+      clientSecretHash: hashClientSecret(generateClientSecret()),
+    });
     await w.deploy(app.id, tenant.id, []);
     return app;
   }
 
   /** A node-saml SP and its app (entity id unique per test). */
-  async function partner(name: string, o: { signRequests?: boolean; binding?: 'HTTP-Redirect' | 'HTTP-POST'; identifierFormat?: string | null } = {}) {
+  async function partner(
+    name: string,
+    o: { signRequests?: boolean; binding?: 'HTTP-Redirect' | 'HTTP-POST'; identifierFormat?: string | null } = {},
+  ) {
     const entityId = `${SP}/${name}`;
     const made = testSp({ entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, ...o });
     const app = await samlApp(entityId, made.metadata);
@@ -61,7 +88,11 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     for (let i = 0; i < 20 && res.location; i++) res = await browser.get(res.location);
     const choice = providerChoice(res.body, 'google');
     if (!choice) return res;
-    res = await browser.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+    res = await browser.request(`${h.issuer}${choice.action}`, {
+      method: 'POST',
+      headers: FORM_HEADERS,
+      body: choice.body,
+    });
     for (let i = 0; i < 20 && nextStop(res); i++) res = await browser.get(nextStop(res)!);
     return res;
   }
@@ -72,7 +103,14 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
   };
 
   const refusals = async (reason: string) =>
-    Number((await h.ds.query(`SELECT count(*)::int AS n FROM sign_in_events WHERE tenant_id = $1 AND outcome = 'refused' AND reason = $2`, [tenant.id, reason]))[0].n);
+    Number(
+      (
+        await h.ds.query(
+          `SELECT count(*)::int AS n FROM sign_in_events WHERE tenant_id = $1 AND outcome = 'refused' AND reason = $2`,
+          [tenant.id, reason],
+        )
+      )[0].n,
+    );
 
   beforeAll(async () => {
     h = await SignInHarness.start();
@@ -98,7 +136,9 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     expect(xml).toContain(`entityID="${idpEntityId}"`);
     expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${sso}"`);
     expect(xml).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${sso}"`);
-    expect(xml).toContain(`SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${idpEntityId}/slo"`);
+    expect(xml).toContain(
+      `SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${idpEntityId}/slo"`,
+    );
     expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
     expect(Buffer.from(idpCert, 'base64').length).toBeGreaterThan(500);
     expect((await fetch(`${h.issuer}/saml/00000000-0000-4000-8000-000000000000/metadata`)).status).toBe(404);
@@ -115,17 +155,31 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     const xml = Buffer.from(SAMLResponse, 'base64').toString();
     expect(xml).toContain(`Destination="${SP}/acs"`);
     expect(xml).toContain(`Recipient="${SP}/acs"`);
-    expect(xml.match(/<ds:SignatureMethod Algorithm="http:\/\/www.w3.org\/2001\/04\/xmldsig-more#rsa-sha256"\/>/g)).toHaveLength(2);
+    expect(
+      xml.match(/<ds:SignatureMethod Algorithm="http:\/\/www.w3.org\/2001\/04\/xmldsig-more#rsa-sha256"\/>/g),
+    ).toHaveLength(2);
     const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse });
     const nameId = persistentNameId(tenant.id, p.app.id, ada.id);
-    expect(profile).toMatchObject({ issuer: idpEntityId, nameID: nameId, nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' });
-    expect(profile!.attributes).toEqual({ [`${CLAIMS_NS}/emailaddress`]: ada.email, [`${CLAIMS_NS}/name`]: ada.name, 'urn:edu/school': 'Lion City Primary', 'urn:edu/groups': 'Staff' });
+    expect(profile).toMatchObject({
+      issuer: idpEntityId,
+      nameID: nameId,
+      nameIDFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+    });
+    expect(profile!.attributes).toEqual({
+      [`${CLAIMS_NS}/emailaddress`]: ada.email,
+      [`${CLAIMS_NS}/name`]: ada.name,
+      'urn:edu/school': 'Lion City Primary',
+      'urn:edu/groups': 'Staff',
+    });
     const notOnOrAfter = new Date(/NotOnOrAfter="([^"]+)"/.exec(xml)![1]).getTime();
     expect(notOnOrAfter - Date.now()).toBeGreaterThan(200_000);
     expect(notOnOrAfter - Date.now()).toBeLessThanOrEqual(300_000);
     // InResponseTo: node-saml remembered its request once; the same response again is refused.
     await expect(p.sp.validatePostResponseAsync({ SAMLResponse })).rejects.toThrow(/InResponseTo/);
-    const [row] = await h.ds.query(`SELECT outcome, user_id FROM sign_in_events WHERE tenant_id = $1 AND app_id = $2 ORDER BY created_at DESC LIMIT 1`, [tenant.id, p.app.id]);
+    const [row] = await h.ds.query(
+      `SELECT outcome, user_id FROM sign_in_events WHERE tenant_id = $1 AND app_id = $2 ORDER BY created_at DESC LIMIT 1`,
+      [tenant.id, p.app.id],
+    );
     expect(row).toEqual({ outcome: 'success', user_id: ada.id });
   });
 
@@ -134,7 +188,9 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     const { res } = await redirectStart(p.sp);
     const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse: hidden(res.body, 'SAMLResponse')! });
     const logoutUrl = await p.sp.getLogoutUrlAsync(profile!, 'bye', {});
-    const requestId = /ID="([^"]+)"/.exec(inflateRawSync(Buffer.from(new URL(logoutUrl).searchParams.get('SAMLRequest')!, 'base64')).toString())![1];
+    const requestId = /ID="([^"]+)"/.exec(
+      inflateRawSync(Buffer.from(new URL(logoutUrl).searchParams.get('SAMLRequest')!, 'base64')).toString(),
+    )![1];
     const out = await new CookieBrowser().get(logoutUrl);
     expect(out.status).toBe(200);
     expect(out.body).toContain(`action="${SP}/logout"`);
@@ -144,8 +200,17 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     expect(xml).toContain(`InResponseTo="${requestId}"`);
     expect(xml).toContain(`Destination="${SP}/logout"`);
     // node-saml checks InResponseTo only on login responses: its signature check of a LogoutResponse runs without it.
-    const checker = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, validateInResponseTo: 'never' });
-    expect(await checker.sp.validatePostResponseAsync({ SAMLResponse: hidden(out.body, 'SAMLResponse')! })).toMatchObject({ loggedOut: true });
+    const checker = testSp({
+      entityId: p.entityId,
+      replyUrl: `${SP}/acs`,
+      ssoUrl: sso,
+      idpCert,
+      idpEntityId,
+      validateInResponseTo: 'never',
+    });
+    expect(
+      await checker.sp.validatePostResponseAsync({ SAMLResponse: hidden(out.body, 'SAMLResponse')! }),
+    ).toMatchObject({ loggedOut: true });
     const forged = Buffer.from(xml.replace('status:Success', 'status:Requester')).toString('base64');
     await expect(checker.sp.validatePostResponseAsync({ SAMLResponse: forged })).rejects.toThrow();
     const unsigned = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId });
@@ -160,7 +225,14 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     const form = await p.sp.getAuthorizeFormAsync('');
     const SAMLRequest = hidden(form, 'SAMLRequest')!;
     const browser = new CookieBrowser();
-    const res = await journey(browser, browser.request(sso, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams({ SAMLRequest }).toString() }));
+    const res = await journey(
+      browser,
+      browser.request(sso, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: new URLSearchParams({ SAMLRequest }).toString(),
+      }),
+    );
     expect(hidden(res.body, 'RelayState')).toBe('/home');
     const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse: hidden(res.body, 'SAMLResponse')! });
     expect(profile!.nameID).toBe(persistentNameId(tenant.id, p.app.id, ada.id));
@@ -177,13 +249,31 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     const SAMLResponse = hidden(res.body, 'SAMLResponse')!;
     expect(Buffer.from(SAMLResponse, 'base64').toString()).not.toContain('InResponseTo');
     // An SP that accepts unsolicited responses (node-saml: validateInResponseTo ifPresent) validates it.
-    const sp = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, validateInResponseTo: 'ifPresent' }).sp;
-    expect((await sp.validatePostResponseAsync({ SAMLResponse })).profile).toMatchObject({ nameID: persistentNameId(tenant.id, p.app.id, ada.id) });
+    const sp = testSp({
+      entityId: p.entityId,
+      replyUrl: `${SP}/acs`,
+      ssoUrl: sso,
+      idpCert,
+      idpEntityId,
+      validateInResponseTo: 'ifPresent',
+    }).sp;
+    expect((await sp.validatePostResponseAsync({ SAMLResponse })).profile).toMatchObject({
+      nameID: persistentNameId(tenant.id, p.app.id, ada.id),
+    });
     // Unknown or undeployed apps, unknown schools: a page, no sign-in.
     const other = await h.world().tenant({ name: 'Elsewhere' });
-    for (const url of [`${idpEntityId}/apps/00000000-0000-4000-8000-000000000000/start`, `${idpEntityId}/apps/not-an-id/start`, `${h.issuer}/saml/${other.id}/apps/${p.app.id}/start`, `${h.issuer}/saml/x/apps/${p.app.id}/start`]) {
+    for (const url of [
+      `${idpEntityId}/apps/00000000-0000-4000-8000-000000000000/start`,
+      `${idpEntityId}/apps/not-an-id/start`,
+      `${h.issuer}/saml/${other.id}/apps/${p.app.id}/start`,
+      `${h.issuer}/saml/x/apps/${p.app.id}/start`,
+    ]) {
       const refused = await new CookieBrowser().get(url);
-      expect({ url, status: refused.status, location: refused.location }).toEqual({ url, status: 404, location: undefined });
+      expect({ url, status: refused.status, location: refused.location }).toEqual({
+        url,
+        status: 404,
+        location: undefined,
+      });
     }
   });
 
@@ -191,7 +281,10 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     const p = await partner('email', { identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' });
     const { res } = await redirectStart(p.sp);
     const { profile } = await p.sp.validatePostResponseAsync({ SAMLResponse: hidden(res.body, 'SAMLResponse')! });
-    expect(profile).toMatchObject({ nameID: ada.email, nameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' });
+    expect(profile).toMatchObject({
+      nameID: ada.email,
+      nameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    });
   });
 
   it('the completion is used once, in the browser that started it', async () => {
@@ -201,7 +294,11 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     h.upstream.nextPerson = { sub: 'g-ada-saml', email: ada.email, email_verified: true };
     for (let i = 0; i < 20 && res.location; i++) res = await browser.get(res.location);
     const choice = providerChoice(res.body, 'google')!;
-    res = await browser.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+    res = await browser.request(`${h.issuer}${choice.action}`, {
+      method: 'POST',
+      headers: FORM_HEADERS,
+      body: choice.body,
+    });
     while (nextStop(res) && !nextStop(res)!.includes('/saml/complete')) res = await browser.get(nextStop(res)!);
     const complete = nextStop(res)!;
     const stranger = await new CookieBrowser().get(complete);
@@ -213,7 +310,9 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
 
   describe('refusals (each a page, never a response to the app, and a row of the sign-in log)', () => {
     const sendRedirect = async (xml: string, extra: Record<string, string> = {}) =>
-      new CookieBrowser().get(`${sso}?${new URLSearchParams({ SAMLRequest: deflateRawSync(Buffer.from(xml)).toString('base64'), ...extra })}`);
+      new CookieBrowser().get(
+        `${sso}?${new URLSearchParams({ SAMLRequest: deflateRawSync(Buffer.from(xml)).toString('base64'), ...extra })}`,
+      );
     const authnRequest = (issuer: string, o: { acs?: string; id?: string; inner?: string } = {}) =>
       `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? '_r1'}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${sso}" AssertionConsumerServiceURL="${o.acs ?? `${SP}/acs`}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"><saml:Issuer>${issuer}</saml:Issuer>${o.inner ?? ''}</samlp:AuthnRequest>`;
 
@@ -230,11 +329,32 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     it('an AuthnRequest signed with a key that is not the one in the app’s metadata (Redirect and POST)', async () => {
       const signing = await partner('wrong-key', { signRequests: true });
       const before = await refusals('saml_signature_invalid');
-      const impostor = testSp({ entityId: signing.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, signRequests: true });
-      expect((await new CookieBrowser().get(await impostor.sp.getAuthorizeUrlAsync('', undefined, {}))).status).toBe(400);
-      const postImpostor = testSp({ entityId: signing.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, signRequests: true, binding: 'HTTP-POST' });
+      const impostor = testSp({
+        entityId: signing.entityId,
+        replyUrl: `${SP}/acs`,
+        ssoUrl: sso,
+        idpCert,
+        idpEntityId,
+        signRequests: true,
+      });
+      expect((await new CookieBrowser().get(await impostor.sp.getAuthorizeUrlAsync('', undefined, {}))).status).toBe(
+        400,
+      );
+      const postImpostor = testSp({
+        entityId: signing.entityId,
+        replyUrl: `${SP}/acs`,
+        ssoUrl: sso,
+        idpCert,
+        idpEntityId,
+        signRequests: true,
+        binding: 'HTTP-POST',
+      });
       const SAMLRequest = hidden(await postImpostor.sp.getAuthorizeFormAsync(''), 'SAMLRequest')!;
-      const res = await new CookieBrowser().request(sso, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams({ SAMLRequest }).toString() });
+      const res = await new CookieBrowser().request(sso, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: new URLSearchParams({ SAMLRequest }).toString(),
+      });
       expect(res.status).toBe(400);
       expect(await refusals('saml_signature_invalid')).toBe(before + 2);
     });
@@ -254,13 +374,19 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
       expect((await sendRedirect(laughs)).status).toBe(400);
       const commented = authnRequest(`${p.entityId}<!---->`);
       expect((await sendRedirect(commented)).status).toBe(400);
-      const nameIdComment = authnRequest(p.entityId, { inner: `<saml:Subject><saml:NameID>ada@lioncity.example<!-- -->.evil.example</saml:NameID></saml:Subject>` });
+      const nameIdComment = authnRequest(p.entityId, {
+        inner: `<saml:Subject><saml:NameID>ada@lioncity.example<!-- -->.evil.example</saml:NameID></saml:Subject>`,
+      });
       expect((await sendRedirect(nameIdComment)).status).toBe(400);
       expect((await new CookieBrowser().get(`${sso}?SAMLRequest=not-deflate`)).status).toBe(400);
       // Malformed shapes are pages too, never a 500: repeated parameters, a JSON body, no message at all, a bad completion.
       for (const res of [
         await new CookieBrowser().get(`${sso}?SAMLRequest=a&SAMLRequest=b&RelayState=x&RelayState=y`),
-        await new CookieBrowser().request(sso, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ SAMLRequest: { x: 1 } }) }),
+        await new CookieBrowser().request(sso, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ SAMLRequest: { x: 1 } }),
+        }),
         await new CookieBrowser().get(`${idpEntityId}/slo`),
         await new CookieBrowser().get(`${h.issuer}/saml/complete?state=a&state=b&code=c`),
         await new CookieBrowser().get(`${h.issuer}/saml/complete`),
@@ -275,11 +401,22 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
 
     it('XML signature wrapping: a signed request hidden inside another one, or a signature over another element', async () => {
       const p = await partner('wrap', { signRequests: true, binding: 'HTTP-POST' });
-      const signed = inflateRawSync(Buffer.from(hidden(await p.sp.getAuthorizeFormAsync(''), 'SAMLRequest')!, 'base64')).toString();
+      const signed = inflateRawSync(
+        Buffer.from(hidden(await p.sp.getAuthorizeFormAsync(''), 'SAMLRequest')!, 'base64'),
+      ).toString();
       const inner = signed.replace(/^<\?xml[^>]*\?>/, '');
-      const wrapped = authnRequest(p.entityId, { id: '_evil', acs: `${SP}/acs`, inner: `<samlp:Extensions>${inner}</samlp:Extensions>` });
+      const wrapped = authnRequest(p.entityId, {
+        id: '_evil',
+        acs: `${SP}/acs`,
+        inner: `<samlp:Extensions>${inner}</samlp:Extensions>`,
+      });
       const moved = signed.replace(/(<samlp:AuthnRequest[^>]*ID=")([^"]+)"/, '$1_other"');
-      const post = (xml: string) => new CookieBrowser().request(sso, { method: 'POST', headers: FORM_HEADERS, body: new URLSearchParams({ SAMLRequest: Buffer.from(xml).toString('base64') }).toString() });
+      const post = (xml: string) =>
+        new CookieBrowser().request(sso, {
+          method: 'POST',
+          headers: FORM_HEADERS,
+          body: new URLSearchParams({ SAMLRequest: Buffer.from(xml).toString('base64') }).toString(),
+        });
       // The request as signed is accepted (on to the sign-in), so what refuses the others is what was done to them.
       expect((await post(signed)).location).toContain('/oidc/auth?');
       const before = await refusals('saml_request_invalid');
@@ -294,7 +431,9 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     let metadataUrl = '';
 
     beforeAll(async () => {
-      server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(served));
+      server = createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(served),
+      );
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       metadataUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metadata`;
     });
@@ -306,7 +445,14 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
 
     /** An app whose metadata_xml says it does not sign, while its metadata_url serves `signing`'s metadata, which says it does. */
     async function appWithUrl(name: string) {
-      const signing = testSp({ entityId: `${SP}/${name}`, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId, signRequests: true });
+      const signing = testSp({
+        entityId: `${SP}/${name}`,
+        replyUrl: `${SP}/acs`,
+        ssoUrl: sso,
+        idpCert,
+        idpEntityId,
+        signRequests: true,
+      });
       const unsigned = testSp({ entityId: `${SP}/${name}`, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert, idpEntityId });
       const app = await samlApp(`${SP}/${name}`, unsigned.metadata, { metadata_url: `${metadataUrl}?app=${name}` });
       return { signing, unsigned, app, signingMetadata: signing.metadata };
@@ -316,18 +462,28 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
       const a = await appWithUrl('by-url');
       served = a.signingMetadata;
       const before = await refusals('saml_request_unsigned');
-      expect((await new CookieBrowser().get(await a.unsigned.sp.getAuthorizeUrlAsync('', undefined, {}))).status).toBe(400);
+      expect((await new CookieBrowser().get(await a.unsigned.sp.getAuthorizeUrlAsync('', undefined, {}))).status).toBe(
+        400,
+      );
       expect(await refusals('saml_request_unsigned')).toBe(before + 1);
-      expect((await new CookieBrowser().get(await a.signing.sp.getAuthorizeUrlAsync('', undefined, {}))).location).toContain('/oidc/auth?');
+      expect(
+        (await new CookieBrowser().get(await a.signing.sp.getAuthorizeUrlAsync('', undefined, {}))).location,
+      ).toContain('/oidc/auth?');
     });
 
     it('an answer over 256 KiB, or not SAML metadata, or with a DTD, is not used: metadata_xml is', async () => {
       // Each answer would refuse the unsigned request were it used (it says the app signs, or is no metadata at all).
-      const answers = [(m: string) => m.replace('</', `${' '.repeat(300 * 1024)}</`), () => '<html/>', (m: string) => `<!DOCTYPE x [<!ENTITY e "e">]>${m.replace(/^<\?xml[^>]*\?>/, '')}`];
+      const answers = [
+        (m: string) => m.replace('</', `${' '.repeat(300 * 1024)}</`),
+        () => '<html/>',
+        (m: string) => `<!DOCTYPE x [<!ENTITY e "e">]>${m.replace(/^<\?xml[^>]*\?>/, '')}`,
+      ];
       for (const [i, answer] of answers.entries()) {
         const a = await appWithUrl(`bad-answer-${i}`);
         served = answer(a.signingMetadata);
-        expect((await new CookieBrowser().get(await a.unsigned.sp.getAuthorizeUrlAsync('', undefined, {}))).location).toContain('/oidc/auth?');
+        expect(
+          (await new CookieBrowser().get(await a.unsigned.sp.getAuthorizeUrlAsync('', undefined, {}))).location,
+        ).toContain('/oidc/auth?');
       }
     });
 
@@ -361,12 +517,38 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     expect(after.published).toEqual(expect.arrayContaining([before.certificate, stagedCert]));
     // An SP that read the metadata during the rotation trusts both: the new key's response verifies.
     const p = await partner('rotation');
-    const sp = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert: during.published, idpEntityId, validateInResponseTo: 'never' }).sp;
+    const sp = testSp({
+      entityId: p.entityId,
+      replyUrl: `${SP}/acs`,
+      ssoUrl: sso,
+      idpCert: during.published,
+      idpEntityId,
+      validateInResponseTo: 'never',
+    }).sp;
     const app = (await h.ds.query(`SELECT saml FROM apps WHERE id = $1`, [p.app.id]))[0].saml;
-    const SAMLResponse = await loginResponse({ issuer: h.issuer, tenantId: tenant.id, app, credentials: after, nameId: 'n-1', nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent', sessionIndex: '_s', attributes: [] });
-    expect((await sp.validatePostResponseAsync({ SAMLResponse })).profile).toMatchObject({ nameID: 'n-1', issuer: idpEntityId });
+    const SAMLResponse = await loginResponse({
+      issuer: h.issuer,
+      tenantId: tenant.id,
+      app,
+      credentials: after,
+      nameId: 'n-1',
+      nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+      sessionIndex: '_s',
+      attributes: [],
+    });
+    expect((await sp.validatePostResponseAsync({ SAMLResponse })).profile).toMatchObject({
+      nameID: 'n-1',
+      issuer: idpEntityId,
+    });
     // One that trusts only the old certificate refuses it.
-    const stale = testSp({ entityId: p.entityId, replyUrl: `${SP}/acs`, ssoUrl: sso, idpCert: before.certificate, idpEntityId, validateInResponseTo: 'never' }).sp;
+    const stale = testSp({
+      entityId: p.entityId,
+      replyUrl: `${SP}/acs`,
+      ssoUrl: sso,
+      idpCert: before.certificate,
+      idpEntityId,
+      validateInResponseTo: 'never',
+    }).sp;
     await expect(stale.validatePostResponseAsync({ SAMLResponse })).rejects.toThrow(/signature/i);
   });
 });

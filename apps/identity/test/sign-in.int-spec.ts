@@ -9,7 +9,8 @@ import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
 
-const header = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()) as Record<string, unknown>;
+const header = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()) as Record<string, unknown>;
 
 describe('sign-in: OpenID Connect provider with a core upstream provider', () => {
   let h: SignInHarness;
@@ -40,7 +41,12 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
 
   /** Ada's subject at Lion City Primary: a sub per person and school, never the user id. */
   const adaSub = () => subjectFor(tenant.id, ada.id);
-  const person = (sub: string, email: string, verified = true) => ({ sub, email, email_verified: verified, name: `Upstream ${sub}` });
+  const person = (sub: string, email: string, verified = true) => ({
+    sub,
+    email,
+    email_verified: verified,
+    name: `Upstream ${sub}`,
+  });
 
   it('publishes discovery: issuer, PKCE S256, ES256, the tenant scope, and the global JWKS', async () => {
     const doc = (await (await fetch(`${h.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
@@ -57,11 +63,23 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
       id_token_signing_alg_values_supported: ['ES256'],
       response_types_supported: ['code'],
     });
-    expect(doc.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'tenant', 'offline_access']));
-    expect(doc.claims_supported).toEqual(expect.arrayContaining(['tenant_id', 'tenant_name', 'constituencies', 'email']));
-    expect(doc.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(['client_secret_basic', 'client_secret_post']));
+    expect(doc.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'tenant', 'offline_access']),
+    );
+    expect(doc.claims_supported).toEqual(
+      expect.arrayContaining(['tenant_id', 'tenant_name', 'constituencies', 'email']),
+    );
+    expect(doc.token_endpoint_auth_methods_supported).toEqual(
+      expect.arrayContaining(['client_secret_basic', 'client_secret_post']),
+    );
     const jwks = (await (await fetch(`${h.issuer}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
-    expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([expect.stringMatching(/^id-/), expect.stringMatching(/^at-/), expect.stringMatching(/^wh-/)]));
+    expect(jwks.keys.map((k) => k.kid)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^id-/),
+        expect.stringMatching(/^at-/),
+        expect.stringMatching(/^wh-/),
+      ]),
+    );
   });
 
   it('signs a person in end to end; openid-client and an independent library verify the ID token; userinfo answers the claims', async () => {
@@ -69,16 +87,38 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     expect(j.res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?code=`));
     const tokens = await h.exchange(rp, j);
     const claims = tokens.claims()!;
-    expect(claims).toMatchObject({ iss: h.issuer, aud: partner.clientId, sub: adaSub(), email: 'ada@lioncity.example', email_verified: true, name: ada.name, tenant_id: tenant.id, tenant_name: 'Lion City Primary', constituencies: ['staff'] });
+    expect(claims).toMatchObject({
+      iss: h.issuer,
+      aud: partner.clientId,
+      sub: adaSub(),
+      email: 'ada@lioncity.example',
+      email_verified: true,
+      name: ada.name,
+      tenant_id: tenant.id,
+      tenant_name: 'Lion City Primary',
+      constituencies: ['staff'],
+    });
     expect(header(tokens.id_token!)).toMatchObject({ alg: 'ES256', kid: expect.stringMatching(/^id-/) });
     // An independent verifier (not openid-client / jose) with the JWKS from our discovery.
-    const verifier = JwtVerifier.create({ issuer: h.issuer, audience: partner.clientId, jwksUri: `${h.issuer}/.well-known/jwks.json` });
+    const verifier = JwtVerifier.create({
+      issuer: h.issuer,
+      audience: partner.clientId,
+      jwksUri: `${h.issuer}/.well-known/jwks.json`,
+    });
     verifier.cacheJwks((await (await fetch(`${h.issuer}/.well-known/jwks.json`)).json()) as never);
     expect(verifier.verifySync(tokens.id_token!)).toMatchObject({ sub: adaSub(), tenant_id: tenant.id });
     const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, adaSub());
-    expect(info).toMatchObject({ sub: adaSub(), email: 'ada@lioncity.example', tenant_id: tenant.id, constituencies: ['staff'] });
+    expect(info).toMatchObject({
+      sub: adaSub(),
+      email: 'ada@lioncity.example',
+      tenant_id: tenant.id,
+      constituencies: ['staff'],
+    });
     // The e-mail match recorded the identifier: the next sign-in maps by it, even without an e-mail.
-    const [row] = await h.ds.query(`SELECT idp_identifiers FROM tenant_users WHERE tenant_id = $1 AND user_id = $2`, [tenant.id, ada.id]);
+    const [row] = await h.ds.query(`SELECT idp_identifiers FROM tenant_users WHERE tenant_id = $1 AND user_id = $2`, [
+      tenant.id,
+      ada.id,
+    ]);
     expect(row.idp_identifiers).toEqual([{ id: identifierIdFor('g-ada-1'), idp_id: 'google' }]);
     const again = await h.signIn(rp, { sub: 'g-ada-1' }, { params: { tenant: tenant.id } });
     expect((await h.exchange(rp, again)).claims()).toMatchObject({ sub: adaSub() });
@@ -86,10 +126,20 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
 
   it('completes a sign-in whose steps hop between two replicas on one database', async () => {
     const ports = [h.replica(0), h.replica(1)];
-    const hop = (url: string, step: number) => (url.startsWith(h.issuer) ? ports[step % 2] + url.slice(h.issuer.length) : url);
+    const hop = (url: string, step: number) =>
+      url.startsWith(h.issuer) ? ports[step % 2] + url.slice(h.issuer.length) : url;
     const j = await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id }, hop });
     expect(j.res.location).toMatch(/\?code=/);
-    const second = { ...rp, config: await oidc.discovery(new URL(h.issuer), partner.clientId, undefined, oidc.ClientSecretPost(partner.clientSecret), { execute: [oidc.allowInsecureRequests] }) };
+    const second = {
+      ...rp,
+      config: await oidc.discovery(
+        new URL(h.issuer),
+        partner.clientId,
+        undefined,
+        oidc.ClientSecretPost(partner.clientSecret),
+        { execute: [oidc.allowInsecureRequests] },
+      ),
+    };
     const tokens = await h.exchange(second, j);
     expect(tokens.claims()).toMatchObject({ sub: adaSub() });
     const info = await fetch(`${ports[1]}/oidc/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
@@ -97,19 +147,30 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
   });
 
   it('issues rotating refresh tokens (offline_access with prompt=consent); a used one is refused', async () => {
-    const j = await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id, scope: 'openid tenant offline_access', prompt: 'consent' } });
+    const j = await h.signIn(rp, person('g-ada-1', ada.email), {
+      params: { tenant: tenant.id, scope: 'openid tenant offline_access', prompt: 'consent' },
+    });
     const tokens = await h.exchange(rp, j);
     expect(tokens.refresh_token).toBeDefined();
     const next = await oidc.refreshTokenGrant(rp.config, tokens.refresh_token!);
     expect(next.refresh_token).toBeDefined();
     expect(next.refresh_token).not.toBe(tokens.refresh_token);
     expect(next.claims()).toMatchObject({ sub: adaSub(), tenant_id: tenant.id });
-    await expect(oidc.refreshTokenGrant(rp.config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(rp.config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('introspects and revokes the app’s own tokens only', async () => {
-    const tokens = await h.exchange(rp, await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id } }));
-    expect(await oidc.tokenIntrospection(rp.config, tokens.access_token)).toMatchObject({ active: true, sub: adaSub(), client_id: partner.clientId });
+    const tokens = await h.exchange(
+      rp,
+      await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id } }),
+    );
+    expect(await oidc.tokenIntrospection(rp.config, tokens.access_token)).toMatchObject({
+      active: true,
+      sub: adaSub(),
+      client_id: partner.clientId,
+    });
     const w = h.world();
     const stranger = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Stranger');
     const strangerRp = await h.relyingParty(stranger);
@@ -122,12 +183,20 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
   it('logs out through RP-initiated logout (a confirmation form with the provider’s xsrf value)', async () => {
     const j = await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id } });
     const tokens = await h.exchange(rp, j);
-    const url = oidc.buildEndSessionUrl(rp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: RP_REDIRECT, state: 'bye' });
+    const url = oidc.buildEndSessionUrl(rp.config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: RP_REDIRECT,
+      state: 'bye',
+    });
     const page = await j.browser.get(url.href);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1];
-    const done = await j.browser.request(`${h.issuer}/oidc/session/end/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `xsrf=${xsrf}&logout=yes` });
+    const done = await j.browser.request(`${h.issuer}/oidc/session/end/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `xsrf=${xsrf}&logout=yes`,
+    });
     expect(done.location).toBe(`${RP_REDIRECT}?state=bye`);
   });
 
@@ -164,7 +233,10 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     it('a wrong client secret is refused (invalid_client)', async () => {
       const j = await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id } });
       const bad = await h.relyingParty({ ...partner, clientSecret: 'not-the-secret' });
-      const err = (await h.exchange(bad, j).catch((e: unknown) => e)) as { status?: number; cause?: { parameters?: { error?: string } }[] };
+      const err = (await h.exchange(bad, j).catch((e: unknown) => e)) as {
+        status?: number;
+        cause?: { parameters?: { error?: string } }[];
+      };
       expect(err.status).toBe(401);
       expect(err.cause?.[0]?.parameters?.error).toBe('invalid_client');
     });
@@ -190,11 +262,18 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     });
 
     it('a person removed from the school is refused, although their upstream identifier was recorded at the first sign-in', async () => {
-      const cal = await h.world().user([tenant.id, other.id], { email: 'cal@lioncity.example', constituencies: ['staff'] });
+      const cal = await h
+        .world()
+        .user([tenant.id, other.id], { email: 'cal@lioncity.example', constituencies: ['staff'] });
       const first = await h.signIn(rp, person('g-cal', cal.email), { params: { tenant: tenant.id } });
       expect(first.res.location).toMatch(new RegExp(`^${RP_REDIRECT}\\?code=`));
-      const admin = await SchoolAdmin.start(h.world(), h.issuer, tenant.id, { read: uri('id.tenant-core.readonly'), write: uri('id.tenant-core.write') });
-      expect((await admin.call('DELETE', `/tenants/${tenant.id}/users/${encodeURIComponent(cal.email)}`)).status).toBe(204);
+      const admin = await SchoolAdmin.start(h.world(), h.issuer, tenant.id, {
+        read: uri('id.tenant-core.readonly'),
+        write: uri('id.tenant-core.write'),
+      });
+      expect((await admin.call('DELETE', `/tenants/${tenant.id}/users/${encodeURIComponent(cal.email)}`)).status).toBe(
+        204,
+      );
       const again = await h.signIn(rp, person('g-cal', cal.email), { params: { tenant: tenant.id } });
       expect(again.res.status).toBe(403);
       expect(again.res.body).toContain('is not enrolled at Lion City Primary');
@@ -203,7 +282,10 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     it('logout never redirects to an unregistered post_logout_redirect_uri (no open redirect)', async () => {
       const j = await h.signIn(rp, person('g-ada-1', ada.email), { params: { tenant: tenant.id } });
       const tokens = await h.exchange(rp, j);
-      const url = oidc.buildEndSessionUrl(rp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://evil.example/bye' });
+      const url = oidc.buildEndSessionUrl(rp.config, {
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: 'https://evil.example/bye',
+      });
       const res = await j.browser.get(url.href);
       expect(res.status).toBe(400);
       expect(res.location).toBeUndefined();
@@ -216,7 +298,11 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
       const victim = new CookieBrowser();
       const page = await victim.follow(url.href);
       const choice = providerChoice(page.body, 'google')!;
-      const started = await victim.request(`${h.issuer}${choice.action}`, { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+      const started = await victim.request(`${h.issuer}${choice.action}`, {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: choice.body,
+      });
       const back = await victim.follow(nextStop(started)!, (next) => next.startsWith(`${h.issuer}/signin/callback`));
       const attacker = new CookieBrowser();
       const res = await attacker.follow(back.location!);
@@ -225,7 +311,11 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
     });
 
     it.each([
-      ['alg none', async (_t: string, { payload }: { payload: Record<string, unknown> }) => `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.`],
+      [
+        'alg none',
+        async (_t: string, { payload }: { payload: Record<string, unknown> }) =>
+          `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.`,
+      ],
       [
         'another key',
         async (_t: string, { payload }: { payload: Record<string, unknown> }) => {
@@ -233,10 +323,34 @@ describe('sign-in: OpenID Connect provider with a core upstream provider', () =>
           return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: 'upstream-1' }).sign(privateKey);
         },
       ],
-      ['wrong audience', async (_t: string, o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> }) => o.signWithRealKey({ ...o.payload, aud: 'someone-else' })],
-      ['wrong issuer', async (_t: string, o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> }) => o.signWithRealKey({ ...o.payload, iss: 'https://evil.example' })],
-      ['wrong nonce', async (_t: string, o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> }) => o.signWithRealKey({ ...o.payload, nonce: 'replayed' })],
-      ['expired', async (_t: string, o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> }) => o.signWithRealKey({ ...o.payload, iat: 1_000_000, exp: 1_000_100 })],
+      [
+        'wrong audience',
+        async (
+          _t: string,
+          o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> },
+        ) => o.signWithRealKey({ ...o.payload, aud: 'someone-else' }),
+      ],
+      [
+        'wrong issuer',
+        async (
+          _t: string,
+          o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> },
+        ) => o.signWithRealKey({ ...o.payload, iss: 'https://evil.example' }),
+      ],
+      [
+        'wrong nonce',
+        async (
+          _t: string,
+          o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> },
+        ) => o.signWithRealKey({ ...o.payload, nonce: 'replayed' }),
+      ],
+      [
+        'expired',
+        async (
+          _t: string,
+          o: { payload: Record<string, unknown>; signWithRealKey: (p: Record<string, unknown>) => Promise<string> },
+        ) => o.signWithRealKey({ ...o.payload, iat: 1_000_000, exp: 1_000_100 }),
+      ],
     ])('a forged upstream ID token (%s) is refused with a clear page', async (_name, tamper) => {
       h.upstream.tamper = tamper as never;
       try {

@@ -51,8 +51,15 @@ describe('SVG images are refused unless safe (vanity domains, identity providers
     write = await h.tenantToken(A.id, ['id.tenant-core.write']);
     read = await h.tenantToken(A.id, ['id.tenant-core.readonly']);
     domain = newDomain();
-    await h.http().post('/vanity-domains').set(bearer(write)).send({ domain, brand_configuration: testBrand() }).expect(201);
-    providerId = (await h.http().post('/identity-providers').set(bearer(write)).send(oauth2Provider(TEST_SVG)).expect(201)).body.id;
+    await h
+      .http()
+      .post('/vanity-domains')
+      .set(bearer(write))
+      .send({ domain, brand_configuration: testBrand() })
+      .expect(201);
+    providerId = (
+      await h.http().post('/identity-providers').set(bearer(write)).send(oauth2Provider(TEST_SVG)).expect(201)
+    ).body.id;
   });
 
   afterAll(async () => {
@@ -64,7 +71,9 @@ describe('SVG images are refused unless safe (vanity domains, identity providers
     const before = await h.snapshot();
     const res = await h.http()[method](path).set(bearer(write)).send(body);
     expectError(res, 400, 'validation_failed');
-    const problems = (res.body.fields as { field: string; problems: string[] }[]).find((f) => f.field === field)?.problems;
+    const problems = (res.body.fields as { field: string; problems: string[] }[]).find(
+      (f) => f.field === field,
+    )?.problems;
     if (!problems) throw new Error(`expected field "${field}" among ${JSON.stringify(res.body.fields)}`);
     expect(problems.join('; ')).toMatch(/is not (an allowed|a well-formed) SVG/);
     expect(await h.snapshot()).toEqual(before);
@@ -72,8 +81,18 @@ describe('SVG images are refused unless safe (vanity domains, identity providers
 
   describe.each(VECTORS)('%s', (_name, vector) => {
     it('is refused by POST and PATCH of vanity domains, naming the field', async () => {
-      await expectRefused('post', '/vanity-domains', { domain: newDomain(), brand_configuration: brandWith((b) => (b.logo.light = vector)) }, 'brand_configuration.logo.light');
-      await expectRefused('patch', `/vanity-domains/${domain}`, { brand_configuration: brandWith((b) => (b.background.image = vector)) }, 'brand_configuration.background.image');
+      await expectRefused(
+        'post',
+        '/vanity-domains',
+        { domain: newDomain(), brand_configuration: brandWith((b) => (b.logo.light = vector)) },
+        'brand_configuration.logo.light',
+      );
+      await expectRefused(
+        'patch',
+        `/vanity-domains/${domain}`,
+        { brand_configuration: brandWith((b) => (b.background.image = vector)) },
+        'brand_configuration.background.image',
+      );
     });
 
     it('is refused by POST and PATCH of identity providers, naming the field', async () => {
@@ -83,24 +102,52 @@ describe('SVG images are refused unless safe (vanity domains, identity providers
   });
 
   it.each(FORMERLY_ACCEPTED)('refuses %s in every image field of a brand', async (_name, vector) => {
-    await expectRefused('post', '/vanity-domains', { domain: newDomain(), brand_configuration: brandWith((b) => (b.logo.dark = vector)) }, 'brand_configuration.logo.dark');
-    await expectRefused('patch', `/vanity-domains/${domain}`, { brand_configuration: brandWith((b) => (b.logo.light = vector)) }, 'brand_configuration.logo.light');
-    await expectRefused('post', '/vanity-domains', { domain: newDomain(), brand_configuration: brandWith((b) => (b.background.image = vector)) }, 'brand_configuration.background.image');
+    await expectRefused(
+      'post',
+      '/vanity-domains',
+      { domain: newDomain(), brand_configuration: brandWith((b) => (b.logo.dark = vector)) },
+      'brand_configuration.logo.dark',
+    );
+    await expectRefused(
+      'patch',
+      `/vanity-domains/${domain}`,
+      { brand_configuration: brandWith((b) => (b.logo.light = vector)) },
+      'brand_configuration.logo.light',
+    );
+    await expectRefused(
+      'post',
+      '/vanity-domains',
+      { domain: newDomain(), brand_configuration: brandWith((b) => (b.background.image = vector)) },
+      'brand_configuration.background.image',
+    );
   });
 
   describe.each(ORDINARY)('the ordinary logo %s', (_file, logo) => {
     it('is stored and served back exactly as sent by a vanity domain', async () => {
       const created = newDomain();
-      const served = async () => (await h.http().get(`/vanity-domains/${created}`).set(bearer(read)).expect(200)).body[0].brand_configuration;
-      await h.http().post('/vanity-domains').set(bearer(write)).send({ domain: created, brand_configuration: brandWith((b) => (b.logo.light = logo)) }).expect(201);
+      const served = async () =>
+        (await h.http().get(`/vanity-domains/${created}`).set(bearer(read)).expect(200)).body[0].brand_configuration;
+      await h
+        .http()
+        .post('/vanity-domains')
+        .set(bearer(write))
+        .send({ domain: created, brand_configuration: brandWith((b) => (b.logo.light = logo)) })
+        .expect(201);
       expect((await served()).logo.light).toBe(logo);
-      await h.http().patch(`/vanity-domains/${created}`).set(bearer(write)).send({ brand_configuration: brandWith((b) => (b.background.image = logo)) }).expect(200);
+      await h
+        .http()
+        .patch(`/vanity-domains/${created}`)
+        .set(bearer(write))
+        .send({ brand_configuration: brandWith((b) => (b.background.image = logo)) })
+        .expect(200);
       expect((await served()).background.image).toBe(logo);
     });
 
     it('is stored and served back exactly as sent as a provider button', async () => {
       expect(Buffer.byteLength(logo)).toBeLessThanOrEqual(BUTTON_GRAPHIC_MAX_BYTES);
-      const created = (await h.http().post('/identity-providers').set(bearer(write)).send(oauth2Provider(logo)).expect(201)).body;
+      const created = (
+        await h.http().post('/identity-providers').set(bearer(write)).send(oauth2Provider(logo)).expect(201)
+      ).body;
       expect(created.button_graphic).toBe(logo);
       const [served] = (await h.http().get(`/identity-providers/${created.id}`).set(bearer(read)).expect(200)).body;
       expect(served.button_graphic).toBe(logo);
@@ -120,10 +167,18 @@ describe('SVG images are refused unless safe (vanity domains, identity providers
       writeFileSync(path, JSON.stringify(file));
       const before = await h.snapshot();
       const err: string[] = [];
-      const code = await runProvisionCli([path], { DATABASE_URL: h.db.url }, { log: () => undefined, error: (l) => err.push(l) });
+      const code = await runProvisionCli(
+        [path],
+        { DATABASE_URL: h.db.url },
+        { log: () => undefined, error: (l) => err.push(l) },
+      );
       expect(code).toBe(1);
-      expect(err.join('\n')).toContain('vanity_domains[0].brand_configuration.logo.light: is not an allowed SVG image: href must point inside the document');
-      expect(err.join('\n')).toContain('identity_providers[0].button_graphic: is not an allowed SVG image: <animate> may not animate "href"');
+      expect(err.join('\n')).toContain(
+        'vanity_domains[0].brand_configuration.logo.light: is not an allowed SVG image: href must point inside the document',
+      );
+      expect(err.join('\n')).toContain(
+        'identity_providers[0].button_graphic: is not an allowed SVG image: <animate> may not animate "href"',
+      );
       expect(await h.snapshot()).toEqual(before);
     });
   });

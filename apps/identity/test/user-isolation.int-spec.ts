@@ -55,7 +55,12 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
     for (const name of ['A', 'B'] as const) {
       const tenant = await w.tenant({ name: `Tenant ${name}` });
       await w.constituency(tenant.id, 'staff', ['google', 'microsoft']);
-      sides[name] = { name, id: tenant.id, token: await h.tenantToken(tenant.id, ['id.tenant-core.write']), idp: (await w.identityProvider(tenant.id)).id };
+      sides[name] = {
+        name,
+        id: tenant.id,
+        token: await h.tenantToken(tenant.id, ['id.tenant-core.write']),
+        idp: (await w.identityProvider(tenant.id)).id,
+      };
     }
     dir = mkdtempSync(join(tmpdir(), 'user-isolation-'));
   });
@@ -76,11 +81,18 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
    */
   async function view(side: Side, emails: string[]): Promise<string[]> {
     const out: string[] = [];
-    for (const path of ['/users', `/tenants/${side.id}/users`, ...emails.map((e) => `/users/${e}`), ...emails.map((e) => `/users/${e.toUpperCase()}`)]) {
+    for (const path of [
+      '/users',
+      `/tenants/${side.id}/users`,
+      ...emails.map((e) => `/users/${e}`),
+      ...emails.map((e) => `/users/${e.toUpperCase()}`),
+    ]) {
       const res = await call('get', path, side.token);
       out.push(`${path} ${res.status} ${res.text}`);
     }
-    out.push(JSON.stringify(await h.ds.query('SELECT * FROM tenant_users WHERE tenant_id = $1 ORDER BY user_id', [side.id])));
+    out.push(
+      JSON.stringify(await h.ds.query('SELECT * FROM tenant_users WHERE tenant_id = $1 ORDER BY user_id', [side.id])),
+    );
     out.push(JSON.stringify(await h.ds.query('SELECT * FROM users WHERE email = ANY($1) ORDER BY email', [emails])));
     return out;
   }
@@ -90,7 +102,11 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
     writeFileSync(path, JSON.stringify(file));
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runProvisionCli([path], { DATABASE_URL: h.db.url }, { log: (l) => out.push(l), error: (l) => err.push(l) });
+    const code = await runProvisionCli(
+      [path],
+      { DATABASE_URL: h.db.url },
+      { log: (l) => out.push(l), error: (l) => err.push(l) },
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -109,7 +125,14 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
       watcher = sides[watcherName];
       email = `shared-${randomBytes(4).toString('hex')}@people.example`;
       watcherGoogleId = randomUUID();
-      const person = await h.world().user([watcher.id], { email, constituencies: ['staff'], idpIdentifiers: [{ id: watcherGoogleId, idp_id: 'google' }, { id: randomUUID(), idp_id: watcher.idp }] });
+      const person = await h.world().user([watcher.id], {
+        email,
+        constituencies: ['staff'],
+        idpIdentifiers: [
+          { id: watcherGoogleId, idp_id: 'google' },
+          { id: randomUUID(), idp_id: watcher.idp },
+        ],
+      });
       personId = person.id;
     });
 
@@ -121,7 +144,13 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
     }
 
     it('POST /users answers the writer\u2019s own profile and identifiers (same person id), nothing the other tenant stored', async () => {
-      const body = { email: email.toUpperCase(), name: 'Writer Name', nickname: 'W', picture: 'https://writer.example/p.png', idp_identifiers: [{ id: watcherGoogleId, idp_id: 'google' }, { idp_id: writer.idp }] };
+      const body = {
+        email: email.toUpperCase(),
+        name: 'Writer Name',
+        nickname: 'W',
+        picture: 'https://writer.example/p.png',
+        idp_identifiers: [{ id: watcherGoogleId, idp_id: 'google' }, { idp_id: writer.idp }],
+      };
       await unseenBy(async () => {
         const res = await call('post', '/users', writer.token, body).expect(201);
         expectShape(USER, res.body);
@@ -131,31 +160,58 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
           name: 'Writer Name',
           nickname: 'W',
           picture: 'https://writer.example/p.png',
-          idp_identifiers: [{ id: watcherGoogleId, idp_id: 'google' }, { id: expect.any(String), idp_id: writer.idp }],
+          idp_identifiers: [
+            { id: watcherGoogleId, idp_id: 'google' },
+            { id: expect.any(String), idp_id: writer.idp },
+          ],
         });
       });
-      const mine = (await call('get', `/tenants/${writer.id}/users`, writer.token).expect(200)).body.find((l: { user_email: string }) => l.user_email === email);
-      expect(mine).toEqual({ user_email: email, tenant_id: writer.id, constituencies: [], user: { id: personId, email, name: 'Writer Name', nickname: 'W', picture: 'https://writer.example/p.png' } });
+      const mine = (await call('get', `/tenants/${writer.id}/users`, writer.token).expect(200)).body.find(
+        (l: { user_email: string }) => l.user_email === email,
+      );
+      expect(mine).toEqual({
+        user_email: email,
+        tenant_id: writer.id,
+        constituencies: [],
+        user: { id: personId, email, name: 'Writer Name', nickname: 'W', picture: 'https://writer.example/p.png' },
+      });
     });
 
     it('a second POST /users for the same person is 409 at the writer, and changes nothing anywhere', async () => {
       const before = await view(writer, [email]);
       await unseenBy(async () => {
-        expectError(await call('post', '/users', writer.token, { email, name: 'Again', picture: 'https://writer.example/q.png' }), 409, 'conflict');
+        expectError(
+          await call('post', '/users', writer.token, { email, name: 'Again', picture: 'https://writer.example/q.png' }),
+          409,
+          'conflict',
+        );
       });
       expect(await view(writer, [email])).toEqual(before);
     });
 
     it('PATCH /users/:email changes only the writer\u2019s profile and identifiers', async () => {
       await unseenBy(async () => {
-        const res = await call('patch', `/users/${email}`, writer.token, { name: 'Renamed', nickname: 'R', picture: 'https://writer.example/r.png', idp_identifiers: [{ idp_id: 'microsoft' }] }).expect(200);
-        expect(res.body).toMatchObject({ id: personId, name: 'Renamed', nickname: 'R', picture: 'https://writer.example/r.png', idp_identifiers: [{ idp_id: 'microsoft' }] });
+        const res = await call('patch', `/users/${email}`, writer.token, {
+          name: 'Renamed',
+          nickname: 'R',
+          picture: 'https://writer.example/r.png',
+          idp_identifiers: [{ idp_id: 'microsoft' }],
+        }).expect(200);
+        expect(res.body).toMatchObject({
+          id: personId,
+          name: 'Renamed',
+          nickname: 'R',
+          picture: 'https://writer.example/r.png',
+          idp_identifiers: [{ idp_id: 'microsoft' }],
+        });
       });
     });
 
     it('PATCH /users/:email refuses identifiers at the other tenant\u2019s provider', async () => {
       await unseenBy(async () => {
-        const res = await call('patch', `/users/${email}`, writer.token, { idp_identifiers: [{ idp_id: watcher.idp }] });
+        const res = await call('patch', `/users/${email}`, writer.token, {
+          idp_identifiers: [{ idp_id: watcher.idp }],
+        });
         expectError(res, 400, 'validation_failed');
         expect(res.body.fields.map((f: { field: string }) => f.field)).toEqual(['idp_identifiers']);
       });
@@ -163,14 +219,23 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
 
     it('PATCH /tenants/:id/users/:email changes only the writer\u2019s constituencies', async () => {
       await unseenBy(async () => {
-        const res = await call('patch', `/tenants/${writer.id}/users/${email}`, writer.token, { constituencies: ['staff'] }).expect(200);
-        expect(res.body).toMatchObject({ user_email: email, tenant_id: writer.id, constituencies: ['staff'], user: { id: personId, name: 'Renamed' } });
+        const res = await call('patch', `/tenants/${writer.id}/users/${email}`, writer.token, {
+          constituencies: ['staff'],
+        }).expect(200);
+        expect(res.body).toMatchObject({
+          user_email: email,
+          tenant_id: writer.id,
+          constituencies: ['staff'],
+          user: { id: personId, name: 'Renamed' },
+        });
       });
     });
 
     it('deleting the writer\u2019s identity provider removes only the writer\u2019s identifiers at it', async () => {
       const idp = (await call('post', '/identity-providers', writer.token, IDP()).expect(201)).body.id;
-      await call('patch', `/users/${email}`, writer.token, { idp_identifiers: [{ idp_id: 'google' }, { idp_id: idp }] }).expect(200);
+      await call('patch', `/users/${email}`, writer.token, {
+        idp_identifiers: [{ idp_id: 'google' }, { idp_id: idp }],
+      }).expect(200);
       await unseenBy(async () => {
         await call('delete', `/identity-providers/${idp}`, writer.token).expect(204);
       });
@@ -187,11 +252,29 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
 
     it('POST /tenants/:id/users adds the person with the writer\u2019s profile only', async () => {
       await unseenBy(async () => {
-        const res = await call('post', `/tenants/${writer.id}/users`, writer.token, { user_email: email, constituencies: ['staff'], user: { name: 'Linked', picture: 'https://writer.example/l.png' } }).expect(201);
+        const res = await call('post', `/tenants/${writer.id}/users`, writer.token, {
+          user_email: email,
+          constituencies: ['staff'],
+          user: { name: 'Linked', picture: 'https://writer.example/l.png' },
+        }).expect(201);
         expectShape(TENANT_USER, res.body);
-        expect(res.body).toEqual({ user_email: email, tenant_id: writer.id, constituencies: ['staff'], user: { id: personId, email, name: 'Linked', nickname: 'Linked', picture: 'https://writer.example/l.png' } });
+        expect(res.body).toEqual({
+          user_email: email,
+          tenant_id: writer.id,
+          constituencies: ['staff'],
+          user: { id: personId, email, name: 'Linked', nickname: 'Linked', picture: 'https://writer.example/l.png' },
+        });
         const user = (await call('get', `/users/${email}`, writer.token).expect(200)).body;
-        expect(user).toEqual([{ id: personId, email, name: 'Linked', nickname: 'Linked', picture: 'https://writer.example/l.png', idp_identifiers: [] }]);
+        expect(user).toEqual([
+          {
+            id: personId,
+            email,
+            name: 'Linked',
+            nickname: 'Linked',
+            picture: 'https://writer.example/l.png',
+            idp_identifiers: [],
+          },
+        ]);
       });
     });
 
@@ -204,7 +287,14 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
 
     it('the provisioning file sets the profile only at the tenants it names', async () => {
       const file = {
-        users: [{ email, name: 'From The File', picture: 'https://operator.example/f.png', idp_identifiers: [{ idp_id: 'google' }, { idp_id: writer.idp }] }],
+        users: [
+          {
+            email,
+            name: 'From The File',
+            picture: 'https://operator.example/f.png',
+            idp_identifiers: [{ idp_id: 'google' }, { idp_id: writer.idp }],
+          },
+        ],
         tenant_users: [{ tenant_id: writer.id, user_email: email, constituencies: [] }],
       };
       await unseenBy(async () => {
@@ -212,7 +302,12 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
         expect(res).toMatchObject({ code: 0, err: '' });
       });
       const user = (await call('get', `/users/${email}`, writer.token).expect(200)).body[0];
-      expect(user).toMatchObject({ id: personId, name: 'From The File', nickname: 'From The File', picture: 'https://operator.example/f.png' });
+      expect(user).toMatchObject({
+        id: personId,
+        name: 'From The File',
+        nickname: 'From The File',
+        picture: 'https://operator.example/f.png',
+      });
       expect(user.idp_identifiers.map((i: { idp_id: string }) => i.idp_id)).toEqual(['google', writer.idp]);
       await unseenBy(async () => {
         const again = await provision(file);
@@ -222,7 +317,14 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
 
     it('the watcher\u2019s record is the one it started with', async () => {
       const mine = (await call('get', `/users/${email}`, watcher.token).expect(200)).body[0];
-      expect(mine).toMatchObject({ id: personId, email, idp_identifiers: [{ id: watcherGoogleId, idp_id: 'google' }, { id: expect.any(String), idp_id: watcher.idp }] });
+      expect(mine).toMatchObject({
+        id: personId,
+        email,
+        idp_identifiers: [
+          { id: watcherGoogleId, idp_id: 'google' },
+          { id: expect.any(String), idp_id: watcher.idp },
+        ],
+      });
       expect(mine.name).toMatch(/^User /);
     });
   });
@@ -242,7 +344,13 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
     }
 
     /** Makes the same request for both addresses and expects answers equal but for address and id. */
-    async function same(method: Method, path: (email: string) => string, body: ((email: string) => object) | undefined, pair: { known: string; fresh: string }, ids: { known?: string; fresh?: string } = {}) {
+    async function same(
+      method: Method,
+      path: (email: string) => string,
+      body: ((email: string) => object) | undefined,
+      pair: { known: string; fresh: string },
+      ids: { known?: string; fresh?: string } = {},
+    ) {
       const B = sides.B;
       const known = await call(method, path(pair.known), B.token, body?.(pair.known));
       const fresh = await call(method, path(pair.fresh), B.token, body?.(pair.fresh));
@@ -254,11 +362,17 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
 
     it('before, while and after tenant B has the person, every answer to B is the same for both', async () => {
       const pair = addressPair();
-      const atA = await h.world().user([sides.A.id], { email: pair.known, idpIdentifiers: [{ id: randomUUID(), idp_id: 'google' }] });
+      const atA = await h
+        .world()
+        .user([sides.A.id], { email: pair.known, idpIdentifiers: [{ id: randomUUID(), idp_id: 'google' }] });
       const B = sides.B;
       const profile = { name: 'Pat Doe', picture: 'https://b.example/pat.png' };
       const googleId = randomUUID(); // given, so that both answers carry the same identifier id
-      const userBody = (email: string) => ({ email, ...profile, idp_identifiers: [{ id: googleId, idp_id: 'google' }] });
+      const userBody = (email: string) => ({
+        email,
+        ...profile,
+        idp_identifiers: [{ id: googleId, idp_id: 'google' }],
+      });
 
       // B does not have either person yet.
       for (const [method, path, body] of [
@@ -268,7 +382,11 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
         ['patch', (e: string) => `/tenants/${B.id}/users/${e}`, () => ({ constituencies: [] })],
         ['delete', (e: string) => `/tenants/${B.id}/users/${e}`, undefined],
         ['post', () => `/tenants/${B.id}/users`, (e: string) => ({ user_email: e, constituencies: [] })],
-        ['post', () => `/tenants/${B.id}/users`, (e: string) => ({ user_email: e, constituencies: ['ghosts'], user: profile })],
+        [
+          'post',
+          () => `/tenants/${B.id}/users`,
+          (e: string) => ({ user_email: e, constituencies: ['ghosts'], user: profile }),
+        ],
         ['post', () => '/users', (e: string) => ({ ...userBody(e), idp_identifiers: [{ idp_id: sides.A.idp }] })],
       ] as [Method, (e: string) => string, ((e: string) => object) | undefined][]) {
         const { known } = await same(method, path, body, pair);
@@ -278,20 +396,40 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
       // B adds both: the same answer, B's own data, and the known person's existing id.
       const created = await same('post', () => '/users', userBody, pair);
       expect(created.known.status).toBe(201);
-      expect(created.known.body).toEqual({ id: atA.id, email: pair.known, ...profile, nickname: profile.name, idp_identifiers: [{ id: googleId, idp_id: 'google' }] });
+      expect(created.known.body).toEqual({
+        id: atA.id,
+        email: pair.known,
+        ...profile,
+        nickname: profile.name,
+        idp_identifiers: [{ id: googleId, idp_id: 'google' }],
+      });
       const ids = { known: created.known.body.id as string, fresh: created.fresh.body.id as string };
       expect(ids.fresh).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
       // Re-adding is 409 for both; reads and the tenant-user record answer alike.
       expect((await same('post', () => '/users', userBody, pair, ids)).known.status).toBe(409);
       expect((await same('get', (e) => `/users/${e}`, undefined, pair, ids)).known.status).toBe(200);
-      const records = (await call('get', `/tenants/${B.id}/users`, B.token).expect(200)).body as { user_email: string; user: { id: string } }[];
-      const record = (e: string) => JSON.stringify(records.find((r) => r.user_email === e)).split(e).join('<email>');
-      expect(record(pair.known).split(ids.known).join('<id>')).toEqual(record(pair.fresh).split(ids.fresh).join('<id>'));
+      const records = (await call('get', `/tenants/${B.id}/users`, B.token).expect(200)).body as {
+        user_email: string;
+        user: { id: string };
+      }[];
+      const record = (e: string) =>
+        JSON.stringify(records.find((r) => r.user_email === e))
+          .split(e)
+          .join('<email>');
+      expect(record(pair.known).split(ids.known).join('<id>')).toEqual(
+        record(pair.fresh).split(ids.fresh).join('<id>'),
+      );
 
       // Removing and adding again answers the same id for both: ids do not reveal that someone else kept the person.
       expect((await same('delete', (e) => `/users/${e}`, undefined, pair, ids)).known.status).toBe(204);
-      const again = await same('post', () => `/tenants/${B.id}/users`, (e) => ({ user_email: e, constituencies: [], user: profile }), pair, ids);
+      const again = await same(
+        'post',
+        () => `/tenants/${B.id}/users`,
+        (e) => ({ user_email: e, constituencies: [], user: profile }),
+        pair,
+        ids,
+      );
       expect(again.known.status).toBe(201);
       expect({ known: again.known.body.user.id, fresh: again.fresh.body.user.id }).toEqual(ids);
       expect((await same('delete', (e) => `/tenants/${B.id}/users/${e}`, undefined, pair, ids)).known.status).toBe(204);
@@ -300,14 +438,27 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
 
       // The fresh person left with B's last record; the known one stays, unchanged, at A.
       await call('delete', `/users/${pair.fresh}`, B.token).expect(204);
-      expect(await h.ds.query('SELECT count(*)::int AS n FROM users WHERE email = $1', [pair.fresh])).toEqual([{ n: 0 }]);
-      expect((await call('get', `/users/${pair.known}`, sides.A.token).expect(200)).body[0]).toMatchObject({ id: atA.id, name: atA.name, nickname: atA.nickname, picture: atA.picture });
+      expect(await h.ds.query('SELECT count(*)::int AS n FROM users WHERE email = $1', [pair.fresh])).toEqual([
+        { n: 0 },
+      ]);
+      expect((await call('get', `/users/${pair.known}`, sides.A.token).expect(200)).body[0]).toMatchObject({
+        id: atA.id,
+        name: atA.name,
+        nickname: atA.nickname,
+        picture: atA.picture,
+      });
     });
 
     it('concurrent adds of one person by both tenants give both the same id and their own profiles', async () => {
       const email = `race-${randomBytes(4).toString('hex')}@people.example`;
       const [a, b] = await Promise.all(
-        (['A', 'B'] as const).map((s) => call('post', '/users', sides[s].token, { email, name: `Name at ${s}`, picture: `https://${s.toLowerCase()}.example/p.png` })),
+        (['A', 'B'] as const).map((s) =>
+          call('post', '/users', sides[s].token, {
+            email,
+            name: `Name at ${s}`,
+            picture: `https://${s.toLowerCase()}.example/p.png`,
+          }),
+        ),
       );
       expect([a.status, b.status]).toEqual([201, 201]);
       expect(a.body.id).toBe(b.body.id);
@@ -331,7 +482,9 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
         ],
       });
       expect(res.code).toBe(1);
-      expect(res.err).toContain(`users[0].idp_identifiers[0].idp_id: identity provider ${sides.B.idp} belongs to a tenant the file does not add this user to`);
+      expect(res.err).toContain(
+        `users[0].idp_identifiers[0].idp_id: identity provider ${sides.B.idp} belongs to a tenant the file does not add this user to`,
+      );
       expect(res.err).toContain('users[1].email: no tenant_users record in the file adds this user to a tenant');
       expect(res.err).toContain('tenant_users[1].user_email: no users record for nobody@people.example in the file');
       expect(await h.snapshot()).toEqual(before);
@@ -339,10 +492,16 @@ describe('users: tenants never read or change another tenant\u2019s record of a 
 
     it('a record the file names without a users record keeps its profile and gets the constituencies', async () => {
       const person = await h.world().user([sides.A.id]);
-      const before = (await call('get', `/tenants/${sides.A.id}/users`, sides.A.token).expect(200)).body.find((l: { user_email: string }) => l.user_email === person.email);
-      const res = await provision({ tenant_users: [{ tenant_id: sides.A.id, user_email: person.email, constituencies: ['staff'] }] });
+      const before = (await call('get', `/tenants/${sides.A.id}/users`, sides.A.token).expect(200)).body.find(
+        (l: { user_email: string }) => l.user_email === person.email,
+      );
+      const res = await provision({
+        tenant_users: [{ tenant_id: sides.A.id, user_email: person.email, constituencies: ['staff'] }],
+      });
       expect(res).toMatchObject({ code: 0, err: '' });
-      const after = (await call('get', `/tenants/${sides.A.id}/users`, sides.A.token).expect(200)).body.find((l: { user_email: string }) => l.user_email === person.email);
+      const after = (await call('get', `/tenants/${sides.A.id}/users`, sides.A.token).expect(200)).body.find(
+        (l: { user_email: string }) => l.user_email === person.email,
+      );
       expect(after).toEqual({ ...before, constituencies: ['staff'] });
     });
   });

@@ -2,7 +2,15 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } 
 import { DataSource } from 'typeorm';
 import { Pool } from 'pg';
 import { resourceServerAuth } from '@edu/auth';
-import { HealthModule, LoadShedModule, loadShedSettings, LoggingModule, MetricsModule, readinessCheck, ServiceLoad } from '@edu/http';
+import {
+  HealthModule,
+  LoadShedModule,
+  loadShedSettings,
+  LoggingModule,
+  MetricsModule,
+  readinessCheck,
+  ServiceLoad,
+} from '@edu/http';
 import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@edu/persistence';
 import { RateLimitModule } from '@edu/rate-limit';
 import { collapseSlashes } from './common/collapse-slashes.middleware';
@@ -25,11 +33,25 @@ export class OnerosterModule implements NestModule {
         LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'oneroster' }),
         PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'oneroster' }),
         MetricsModule,
-        HealthModule.forRoot({ inject: [DataSource, ServiceLoad], useFactory: (ds: DataSource, load: ServiceLoad) => [readinessCheck('postgres', () => ds.query('SELECT 1')), load.readiness()] }),
+        HealthModule.forRoot({
+          inject: [DataSource, ServiceLoad],
+          useFactory: (ds: DataSource, load: ServiceLoad) => [
+            readinessCheck('postgres', () => ds.query('SELECT 1')),
+            load.readiness(),
+          ],
+        }),
         resourceServerAuth(env),
         // After the auth module: their guards run after the token guard, shedding first.
-        LoadShedModule.forRoot({ settings: loadShedSettings(env), pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) } }),
-        RateLimitModule.forRoot({ service: 'oneroster', env, classify: onerosterRoutes, overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) } }),
+        LoadShedModule.forRoot({
+          settings: loadShedSettings(env),
+          pool: { inject: [Pool], useFactory: (pool: Pool) => postgresPoolProbe(pool) },
+        }),
+        RateLimitModule.forRoot({
+          service: 'oneroster',
+          env,
+          classify: onerosterRoutes,
+          overrides: { inject: [DataSource], useFactory: (ds: DataSource) => new DeploymentQuotaReader(ds) },
+        }),
         RosterModule,
         GradebookModule,
         ResourcesModule,

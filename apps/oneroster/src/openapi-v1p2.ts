@@ -1,6 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { addRouteScopes, declarePathParameters, documentedOperations, OPENAPI_METHODS, removeOperation, SCOPES_EXTENSION, type DocumentedOperation, type ParameterObject } from '@edu/http';
+import {
+  addRouteScopes,
+  declarePathParameters,
+  documentedOperations,
+  OPENAPI_METHODS,
+  removeOperation,
+  SCOPES_EXTENSION,
+  type DocumentedOperation,
+  type ParameterObject,
+} from '@edu/http';
 import { V1P2_API } from './common/oneroster-api';
 import { OnerosterEnv, publicBaseUrl } from './config/oneroster.env';
 import { describeV1p2 } from './openapi/v1p2-operations';
@@ -49,7 +58,8 @@ function relativePaths(doc: OpenAPIObject, root: string): void {
   for (const [path, item] of Object.entries(doc.paths)) {
     const { path: relative, names } = standardPath(path, root);
     for (const method of OPENAPI_METHODS) {
-      for (const p of (item[method]?.parameters ?? []) as ParameterObject[]) if (p.in === 'path') p.name = names.get(p.name) ?? p.name;
+      for (const p of (item[method]?.parameters ?? []) as ParameterObject[])
+        if (p.in === 'path') p.name = names.get(p.name) ?? p.name;
     }
     paths[relative] = { ...paths[relative], ...item };
   }
@@ -78,8 +88,15 @@ function pruneSchemas(doc: OpenAPIObject): void {
 
 /** The client-credentials flow lists the scopes of this document's operations only. */
 function narrowScopes(doc: OpenAPIObject, ops: readonly DocumentedOperation[]): void {
-  const used = new Set(ops.flatMap((o) => ((o.operation as unknown as Record<string, unknown>)[SCOPES_EXTENSION] as string[] | undefined) ?? []));
-  const flow = (doc.components?.securitySchemes?.oauth2 as { flows?: { clientCredentials?: { scopes: Record<string, string> } } } | undefined)?.flows?.clientCredentials;
+  const used = new Set(
+    ops.flatMap(
+      (o) => ((o.operation as unknown as Record<string, unknown>)[SCOPES_EXTENSION] as string[] | undefined) ?? [],
+    ),
+  );
+  const flow = (
+    doc.components?.securitySchemes?.oauth2 as
+      { flows?: { clientCredentials?: { scopes: Record<string, string> } } } | undefined
+  )?.flows?.clientCredentials;
   if (flow) flow.scopes = Object.fromEntries(Object.entries(flow.scopes).filter(([uri]) => used.has(uri)));
 }
 
@@ -123,6 +140,8 @@ export function buildV1p2Document(app: INestApplication, service: OneRosterServi
 export function setupOpenApiV1p2(app: INestApplication): void {
   for (const service of ONEROSTER_SERVICES) {
     // The factory runs on the first request; Swagger keeps the document.
-    SwaggerModule.setup(V1P2_DOCS[service], app, () => buildV1p2Document(app, service), { jsonDocumentUrl: `${V1P2_DOCS[service]}-json` });
+    SwaggerModule.setup(V1P2_DOCS[service], app, () => buildV1p2Document(app, service), {
+      jsonDocumentUrl: `${V1P2_DOCS[service]}-json`,
+    });
   }
 }

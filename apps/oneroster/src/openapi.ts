@@ -1,6 +1,17 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { addResponse, addRouteScopes, declarePathParameters, documentedOperations, jsonResponse, removeOperation, serveOpenApi, type DocumentedOperation, type ParameterObject, type SchemaObject } from '@edu/http';
+import {
+  addResponse,
+  addRouteScopes,
+  declarePathParameters,
+  documentedOperations,
+  jsonResponse,
+  removeOperation,
+  serveOpenApi,
+  type DocumentedOperation,
+  type ParameterObject,
+  type SchemaObject,
+} from '@edu/http';
 import {
   DEFAULT_LIMIT,
   getCatalog,
@@ -24,17 +35,32 @@ const str: SchemaObject = { type: 'string' };
 const schemaName = (r: OneRosterResource) => r.charAt(0).toUpperCase() + r.slice(1);
 
 /** Every read of the standard as data: the handler method of each route is named after its operation. */
-const READS: Record<string, { kind: 'collection'; op: CollectionOperation } | { kind: 'single'; op: SingleOperation }> = Object.fromEntries([
-  ...Object.values<CollectionOperation>({ ...COLLECTIONS, ...GRADEBOOK_COLLECTIONS, ...RESOURCE_COLLECTIONS }).map((op) => [op.name, { kind: 'collection' as const, op }]),
-  ...Object.values<SingleOperation>({ ...SINGLES, ...GRADEBOOK_SINGLES, ...RESOURCE_SINGLES }).map((op) => [op.name, { kind: 'single' as const, op }]),
-]);
+const READS: Record<string, { kind: 'collection'; op: CollectionOperation } | { kind: 'single'; op: SingleOperation }> =
+  Object.fromEntries([
+    ...Object.values<CollectionOperation>({ ...COLLECTIONS, ...GRADEBOOK_COLLECTIONS, ...RESOURCE_COLLECTIONS }).map(
+      (op) => [op.name, { kind: 'collection' as const, op }],
+    ),
+    ...Object.values<SingleOperation>({ ...SINGLES, ...GRADEBOOK_SINGLES, ...RESOURCE_SINGLES }).map((op) => [
+      op.name,
+      { kind: 'single' as const, op },
+    ]),
+  ]);
 
 /** putCategory, deleteLineItem, ...: the gradebook writes (reference §6.3). */
 const WRITE = /^(put|delete)(Category|LineItem|Result)$/;
 
-const dateText: SchemaObject = { type: 'string', description: 'Date: YYYY-MM-DD (ISO 8601 deployments) or YYYYMMDD (compact, spec 2.9)' };
-const dateTimeText: SchemaObject = { type: 'string', description: 'DateTime in UTC: 2024-01-31T23:59:59.123Z (ISO 8601 deployments) or 20240131T235959.123Z (compact)' };
-const booleanText: SchemaObject = { oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], description: 'JSON boolean or "true"/"false", per deployment' };
+const dateText: SchemaObject = {
+  type: 'string',
+  description: 'Date: YYYY-MM-DD (ISO 8601 deployments) or YYYYMMDD (compact, spec 2.9)',
+};
+const dateTimeText: SchemaObject = {
+  type: 'string',
+  description: 'DateTime in UTC: 2024-01-31T23:59:59.123Z (ISO 8601 deployments) or 20240131T235959.123Z (compact)',
+};
+const booleanText: SchemaObject = {
+  oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
+  description: 'JSON boolean or "true"/"false", per deployment',
+};
 
 /** A field of the information model as JSON Schema (reference §3; absent values are omitted, never null). */
 function fieldSchema(f: FieldDef): SchemaObject | { $ref: string } {
@@ -60,7 +86,15 @@ function fieldSchema(f: FieldDef): SchemaObject | { $ref: string } {
     case 'guidRefList':
       return { type: 'array', items: ref('GUIDRef') };
     case 'userIds':
-      return { type: 'array', items: { type: 'object', required: ['type', 'identifier'], properties: { type: str, identifier: str }, additionalProperties: false } };
+      return {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['type', 'identifier'],
+          properties: { type: str, identifier: str },
+          additionalProperties: false,
+        },
+      };
     case 'metadata':
       return { type: 'object', additionalProperties: true };
     case 'roles':
@@ -113,7 +147,14 @@ const statusInfo: SchemaObject = {
       properties: {
         imsx_codeMinorField: {
           type: 'array',
-          items: { type: 'object', required: ['imsx_codeMinorFieldName', 'imsx_codeMinorFieldValue'], properties: { imsx_codeMinorFieldName: str, imsx_codeMinorFieldValue: { type: 'string', enum: CODE_MINOR } } },
+          items: {
+            type: 'object',
+            required: ['imsx_codeMinorFieldName', 'imsx_codeMinorFieldValue'],
+            properties: {
+              imsx_codeMinorFieldName: str,
+              imsx_codeMinorFieldValue: { type: 'string', enum: CODE_MINOR },
+            },
+          },
         },
       },
     },
@@ -121,11 +162,17 @@ const statusInfo: SchemaObject = {
   additionalProperties: false,
 };
 
-const importIssue: SchemaObject = { type: 'object', required: ['file', 'line', 'column', 'message'], properties: { file: str, line: { type: 'integer' }, column: str, message: str } };
+const importIssue: SchemaObject = {
+  type: 'object',
+  required: ['file', 'line', 'column', 'message'],
+  properties: { file: str, line: { type: 'integer' }, column: str, message: str },
+};
 const importCounts: SchemaObject = {
   type: 'object',
   required: ['inserted', 'updated', 'unchanged', 'tombstoned'],
-  properties: Object.fromEntries(['inserted', 'updated', 'unchanged', 'tombstoned'].map((k) => [k, { type: 'integer', minimum: 0 }])),
+  properties: Object.fromEntries(
+    ['inserted', 'updated', 'unchanged', 'tombstoned'].map((k) => [k, { type: 'integer', minimum: 0 }]),
+  ),
 };
 
 /** Component schemas: the classes, their wrappers, GUIDRef, the imsx status payload, imports. */
@@ -134,7 +181,11 @@ function oneRosterSchemas(): Record<string, SchemaObject> {
     GUIDRef: {
       type: 'object',
       required: ['href', 'sourcedId', 'type'],
-      properties: { href: { type: 'string', format: 'uri' }, sourcedId: str, type: { type: 'string', enum: [...GUID_REF_TYPES] } },
+      properties: {
+        href: { type: 'string', format: 'uri' },
+        sourcedId: str,
+        type: { type: 'string', enum: [...GUID_REF_TYPES] },
+      },
       additionalProperties: false,
     },
     StatusInfo: statusInfo,
@@ -147,7 +198,20 @@ function oneRosterSchemas(): Record<string, SchemaObject> {
     },
     RosterImport: {
       type: 'object',
-      required: ['id', 'tenant_id', 'status', 'mode', 'source', 'started_at', 'finished_at', 'data_version', 'counts', 'errors', 'error_count', 'warnings'],
+      required: [
+        'id',
+        'tenant_id',
+        'status',
+        'mode',
+        'source',
+        'started_at',
+        'finished_at',
+        'data_version',
+        'counts',
+        'errors',
+        'error_count',
+        'warnings',
+      ],
       properties: {
         id: { type: 'string', format: 'uuid' },
         tenant_id: { type: 'string', format: 'uuid' },
@@ -168,8 +232,17 @@ function oneRosterSchemas(): Record<string, SchemaObject> {
   for (const r of ONEROSTER_RESOURCES) {
     const keys = RESOURCE_KEYS[r];
     schemas[schemaName(r)] = classSchema(r);
-    const warnings = { type: 'array', items: ref('StatusInfo'), description: 'Warnings beside the data (an unknown sort or selection field)' } as SchemaObject;
-    schemas[`${schemaName(r)}Single`] = { type: 'object', required: [keys.single], properties: { [keys.single]: ref(schemaName(r)), statusInfoSet: warnings }, additionalProperties: false };
+    const warnings = {
+      type: 'array',
+      items: ref('StatusInfo'),
+      description: 'Warnings beside the data (an unknown sort or selection field)',
+    } as SchemaObject;
+    schemas[`${schemaName(r)}Single`] = {
+      type: 'object',
+      required: [keys.single],
+      properties: { [keys.single]: ref(schemaName(r)), statusInfoSet: warnings },
+      additionalProperties: false,
+    };
     schemas[`${schemaName(r)}Collection`] = {
       type: 'object',
       required: [keys.collection],
@@ -180,15 +253,50 @@ function oneRosterSchemas(): Record<string, SchemaObject> {
   return schemas;
 }
 
-const FIELDS: ParameterObject = { name: 'fields', in: 'query', required: false, description: 'Comma-separated field names to write (reference §4.5); unknown ones are a warning', schema: str };
+const FIELDS: ParameterObject = {
+  name: 'fields',
+  in: 'query',
+  required: false,
+  description: 'Comma-separated field names to write (reference §4.5); unknown ones are a warning',
+  schema: str,
+};
 
 function collectionParameters(r: OneRosterResource): ParameterObject[] {
   return [
-    { name: 'limit', in: 'query', required: false, description: `Page size (reference §4.3); above ${MAX_LIMIT} refused, or served as pages of ${MAX_LIMIT} for compatibility-profile deployments`, schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT } },
-    { name: 'offset', in: 'query', required: false, description: 'Records to skip', schema: { type: 'integer', minimum: 0, default: 0 } },
-    { name: 'sort', in: 'query', required: false, description: 'Field to sort by (an unknown one is a warning)', schema: { type: 'string', enum: sortableFields(r) } },
-    { name: 'orderBy', in: 'query', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
-    { name: 'filter', in: 'query', required: false, description: "Filter expression (reference §4.4), e.g. status='active' AND dateLastModified>'2024-01-01'", schema: str },
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: `Page size (reference §4.3); above ${MAX_LIMIT} refused, or served as pages of ${MAX_LIMIT} for compatibility-profile deployments`,
+      schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT },
+    },
+    {
+      name: 'offset',
+      in: 'query',
+      required: false,
+      description: 'Records to skip',
+      schema: { type: 'integer', minimum: 0, default: 0 },
+    },
+    {
+      name: 'sort',
+      in: 'query',
+      required: false,
+      description: 'Field to sort by (an unknown one is a warning)',
+      schema: { type: 'string', enum: sortableFields(r) },
+    },
+    {
+      name: 'orderBy',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+    },
+    {
+      name: 'filter',
+      in: 'query',
+      required: false,
+      description: "Filter expression (reference §4.4), e.g. status='active' AND dateLastModified>'2024-01-01'",
+      schema: str,
+    },
     FIELDS,
   ];
 }
@@ -211,7 +319,8 @@ const ERROR_TEXT: Record<number, string> = {
 
 function errors(op: DocumentedOperation, statuses: number[]): void {
   for (const status of statuses) {
-    const retryAfter = status === 503 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : undefined;
+    const retryAfter =
+      status === 503 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : undefined;
     addResponse(op, status, jsonResponse(ERROR_TEXT[status] ?? 'Error', ref('StatusInfoSet'), retryAfter));
   }
 }
@@ -230,12 +339,25 @@ function describe(op: DocumentedOperation): boolean {
     op.operation.operationId = read.op.name;
     op.operation.summary ??= read.op.name;
     op.operation.tags = [read.op.resource];
-    op.operation.parameters = [...(op.operation.parameters ?? []).filter((p) => !('in' in p) || p.in === 'path'), ...(read.kind === 'collection' ? collectionParameters(r) : [FIELDS])];
+    op.operation.parameters = [
+      ...(op.operation.parameters ?? []).filter((p) => !('in' in p) || p.in === 'path'),
+      ...(read.kind === 'collection' ? collectionParameters(r) : [FIELDS]),
+    ];
     replaceSuccess(
       op,
       read.kind === 'collection'
-        ? { 200: jsonResponse(`A page of ${RESOURCE_KEYS[r].collection}`, ref(`${schemaName(r)}Collection`), PAGE_HEADERS) }
-        : { 200: jsonResponse(`The ${read.op.noun}`, ref(`${schemaName(r)}Single`), { 'X-Total-Count': PAGE_HEADERS['X-Total-Count'] }) },
+        ? {
+            200: jsonResponse(
+              `A page of ${RESOURCE_KEYS[r].collection}`,
+              ref(`${schemaName(r)}Collection`),
+              PAGE_HEADERS,
+            ),
+          }
+        : {
+            200: jsonResponse(`The ${read.op.noun}`, ref(`${schemaName(r)}Single`), {
+              'X-Total-Count': PAGE_HEADERS['X-Total-Count'],
+            }),
+          },
     );
     errors(op, read.kind === 'collection' ? [400, 401, 403, 503] : [400, 401, 403, 404, 503]);
     return true;
@@ -252,10 +374,15 @@ function describe(op: DocumentedOperation): boolean {
         description: `The ${r} in its wrapper; sourcedId optional (must equal the path's), dateLastModified and unknown properties ignored`,
         content: { 'application/json': { schema: ref(`${schemaName(r)}Single`) } },
       };
-      replaceSuccess(op, { 200: jsonResponse('Replaced; the stored object', ref(`${schemaName(r)}Single`)), 201: jsonResponse('Created; the stored object', ref(`${schemaName(r)}Single`)) });
+      replaceSuccess(op, {
+        200: jsonResponse('Replaced; the stored object', ref(`${schemaName(r)}Single`)),
+        201: jsonResponse('Created; the stored object', ref(`${schemaName(r)}Single`)),
+      });
       errors(op, [400, 401, 403, 413, 415, 503]);
     } else {
-      replaceSuccess(op, { 204: { description: 'Deleted (a tombstone: collections list it with status tobedeleted)' } });
+      replaceSuccess(op, {
+        204: { description: 'Deleted (a tombstone: collections list it with status tobedeleted)' },
+      });
       errors(op, [401, 403, 404, 503]);
     }
     return true;
@@ -267,20 +394,49 @@ function describe(op: DocumentedOperation): boolean {
 const IMPORTS: Record<string, (op: DocumentedOperation) => void> = {
   'RosterImportsController.create': (op) => {
     op.operation.summary = 'Import a OneRoster CSV package (zip) for a tenant';
-    op.operation.requestBody = { required: true, content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } };
-    const one = { type: 'object', required: ['import'], properties: { import: ref('RosterImport') }, additionalProperties: false } as SchemaObject;
-    replaceSuccess(op, { 201: jsonResponse('Finished: the report', one), 202: jsonResponse('Still running: poll the Location', one, { Location: { schema: str } }) });
-    addResponse(op, 400, jsonResponse('Refused: one imsx status entry per error (and the import record)', ref('StatusInfoSet')));
+    op.operation.requestBody = {
+      required: true,
+      content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+    };
+    const one = {
+      type: 'object',
+      required: ['import'],
+      properties: { import: ref('RosterImport') },
+      additionalProperties: false,
+    } as SchemaObject;
+    replaceSuccess(op, {
+      201: jsonResponse('Finished: the report', one),
+      202: jsonResponse('Still running: poll the Location', one, { Location: { schema: str } }),
+    });
+    addResponse(
+      op,
+      400,
+      jsonResponse('Refused: one imsx status entry per error (and the import record)', ref('StatusInfoSet')),
+    );
     errors(op, [401, 403, 404, 413, 415, 503]);
   },
   'RosterImportsController.list': (op) => {
     op.operation.summary = "The tenant's imports, newest first";
-    replaceSuccess(op, { 200: jsonResponse('Imports', { type: 'object', required: ['imports'], properties: { imports: { type: 'array', items: ref('RosterImport') } }, additionalProperties: false }) });
+    replaceSuccess(op, {
+      200: jsonResponse('Imports', {
+        type: 'object',
+        required: ['imports'],
+        properties: { imports: { type: 'array', items: ref('RosterImport') } },
+        additionalProperties: false,
+      }),
+    });
     errors(op, [401, 403, 404, 503]);
   },
   'RosterImportsController.get': (op) => {
     op.operation.summary = 'One import and its report';
-    replaceSuccess(op, { 200: jsonResponse('The import', { type: 'object', required: ['import'], properties: { import: ref('RosterImport') }, additionalProperties: false }) });
+    replaceSuccess(op, {
+      200: jsonResponse('The import', {
+        type: 'object',
+        required: ['import'],
+        properties: { import: ref('RosterImport') },
+        additionalProperties: false,
+      }),
+    });
     errors(op, [401, 403, 404, 503]);
   },
 };

@@ -6,7 +6,10 @@ import { COLLECTION_CASES, SINGLE_CASES } from './support/operations';
 import { districtFixture } from './support/roster-fixture';
 
 /** One representative path per route of the service (collections and singles). */
-const ROSTER_PATHS = [...COLLECTION_CASES.filter((c) => !c.path.startsWith('demographics')).map((c) => c.path), ...SINGLE_CASES.filter((c) => c.path !== 'demographics').map((c) => `${c.path}/${c.id}`)];
+const ROSTER_PATHS = [
+  ...COLLECTION_CASES.filter((c) => !c.path.startsWith('demographics')).map((c) => c.path),
+  ...SINGLE_CASES.filter((c) => c.path !== 'demographics').map((c) => `${c.path}/${c.id}`),
+];
 const DEMOGRAPHICS_PATHS = ['demographics', 'demographics/usr-s-01'];
 
 describe('OneRoster access rules', () => {
@@ -26,11 +29,16 @@ describe('OneRoster access rules', () => {
   });
 
   it('refuses a request without a token with 401 unauthorisedrequest', async () => {
-    for (const path of [...ROSTER_PATHS, ...DEMOGRAPHICS_PATHS]) expectImsxError(await h.get(path), 401, 'unauthorisedrequest');
+    for (const path of [...ROSTER_PATHS, ...DEMOGRAPHICS_PATHS])
+      expectImsxError(await h.get(path), 401, 'unauthorisedrequest');
   });
 
   it('refuses every forged, expired or misaddressed token with 401', async () => {
-    const attacks = await h.issuer.attackTokens({ scopes: [SCOPE.roster, SCOPE.demographics], tenantId: D.tenantId, deploymentId: D.deploymentId });
+    const attacks = await h.issuer.attackTokens({
+      scopes: [SCOPE.roster, SCOPE.demographics],
+      tenantId: D.tenantId,
+      deploymentId: D.deploymentId,
+    });
     for (const [name, token] of Object.entries(attacks)) {
       for (const path of ['users', 'demographics/usr-s-01', 'schools/org-s1/classes']) {
         const res = await h.get(path, token);
@@ -80,7 +88,10 @@ describe('OneRoster access rules', () => {
       expectImsxError(res, 403, 'forbidden');
       expect(res.body.statusInfoSet[0].imsx_description).toMatch(/data-operations/);
     }
-    const unknownTenant = await h.issuer.mint({ scopes: [SCOPE.roster], tenantId: '00000000-0000-4000-8000-000000000000' });
+    const unknownTenant = await h.issuer.mint({
+      scopes: [SCOPE.roster],
+      tenantId: '00000000-0000-4000-8000-000000000000',
+    });
     expectImsxError(await h.get('users', unknownTenant), 403, 'forbidden');
     const notAUuid = await h.issuer.mint({ scopes: [SCOPE.roster], tenantId: 'not-a-uuid' });
     expectImsxError(await h.get('users', notAUuid), 403, 'forbidden');

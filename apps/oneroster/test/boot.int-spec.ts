@@ -38,7 +38,14 @@ describe('oneroster boot', () => {
   });
 
   it('refuses to boot on bad configuration, naming each variable', () => {
-    const error = configError(baseTestEnv({ DATABASE_URL: db.url, SERVICE_REGION: 'MARS', JWKS_URL: 'not a url', PUBLIC_BASE_URL: 'https://roster.test' }));
+    const error = configError(
+      baseTestEnv({
+        DATABASE_URL: db.url,
+        SERVICE_REGION: 'MARS',
+        JWKS_URL: 'not a url',
+        PUBLIC_BASE_URL: 'https://roster.test',
+      }),
+    );
     expect(error.message).toContain('SERVICE_REGION');
     expect(error.message).toContain('JWKS_URL');
   });
@@ -46,16 +53,23 @@ describe('oneroster boot', () => {
   describe('PUBLIC_BASE_URL', () => {
     it.each(['production', 'test'])('is required when NODE_ENV=%s', (mode) => {
       const error = configError(baseTestEnv({ ...required(), NODE_ENV: mode }));
-      expect(error.problems).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL: .*required unless NODE_ENV=development.*\(not set\)$/)]);
+      expect(error.problems).toEqual([
+        expect.stringMatching(/^PUBLIC_BASE_URL: .*required unless NODE_ENV=development.*\(not set\)$/),
+      ]);
     });
 
     it('defaults to http://localhost:<PORT> in development only', () => {
-      expect(publicBaseUrl(loadConfig(OnerosterEnv, baseTestEnv({ ...required(), NODE_ENV: 'development' })))).toBe('http://localhost:3001');
-      expect(publicBaseUrl(loadConfig(OnerosterEnv, baseTestEnv({ ...required(), NODE_ENV: 'development', PORT: '4100' })))).toBe('http://localhost:4100');
+      expect(publicBaseUrl(loadConfig(OnerosterEnv, baseTestEnv({ ...required(), NODE_ENV: 'development' })))).toBe(
+        'http://localhost:3001',
+      );
+      expect(
+        publicBaseUrl(loadConfig(OnerosterEnv, baseTestEnv({ ...required(), NODE_ENV: 'development', PORT: '4100' }))),
+      ).toBe('http://localhost:4100');
     });
 
     it('is used as given, without trailing slashes, path prefix kept', () => {
-      const env = (url: string) => loadConfig(OnerosterEnv, baseTestEnv({ ...required(), NODE_ENV: 'production', PUBLIC_BASE_URL: url }));
+      const env = (url: string) =>
+        loadConfig(OnerosterEnv, baseTestEnv({ ...required(), NODE_ENV: 'production', PUBLIC_BASE_URL: url }));
       expect(publicBaseUrl(env('https://au-nsw.api.edu.example'))).toBe('https://au-nsw.api.edu.example');
       expect(publicBaseUrl(env('https://au-nsw.api.edu.example/'))).toBe('https://au-nsw.api.edu.example');
       expect(publicBaseUrl(env('https://gateway.example/edu/'))).toBe('https://gateway.example/edu');
@@ -78,7 +92,9 @@ describe('oneroster boot', () => {
     it('stops the boot with exit code 78 naming it when production has none', () => {
       const writes: string[] = [];
       jest.replaceProperty(process, 'env', baseTestEnv({ ...required(), NODE_ENV: 'production' }));
-      jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => writes.push(String(chunk)) > 0);
+      jest
+        .spyOn(process.stderr, 'write')
+        .mockImplementation((chunk: string | Uint8Array) => writes.push(String(chunk)) > 0);
       const exit = jest.spyOn(process, 'exit').mockImplementation((code?: string | number | null) => {
         throw new Error(`exit ${code}`);
       });
@@ -108,7 +124,11 @@ describe('oneroster boot', () => {
     expect(res.body.statusInfoSet[0]).toMatchObject({
       imsx_codeMajor: 'failure',
       imsx_severity: 'error',
-      imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'TargetEndSystem', imsx_codeMinorFieldValue: 'unknownobject' }] },
+      imsx_CodeMinor: {
+        imsx_codeMinorField: [
+          { imsx_codeMinorFieldName: 'TargetEndSystem', imsx_codeMinorFieldValue: 'unknownobject' },
+        ],
+      },
     });
   });
 });

@@ -26,7 +26,15 @@ describe('OneRoster consumer compatibility profile', () => {
     // Enough users for several pages of 1000.
     const extra = Array.from({ length: USERS - live.filter((r) => r.file === 'users').length }, (_, i) => ({
       file: 'users' as const,
-      row: { sourcedId: `usr-bulk-${String(i).padStart(5, '0')}`, enabledUser: 'true', orgSourcedIds: 'org-s1', role: 'student', username: `bulk${i}`, givenName: 'Bulk', familyName: `Student ${i}` },
+      row: {
+        sourcedId: `usr-bulk-${String(i).padStart(5, '0')}`,
+        enabledUser: 'true',
+        orgSourcedIds: 'org-s1',
+        role: 'student',
+        username: `bulk${i}`,
+        givenName: 'Bulk',
+        familyName: `Student ${i}`,
+      },
     }));
     await loadFixture(h, strict, { ...fixture, rows: [...live, ...extra] });
     compat = await h.otherApp(strict, { onerosterProfile: 'compatibility' });
@@ -37,7 +45,8 @@ describe('OneRoster consumer compatibility profile', () => {
 
   it('answers limit=10000 with 400 by default (service spec)', async () => {
     const token = await h.token(strict, [SCOPE.roster]);
-    for (const limit of ['10000', '5000', '1001']) expectImsxError(await h.get(`users?limit=${limit}`, token), 400, 'invaliddata', 'limit');
+    for (const limit of ['10000', '5000', '1001'])
+      expectImsxError(await h.get(`users?limit=${limit}`, token), 400, 'invaliddata', 'limit');
     const page = await h.get('users?limit=1000', token).expect(200);
     expect(page.body.users[0].dateLastModified).toMatch(COMPACT_DATETIME);
   });
@@ -72,13 +81,16 @@ describe('OneRoster consumer compatibility profile', () => {
     const links = parseLinks(res.headers['link']);
     expect(links.next?.searchParams.get('limit')).toBe('1000');
     expect(links.next?.searchParams.get('filter')).toBe("role='student' AND status='active'");
-    expect((await h.get('schools/org-s1/students?limit=10000', token).expect(200)).body.users.length).toBeGreaterThan(1000 - 1);
+    expect((await h.get('schools/org-s1/students?limit=10000', token).expect(200)).body.users.length).toBeGreaterThan(
+      1000 - 1,
+    );
     expect((await h.get('classes?limit=10000', token).expect(200)).body.classes.length).toBeGreaterThan(0);
   });
 
   it('still refuses malformed limits and offsets', async () => {
     const token = await h.token(compat, [SCOPE.roster]);
-    for (const limit of ['0', '-1', 'abc', '1.5', '99999999999999999999']) expectImsxError(await h.get(`users?limit=${limit}`, token), 400, 'invaliddata', 'limit');
+    for (const limit of ['0', '-1', 'abc', '1.5', '99999999999999999999'])
+      expectImsxError(await h.get(`users?limit=${limit}`, token), 400, 'invaliddata', 'limit');
     expectImsxError(await h.get('users?offset=-1&limit=10000', token), 400, 'invaliddata', 'offset');
   });
 

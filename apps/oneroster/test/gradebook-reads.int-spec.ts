@@ -22,9 +22,24 @@ const COLLECTIONS: Case[] = [
   { op: 'getAllResults', path: 'results', key: 'results' },
   { op: 'getLineItemsForClass', path: 'classes/cls-alg-1/lineItems', key: 'lineItems', ids: { class_id: 'cls-alg-1' } },
   { op: 'getResultsForClass', path: 'classes/cls-alg-1/results', key: 'results', ids: { class_id: 'cls-alg-1' } },
-  { op: 'getResultsForLineItemForClass', path: 'classes/cls-alg-1/lineItems/li-alg1-hw1/results', key: 'results', ids: { class_id: 'cls-alg-1', li_id: 'li-alg1-hw1' } },
-  { op: 'getResultsForStudentForClass', path: 'classes/cls-alg-1/students/usr-s-03/results', key: 'results', ids: { class_id: 'cls-alg-1', student_id: 'usr-s-03' } },
-  { op: 'getCategoriesForClass', path: 'classes/cls-alg-1/categories', key: 'categories', ids: { class_id: 'cls-alg-1' } },
+  {
+    op: 'getResultsForLineItemForClass',
+    path: 'classes/cls-alg-1/lineItems/li-alg1-hw1/results',
+    key: 'results',
+    ids: { class_id: 'cls-alg-1', li_id: 'li-alg1-hw1' },
+  },
+  {
+    op: 'getResultsForStudentForClass',
+    path: 'classes/cls-alg-1/students/usr-s-03/results',
+    key: 'results',
+    ids: { class_id: 'cls-alg-1', student_id: 'usr-s-03' },
+  },
+  {
+    op: 'getCategoriesForClass',
+    path: 'classes/cls-alg-1/categories',
+    key: 'categories',
+    ids: { class_id: 'cls-alg-1' },
+  },
 ];
 
 /** Relationship reads whose parents are unknown, mismatched, another tenant's or deleted: 200 and empty. */
@@ -83,15 +98,19 @@ describe('OneRoster gradebook reads', () => {
       for (const o of res.body[key]) expect(o.status).toBe('active');
     });
 
-    it.each(COLLECTIONS)('deleted objects vanish from plain reads and show to status and dateLastModified filters: $path', async ({ op, path, key, ids: pathIds }) => {
-      const all = model.expected(op, pathIds, true);
-      const deleted = all.filter((id) => model.isDeleted(id));
-      const q = async (filter: string) => ids((await h.get(`${path}?filter=${encodeURIComponent(filter)}`, token).expect(200)).body[key]);
-      expect(await q("sourcedId!=''")).toEqual(model.expected(op, pathIds));
-      expect(await q("dateLastModified>'2000-01-01'")).toEqual(all);
-      expect(await q("status='tobedeleted'")).toEqual(deleted);
-      expect(await q("status!='nothing'")).toEqual(all);
-    });
+    it.each(COLLECTIONS)(
+      'deleted objects vanish from plain reads and show to status and dateLastModified filters: $path',
+      async ({ op, path, key, ids: pathIds }) => {
+        const all = model.expected(op, pathIds, true);
+        const deleted = all.filter((id) => model.isDeleted(id));
+        const q = async (filter: string) =>
+          ids((await h.get(`${path}?filter=${encodeURIComponent(filter)}`, token).expect(200)).body[key]);
+        expect(await q("sourcedId!=''")).toEqual(model.expected(op, pathIds));
+        expect(await q("dateLastModified>'2000-01-01'")).toEqual(all);
+        expect(await q("status='tobedeleted'")).toEqual(deleted);
+        expect(await q("status!='nothing'")).toEqual(all);
+      },
+    );
 
     it.each(EMPTY)('$op $path is 200 with an empty collection', async ({ path, key }) => {
       const res = await h.get(path, token).expect(200);
@@ -151,8 +170,18 @@ describe('OneRoster gradebook reads', () => {
       expect(ids(active.body[key])).toEqual(expected);
       const none = await h.get(`${path}?filter=${encodeURIComponent("status='norecords'")}`, token).expect(200);
       expect(none.body).toEqual({ [key]: [] });
-      expectImsxError(await h.get(`${path}?filter=${encodeURIComponent("nickname='x'")}`, token), 400, 'invalid_filter_field', 'filter');
-      expectImsxError(await h.get(`${path}?filter=${encodeURIComponent("dateLastModified>'yesterday'")}`, token), 400, 'invalid_filter_field', 'filter');
+      expectImsxError(
+        await h.get(`${path}?filter=${encodeURIComponent("nickname='x'")}`, token),
+        400,
+        'invalid_filter_field',
+        'filter',
+      );
+      expectImsxError(
+        await h.get(`${path}?filter=${encodeURIComponent("dateLastModified>'yesterday'")}`, token),
+        400,
+        'invalid_filter_field',
+        'filter',
+      );
     });
 
     it.each(COLLECTIONS)('fields: $path', async ({ op, path, key, ids: pathIds }) => {
@@ -163,17 +192,34 @@ describe('OneRoster gradebook reads', () => {
     });
 
     it.each(COLLECTIONS)('limit and offset errors: $path', async ({ path }) => {
-      for (const [query, param] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=abc', 'limit'], ['offset=-1', 'offset'], ['limit=5&limit=6', 'limit']]) {
+      for (const [query, param] of [
+        ['limit=0', 'limit'],
+        ['limit=1001', 'limit'],
+        ['limit=abc', 'limit'],
+        ['offset=-1', 'offset'],
+        ['limit=5&limit=6', 'limit'],
+      ]) {
         expectImsxError(await h.get(`${path}?${query}`, token), 400, 'invaliddata', param);
       }
     });
 
     it('filters gradebook fields by their types', async () => {
-      const q = async (path: string, filter: string) => ids((await h.get(`${path}?filter=${encodeURIComponent(filter)}`, token).expect(200)).body[path.split('/').pop() as string]);
+      const q = async (path: string, filter: string) =>
+        ids(
+          (await h.get(`${path}?filter=${encodeURIComponent(filter)}`, token).expect(200)).body[
+            path.split('/').pop() as string
+          ],
+        );
       expect(await q('results', "score>'9.5'")).toEqual(['r-hw1-s03', 'r-quiz1-s01', 'r-quiz1-s03']);
       expect(await q('results', "score<='9.5' AND status='active'")).toEqual(['r-alg2-s02', 'r-hw1-s01']);
       expect(await q('results', "scoreStatus='EXEMPT'")).toEqual(['r-hw1-s05']);
-      expect(await q('results', "scoreStatus~'graded'")).toEqual(['r-alg2-s02', 'r-hw1-s01', 'r-hw1-s03', 'r-quiz1-s01', 'r-quiz1-s03']);
+      expect(await q('results', "scoreStatus~'graded'")).toEqual([
+        'r-alg2-s02',
+        'r-hw1-s01',
+        'r-hw1-s03',
+        'r-quiz1-s01',
+        'r-quiz1-s03',
+      ]);
       expect(await q('results', "student.sourcedId='usr-s-01'")).toEqual(['r-hw1-s01', 'r-quiz1-s01']);
       expect(await q('results', "lineItem='li-alg2-hw1'")).toEqual(['r-alg2-s02']);
       expect(await q('results', "comment~'credit'")).toEqual(['r-hw1-s03']);
@@ -183,12 +229,23 @@ describe('OneRoster gradebook reads', () => {
       expect(await q('lineItems', "category.sourcedId='cat-hw'")).toEqual(['li-alg1-hw1', 'li-alg2-hw1']);
       expect(await q('lineItems', "category.sourcedId!='cat-hw'")).toEqual(['li-alg1-proj', 'li-alg1-quiz1']);
       expect(await q('lineItems', "gradingPeriod.type='academicSession'")).toEqual(['li-alg1-hw1', 'li-alg2-hw1']);
-      expect(await q('lineItems', "dueDate>'2023-09-09' AND class.sourcedId='cls-alg-1'")).toEqual(['li-alg1-proj', 'li-alg1-quiz1']);
+      expect(await q('lineItems', "dueDate>'2023-09-09' AND class.sourcedId='cls-alg-1'")).toEqual([
+        'li-alg1-proj',
+        'li-alg1-quiz1',
+      ]);
       expect(await q('lineItems', "resultValueMax>='20'")).toEqual(['li-alg1-quiz1']);
       expect(await q('lineItems', "title='homework 1'")).toEqual(['li-alg1-hw1', 'li-alg2-hw1']);
       expect(await q('categories', "title~'QUIZ'")).toEqual(['cat-quiz']);
-      expectImsxError(await h.get(`results?filter=${encodeURIComponent("score~'9'")}`, token), 400, 'invalid_filter_field');
-      expectImsxError(await h.get(`results?filter=${encodeURIComponent("score>'nine'")}`, token), 400, 'invalid_filter_field');
+      expectImsxError(
+        await h.get(`results?filter=${encodeURIComponent("score~'9'")}`, token),
+        400,
+        'invalid_filter_field',
+      );
+      expectImsxError(
+        await h.get(`results?filter=${encodeURIComponent("score>'nine'")}`, token),
+        400,
+        'invalid_filter_field',
+      );
     });
 
     it('sorts by gradebook fields, absent values last', async () => {
@@ -222,7 +279,12 @@ describe('OneRoster gradebook reads', () => {
 
     it('renders a category, line items and results exactly', async () => {
       const cat = (await h.get('categories/cat-quiz', token).expect(200)).body.category;
-      expect(cat).toEqual({ sourcedId: 'cat-quiz', status: 'active', dateLastModified: expect.stringMatching(COMPACT_DATETIME), title: 'Quizzes' });
+      expect(cat).toEqual({
+        sourcedId: 'cat-quiz',
+        status: 'active',
+        dateLastModified: expect.stringMatching(COMPACT_DATETIME),
+        title: 'Quizzes',
+      });
 
       const hw = (await h.get('lineItems/li-alg1-hw1', token).expect(200)).body.lineItem;
       expect(hw).toEqual({
@@ -268,7 +330,7 @@ describe('OneRoster gradebook reads', () => {
       expect(exempt.scoreStatus).toBe('exempt');
     });
 
-    it('answers 404 for deleted objects and for another tenant\'s ids', async () => {
+    it("answers 404 for deleted objects and for another tenant's ids", async () => {
       expectImsxError(await h.get('categories/cat-old', token), 404, 'unknownobject');
       expectImsxError(await h.get('results/r-quiz1-s05', token), 404, 'unknownobject');
       // The school tenant's objects, by id and through relationships.
@@ -301,7 +363,12 @@ describe('OneRoster gradebook reads', () => {
 
     it('refuses a request without a token (401) and every forged or expired token (401)', async () => {
       for (const path of ALL_READ_PATHS) expectImsxError(await h.get(path), 401, 'unauthorisedrequest');
-      const attacks = await h.issuer.attackTokens({ scopes: [SCOPE.gradebook], tenantId: D.tenantId, deploymentId: D.deploymentId, sub: D.appId });
+      const attacks = await h.issuer.attackTokens({
+        scopes: [SCOPE.gradebook],
+        tenantId: D.tenantId,
+        deploymentId: D.deploymentId,
+        sub: D.appId,
+      });
       for (const [name, bad] of Object.entries(attacks)) {
         for (const path of ['results', 'classes/cls-alg-1/results', 'lineItems/li-alg1-hw1']) {
           const res = await h.get(path, bad);
@@ -334,7 +401,10 @@ describe('OneRoster gradebook reads', () => {
         const t = await h.token(D, [SCOPE.gradebook, SCOPE.gradebookPut, SCOPE.gradebookDelete], { region: 'SG' });
         expectImsxError(await h.get('classes/cls-alg-1/results', t, sg), 403, 'forbidden');
         const request = (await import('supertest')).default;
-        const put = await request(sg.getHttpServer()).put('/ims/oneroster/v1p1/categories/cat-region').set('Authorization', `Bearer ${t}`).send({ category: { title: 'x' } });
+        const put = await request(sg.getHttpServer())
+          .put('/ims/oneroster/v1p1/categories/cat-region')
+          .set('Authorization', `Bearer ${t}`)
+          .send({ category: { title: 'x' } });
         expectImsxError(put, 403, 'forbidden');
         expectImsxError(await h.get('categories/cat-region', token), 404, 'unknownobject');
       } finally {

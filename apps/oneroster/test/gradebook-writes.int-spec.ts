@@ -9,10 +9,25 @@ const COMPACT_DATETIME = /^\d{8}T\d{6}\.\d{3}Z$/;
 
 /** A line item of cls-alg-1 as a grade-sync client writes it (no category, no grading period). */
 const lineItem = (over: Record<string, unknown> = {}) => ({
-  lineItem: { title: 'Worksheet', assignDate: '2024-03-01T08:00:00Z', dueDate: '2024-03-08T08:00:00.000Z', class: { sourcedId: 'cls-alg-1' }, resultValueMin: 0, resultValueMax: 100, ...over },
+  lineItem: {
+    title: 'Worksheet',
+    assignDate: '2024-03-01T08:00:00Z',
+    dueDate: '2024-03-08T08:00:00.000Z',
+    class: { sourcedId: 'cls-alg-1' },
+    resultValueMin: 0,
+    resultValueMax: 100,
+    ...over,
+  },
 });
 const result = (over: Record<string, unknown> = {}) => ({
-  result: { lineItem: { sourcedId: 'li-alg1-hw1' }, student: { sourcedId: 'usr-s-09' }, scoreStatus: 'fully graded', score: 7, scoreDate: '2024-03-09', ...over },
+  result: {
+    lineItem: { sourcedId: 'li-alg1-hw1' },
+    student: { sourcedId: 'usr-s-09' },
+    scoreStatus: 'fully graded',
+    score: 7,
+    scoreDate: '2024-03-09',
+    ...over,
+  },
 });
 
 describe('OneRoster gradebook writes', () => {
@@ -53,18 +68,41 @@ describe('OneRoster gradebook writes', () => {
     const res = await h.get(path, token);
     return res.status === 200 ? (Object.values(res.body)[0] as Record<string, unknown>) : undefined;
   };
-  const rowCount = async (table: string) => Number((await h.ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [D.tenantId]))[0].n);
+  const rowCount = async (table: string) =>
+    Number((await h.ds.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [D.tenantId]))[0].n);
 
   describe('PUT creates (201) and replaces (200)', () => {
     it('creates a category, answers the stored object under its wrapper key, then replaces it', async () => {
-      const created = await h.put('categories/cat-new', { category: { sourcedId: 'cat-new', title: 'Labs', dateLastModified: '2001-01-01T00:00:00Z', status: 'active' } }, rw).expect(201);
+      const created = await h
+        .put(
+          'categories/cat-new',
+          {
+            category: {
+              sourcedId: 'cat-new',
+              title: 'Labs',
+              dateLastModified: '2001-01-01T00:00:00Z',
+              status: 'active',
+            },
+          },
+          rw,
+        )
+        .expect(201);
       expect(created.headers['content-type']).toMatch(/^application\/json; charset=utf-8/);
       expect(created.headers['location']).toBe(`${HREF_ROOT}/categories/cat-new`);
-      expect(created.body).toEqual({ category: { sourcedId: 'cat-new', status: 'active', dateLastModified: expect.stringMatching(COMPACT_DATETIME), title: 'Labs' } });
+      expect(created.body).toEqual({
+        category: {
+          sourcedId: 'cat-new',
+          status: 'active',
+          dateLastModified: expect.stringMatching(COMPACT_DATETIME),
+          title: 'Labs',
+        },
+      });
       expect(created.body.category.dateLastModified.startsWith('2001')).toBe(false);
       expect(await read('categories/cat-new')).toEqual(created.body.category);
 
-      const replaced = await h.put('categories/cat-new', { category: { title: 'Laboratory work', metadata: { 'lms.colour': 'teal' } } }, rw).expect(200);
+      const replaced = await h
+        .put('categories/cat-new', { category: { title: 'Laboratory work', metadata: { 'lms.colour': 'teal' } } }, rw)
+        .expect(200);
       expect(replaced.headers['location']).toBeUndefined();
       expect(replaced.body.category).toMatchObject({ title: 'Laboratory work', metadata: { 'lms.colour': 'teal' } });
       expect(replaced.body.category.dateLastModified > created.body.category.dateLastModified).toBe(true);
@@ -73,14 +111,33 @@ describe('OneRoster gradebook writes', () => {
 
     it('leaves dateLastModified alone when a PUT changes nothing', async () => {
       const first = await h.put('lineItems/li-same', lineItem(), rw).expect(201);
-      const again = await h.put('lineItems/li-same', lineItem({ sourcedId: 'li-same', class: { sourcedId: 'cls-alg-1', type: 'class', href: 'https://elsewhere.example/x' } }), rw).expect(200);
+      const again = await h
+        .put(
+          'lineItems/li-same',
+          lineItem({
+            sourcedId: 'li-same',
+            class: { sourcedId: 'cls-alg-1', type: 'class', href: 'https://elsewhere.example/x' },
+          }),
+          rw,
+        )
+        .expect(200);
       expect(again.body).toEqual(first.body);
       const changed = await h.put('lineItems/li-same', lineItem({ resultValueMax: 50 }), rw).expect(200);
       expect(changed.body.lineItem.dateLastModified > first.body.lineItem.dateLastModified).toBe(true);
     });
 
     it('creates and renames a line item, keeping long titles and exact numbers', async () => {
-      const created = await h.put('lineItems/li-essay', lineItem({ description: 'First draft', category: { sourcedId: 'cat-hw', type: 'category' }, gradingPeriod: { sourcedId: 'as-t2', type: 'term' } }), rw).expect(201);
+      const created = await h
+        .put(
+          'lineItems/li-essay',
+          lineItem({
+            description: 'First draft',
+            category: { sourcedId: 'cat-hw', type: 'category' },
+            gradingPeriod: { sourcedId: 'as-t2', type: 'term' },
+          }),
+          rw,
+        )
+        .expect(201);
       expect(created.body.lineItem).toEqual({
         sourcedId: 'li-essay',
         status: 'active',
@@ -96,7 +153,13 @@ describe('OneRoster gradebook writes', () => {
         resultValueMax: 100,
       });
       const long = `${'Reflective essay on the history of algebra, with sources — '.repeat(60)}Ω 😀`;
-      const renamed = await h.put('lineItems/li-essay', lineItem({ title: long, resultValueMin: -2.5, resultValueMax: 87.33333333333333 }), rw).expect(200);
+      const renamed = await h
+        .put(
+          'lineItems/li-essay',
+          lineItem({ title: long, resultValueMin: -2.5, resultValueMax: 87.33333333333333 }),
+          rw,
+        )
+        .expect(200);
       expect(renamed.body.lineItem.title).toBe(long);
       expect(renamed.body.lineItem).toMatchObject({ resultValueMin: -2.5, resultValueMax: 87.33333333333333 });
       // Replacing drops what the new body leaves out (PUT replaces the whole object).
@@ -123,7 +186,9 @@ describe('OneRoster gradebook writes', () => {
     });
 
     it('creates results with extra credit kept exactly, exempt without a score, and edits them', async () => {
-      const extra = await h.put('results/r-extra', result({ score: 104.75, comment: 'Bonus question' }), rw).expect(201);
+      const extra = await h
+        .put('results/r-extra', result({ score: 104.75, comment: 'Bonus question' }), rw)
+        .expect(201);
       expect(extra.body.result).toEqual({
         sourcedId: 'r-extra',
         status: 'active',
@@ -140,21 +205,40 @@ describe('OneRoster gradebook writes', () => {
         expect(res.body.result.score).toBe(score);
         expect(JSON.parse((await h.get('results/r-extra', readOnly)).text).result.score).toBe(score);
       }
-      const exempt = await h.put('results/r-extra', result({ scoreStatus: 'exempt', score: undefined, scoreDate: '2024-03-10T09:00:00Z' }), rw).expect(200);
+      const exempt = await h
+        .put(
+          'results/r-extra',
+          result({ scoreStatus: 'exempt', score: undefined, scoreDate: '2024-03-10T09:00:00Z' }),
+          rw,
+        )
+        .expect(200);
       expect(exempt.body.result.scoreStatus).toBe('exempt');
       expect(exempt.body.result).not.toHaveProperty('score');
       expect(exempt.body.result.scoreDate).toBe('20240310');
       expect(await read('results/r-extra')).toEqual(exempt.body.result);
-      const back = await h.put('results/r-extra', result({ scoreStatus: 'Partially Graded', score: 55 }), rw).expect(200);
+      const back = await h
+        .put('results/r-extra', result({ scoreStatus: 'Partially Graded', score: 55 }), rw)
+        .expect(200);
       expect(back.body.result).toMatchObject({ scoreStatus: 'partially graded', score: 55 });
-      const notSubmitted = await h.put('results/r-missing', result({ scoreStatus: 'not submitted', score: null, student: { sourcedId: 'usr-s-11', type: 'student' } }), rw).expect(201);
+      const notSubmitted = await h
+        .put(
+          'results/r-missing',
+          result({ scoreStatus: 'not submitted', score: null, student: { sourcedId: 'usr-s-11', type: 'student' } }),
+          rw,
+        )
+        .expect(201);
       expect(notSubmitted.body.result).not.toHaveProperty('score');
     });
 
     it('makes concurrent creations of one id a single 201', async () => {
-      const answers = await Promise.all(Array.from({ length: 8 }, () => h.put('categories/cat-race', { category: { title: 'Race' } }, rw)));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => h.put('categories/cat-race', { category: { title: 'Race' } }, rw)),
+      );
       expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
-      const mixed = await Promise.all([h.put('categories/cat-race-2', { category: { title: 'A' } }, rw), h.put('categories/cat-race-2', { category: { title: 'B' } }, otherRw)]);
+      const mixed = await Promise.all([
+        h.put('categories/cat-race-2', { category: { title: 'A' } }, rw),
+        h.put('categories/cat-race-2', { category: { title: 'B' } }, otherRw),
+      ]);
       expect(mixed.map((a) => a.status).sort()).toEqual([201, 403]);
     });
   });
@@ -170,7 +254,12 @@ describe('OneRoster gradebook writes', () => {
       ['title not a string', 'categories', { category: { title: 42 } }, 'category.title'],
       ['title too long', 'categories', { category: { title: 'x'.repeat(10_001) } }, 'category.title'],
       ['status tobedeleted', 'categories', { category: { title: 'x', status: 'tobedeleted' } }, 'category.status'],
-      ['sourcedId differs from the path', 'categories', { category: { sourcedId: 'other', title: 'x' } }, 'category.sourcedId'],
+      [
+        'sourcedId differs from the path',
+        'categories',
+        { category: { sourcedId: 'other', title: 'x' } },
+        'category.sourcedId',
+      ],
       ['metadata an array', 'categories', { category: { title: 'x', metadata: ['a'] } }, 'category.metadata'],
       ['assignDate missing', 'lineItems', lineItem({ assignDate: undefined }), 'lineItem.assignDate'],
       ['assignDate a date only', 'lineItems', lineItem({ assignDate: '2024-03-01' }), 'lineItem.assignDate'],
@@ -179,12 +268,32 @@ describe('OneRoster gradebook writes', () => {
       ['dueDate a number', 'lineItems', lineItem({ dueDate: 1709280000000 }), 'lineItem.dueDate'],
       ['class missing', 'lineItems', lineItem({ class: undefined }), 'lineItem.class'],
       ['class a string', 'lineItems', lineItem({ class: 'cls-alg-1' }), 'lineItem.class'],
-      ['class without sourcedId', 'lineItems', lineItem({ class: { href: `${HREF_ROOT}/classes/cls-alg-1` } }), 'lineItem.class.sourcedId'],
+      [
+        'class without sourcedId',
+        'lineItems',
+        lineItem({ class: { href: `${HREF_ROOT}/classes/cls-alg-1` } }),
+        'lineItem.class.sourcedId',
+      ],
       ['class sourcedId a number', 'lineItems', lineItem({ class: { sourcedId: 7 } }), 'lineItem.class.sourcedId'],
-      ['class of the wrong type', 'lineItems', lineItem({ class: { sourcedId: 'cls-alg-1', type: 'course' } }), 'lineItem.class.type'],
-      ['category of the wrong type', 'lineItems', lineItem({ category: { sourcedId: 'cat-hw', type: 'lineItem' } }), 'lineItem.category.type'],
+      [
+        'class of the wrong type',
+        'lineItems',
+        lineItem({ class: { sourcedId: 'cls-alg-1', type: 'course' } }),
+        'lineItem.class.type',
+      ],
+      [
+        'category of the wrong type',
+        'lineItems',
+        lineItem({ category: { sourcedId: 'cat-hw', type: 'lineItem' } }),
+        'lineItem.category.type',
+      ],
       ['resultValueMin a string', 'lineItems', lineItem({ resultValueMin: '0' }), 'lineItem.resultValueMin'],
-      ['resultValueMin above resultValueMax', 'lineItems', lineItem({ resultValueMin: 10, resultValueMax: 5 }), 'lineItem.resultValueMin'],
+      [
+        'resultValueMin above resultValueMax',
+        'lineItems',
+        lineItem({ resultValueMin: 10, resultValueMax: 5 }),
+        'lineItem.resultValueMin',
+      ],
       ['description an object', 'lineItems', lineItem({ description: { text: 'x' } }), 'lineItem.description'],
       ['score a string', 'results', result({ score: '9.5' }), 'result.score'],
       ['score missing when graded', 'results', result({ score: undefined }), 'result.score'],
@@ -193,7 +302,12 @@ describe('OneRoster gradebook writes', () => {
       ['scoreStatus missing', 'results', result({ scoreStatus: undefined }), 'result.scoreStatus'],
       ['scoreDate garbage', 'results', result({ scoreDate: '09/03/2024' }), 'result.scoreDate'],
       ['lineItem missing', 'results', result({ lineItem: undefined }), 'result.lineItem'],
-      ['student of the wrong type', 'results', result({ student: { sourcedId: 'usr-s-09', type: 'class' } }), 'result.student.type'],
+      [
+        'student of the wrong type',
+        'results',
+        result({ student: { sourcedId: 'usr-s-09', type: 'class' } }),
+        'result.student.type',
+      ],
       ['comment a number', 'results', result({ comment: 3 }), 'result.comment'],
     ];
 
@@ -206,7 +320,10 @@ describe('OneRoster gradebook writes', () => {
 
     it('refuses NUL characters anywhere in the body (400 before parsing, nothing written)', async () => {
       // Every JSON body of the platform is refused with U+0000 (libs/http); the gradebook's own check stays behind it.
-      for (const body of [{ category: { title: 'a\u0000b' } }, { category: { title: 'x', metadata: { k: { deep: 'a\u0000' } } } }]) {
+      for (const body of [
+        { category: { title: 'a\u0000b' } },
+        { category: { title: 'x', metadata: { k: { deep: 'a\u0000' } } } },
+      ]) {
         expectImsxError(await h.put('categories/nul-new', body, rw), 400, 'invaliddata');
       }
       expect(await read('categories/nul-new')).toBeUndefined();
@@ -214,22 +331,66 @@ describe('OneRoster gradebook writes', () => {
 
     it('changes nothing when a replacing PUT is refused', async () => {
       const before = await read('lineItems/li-alg1-quiz1');
-      expectImsxError(await h.put('lineItems/li-alg1-quiz1', lineItem({ title: '', resultValueMax: 1 }), rw), 400, 'invaliddata', 'lineItem.title');
-      expectImsxError(await h.put('lineItems/li-alg1-quiz1', lineItem({ title: 'x', class: { sourcedId: 'nope' } }), rw), 400, 'invaliddata', 'lineItem.class');
+      expectImsxError(
+        await h.put('lineItems/li-alg1-quiz1', lineItem({ title: '', resultValueMax: 1 }), rw),
+        400,
+        'invaliddata',
+        'lineItem.title',
+      );
+      expectImsxError(
+        await h.put('lineItems/li-alg1-quiz1', lineItem({ title: 'x', class: { sourcedId: 'nope' } }), rw),
+        400,
+        'invaliddata',
+        'lineItem.class',
+      );
       expect(await read('lineItems/li-alg1-quiz1')).toEqual(before);
     });
 
     it('refuses bodies that are not JSON objects, unpaired surrogates and oversized ids', async () => {
       const raw = (path: string, text: string, type = 'application/json') =>
-        request(h.app.getHttpServer()).put(`${PREFIX}/${path}`).set('Authorization', `Bearer ${rw}`).set('Content-Type', type).send(text);
+        request(h.app.getHttpServer())
+          .put(`${PREFIX}/${path}`)
+          .set('Authorization', `Bearer ${rw}`)
+          .set('Content-Type', type)
+          .send(text);
       expectImsxError(await raw('categories/raw-1', '{"category": {"title": "x"'), 400, 'invaliddata');
-      expectImsxError(await raw('categories/raw-1', 'title=x', 'application/x-www-form-urlencoded'), 400, 'invaliddata', 'category');
-      expectImsxError(await raw('categories/raw-1', '{"category": {"title": "x"}}', 'text/plain'), 400, 'invaliddata', 'category');
-      expectImsxError(await raw('categories/raw-1', '{"category": {"title": "a\\ud800b"}}'), 400, 'invaliddata', 'category.title');
-      expectImsxError(await raw('categories/raw-1', '{"category": {"title": "x", "metadata": {"\\udc00": 1}}}'), 400, 'invaliddata', 'category.metadata');
+      expectImsxError(
+        await raw('categories/raw-1', 'title=x', 'application/x-www-form-urlencoded'),
+        400,
+        'invaliddata',
+        'category',
+      );
+      expectImsxError(
+        await raw('categories/raw-1', '{"category": {"title": "x"}}', 'text/plain'),
+        400,
+        'invaliddata',
+        'category',
+      );
+      expectImsxError(
+        await raw('categories/raw-1', '{"category": {"title": "a\\ud800b"}}'),
+        400,
+        'invaliddata',
+        'category.title',
+      );
+      expectImsxError(
+        await raw('categories/raw-1', '{"category": {"title": "x", "metadata": {"\\udc00": 1}}}'),
+        400,
+        'invaliddata',
+        'category.metadata',
+      );
       expectImsxError(await raw('categories/raw-1', 'null'), 400, 'invaliddata');
-      expectImsxError(await h.put(`categories/${'x'.repeat(257)}`, { category: { title: 'x' } }, rw), 400, 'invaliddata', 'sourcedId');
-      expectImsxError(await h.put(`categories/a%09b`, { category: { title: 'x' } }, rw), 400, 'invaliddata', 'sourcedId');
+      expectImsxError(
+        await h.put(`categories/${'x'.repeat(257)}`, { category: { title: 'x' } }, rw),
+        400,
+        'invaliddata',
+        'sourcedId',
+      );
+      expectImsxError(
+        await h.put(`categories/a%09b`, { category: { title: 'x' } }, rw),
+        400,
+        'invaliddata',
+        'sourcedId',
+      );
       const big = await h.put('categories/raw-1', { category: { title: 'x'.repeat(2 * 1024 * 1024) } }, rw);
       expect(big.status).toBe(413);
       expect(await read('categories/raw-1')).toBeUndefined();
@@ -254,8 +415,18 @@ describe('OneRoster gradebook writes', () => {
       ['an unknown category', 'lineItems', lineItem({ category: { sourcedId: 'cat-nope' } }), 'lineItem.category'],
       ['a deleted category', 'lineItems', lineItem({ category: { sourcedId: 'cat-old' } }), 'lineItem.category'],
       ["another tenant's category", 'lineItems', lineItem({ category: { sourcedId: 'cat-bv' } }), 'lineItem.category'],
-      ['an unknown grading period', 'lineItems', lineItem({ gradingPeriod: { sourcedId: 'as-nope' } }), 'lineItem.gradingPeriod'],
-      ["another tenant's grading period", 'lineItems', lineItem({ gradingPeriod: { sourcedId: 'bv-t1' } }), 'lineItem.gradingPeriod'],
+      [
+        'an unknown grading period',
+        'lineItems',
+        lineItem({ gradingPeriod: { sourcedId: 'as-nope' } }),
+        'lineItem.gradingPeriod',
+      ],
+      [
+        "another tenant's grading period",
+        'lineItems',
+        lineItem({ gradingPeriod: { sourcedId: 'bv-t1' } }),
+        'lineItem.gradingPeriod',
+      ],
       ['an unknown line item', 'results', result({ lineItem: { sourcedId: 'li-nope' } }), 'result.lineItem'],
       ["another tenant's line item", 'results', result({ lineItem: { sourcedId: 'li-bv-1' } }), 'result.lineItem'],
       ['an unknown student', 'results', result({ student: { sourcedId: 'usr-nope' } }), 'result.student'],
@@ -273,10 +444,34 @@ describe('OneRoster gradebook writes', () => {
 
     it('refuses a student whose enrollment in the class was tombstoned, and results for a deleted line item', async () => {
       await h.put('lineItems/li-bio-lab', lineItem({ class: { sourcedId: 'cls-bio-1' } }), rw).expect(201);
-      await h.put('results/r-bio-s01', result({ lineItem: { sourcedId: 'li-bio-lab' }, student: { sourcedId: 'usr-s-01' } }), rw).expect(201);
-      expectImsxError(await h.put('results/r-bio-s03', result({ lineItem: { sourcedId: 'li-bio-lab' }, student: { sourcedId: 'usr-s-03' } }), rw), 400, 'invaliddata', 'result.student');
+      await h
+        .put(
+          'results/r-bio-s01',
+          result({ lineItem: { sourcedId: 'li-bio-lab' }, student: { sourcedId: 'usr-s-01' } }),
+          rw,
+        )
+        .expect(201);
+      expectImsxError(
+        await h.put(
+          'results/r-bio-s03',
+          result({ lineItem: { sourcedId: 'li-bio-lab' }, student: { sourcedId: 'usr-s-03' } }),
+          rw,
+        ),
+        400,
+        'invaliddata',
+        'result.student',
+      );
       await h.delete('lineItems/li-bio-lab', rw).expect(204);
-      expectImsxError(await h.put('results/r-bio-s01', result({ lineItem: { sourcedId: 'li-bio-lab' }, student: { sourcedId: 'usr-s-01' } }), rw), 400, 'invaliddata', 'result.lineItem');
+      expectImsxError(
+        await h.put(
+          'results/r-bio-s01',
+          result({ lineItem: { sourcedId: 'li-bio-lab' }, student: { sourcedId: 'usr-s-01' } }),
+          rw,
+        ),
+        400,
+        'invaliddata',
+        'result.lineItem',
+      );
     });
 
     it('accepts any active academic session as the grading period', async () => {
@@ -297,12 +492,20 @@ describe('OneRoster gradebook writes', () => {
       expect(replaced.body.statusInfoSet[0].imsx_description).toMatch(/another app/);
       expectImsxError(await h.delete('lineItems/li-alg1-hw1', otherRw), 403, 'unauthorisedrequest');
       expectImsxError(await h.delete('results/r-hw1-s01', otherRw), 403, 'unauthorisedrequest');
-      expectImsxError(await h.put('categories/cat-hw', { category: { title: 'Mine now' } }, otherRw), 403, 'unauthorisedrequest');
+      expectImsxError(
+        await h.put('categories/cat-hw', { category: { title: 'Mine now' } }, otherRw),
+        403,
+        'unauthorisedrequest',
+      );
       expect(await read('lineItems/li-alg1-hw1')).toEqual(before);
       expect((await read('categories/cat-hw'))?.title).toBe('Homework');
       // The other app may write results against this app's line item: it owns those results.
       await h.put('results/r-other-s09', result({ student: { sourcedId: 'usr-s-11' } }), otherRw).expect(201);
-      expectImsxError(await h.put('results/r-other-s09', result({ student: { sourcedId: 'usr-s-11' }, score: 1 }), rw), 403, 'unauthorisedrequest');
+      expectImsxError(
+        await h.put('results/r-other-s09', result({ student: { sourcedId: 'usr-s-11' }, score: 1 }), rw),
+        403,
+        'unauthorisedrequest',
+      );
     });
 
     it('deletes with 204; the object then reads as 404 and shows as tobedeleted to delta readers', async () => {
@@ -312,30 +515,62 @@ describe('OneRoster gradebook writes', () => {
       expect(res.text).toBe('');
       expectImsxError(await h.get('results/r-del', readOnly), 404, 'unknownobject');
       expectImsxError(await h.delete('results/r-del', rw), 404, 'unknownobject');
-      const delta = await h.get(`results?filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`, readOnly).expect(200);
+      const delta = await h
+        .get(`results?filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`, readOnly)
+        .expect(200);
       const tomb = delta.body.results.find((r: { sourcedId: string }) => r.sourcedId === 'r-del');
       expect(tomb).toMatchObject({ sourcedId: 'r-del', status: 'tobedeleted', score: 7 });
       expect(tomb.dateLastModified > since).toBe(true);
-      const classFeed = await h.get(`classes/cls-alg-1/results?filter=${encodeURIComponent(`dateLastModified>'${since}' AND status='tobedeleted'`)}`, readOnly).expect(200);
+      const classFeed = await h
+        .get(
+          `classes/cls-alg-1/results?filter=${encodeURIComponent(`dateLastModified>'${since}' AND status='tobedeleted'`)}`,
+          readOnly,
+        )
+        .expect(200);
       expect(classFeed.body.results.map((r: { sourcedId: string }) => r.sourcedId)).toContain('r-del');
       // Its owner may create it again (201); another app may not.
-      expectImsxError(await h.put('results/r-del', result({ student: { sourcedId: 'usr-s-13' } }), otherRw), 403, 'unauthorisedrequest');
+      expectImsxError(
+        await h.put('results/r-del', result({ student: { sourcedId: 'usr-s-13' } }), otherRw),
+        403,
+        'unauthorisedrequest',
+      );
       const again = await h.put('results/r-del', result({ student: { sourcedId: 'usr-s-13' } }), rw).expect(201);
       expect(again.body.result.status).toBe('active');
     });
 
     it("deleting a line item deletes its results, other apps' results included", async () => {
       await h.put('lineItems/li-cascade', lineItem(), rw).expect(201);
-      await h.put('results/r-cascade-1', result({ lineItem: { sourcedId: 'li-cascade' }, student: { sourcedId: 'usr-s-01' } }), rw).expect(201);
-      await h.put('results/r-cascade-2', result({ lineItem: { sourcedId: 'li-cascade' }, student: { sourcedId: 'usr-s-03' } }), otherRw).expect(201);
+      await h
+        .put(
+          'results/r-cascade-1',
+          result({ lineItem: { sourcedId: 'li-cascade' }, student: { sourcedId: 'usr-s-01' } }),
+          rw,
+        )
+        .expect(201);
+      await h
+        .put(
+          'results/r-cascade-2',
+          result({ lineItem: { sourcedId: 'li-cascade' }, student: { sourcedId: 'usr-s-03' } }),
+          otherRw,
+        )
+        .expect(201);
       const untouched = await read('results/r-hw1-s01');
       const since = (await read('results/r-cascade-2'))?.dateLastModified as string;
       await h.delete('lineItems/li-cascade', rw).expect(204);
       expectImsxError(await h.get('lineItems/li-cascade', readOnly), 404, 'unknownobject');
-      for (const id of ['r-cascade-1', 'r-cascade-2']) expectImsxError(await h.get(`results/${id}`, readOnly), 404, 'unknownobject');
-      const delta = await h.get(`classes/cls-alg-1/results?filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`, readOnly).expect(200);
-      expect(delta.body.results.filter((r: { status: string }) => r.status === 'tobedeleted').map((r: { sourcedId: string }) => r.sourcedId)).toEqual(['r-cascade-1', 'r-cascade-2']);
-      const items = await h.get(`classes/cls-alg-1/lineItems?filter=${encodeURIComponent("status='tobedeleted'")}`, readOnly).expect(200);
+      for (const id of ['r-cascade-1', 'r-cascade-2'])
+        expectImsxError(await h.get(`results/${id}`, readOnly), 404, 'unknownobject');
+      const delta = await h
+        .get(`classes/cls-alg-1/results?filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`, readOnly)
+        .expect(200);
+      expect(
+        delta.body.results
+          .filter((r: { status: string }) => r.status === 'tobedeleted')
+          .map((r: { sourcedId: string }) => r.sourcedId),
+      ).toEqual(['r-cascade-1', 'r-cascade-2']);
+      const items = await h
+        .get(`classes/cls-alg-1/lineItems?filter=${encodeURIComponent("status='tobedeleted'")}`, readOnly)
+        .expect(200);
       expect(items.body.lineItems.map((l: { sourcedId: string }) => l.sourcedId)).toContain('li-cascade');
       expect(await read('results/r-hw1-s01')).toEqual(untouched);
     });
@@ -360,7 +595,12 @@ describe('OneRoster gradebook writes', () => {
     ] as const;
 
     it('refuses PUT and DELETE without a token or with a forged one (401)', async () => {
-      const attacks = await h.issuer.attackTokens({ scopes: [SCOPE.gradebookPut, SCOPE.gradebookDelete], tenantId: D.tenantId, deploymentId: D.deploymentId, sub: D.appId });
+      const attacks = await h.issuer.attackTokens({
+        scopes: [SCOPE.gradebookPut, SCOPE.gradebookDelete],
+        tenantId: D.tenantId,
+        deploymentId: D.deploymentId,
+        sub: D.appId,
+      });
       for (const [path, body] of WRITES) {
         expectImsxError(await h.put(path, body), 401, 'unauthorisedrequest');
         expectImsxError(await h.delete('categories/cat-hw'), 401, 'unauthorisedrequest');

@@ -34,7 +34,12 @@ describe('OneRoster HTTP caching', () => {
     expect(report.status).toBe('succeeded');
   };
   /** Reads `path` through both instances, then asserts `change` makes both answer anew, with the new data. */
-  const expectChangeSeen = async (path: string, token: string, change: () => Promise<unknown>, seen: (body: Record<string, unknown>) => void) => {
+  const expectChangeSeen = async (
+    path: string,
+    token: string,
+    change: () => Promise<unknown>,
+    seen: (body: Record<string, unknown>) => void,
+  ) => {
     const before = await get(other, path, token).expect(200);
     await get(h.app, path, token).expect(200);
     await get(other, path, token, before.headers.etag).expect(304);
@@ -94,8 +99,15 @@ describe('OneRoster HTTP caching', () => {
       };
       for (let i = 0; i < 2; i++) noValidators(await get(h.app, `${PREFIX}/users/usr-none`, reader, '*').expect(404));
       const { headers } = await get(h.app, `${PREFIX}/users/usr-s1`, reader).expect(200);
-      noValidators(await request(h.app.getHttpServer()).get(`${PREFIX}/users/usr-s1`).set('If-None-Match', headers.etag).expect(401));
-      noValidators(await get(h.app, `${PREFIX}/users/usr-s1`, await h.token(I, [SCOPE.gradebook]), headers.etag).expect(403));
+      noValidators(
+        await request(h.app.getHttpServer())
+          .get(`${PREFIX}/users/usr-s1`)
+          .set('If-None-Match', headers.etag)
+          .expect(401),
+      );
+      noValidators(
+        await get(h.app, `${PREFIX}/users/usr-s1`, await h.token(I, [SCOPE.gradebook]), headers.etag).expect(403),
+      );
     });
 
     it('gives answers carrying warnings (statusInfoSet, which names the request) no tag', async () => {
@@ -258,7 +270,21 @@ describe('OneRoster HTTP caching', () => {
       const before = await get(plain, path, token).expect(200);
       const missed = await outcomes(plain, 'guess_missed');
       const grader = await h.token(w.D, [SCOPE.gradebookPut]);
-      await h.put('results/r-guess-1', { result: { lineItem: { sourcedId: 'li-alg1-hw1' }, student: { sourcedId: 'usr-s-09' }, scoreStatus: 'fully graded', score: 3, scoreDate: '2024-03-10' } }, grader).expect(201);
+      await h
+        .put(
+          'results/r-guess-1',
+          {
+            result: {
+              lineItem: { sourcedId: 'li-alg1-hw1' },
+              student: { sourcedId: 'usr-s-09' },
+              scoreStatus: 'fully graded',
+              score: 3,
+              scoreDate: '2024-03-10',
+            },
+          },
+          grader,
+        )
+        .expect(201);
       const after = await get(plain, path, token).expect(200);
       expect(after.headers.etag).toBe(before.headers.etag);
       expect(await outcomes(plain, 'guess_missed')).toBe(missed);
@@ -267,7 +293,8 @@ describe('OneRoster HTTP caching', () => {
 
   it('counts each way a read was answered, and the bytes the cache holds, in /metrics', async () => {
     const text = (await request(h.app.getHttpServer()).get('/metrics').expect(200)).text;
-    for (const outcome of ['not_modified', 'cached', 'rendered', 'untagged']) expect(text).toMatch(new RegExp(`^oneroster_reads_total\\{outcome="${outcome}"\\} [1-9]`, 'm'));
+    for (const outcome of ['not_modified', 'cached', 'rendered', 'untagged'])
+      expect(text).toMatch(new RegExp(`^oneroster_reads_total\\{outcome="${outcome}"\\} [1-9]`, 'm'));
     expect(text).toMatch(/^oneroster_response_cache_bytes [1-9]/m);
   });
 
@@ -277,24 +304,53 @@ describe('OneRoster HTTP caching', () => {
     it('a bulk import', async () => {
       const p = clonePackage(schoolPackage());
       p.files['users.csv']!.rows.find((r) => r.sourcedId === 'usr-s2')!.givenName = 'Alia';
-      await expectChangeSeen(`${PREFIX}/users/usr-s2`, reader, () => importPackage(p), (body) => expect(givenName(body)).toBe('Alia'));
+      await expectChangeSeen(
+        `${PREFIX}/users/usr-s2`,
+        reader,
+        () => importPackage(p),
+        (body) => expect(givenName(body)).toBe('Alia'),
+      );
     });
 
     it('a delta import', async () => {
       const p = clonePackage(schoolPackage());
-      for (const type of ['orgs', 'academicSessions', 'courses', 'classes', 'demographics', 'enrollments'] as const) setMode(p, type, 'absent');
+      for (const type of ['orgs', 'academicSessions', 'courses', 'classes', 'demographics', 'enrollments'] as const)
+        setMode(p, type, 'absent');
       setMode(p, 'users', 'delta');
       p.files['users.csv']!.rows = [
-        { sourcedId: 'usr-s2', status: 'active', dateLastModified: '2025-05-01T10:00:00.000Z', enabledUser: 'true', orgSourcedIds: 'org-s2', role: 'student', username: 'ali.r', givenName: 'Aliya', familyName: 'Rahman', grades: '08' },
+        {
+          sourcedId: 'usr-s2',
+          status: 'active',
+          dateLastModified: '2025-05-01T10:00:00.000Z',
+          enabledUser: 'true',
+          orgSourcedIds: 'org-s2',
+          role: 'student',
+          username: 'ali.r',
+          givenName: 'Aliya',
+          familyName: 'Rahman',
+          grades: '08',
+        },
       ];
-      await expectChangeSeen(`${PREFIX}/users/usr-s2`, reader, () => importPackage(p), (body) => expect(givenName(body)).toBe('Aliya'));
+      await expectChangeSeen(
+        `${PREFIX}/users/usr-s2`,
+        reader,
+        () => importPackage(p),
+        (body) => expect(givenName(body)).toBe('Aliya'),
+      );
     });
 
     it('a deployment settings change', async () => {
-      const setSettings = (settings: object) => h.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [I.deploymentId, JSON.stringify(settings)]);
+      const setSettings = (settings: object) =>
+        h.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [
+          I.deploymentId,
+          JSON.stringify(settings),
+        ]);
       try {
-        await expectChangeSeen(`${PREFIX}/users/usr-s1`, reader, () => setSettings({ onerosterDateFormat: 'iso8601' }), (body) =>
-          expect((body.user as { dateLastModified: string }).dateLastModified).toMatch(/^\d{4}-\d{2}-\d{2}T/),
+        await expectChangeSeen(
+          `${PREFIX}/users/usr-s1`,
+          reader,
+          () => setSettings({ onerosterDateFormat: 'iso8601' }),
+          (body) => expect((body.user as { dateLastModified: string }).dateLastModified).toMatch(/^\d{4}-\d{2}-\d{2}T/),
         );
       } finally {
         await setSettings({});
@@ -302,9 +358,15 @@ describe('OneRoster HTTP caching', () => {
     });
 
     it("the tenant's root org", async () => {
-      const setRoot = (root: string | null) => h.ds.query('UPDATE tenants SET root_org_sourced_id = $2 WHERE id = $1', [I.tenantId, root]);
+      const setRoot = (root: string | null) =>
+        h.ds.query('UPDATE tenants SET root_org_sourced_id = $2 WHERE id = $1', [I.tenantId, root]);
       try {
-        await expectChangeSeen(`${PREFIX}/schools`, reader, () => setRoot('org-s1'), (body) => expect((body.orgs as Array<{ sourcedId: string }>).map((o) => o.sourcedId)).toEqual(['org-s1']));
+        await expectChangeSeen(
+          `${PREFIX}/schools`,
+          reader,
+          () => setRoot('org-s1'),
+          (body) => expect((body.orgs as Array<{ sourcedId: string }>).map((o) => o.sourcedId)).toEqual(['org-s1']),
+        );
       } finally {
         await setRoot(null);
       }
@@ -312,7 +374,8 @@ describe('OneRoster HTTP caching', () => {
 
     it("the tenant's licence withdrawn: refused even with the current tag, then served again", async () => {
       const path = `${PREFIX}/users/usr-s1`;
-      const setLicences = (licences: string[]) => h.ds.query('UPDATE tenants SET licences = $2 WHERE id = $1', [I.tenantId, licences]);
+      const setLicences = (licences: string[]) =>
+        h.ds.query('UPDATE tenants SET licences = $2 WHERE id = $1', [I.tenantId, licences]);
       const { headers } = await get(other, path, reader).expect(200);
       try {
         await setLicences([]);
@@ -329,33 +392,78 @@ describe('OneRoster HTTP caching', () => {
     it('a scope change of the deployment: tokens granted other scopes never revalidate the old tag', async () => {
       const path = `${PREFIX}/users/usr-s1`;
       const before = await get(other, path, await h.token(I, [SCOPE.core])).expect(200);
-      const widened = await get(other, path, await h.token(I, [SCOPE.core, SCOPE.demographics]), before.headers.etag).expect(200);
+      const widened = await get(
+        other,
+        path,
+        await h.token(I, [SCOPE.core, SCOPE.demographics]),
+        before.headers.etag,
+      ).expect(200);
       expect(widened.headers.etag).not.toBe(before.headers.etag);
     });
 
     it('a v1.1 PUT and DELETE of a result', async () => {
       const token = await h.token(w.D, [SCOPE.gradebook, SCOPE.gradebookPut, SCOPE.gradebookDelete]);
       const path = `${PREFIX}/classes/cls-alg-1/results?limit=100`;
-      const put = () => h.put('results/r-cache-1', { result: { lineItem: { sourcedId: 'li-alg1-hw1' }, student: { sourcedId: 'usr-s-09' }, scoreStatus: 'fully graded', score: 4, scoreDate: '2024-03-09' } }, token).expect(201);
-      const ids = (body: Record<string, unknown>) => (body.results as Array<{ sourcedId: string }>).map((r) => r.sourcedId);
+      const put = () =>
+        h
+          .put(
+            'results/r-cache-1',
+            {
+              result: {
+                lineItem: { sourcedId: 'li-alg1-hw1' },
+                student: { sourcedId: 'usr-s-09' },
+                scoreStatus: 'fully graded',
+                score: 4,
+                scoreDate: '2024-03-09',
+              },
+            },
+            token,
+          )
+          .expect(201);
+      const ids = (body: Record<string, unknown>) =>
+        (body.results as Array<{ sourcedId: string }>).map((r) => r.sourcedId);
       await expectChangeSeen(path, token, put, (body) => expect(ids(body)).toContain('r-cache-1'));
-      await expectChangeSeen(path, token, () => h.delete('results/r-cache-1', token).expect(204), (body) => expect(ids(body)).not.toContain('r-cache-1'));
+      await expectChangeSeen(
+        path,
+        token,
+        () => h.delete('results/r-cache-1', token).expect(204),
+        (body) => expect(ids(body)).not.toContain('r-cache-1'),
+      );
     });
 
     it('a v1.2 PUT, bulk POST and DELETE of line items', async () => {
       const path = `${V1P2.gradebook}/classes/cls-alg-1/lineItems?limit=100`;
       const token = w.all;
-      const ids = (body: Record<string, unknown>) => (body.lineItems as Array<{ sourcedId: string }>).map((r) => r.sourcedId);
+      const ids = (body: Record<string, unknown>) =>
+        (body.lineItems as Array<{ sourcedId: string }>).map((r) => r.sourcedId);
       const send = (method: 'put' | 'post' | 'delete', p: string, body?: object) => {
-        const r = request(h.app.getHttpServer())[method](`${V1P2.gradebook}/${p}`).set('Authorization', `Bearer ${token}`);
+        const r = request(h.app.getHttpServer())
+          [method](`${V1P2.gradebook}/${p}`)
+          .set('Authorization', `Bearer ${token}`);
         return body ? r.send(body) : r;
       };
-      await expectChangeSeen(path, token, () => send('put', 'lineItems/li-cache-put', lineItemBody()).expect(201), (body) => expect(ids(body)).toContain('li-cache-put'));
-      const { class: _c, ...posted } = lineItemBody().lineItem;
-      await expectChangeSeen(path, token, () => send('post', 'classes/cls-alg-1/lineItems', { lineItems: [{ ...posted, sourcedId: 'li-cache-post' }] }).expect(201), (body) =>
-        expect(ids(body).length).toBeGreaterThan(0),
+      await expectChangeSeen(
+        path,
+        token,
+        () => send('put', 'lineItems/li-cache-put', lineItemBody()).expect(201),
+        (body) => expect(ids(body)).toContain('li-cache-put'),
       );
-      await expectChangeSeen(path, token, () => send('delete', 'lineItems/li-cache-put').expect(204), (body) => expect(ids(body)).not.toContain('li-cache-put'));
+      const { class: _c, ...posted } = lineItemBody().lineItem;
+      await expectChangeSeen(
+        path,
+        token,
+        () =>
+          send('post', 'classes/cls-alg-1/lineItems', {
+            lineItems: [{ ...posted, sourcedId: 'li-cache-post' }],
+          }).expect(201),
+        (body) => expect(ids(body).length).toBeGreaterThan(0),
+      );
+      await expectChangeSeen(
+        path,
+        token,
+        () => send('delete', 'lineItems/li-cache-put').expect(204),
+        (body) => expect(ids(body)).not.toContain('li-cache-put'),
+      );
     });
 
     it('keeps roster tags across gradebook writes (they do not change a roster answer)', async () => {

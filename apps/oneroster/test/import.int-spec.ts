@@ -11,9 +11,27 @@ import { OnerosterEnv } from '../src/config/oneroster.env';
 import { importRosterPackage, UnknownTenantError, type ImportReport } from '../src/imports/roster-importer';
 import { openRosterPackage } from '../src/imports/roster-package';
 import { OnerosterModule } from '../src/oneroster.module';
-import { clonePackage, csvText, packageFiles, packageZip, schoolPackage, setMode, writeFolder, zipBuffer, type CsvPackage } from './support/csv-package';
+import {
+  clonePackage,
+  csvText,
+  packageFiles,
+  packageZip,
+  schoolPackage,
+  setMode,
+  writeFolder,
+  zipBuffer,
+  type CsvPackage,
+} from './support/csv-package';
 
-const TABLES = ['roster_orgs', 'roster_academic_sessions', 'roster_courses', 'roster_classes', 'roster_users', 'roster_enrollments', 'roster_demographics'];
+const TABLES = [
+  'roster_orgs',
+  'roster_academic_sessions',
+  'roster_courses',
+  'roster_classes',
+  'roster_users',
+  'roster_enrollments',
+  'roster_demographics',
+];
 const ADMIN_SCOPE = 'https://api.edu.example/scope/platform.admin';
 
 describe('roster CSV import', () => {
@@ -29,18 +47,27 @@ describe('roster CSV import', () => {
     return rows[0]!.id;
   };
 
-  const run = (location: string, tenant = tenantId): Promise<ImportReport> => importRosterPackage(client, () => openRosterPackage(location), { tenantId: tenant, source: path.basename(location) });
-  const runPackage = (p: CsvPackage, tenant = tenantId, raw: Record<string, string | Buffer> = {}) => run(writeFolder(p, raw), tenant);
+  const run = (location: string, tenant = tenantId): Promise<ImportReport> =>
+    importRosterPackage(client, () => openRosterPackage(location), {
+      tenantId: tenant,
+      source: path.basename(location),
+    });
+  const runPackage = (p: CsvPackage, tenant = tenantId, raw: Record<string, string | Buffer> = {}) =>
+    run(writeFolder(p, raw), tenant);
 
   /** Every roster row and the data version of a tenant: equal snapshots = nothing written. */
   const snapshot = async (tenant = tenantId): Promise<string> => {
     const parts: unknown[] = [];
-    for (const t of TABLES) parts.push((await client.query(`SELECT * FROM ${t} WHERE tenant_id = $1 ORDER BY sourced_id`, [tenant])).rows);
+    for (const t of TABLES)
+      parts.push((await client.query(`SELECT * FROM ${t} WHERE tenant_id = $1 ORDER BY sourced_id`, [tenant])).rows);
     parts.push((await client.query('SELECT version FROM roster_data_versions WHERE tenant_id = $1', [tenant])).rows);
     return JSON.stringify(parts);
   };
-  const row = async (table: string, id: string, tenant = tenantId) => (await client.query(`SELECT * FROM ${table} WHERE tenant_id = $1 AND sourced_id = $2`, [tenant, id])).rows[0];
-  const version = async (tenant = tenantId) => (await client.query('SELECT version::int AS v FROM roster_data_versions WHERE tenant_id = $1', [tenant])).rows[0]?.v;
+  const row = async (table: string, id: string, tenant = tenantId) =>
+    (await client.query(`SELECT * FROM ${table} WHERE tenant_id = $1 AND sourced_id = $2`, [tenant, id])).rows[0];
+  const version = async (tenant = tenantId) =>
+    (await client.query('SELECT version::int AS v FROM roster_data_versions WHERE tenant_id = $1', [tenant])).rows[0]
+      ?.v;
 
   /** ordinal (and the partition ordinals) = position in sourcedId byte order, dense from 0. */
   const expectDenseOrdinals = async (tenant = tenantId) => {
@@ -79,7 +106,14 @@ describe('roster CSV import', () => {
   describe('bulk', () => {
     it('imports a good package with every field, canonical enums and no passwords', async () => {
       const report = await runPackage(schoolPackage());
-      expect(report).toMatchObject({ status: 'succeeded', mode: 'bulk', errors: [], errorCount: 0, dataVersion: '1', rows: 19 });
+      expect(report).toMatchObject({
+        status: 'succeeded',
+        mode: 'bulk',
+        errors: [],
+        errorCount: 0,
+        dataVersion: '1',
+        rows: 19,
+      });
       expect(report.counts['users.csv']).toEqual({ inserted: 4, updated: 0, unchanged: 0, tombstoned: 0 });
       expect(await version()).toBe(1);
 
@@ -101,17 +135,39 @@ describe('roster CSV import', () => {
         metadata: null,
       });
       expect(JSON.stringify(await client.query('SELECT * FROM roster_users'))).not.toContain('never-stored');
-      expect(await row('roster_users', 'usr-t1')).toMatchObject({ role_group: 'staff', org_sourced_ids: ['org-s1', 'org-s2'] });
+      expect(await row('roster_users', 'usr-t1')).toMatchObject({
+        role_group: 'staff',
+        org_sourced_ids: ['org-s1', 'org-s2'],
+      });
       expect(await row('roster_users', 'usr-p1')).toMatchObject({ role_group: 'other', enabled_user: false });
-      expect(await row('roster_classes', 'cls-1')).toMatchObject({ class_type: 'scheduled', term_sourced_ids: ['as-t1', 'as-t2'], periods: ['1', '3'], grades: ['07'], subjects: [] });
+      expect(await row('roster_classes', 'cls-1')).toMatchObject({
+        class_type: 'scheduled',
+        term_sourced_ids: ['as-t1', 'as-t2'],
+        periods: ['1', '3'],
+        grades: ['07'],
+        subjects: [],
+      });
       expect(await row('roster_orgs', 'org-s2')).toMatchObject({ type: 'school', parent_sourced_id: 'org-d' });
-      expect(await row('roster_enrollments', 'enr-1')).toMatchObject({ primary: true, begin_date: expect.anything(), end_date: null });
-      expect(await row('roster_demographics', 'usr-s1')).toMatchObject({ sex: 'female', asian: true, white: false, black_or_african_american: null, city_of_birth: 'Sydney' });
+      expect(await row('roster_enrollments', 'enr-1')).toMatchObject({
+        primary: true,
+        begin_date: expect.anything(),
+        end_date: null,
+      });
+      expect(await row('roster_demographics', 'usr-s1')).toMatchObject({
+        sex: 'female',
+        asian: true,
+        white: false,
+        black_or_african_american: null,
+        city_of_birth: 'Sydney',
+      });
       const stamp = (await row('roster_users', 'usr-s1')).date_last_modified as Date;
       expect(Math.abs(stamp.getTime() - report.startedAt.getTime())).toBeLessThan(60_000);
       await expectDenseOrdinals();
 
-      const { rows: log } = await client.query('SELECT status, mode, data_version::int AS v, counts FROM roster_imports WHERE id = $1', [report.id]);
+      const { rows: log } = await client.query(
+        'SELECT status, mode, data_version::int AS v, counts FROM roster_imports WHERE id = $1',
+        [report.id],
+      );
       expect(log[0]).toMatchObject({ status: 'succeeded', mode: 'bulk', v: 1 });
       expect(log[0].counts['enrollments.csv']).toEqual({ inserted: 3, updated: 0, unchanged: 0, tombstoned: 0 });
     });
@@ -120,7 +176,8 @@ describe('roster CSV import', () => {
       const before = await snapshot();
       const report = await runPackage(schoolPackage());
       expect(report.status).toBe('succeeded');
-      for (const counts of Object.values(report.counts)) expect(counts).toMatchObject({ inserted: 0, updated: 0, tombstoned: 0 });
+      for (const counts of Object.values(report.counts))
+        expect(counts).toMatchObject({ inserted: 0, updated: 0, tombstoned: 0 });
       expect(report.counts['users.csv']!.unchanged).toBe(4);
       expect(await version()).toBe(2);
       const after = await snapshot();
@@ -131,21 +188,35 @@ describe('roster CSV import', () => {
       const p = schoolPackage();
       p.files['users.csv']!.rows.find((r) => r.sourcedId === 'usr-s2')!.orgSourcedIds = 'org-s2,org-s1';
       p.files['classes.csv']!.rows.find((r) => r.sourcedId === 'cls-2')!.termSourcedIds = 'as-t1,as-t2';
-      const before = { s2: await row('roster_users', 'usr-s2'), s1: await row('roster_users', 'usr-s1'), cls2: await row('roster_classes', 'cls-2') };
+      const before = {
+        s2: await row('roster_users', 'usr-s2'),
+        s1: await row('roster_users', 'usr-s1'),
+        cls2: await row('roster_classes', 'cls-2'),
+      };
       const report = await runPackage(p);
       expect(report.counts['users.csv']).toEqual({ inserted: 0, updated: 1, unchanged: 3, tombstoned: 0 });
       expect(report.counts['classes.csv']).toEqual({ inserted: 0, updated: 1, unchanged: 1, tombstoned: 0 });
       const s2 = await row('roster_users', 'usr-s2');
       expect(s2.org_sourced_ids).toEqual(['org-s2', 'org-s1']);
       expect(s2.date_last_modified.getTime()).toBeGreaterThan(before.s2.date_last_modified.getTime());
-      expect((await row('roster_classes', 'cls-2')).date_last_modified.getTime()).toBeGreaterThan(before.cls2.date_last_modified.getTime());
+      expect((await row('roster_classes', 'cls-2')).date_last_modified.getTime()).toBeGreaterThan(
+        before.cls2.date_last_modified.getTime(),
+      );
       expect((await row('roster_users', 'usr-s1')).date_last_modified).toEqual(before.s1.date_last_modified);
     });
 
     it('marks records missing from a bulk file tobedeleted (once), revives them when they return, keeps ordinals dense', async () => {
       const p = schoolPackage();
       p.files['enrollments.csv']!.rows = p.files['enrollments.csv']!.rows.filter((r) => r.sourcedId !== 'enr-3');
-      p.files['users.csv']!.rows.push({ sourcedId: 'usr-a0', enabledUser: 'true', orgSourcedIds: 'org-s1', role: 'aide', username: 'ada.aide', givenName: 'Ada', familyName: 'Aide' });
+      p.files['users.csv']!.rows.push({
+        sourcedId: 'usr-a0',
+        enabledUser: 'true',
+        orgSourcedIds: 'org-s1',
+        role: 'aide',
+        username: 'ada.aide',
+        givenName: 'Ada',
+        familyName: 'Aide',
+      });
       const first = await runPackage(p);
       expect(first.counts['enrollments.csv']).toEqual({ inserted: 0, updated: 0, unchanged: 2, tombstoned: 1 });
       const gone = await row('roster_enrollments', 'enr-3');
@@ -176,7 +247,11 @@ describe('roster CSV import', () => {
     /** The import's progress messages "merged <file>: N inserted (M while reading)", as {file: [N, M]}. */
     const importWithLaps = async (p: CsvPackage, tenant: string) => {
       const laps: string[] = [];
-      const report = await importRosterPackage(client, () => openRosterPackage(writeFolder(p)), { tenantId: tenant, source: 'laps', onProgress: (m) => laps.push(m) });
+      const report = await importRosterPackage(client, () => openRosterPackage(writeFolder(p)), {
+        tenantId: tenant,
+        source: 'laps',
+        onProgress: (m) => laps.push(m),
+      });
       const merged: Record<string, [number, number]> = {};
       for (const m of laps) {
         const hit = /^merged (\S+): (\d+) inserted \((\d+) while reading\)/.exec(m);
@@ -188,7 +263,8 @@ describe('roster CSV import', () => {
     /** The school package with every file in sourcedId byte order (the usual export order). */
     const sortedPackage = (): CsvPackage => {
       const p = schoolPackage();
-      for (const file of Object.values(p.files)) file.rows.sort((a, b) => Buffer.compare(Buffer.from(a.sourcedId ?? ''), Buffer.from(b.sourcedId ?? '')));
+      for (const file of Object.values(p.files))
+        file.rows.sort((a, b) => Buffer.compare(Buffer.from(a.sourcedId ?? ''), Buffer.from(b.sourcedId ?? '')));
       return p;
     };
 
@@ -196,7 +272,15 @@ describe('roster CSV import', () => {
       const tenant = await newTenant();
       const first = await importWithLaps(sortedPackage(), tenant);
       expect(first.report.status).toBe('succeeded');
-      const files = ['orgs.csv', 'academicSessions.csv', 'courses.csv', 'classes.csv', 'users.csv', 'enrollments.csv', 'demographics.csv'];
+      const files = [
+        'orgs.csv',
+        'academicSessions.csv',
+        'courses.csv',
+        'classes.csv',
+        'users.csv',
+        'enrollments.csv',
+        'demographics.csv',
+      ];
       for (const file of files) {
         const n = first.report.counts[file]!.inserted;
         expect({ file, merged: first.merged[file] }).toEqual({ file, merged: [n, n] });
@@ -219,11 +303,16 @@ describe('roster CSV import', () => {
       bad.files['demographics.csv']!.rows[0]!.sourcedId = 'usr-ghost'; // the last file: every other file was sent already
       const refused = await importWithLaps(bad, tenant);
       expect(refused.report.status).toBe('failed');
-      expect(refused.report.errors).toContainEqual(expect.objectContaining({ file: 'demographics.csv', column: 'sourcedId' }));
-      for (const file of ['orgs.csv', 'users.csv', 'enrollments.csv']) expect(refused.laps.some((m) => m.startsWith(`read ${file}:`))).toBe(true);
+      expect(refused.report.errors).toContainEqual(
+        expect.objectContaining({ file: 'demographics.csv', column: 'sourcedId' }),
+      );
+      for (const file of ['orgs.csv', 'users.csv', 'enrollments.csv'])
+        expect(refused.laps.some((m) => m.startsWith(`read ${file}:`))).toBe(true);
       expect(await snapshot(tenant)).toBe(empty);
       expect(await version(tenant)).toBeUndefined();
-      const { rows: log } = await client.query('SELECT status, data_version FROM roster_imports WHERE id = $1', [refused.report.id]);
+      const { rows: log } = await client.query('SELECT status, data_version FROM roster_imports WHERE id = $1', [
+        refused.report.id,
+      ]);
       expect(log[0]).toEqual({ status: 'failed', data_version: null });
 
       const good = await importWithLaps(sortedPackage(), tenant);
@@ -242,12 +331,18 @@ describe('roster CSV import', () => {
       files['users.csv'] = '\ufeff' + csvText(users.header, users.rows, '\r\n');
       const dir = writeFolder(p);
       const zip = path.join(dir, 'package.zip');
-      writeFileSync(zip, await zipBuffer(Object.fromEntries(Object.entries(files).map(([k, v]) => [`export/${k}`, v]))));
+      writeFileSync(
+        zip,
+        await zipBuffer(Object.fromEntries(Object.entries(files).map(([k, v]) => [`export/${k}`, v]))),
+      );
       const tenant = await newTenant();
       const report = await run(zip, tenant);
       expect(report.errors).toEqual([]);
       expect(report.status).toBe('succeeded');
-      expect(await row('roster_users', 'usr-s1', tenant)).toMatchObject({ metadata: { phoneticGivenName: 'S\u00e6m' }, user_ids: [expect.anything(), expect.anything()] });
+      expect(await row('roster_users', 'usr-s1', tenant)).toMatchObject({
+        metadata: { phoneticGivenName: 'S\u00e6m' },
+        user_ids: [expect.anything(), expect.anything()],
+      });
       expect(await row('roster_users', 'usr-s2', tenant)).toMatchObject({ given_name: 'Ali "Al", Jr' });
       expect(await row('roster_classes', 'cls-1', tenant)).toMatchObject({ term_sourced_ids: ['as-t1', 'as-t2'] });
     });
@@ -255,7 +350,11 @@ describe('roster CSV import', () => {
     it('warns about and skips files the manifest marks absent and files the binding does not know', async () => {
       const p = schoolPackage();
       setMode(p, 'demographics', 'absent');
-      const report = await runPackage(p, otherTenantId, { 'lineItems.csv': 'sourcedId\n', 'demographics.csv': 'sourcedId\n', 'notes.txt': 'hello' });
+      const report = await runPackage(p, otherTenantId, {
+        'lineItems.csv': 'sourcedId\n',
+        'demographics.csv': 'sourcedId\n',
+        'notes.txt': 'hello',
+      });
       expect(report.status).toBe('succeeded');
       const warned = report.warnings.map((w) => w.file);
       expect(warned).toEqual(expect.arrayContaining(['lineItems.csv', 'demographics.csv', 'notes.txt']));
@@ -273,16 +372,48 @@ describe('roster CSV import', () => {
 
     const deltaPackage = (): CsvPackage => {
       const p = schoolPackage();
-      for (const type of ['orgs', 'academicSessions', 'courses', 'classes', 'demographics'] as const) setMode(p, type, 'absent');
+      for (const type of ['orgs', 'academicSessions', 'courses', 'classes', 'demographics'] as const)
+        setMode(p, type, 'absent');
       setMode(p, 'users', 'delta');
       setMode(p, 'enrollments', 'delta');
       p.files['users.csv']!.rows = [
-        { sourcedId: 'usr-s2', status: 'active', dateLastModified: '2025-05-01T10:00:00.000Z', enabledUser: 'true', orgSourcedIds: 'org-s2', role: 'student', username: 'ali.r', givenName: 'Ali', familyName: 'Rahman', grades: '08' },
-        { sourcedId: 'usr-s0', status: 'active', dateLastModified: '2025-05-01T10:00:01Z', enabledUser: 'true', orgSourcedIds: 'org-s1', role: 'student', username: 'new.kid', givenName: 'New', familyName: 'Kid' },
+        {
+          sourcedId: 'usr-s2',
+          status: 'active',
+          dateLastModified: '2025-05-01T10:00:00.000Z',
+          enabledUser: 'true',
+          orgSourcedIds: 'org-s2',
+          role: 'student',
+          username: 'ali.r',
+          givenName: 'Ali',
+          familyName: 'Rahman',
+          grades: '08',
+        },
+        {
+          sourcedId: 'usr-s0',
+          status: 'active',
+          dateLastModified: '2025-05-01T10:00:01Z',
+          enabledUser: 'true',
+          orgSourcedIds: 'org-s1',
+          role: 'student',
+          username: 'new.kid',
+          givenName: 'New',
+          familyName: 'Kid',
+        },
         { sourcedId: 'usr-p1', status: 'tobedeleted', dateLastModified: '2025-05-02T00:00:00Z' },
         { sourcedId: 'usr-zz', status: 'inactive', dateLastModified: '2025-05-02T00:00:00Z' },
       ];
-      p.files['enrollments.csv']!.rows = [{ sourcedId: 'enr-4', status: 'active', dateLastModified: '2025-05-01T10:00:02Z', classSourcedId: 'cls-2', schoolSourcedId: 'org-s2', userSourcedId: 'usr-s0', role: 'student' }];
+      p.files['enrollments.csv']!.rows = [
+        {
+          sourcedId: 'enr-4',
+          status: 'active',
+          dateLastModified: '2025-05-01T10:00:02Z',
+          classSourcedId: 'cls-2',
+          schoolSourcedId: 'org-s2',
+          userSourcedId: 'usr-s0',
+          role: 'student',
+        },
+      ];
       return p;
     };
 
@@ -293,14 +424,24 @@ describe('roster CSV import', () => {
       expect(report).toMatchObject({ status: 'succeeded', mode: 'delta' });
       expect(report.counts['users.csv']).toEqual({ inserted: 1, updated: 1, unchanged: 1, tombstoned: 1 });
       expect(report.warnings).toEqual([expect.objectContaining({ file: 'users.csv', line: 5, column: 'sourcedId' })]);
-      expect(await row('roster_users', 'usr-s2', tenant)).toMatchObject({ username: 'ali.r', date_last_modified: new Date('2025-05-01T10:00:00.000Z') });
-      expect(await row('roster_users', 'usr-p1', tenant)).toMatchObject({ status: 'tobedeleted', date_last_modified: new Date('2025-05-02T00:00:00Z'), given_name: 'Pat' });
+      expect(await row('roster_users', 'usr-s2', tenant)).toMatchObject({
+        username: 'ali.r',
+        date_last_modified: new Date('2025-05-01T10:00:00.000Z'),
+      });
+      expect(await row('roster_users', 'usr-p1', tenant)).toMatchObject({
+        status: 'tobedeleted',
+        date_last_modified: new Date('2025-05-02T00:00:00Z'),
+        given_name: 'Pat',
+      });
       // Untouched record: same data and timestamp (only its position moved: usr-s0 sorts before it).
       const { ordinal: _o1, group_ordinal: _g1, ...unchanged } = await row('roster_users', 'usr-s1', tenant);
       const { ordinal: _o0, group_ordinal: _g0, ...was } = before;
       expect(unchanged).toEqual(was);
       expect(_o1).toBe(_o0 + 1);
-      expect(await row('roster_enrollments', 'enr-4', tenant)).toMatchObject({ class_sourced_id: 'cls-2', user_sourced_id: 'usr-s0' });
+      expect(await row('roster_enrollments', 'enr-4', tenant)).toMatchObject({
+        class_sourced_id: 'cls-2',
+        user_sourced_id: 'usr-s0',
+      });
       expect(await row('roster_orgs', 'org-s1', tenant)).toMatchObject({ status: 'active' });
       await expectDenseOrdinals(tenant);
     });
@@ -314,7 +455,12 @@ describe('roster CSV import', () => {
       expect(report.status).toBe('failed');
       expect(report.errors).toEqual([
         { file: 'users.csv', line: 2, column: 'status', message: 'status is required in delta files' },
-        { file: 'users.csv', line: 3, column: 'dateLastModified', message: 'dateLastModified is required in delta files' },
+        {
+          file: 'users.csv',
+          line: 3,
+          column: 'dateLastModified',
+          message: 'dateLastModified is required in delta files',
+        },
       ]);
       expect(await snapshot(tenant)).toBe(before);
     });
@@ -328,33 +474,213 @@ describe('roster CSV import', () => {
     };
     const userRow = (p: CsvPackage, id: string) => p.files['users.csv']!.rows.find((r) => r.sourcedId === id)!;
 
-    const cases: [string, () => CsvPackage, Record<string, string>, { file: string; line: number; column: string; message: RegExp }][] = [
-      ['a missing required value', () => edit((p) => (userRow(p, 'usr-s2').givenName = '')), {}, { file: 'users.csv', line: 4, column: 'givenName', message: /givenName is required/ }],
-      ['a bad enumeration value', () => edit((p) => (userRow(p, 'usr-s2').role = 'wizard')), {}, { file: 'users.csv', line: 4, column: 'role', message: /'wizard' is not one of administrator/ }],
-      ['a bad date', () => edit((p) => (p.files['academicSessions.csv']!.rows[1]!.startDate = '2025-13-01')), {}, { file: 'academicSessions.csv', line: 3, column: 'startDate', message: /not a date/ }],
-      ['a bad boolean', () => edit((p) => (userRow(p, 'usr-s2').enabledUser = 'yes')), {}, { file: 'users.csv', line: 4, column: 'enabledUser', message: /not a boolean/ }],
-      ['a bad datetime', () => edit((p) => (userRow(p, 'usr-s2').dateLastModified = 'yesterday')), {}, { file: 'users.csv', line: 4, column: 'dateLastModified', message: /ISO 8601/ }],
-      ['a bad grade', () => edit((p) => (userRow(p, 'usr-s2').grades = '08,Year 9')), {}, { file: 'users.csv', line: 4, column: 'grades', message: /'Year 9' is not a CEDS grade/ }],
-      ['a bad userIds cell', () => edit((p) => (userRow(p, 'usr-s2').userIds = 'SIS:1')), {}, { file: 'users.csv', line: 4, column: 'userIds', message: /\{type:identifier\}/ }],
-      ['a duplicate sourcedId', () => edit((p) => p.files['courses.csv']!.rows.push({ ...p.files['courses.csv']!.rows[0]! })), {}, { file: 'courses.csv', line: 4, column: 'sourcedId', message: /duplicate sourcedId 'crs-1' \(first on line 2\)/ }],
-      ['a duplicate user', () => edit((p) => p.files['users.csv']!.rows.push({ ...userRow(p, 'usr-s2') })), {}, { file: 'users.csv', line: 6, column: 'sourcedId', message: /duplicate sourcedId 'usr-s2' \(first on line 4\)/ }],
-      ['a dangling reference', () => edit((p) => (p.files['enrollments.csv']!.rows[1]!.userSourcedId = 'usr-nobody')), {}, { file: 'enrollments.csv', line: 3, column: 'userSourcedId', message: /'usr-nobody' is not a known user sourcedId \(looked in users.csv\)/ }],
-      ['a dangling same-file reference', () => edit((p) => (userRow(p, 'usr-s1').agentSourcedIds = 'usr-p1,usr-p9')), {}, { file: 'users.csv', line: 3, column: 'agentSourcedIds', message: /'usr-p9' is not a known user/ }],
-      ['an enrollment whose school is not its class’s', () => edit((p) => (p.files['enrollments.csv']!.rows[2]!.schoolSourcedId = 'org-s1')), {}, { file: 'enrollments.csv', line: 4, column: 'schoolSourcedId', message: /not the school of class 'cls-2' \(org-s2\)/ }],
-      ['a class whose school is a district', () => edit((p) => (p.files['classes.csv']!.rows[1]!.schoolSourcedId = 'org-d')), {}, { file: 'classes.csv', line: 3, column: 'schoolSourcedId', message: /type district, not a school/ }],
-      ['demographics of a non-user', () => edit((p) => (p.files['demographics.csv']!.rows[0]!.sourcedId = 'usr-ghost')), {}, { file: 'demographics.csv', line: 2, column: 'sourcedId', message: /demographics describe users/ }],
-      ['an org parent cycle', () => edit((p) => (p.files['orgs.csv']!.rows[0]!.parentSourcedId = 'org-s1')), {}, { file: 'orgs.csv', line: 2, column: 'parentSourcedId', message: /own ancestor/ }],
-      ['a term without terms', () => edit((p) => (p.files['classes.csv']!.rows[1]!.termSourcedIds = ' , ')), {}, { file: 'classes.csv', line: 3, column: 'termSourcedIds', message: /at least one/ }],
-      ['an unknown column', () => edit((p) => p.files['users.csv']!.header.push('nickName')), {}, { file: 'users.csv', line: 1, column: 'nickName', message: /unknown column 'nickName'.*metadata\.<name>/ }],
-      ['a misspelt column', () => edit((p) => (p.files['demographics.csv']!.header = p.files['demographics.csv']!.header.map((h) => (h === 'stateOfBirthAbbreviation' ? 'stateofBirthAbbreviation' : h)))), {}, { file: 'demographics.csv', line: 1, column: 'stateofBirthAbbreviation', message: /did you mean 'stateOfBirthAbbreviation'/ }],
-      ['a missing required column', () => edit((p) => (p.files['classes.csv']!.header = p.files['classes.csv']!.header.filter((h) => h !== 'classType'))), {}, { file: 'classes.csv', line: 1, column: 'classType', message: /missing column 'classType'/ }],
-      ['a misspelt manifest key', () => edit((p) => (p.manifest.find(([k]) => k === 'file.demographics')![0] = 'fiel.demographics')), {}, { file: 'manifest.csv', line: 10, column: 'propertyName', message: /unknown manifest key 'fiel.demographics' \(did you mean 'file.demographics'\?\)/ }],
-      ['a bad manifest mode', () => edit((p) => (p.manifest.find(([k]) => k === 'file.users')![1] = 'full')), {}, { file: 'manifest.csv', line: 16, column: 'value', message: /'full' is not a file mode/ }],
-      ['a wrong OneRoster version', () => edit((p) => (p.manifest.find(([k]) => k === 'oneroster.version')![1] = '1.3')), {}, { file: 'manifest.csv', line: 3, column: 'value', message: /'oneroster.version' is '1.3'/ }],
-      ['a file the manifest lists but the package lacks', () => edit((p) => delete p.files['courses.csv']), {}, { file: 'manifest.csv', line: 8, column: 'value', message: /courses.csv is not in the package/ }],
-      ['a row with too many cells', () => schoolPackage(), { 'courses.csv': 'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes\ncrs-1,,,,Maths,,,org-s1,,,extra\n' }, { file: 'courses.csv', line: 2, column: '', message: /11 cells but the header has 10/ }],
-      ['malformed CSV', () => schoolPackage(), { 'courses.csv': 'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes\ncrs-1,,,,"Maths,,,org-s1,,\n' }, { file: 'courses.csv', line: 2, column: '', message: /malformed CSV/ }],
-      ['a package without manifest', () => schoolPackage(), { 'manifest.csv': '' }, { file: 'manifest.csv', line: 1, column: '', message: /propertyName,value/ }],
+    const cases: [
+      string,
+      () => CsvPackage,
+      Record<string, string>,
+      { file: string; line: number; column: string; message: RegExp },
+    ][] = [
+      [
+        'a missing required value',
+        () => edit((p) => (userRow(p, 'usr-s2').givenName = '')),
+        {},
+        { file: 'users.csv', line: 4, column: 'givenName', message: /givenName is required/ },
+      ],
+      [
+        'a bad enumeration value',
+        () => edit((p) => (userRow(p, 'usr-s2').role = 'wizard')),
+        {},
+        { file: 'users.csv', line: 4, column: 'role', message: /'wizard' is not one of administrator/ },
+      ],
+      [
+        'a bad date',
+        () => edit((p) => (p.files['academicSessions.csv']!.rows[1]!.startDate = '2025-13-01')),
+        {},
+        { file: 'academicSessions.csv', line: 3, column: 'startDate', message: /not a date/ },
+      ],
+      [
+        'a bad boolean',
+        () => edit((p) => (userRow(p, 'usr-s2').enabledUser = 'yes')),
+        {},
+        { file: 'users.csv', line: 4, column: 'enabledUser', message: /not a boolean/ },
+      ],
+      [
+        'a bad datetime',
+        () => edit((p) => (userRow(p, 'usr-s2').dateLastModified = 'yesterday')),
+        {},
+        { file: 'users.csv', line: 4, column: 'dateLastModified', message: /ISO 8601/ },
+      ],
+      [
+        'a bad grade',
+        () => edit((p) => (userRow(p, 'usr-s2').grades = '08,Year 9')),
+        {},
+        { file: 'users.csv', line: 4, column: 'grades', message: /'Year 9' is not a CEDS grade/ },
+      ],
+      [
+        'a bad userIds cell',
+        () => edit((p) => (userRow(p, 'usr-s2').userIds = 'SIS:1')),
+        {},
+        { file: 'users.csv', line: 4, column: 'userIds', message: /\{type:identifier\}/ },
+      ],
+      [
+        'a duplicate sourcedId',
+        () => edit((p) => p.files['courses.csv']!.rows.push({ ...p.files['courses.csv']!.rows[0]! })),
+        {},
+        {
+          file: 'courses.csv',
+          line: 4,
+          column: 'sourcedId',
+          message: /duplicate sourcedId 'crs-1' \(first on line 2\)/,
+        },
+      ],
+      [
+        'a duplicate user',
+        () => edit((p) => p.files['users.csv']!.rows.push({ ...userRow(p, 'usr-s2') })),
+        {},
+        {
+          file: 'users.csv',
+          line: 6,
+          column: 'sourcedId',
+          message: /duplicate sourcedId 'usr-s2' \(first on line 4\)/,
+        },
+      ],
+      [
+        'a dangling reference',
+        () => edit((p) => (p.files['enrollments.csv']!.rows[1]!.userSourcedId = 'usr-nobody')),
+        {},
+        {
+          file: 'enrollments.csv',
+          line: 3,
+          column: 'userSourcedId',
+          message: /'usr-nobody' is not a known user sourcedId \(looked in users.csv\)/,
+        },
+      ],
+      [
+        'a dangling same-file reference',
+        () => edit((p) => (userRow(p, 'usr-s1').agentSourcedIds = 'usr-p1,usr-p9')),
+        {},
+        { file: 'users.csv', line: 3, column: 'agentSourcedIds', message: /'usr-p9' is not a known user/ },
+      ],
+      [
+        'an enrollment whose school is not its class’s',
+        () => edit((p) => (p.files['enrollments.csv']!.rows[2]!.schoolSourcedId = 'org-s1')),
+        {},
+        {
+          file: 'enrollments.csv',
+          line: 4,
+          column: 'schoolSourcedId',
+          message: /not the school of class 'cls-2' \(org-s2\)/,
+        },
+      ],
+      [
+        'a class whose school is a district',
+        () => edit((p) => (p.files['classes.csv']!.rows[1]!.schoolSourcedId = 'org-d')),
+        {},
+        { file: 'classes.csv', line: 3, column: 'schoolSourcedId', message: /type district, not a school/ },
+      ],
+      [
+        'demographics of a non-user',
+        () => edit((p) => (p.files['demographics.csv']!.rows[0]!.sourcedId = 'usr-ghost')),
+        {},
+        { file: 'demographics.csv', line: 2, column: 'sourcedId', message: /demographics describe users/ },
+      ],
+      [
+        'an org parent cycle',
+        () => edit((p) => (p.files['orgs.csv']!.rows[0]!.parentSourcedId = 'org-s1')),
+        {},
+        { file: 'orgs.csv', line: 2, column: 'parentSourcedId', message: /own ancestor/ },
+      ],
+      [
+        'a term without terms',
+        () => edit((p) => (p.files['classes.csv']!.rows[1]!.termSourcedIds = ' , ')),
+        {},
+        { file: 'classes.csv', line: 3, column: 'termSourcedIds', message: /at least one/ },
+      ],
+      [
+        'an unknown column',
+        () => edit((p) => p.files['users.csv']!.header.push('nickName')),
+        {},
+        { file: 'users.csv', line: 1, column: 'nickName', message: /unknown column 'nickName'.*metadata\.<name>/ },
+      ],
+      [
+        'a misspelt column',
+        () =>
+          edit(
+            (p) =>
+              (p.files['demographics.csv']!.header = p.files['demographics.csv']!.header.map((h) =>
+                h === 'stateOfBirthAbbreviation' ? 'stateofBirthAbbreviation' : h,
+              )),
+          ),
+        {},
+        {
+          file: 'demographics.csv',
+          line: 1,
+          column: 'stateofBirthAbbreviation',
+          message: /did you mean 'stateOfBirthAbbreviation'/,
+        },
+      ],
+      [
+        'a missing required column',
+        () =>
+          edit(
+            (p) => (p.files['classes.csv']!.header = p.files['classes.csv']!.header.filter((h) => h !== 'classType')),
+          ),
+        {},
+        { file: 'classes.csv', line: 1, column: 'classType', message: /missing column 'classType'/ },
+      ],
+      [
+        'a misspelt manifest key',
+        () => edit((p) => (p.manifest.find(([k]) => k === 'file.demographics')![0] = 'fiel.demographics')),
+        {},
+        {
+          file: 'manifest.csv',
+          line: 10,
+          column: 'propertyName',
+          message: /unknown manifest key 'fiel.demographics' \(did you mean 'file.demographics'\?\)/,
+        },
+      ],
+      [
+        'a bad manifest mode',
+        () => edit((p) => (p.manifest.find(([k]) => k === 'file.users')![1] = 'full')),
+        {},
+        { file: 'manifest.csv', line: 16, column: 'value', message: /'full' is not a file mode/ },
+      ],
+      [
+        'a wrong OneRoster version',
+        () => edit((p) => (p.manifest.find(([k]) => k === 'oneroster.version')![1] = '1.3')),
+        {},
+        { file: 'manifest.csv', line: 3, column: 'value', message: /'oneroster.version' is '1.3'/ },
+      ],
+      [
+        'a file the manifest lists but the package lacks',
+        () => edit((p) => delete p.files['courses.csv']),
+        {},
+        { file: 'manifest.csv', line: 8, column: 'value', message: /courses.csv is not in the package/ },
+      ],
+      [
+        'a row with too many cells',
+        () => schoolPackage(),
+        {
+          'courses.csv':
+            'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes\ncrs-1,,,,Maths,,,org-s1,,,extra\n',
+        },
+        { file: 'courses.csv', line: 2, column: '', message: /11 cells but the header has 10/ },
+      ],
+      [
+        'malformed CSV',
+        () => schoolPackage(),
+        {
+          'courses.csv':
+            'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes\ncrs-1,,,,"Maths,,,org-s1,,\n',
+        },
+        { file: 'courses.csv', line: 2, column: '', message: /malformed CSV/ },
+      ],
+      [
+        'a package without manifest',
+        () => schoolPackage(),
+        { 'manifest.csv': '' },
+        { file: 'manifest.csv', line: 1, column: '', message: /propertyName,value/ },
+      ],
     ];
 
     it.each(cases)('refuses %s', async (_name, make, raw, expected) => {
@@ -362,9 +688,16 @@ describe('roster CSV import', () => {
       const log = await client.query('SELECT count(*)::int AS n FROM roster_imports WHERE tenant_id = $1', [tenantId]);
       const report = await runPackage(make(), tenantId, raw);
       expect(report.status).toBe('failed');
-      expect(report.errors).toContainEqual({ file: expected.file, line: expected.line, column: expected.column, message: expect.stringMatching(expected.message) });
+      expect(report.errors).toContainEqual({
+        file: expected.file,
+        line: expected.line,
+        column: expected.column,
+        message: expect.stringMatching(expected.message),
+      });
       expect(await snapshot()).toBe(before);
-      const after = await client.query('SELECT count(*)::int AS n FROM roster_imports WHERE tenant_id = $1', [tenantId]);
+      const after = await client.query('SELECT count(*)::int AS n FROM roster_imports WHERE tenant_id = $1', [
+        tenantId,
+      ]);
       expect(after.rows[0].n).toBe(log.rows[0].n + 1);
       const { rows } = await client.query('SELECT status, errors FROM roster_imports WHERE id = $1', [report.id]);
       expect(rows[0].status).toBe('failed');
@@ -378,14 +711,30 @@ describe('roster CSV import', () => {
       userRow(p, 'usr-t1').familyName = '';
       p.files['enrollments.csv']!.rows[0]!.beginDate = '28/01/2025';
       const report = await runPackage(p);
-      expect(report.errors.map((e) => `${e.file}:${e.line}:${e.column}`)).toEqual(['orgs.csv:3:type', 'users.csv:4:role', 'users.csv:5:familyName', 'enrollments.csv:2:beginDate']);
+      expect(report.errors.map((e) => `${e.file}:${e.line}:${e.column}`)).toEqual([
+        'orgs.csv:3:type',
+        'users.csv:4:role',
+        'users.csv:5:familyName',
+        'enrollments.csv:2:beginDate',
+      ]);
       expect(report.errorCount).toBe(4);
     });
 
     it('caps the listed errors and stops reading at the cap', async () => {
       const p = schoolPackage();
-      for (let i = 0; i < 30; i++) p.files['enrollments.csv']!.rows.push({ sourcedId: `enr-x${i}`, classSourcedId: 'cls-9', schoolSourcedId: 'org-s1', userSourcedId: 'usr-s1', role: 'student' });
-      const report = await importRosterPackage(client, () => openRosterPackage(writeFolder(p)), { tenantId, source: 'cap', maxErrors: 10 });
+      for (let i = 0; i < 30; i++)
+        p.files['enrollments.csv']!.rows.push({
+          sourcedId: `enr-x${i}`,
+          classSourcedId: 'cls-9',
+          schoolSourcedId: 'org-s1',
+          userSourcedId: 'usr-s1',
+          role: 'student',
+        });
+      const report = await importRosterPackage(client, () => openRosterPackage(writeFolder(p)), {
+        tenantId,
+        source: 'cap',
+        maxErrors: 10,
+      });
       expect(report.errors).toHaveLength(10);
       expect(report.errorCount).toBe(10);
     });
@@ -396,7 +745,10 @@ describe('roster CSV import', () => {
       writeFileSync(bogus, 'this is not a zip file');
       const report = await run(bogus);
       expect(report.status).toBe('failed');
-      expect(report.errors[0]).toMatchObject({ file: '(package)', message: expect.stringMatching(/not a readable zip/) });
+      expect(report.errors[0]).toMatchObject({
+        file: '(package)',
+        message: expect.stringMatching(/not a readable zip/),
+      });
       await expect(run(dir, '0f0e0d0c-0b0a-4909-8807-060504030201')).rejects.toBeInstanceOf(UnknownTenantError);
     });
   });
@@ -409,14 +761,34 @@ describe('roster CSV import', () => {
 
     const boot = (env: Record<string, string>) =>
       createTestApp(
-        OnerosterModule.forRoot(loadConfig(OnerosterEnv, baseTestEnv({ DATABASE_URL: db.url, JWKS_URL: issuer.jwksUrl, TOKEN_ISSUER: issuer.issuer, PUBLIC_BASE_URL: 'https://roster.test', ...env }))),
+        OnerosterModule.forRoot(
+          loadConfig(
+            OnerosterEnv,
+            baseTestEnv({
+              DATABASE_URL: db.url,
+              JWKS_URL: issuer.jwksUrl,
+              TOKEN_ISSUER: issuer.issuer,
+              PUBLIC_BASE_URL: 'https://roster.test',
+              ...env,
+            }),
+          ),
+        ),
         { errorFilter: new ImsxErrorFilter() },
       );
-    const post = (target: NestExpressApplication, tenant: string, body: Buffer | string, token = admin, type = 'application/zip') => {
-      const req = request(target.getHttpServer()).post(`/admin/tenants/${tenant}/roster-imports`).set('Content-Type', type);
+    const post = (
+      target: NestExpressApplication,
+      tenant: string,
+      body: Buffer | string,
+      token = admin,
+      type = 'application/zip',
+    ) => {
+      const req = request(target.getHttpServer())
+        .post(`/admin/tenants/${tenant}/roster-imports`)
+        .set('Content-Type', type);
       return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
     };
-    const minor = (res: request.Response) => res.body.statusInfoSet?.[0]?.imsx_CodeMinor?.imsx_codeMinorField?.[0]?.imsx_codeMinorFieldValue;
+    const minor = (res: request.Response) =>
+      res.body.statusInfoSet?.[0]?.imsx_CodeMinor?.imsx_codeMinorField?.[0]?.imsx_codeMinorFieldValue;
 
     beforeAll(async () => {
       issuer = await new TestIssuer().start();
@@ -436,7 +808,10 @@ describe('roster CSV import', () => {
       const none = await post(app, tenant, await packageZip(schoolPackage()), '');
       expect(none.status).toBe(401);
       expect(minor(none)).toBe('unauthorisedrequest');
-      const reader = await issuer.mint({ scopes: [`${DEFAULT_ONEROSTER_SCOPE_BASE}/roster.readonly`], tenantId: tenant });
+      const reader = await issuer.mint({
+        scopes: [`${DEFAULT_ONEROSTER_SCOPE_BASE}/roster.readonly`],
+        tenantId: tenant,
+      });
       const wrong = await post(app, tenant, await packageZip(schoolPackage()), reader);
       expect(wrong.status).toBe(403);
       expect(minor(wrong)).toBe('forbidden');
@@ -447,12 +822,25 @@ describe('roster CSV import', () => {
       const tenant = await newTenant();
       const res = await post(app, tenant, await packageZip(schoolPackage()));
       expect(res.status).toBe(201);
-      expect(res.body.import).toMatchObject({ tenant_id: tenant, status: 'succeeded', mode: 'bulk', data_version: '1', errors: [], error_count: 0 });
+      expect(res.body.import).toMatchObject({
+        tenant_id: tenant,
+        status: 'succeeded',
+        mode: 'bulk',
+        data_version: '1',
+        errors: [],
+        error_count: 0,
+      });
       expect(res.body.import.counts['users.csv']).toEqual({ inserted: 4, updated: 0, unchanged: 0, tombstoned: 0 });
       expect(res.headers['location']).toBe(`/admin/tenants/${tenant}/roster-imports/${res.body.import.id}`);
-      const got = await request(app.getHttpServer()).get(res.headers['location']!).set('Authorization', `Bearer ${admin}`).expect(200);
+      const got = await request(app.getHttpServer())
+        .get(res.headers['location']!)
+        .set('Authorization', `Bearer ${admin}`)
+        .expect(200);
       expect(got.body.import).toMatchObject({ id: res.body.import.id, status: 'succeeded', data_version: '1' });
-      const list = await request(app.getHttpServer()).get(`/admin/tenants/${tenant}/roster-imports`).set('Authorization', `Bearer ${admin}`).expect(200);
+      const list = await request(app.getHttpServer())
+        .get(`/admin/tenants/${tenant}/roster-imports`)
+        .set('Authorization', `Bearer ${admin}`)
+        .expect(200);
       expect(list.body.imports.map((i: { id: string }) => i.id)).toEqual([res.body.import.id]);
       expect(await version(tenant)).toBe(1);
     });
@@ -469,7 +857,11 @@ describe('roster CSV import', () => {
         imsx_codeMajor: 'failure',
         imsx_severity: 'error',
         imsx_description: expect.stringContaining('users.csv line 3, column role'),
-        imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'users.csv:3:role', imsx_codeMinorFieldValue: 'invaliddata' }] },
+        imsx_CodeMinor: {
+          imsx_codeMinorField: [
+            { imsx_codeMinorFieldName: 'users.csv:3:role', imsx_codeMinorFieldValue: 'invaliddata' },
+          ],
+        },
       });
       expect(res.body.import).toMatchObject({ status: 'failed', error_count: 2 });
       expect(await version(tenant)).toBeUndefined();
@@ -488,9 +880,13 @@ describe('roster CSV import', () => {
       const unknown = await post(app, '0f0e0d0c-0b0a-4909-8807-060504030201', await packageZip(schoolPackage()));
       expect(unknown.status).toBe(404);
       expect(minor(unknown)).toBe('unknownobject');
-      const notUuid = await request(app.getHttpServer()).get(`/admin/tenants/${tenant}/roster-imports/nope`).set('Authorization', `Bearer ${admin}`);
+      const notUuid = await request(app.getHttpServer())
+        .get(`/admin/tenants/${tenant}/roster-imports/nope`)
+        .set('Authorization', `Bearer ${admin}`);
       expect(notUuid.status).toBe(404);
-      const { rows } = await client.query('SELECT count(*)::int AS n FROM roster_imports WHERE tenant_id = $1', [tenant]);
+      const { rows } = await client.query('SELECT count(*)::int AS n FROM roster_imports WHERE tenant_id = $1', [
+        tenant,
+      ]);
       expect(rows[0].n).toBe(0);
     });
 
@@ -503,7 +899,12 @@ describe('roster CSV import', () => {
       let body: Record<string, unknown> = {};
       for (let i = 0; i < 100 && status === 'running'; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        body = (await request(asyncApp.getHttpServer()).get(res.headers['location']!).set('Authorization', `Bearer ${admin}`).expect(200)).body.import;
+        body = (
+          await request(asyncApp.getHttpServer())
+            .get(res.headers['location']!)
+            .set('Authorization', `Bearer ${admin}`)
+            .expect(200)
+        ).body.import;
         status = body.status as string;
       }
       expect(body).toMatchObject({ status: 'succeeded', data_version: '1' });

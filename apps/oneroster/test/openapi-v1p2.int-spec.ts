@@ -5,7 +5,14 @@ import { Test } from '@nestjs/testing';
 import { loadConfig } from '@edu/config';
 import { DEFAULT_ONEROSTER_SCOPE_BASE, ScopeCatalog, type ScopeKey } from '@edu/domain';
 import { configureHttpApp } from '@edu/http';
-import { baseTestEnv, docOperations, openApiValidators, responseSchema, routeInventory, type DocOperation } from '@edu/testing';
+import {
+  baseTestEnv,
+  docOperations,
+  openApiValidators,
+  responseSchema,
+  routeInventory,
+  type DocOperation,
+} from '@edu/testing';
 import { ImsxErrorFilter } from '../src/common/imsx-error.filter';
 import { OnerosterEnv } from '../src/config/oneroster.env';
 import { OnerosterModule } from '../src/oneroster.module';
@@ -22,7 +29,10 @@ import { V1P2_OPERATIONS, V1P2_SERVICES, type V1p2Service } from './support/v1p2
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAPI documents are read as plain JSON */
 type Json = any;
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: DEFAULT_ONEROSTER_SCOPE_BASE });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: DEFAULT_ONEROSTER_SCOPE_BASE,
+});
 const V1P2_SCOPE_BASE = SCOPE_V1P2.roster.replace(/\/[^/]+$/, '/');
 
 /** `/classes/{classSourcedId}/students` and `/classes/:class_id/students` → `/classes/{}/students`. */
@@ -43,7 +53,14 @@ class DocumentedHarness extends RosterHarness {
   override async boot(env: Record<string, string> = {}): Promise<NestExpressApplication> {
     const config = loadConfig(
       OnerosterEnv,
-      baseTestEnv({ DATABASE_URL: this.db.url, JWKS_URL: this.issuer.jwksUrl, TOKEN_ISSUER: this.issuer.issuer, ONEROSTER_TENANT_CACHE_TTL_MS: '0', PUBLIC_BASE_URL: PUBLIC_BASE, ...env }),
+      baseTestEnv({
+        DATABASE_URL: this.db.url,
+        JWKS_URL: this.issuer.jwksUrl,
+        TOKEN_ISSUER: this.issuer.issuer,
+        ONEROSTER_TENANT_CACHE_TTL_MS: '0',
+        PUBLIC_BASE_URL: PUBLIC_BASE,
+        ...env,
+      }),
     );
     const ref = await Test.createTestingModule({ imports: [OnerosterModule.forRoot(config)] }).compile();
     const app = ref.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
@@ -67,16 +84,28 @@ function outline(schema: Json, resolve: (ref: string) => Json, depth = 0): strin
     if (target.properties?.href && type?.length === 1) return `ref:${type[0]}`;
     return depth > 4 ? 'object' : outline(target, resolve, depth + 1);
   }
-  if (schema.anyOf) return schema.anyOf.map((s: Json) => outline(s, resolve, depth)).sort().join('|');
+  if (schema.anyOf)
+    return schema.anyOf
+      .map((s: Json) => outline(s, resolve, depth))
+      .sort()
+      .join('|');
   if (schema.enum) return `enum(${[...schema.enum].sort().join(',')})`;
-  if (schema.type === 'array') return `${outline(schema.items, resolve, depth)}[]${schema.minItems ? `min${schema.minItems}` : ''}`;
+  if (schema.type === 'array')
+    return `${outline(schema.items, resolve, depth)}[]${schema.minItems ? `min${schema.minItems}` : ''}`;
   if (schema.type === 'object') {
     const names = Object.keys(schema.properties ?? {}).sort();
     if (names.length === 0) return 'object';
-    const props = names.map((n) => `${n}${schema.required?.includes(n) ? '!' : ''}:${outline(schema.properties[n], resolve, depth + 1)}`);
+    const props = names.map(
+      (n) => `${n}${schema.required?.includes(n) ? '!' : ''}:${outline(schema.properties[n], resolve, depth + 1)}`,
+    );
     return `{${props.join(',')}}${schema.additionalProperties === false ? '' : '+'}`;
   }
-  if (schema.type === 'string') return /^\^ext:/.test(schema.pattern ?? '') ? 'ext' : ['date', 'date-time', 'uri'].includes(schema.format) ? `string:${schema.format}` : 'string';
+  if (schema.type === 'string')
+    return /^\^ext:/.test(schema.pattern ?? '')
+      ? 'ext'
+      : ['date', 'date-time', 'uri'].includes(schema.format)
+        ? `string:${schema.format}`
+        : 'string';
   return schema.type;
 }
 
@@ -93,7 +122,8 @@ function officialClass(service: V1p2Service, name: string): Json {
 }
 
 /** Short scope names (`roster.readonly`) of a document operation. */
-const shortScopes = (o: DocOperation): string[] => ((o.op['x-required-scopes'] ?? []) as string[]).map((u) => u.replace(V1P2_SCOPE_BASE, '')).sort();
+const shortScopes = (o: DocOperation): string[] =>
+  ((o.op['x-required-scopes'] ?? []) as string[]).map((u) => u.replace(V1P2_SCOPE_BASE, '')).sort();
 
 describe('oneroster v1.2 OpenAPI documents', () => {
   const h = new DocumentedHarness();
@@ -118,25 +148,43 @@ describe('oneroster v1.2 OpenAPI documents', () => {
   it('lists exactly the routes served under each service root, relative to it (catch-alls left out)', () => {
     for (const s of V1P2_SERVICES) {
       expect(docs[s].servers).toEqual([{ url: `${PUBLIC_BASE}${V1P2[s]}` }]);
-      expect({ s, routes: ops[s].map((o) => `${o.method} ${shape(o.openApiPath)}`).sort() }).toEqual({ s, routes: served(s).map((r) => r.route).sort() });
+      expect({ s, routes: ops[s].map((o) => `${o.method} ${shape(o.openApiPath)}`).sort() }).toEqual({
+        s,
+        routes: served(s)
+          .map((r) => r.route)
+          .sort(),
+      });
       expect(new Set(ops[s].map((o) => o.op.operationId)).size).toBe(ops[s].length);
     }
   });
 
   it('together list the 81 operations of the standard: same paths, operationIds, scopes, query parameters and wrapper keys', () => {
-    const ours = V1P2_SERVICES.flatMap((s) => ops[s].map((o) => `${s} ${o.method} ${o.openApiPath} ${o.op.operationId} ${shortScopes(o).join(' ')}`));
-    const official = V1P2_OPERATIONS.map((o) => `${o.service} ${o.method} ${o.path} ${o.operationId} ${[...o.scopes].sort().join(' ')}`);
+    const ours = V1P2_SERVICES.flatMap((s) =>
+      ops[s].map((o) => `${s} ${o.method} ${o.openApiPath} ${o.op.operationId} ${shortScopes(o).join(' ')}`),
+    );
+    const official = V1P2_OPERATIONS.map(
+      (o) => `${o.service} ${o.method} ${o.path} ${o.operationId} ${[...o.scopes].sort().join(' ')}`,
+    );
     expect(official).toHaveLength(81);
     expect(ours.sort()).toEqual(official.sort());
     for (const o of V1P2_OPERATIONS) {
       const mine = ops[o.service].find((d) => d.op.operationId === o.operationId)!;
       const query = (mine.op.parameters ?? []).filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
-      const wrapper = (schema: Json) => (schema ? Object.keys((schema.$ref ? docResolver(docs[o.service])(schema.$ref) : schema).properties) : null);
-      const officialWrapper = (name: string | null | undefined) => (name ? Object.keys(OFFICIAL[o.service].schemas[name].properties) : null);
+      const wrapper = (schema: Json) =>
+        schema ? Object.keys((schema.$ref ? docResolver(docs[o.service])(schema.$ref) : schema).properties) : null;
+      const officialWrapper = (name: string | null | undefined) =>
+        name ? Object.keys(OFFICIAL[o.service].schemas[name].properties) : null;
       const ok = Object.keys(o.responses).find((s) => s.startsWith('2')) as string;
-      expect({ op: o.operationId, query, ok: wrapper(responseSchema(mine, Number(ok))) }).toEqual({ op: o.operationId, query: [...o.queryParameters], ok: officialWrapper(o.responses[ok]) });
+      expect({ op: o.operationId, query, ok: wrapper(responseSchema(mine, Number(ok))) }).toEqual({
+        op: o.operationId,
+        query: [...o.queryParameters],
+        ok: officialWrapper(o.responses[ok]),
+      });
       const body = mine.op.requestBody?.content?.['application/json']?.schema;
-      expect({ op: o.operationId, body: wrapper(body) }).toEqual({ op: o.operationId, body: officialWrapper(o.requestSchema) });
+      expect({ op: o.operationId, body: wrapper(body) }).toEqual({
+        op: o.operationId,
+        body: officialWrapper(o.requestSchema),
+      });
     }
   });
 
@@ -148,7 +196,11 @@ describe('oneroster v1.2 OpenAPI documents', () => {
         const route = `${o.method} ${shape(o.openApiPath)}`;
         const uris = catalog.uris((access.get(route) as string).split(' ') as ScopeKey[]);
         uris.forEach((u) => listed.add(u));
-        expect({ route, scopes: o.op['x-required-scopes'], security: o.op.security }).toEqual({ route, scopes: uris, security: [{ bearer: [] }, { oauth2: uris }] });
+        expect({ route, scopes: o.op['x-required-scopes'], security: o.op.security }).toEqual({
+          route,
+          scopes: uris,
+          security: [{ bearer: [] }, { oauth2: uris }],
+        });
       }
       const flow = docs[s].components.securitySchemes.oauth2.flows.clientCredentials;
       expect(flow.tokenUrl).toBe(`${h.issuer.issuer}/oauth/token`);
@@ -160,20 +212,31 @@ describe('oneroster v1.2 OpenAPI documents', () => {
     for (const s of V1P2_SERVICES) for (const o of ops[s]) expectOperationShape(o);
   });
 
-  it("describes each class as the official schema does (properties, required lists, GUIDRef types, enumerations, formats)", () => {
+  it('describes each class as the official schema does (properties, required lists, GUIDRef types, enumerations, formats)', () => {
     const user = docs.rostering.components.schemas.User;
-    expect(Object.keys(user.properties).sort()).toEqual(Object.keys(officialClass('rostering', 'User').properties).sort());
+    expect(Object.keys(user.properties).sort()).toEqual(
+      Object.keys(officialClass('rostering', 'User').properties).sort(),
+    );
     expect(Object.keys(user.properties)).not.toContain('password');
     for (const s of V1P2_SERVICES) {
       for (const name of CLASSES[s]) {
         const mine = docs[s].components.schemas[name];
         const official = officialClass(s, name);
-        expect({ name, required: [...(mine?.required ?? [])].sort() }).toEqual({ name, required: [...official.required].sort() });
-        expect({ name, outline: mine && outline(mine, docResolver(docs[s])) }).toEqual({ name, outline: outline(official, officialResolver) });
+        expect({ name, required: [...(mine?.required ?? [])].sort() }).toEqual({
+          name,
+          required: [...official.required].sort(),
+        });
+        expect({ name, outline: mine && outline(mine, docResolver(docs[s])) }).toEqual({
+          name,
+          outline: outline(official, officialResolver),
+        });
       }
       const status = docs[s].components.schemas.StatusInfo;
       const officialStatus = OFFICIAL[s].schemas.imsx_StatusInfoDType;
-      expect({ keys: Object.keys(status.properties).sort(), required: status.required }).toEqual({ keys: Object.keys(officialStatus.properties).sort(), required: officialStatus.required });
+      expect({ keys: Object.keys(status.properties).sort(), required: status.required }).toEqual({
+        keys: Object.keys(officialStatus.properties).sort(),
+        required: officialStatus.required,
+      });
     }
   });
 
@@ -188,7 +251,11 @@ describe('oneroster v1.2 OpenAPI documents', () => {
   it('serves the UIs at /docs/v1p2/<service> beside the v1.1 one', async () => {
     for (const path of ['/docs/', ...V1P2_SERVICES.map((s) => `/docs/v1p2/${s}`)]) {
       const ui = await h.get(path).redirects(1);
-      expect({ path, status: ui.status, swagger: ui.text.includes('swagger') }).toEqual({ path, status: 200, swagger: true });
+      expect({ path, status: ui.status, swagger: ui.text.includes('swagger') }).toEqual({
+        path,
+        status: 200,
+        swagger: true,
+      });
     }
     const v11 = (await h.get('/docs-json').expect(200)).body;
     expect(Object.keys(v11.paths).filter((p) => p.includes('/v1p2'))).toEqual([]);
@@ -202,19 +269,29 @@ function expectOperationShape(o: DocOperation): void {
   const route = `${o.method} ${o.openApiPath}`;
   const params = o.op.parameters ?? [];
   const names = [...o.openApiPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-  expect({ route, path: params.filter((p: Json) => p.in === 'path').map((p: Json) => p.name) }).toEqual({ route, path: names });
+  expect({ route, path: params.filter((p: Json) => p.in === 'path').map((p: Json) => p.name) }).toEqual({
+    route,
+    path: names,
+  });
   const query = params.filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
   const ok = responseSchema(o, 200)?.$ref ?? '';
   // 404: unknown object, or unknown parent of a relationship read; never on a plain collection.
   const statuses = [401, 403, 404, 429, 500, 503].filter((s) => s !== 404 || o.method !== 'GET' || names.length > 0);
-  expect({ route, errors: statuses.map((s) => responseSchema(o, s)) }).toEqual({ route, errors: statuses.map(() => STATUS_INFO) });
+  expect({ route, errors: statuses.map((s) => responseSchema(o, s)) }).toEqual({
+    route,
+    errors: statuses.map(() => STATUS_INFO),
+  });
   for (const s of [429, 503]) expect(o.op.responses[s].headers['Retry-After']).toBeDefined();
   if (o.method === 'GET') {
     expect(responseSchema(o, 400)).toEqual(STATUS_INFO);
     expect(o.op.requestBody).toBeUndefined();
     if (ok.endsWith('Set')) {
       expect({ route, query }).toEqual({ route, query: ['limit', 'offset', 'sort', 'orderBy', 'filter', 'fields'] });
-      expect(params.find((p: Json) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, default: 100 });
+      expect(params.find((p: Json) => p.name === 'limit').schema).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        default: 100,
+      });
       expect(Object.keys(o.op.responses[200].headers)).toEqual(expect.arrayContaining(['X-Total-Count', 'Link']));
     } else {
       expect({ route, ok, query }).toEqual({ route, ok: expect.stringMatching(/Single$/), query: ['fields'] });
@@ -223,29 +300,62 @@ function expectOperationShape(o: DocOperation): void {
   }
   expect({ route, query }).toEqual({ route, query: [] });
   expect(responseSchema(o, 422)).toEqual(STATUS_INFO);
-  const success = Object.keys(o.op.responses).filter((s) => s.startsWith('2')).sort();
+  const success = Object.keys(o.op.responses)
+    .filter((s) => s.startsWith('2'))
+    .sort();
   const body = o.op.requestBody?.content?.['application/json']?.schema?.$ref ?? null;
   if (o.method === 'PUT') {
-    expect({ route, success, created: o.op.responses[201].content, body }).toEqual({ route, success: ['200', '201'], created: undefined, body: expect.stringMatching(/Single$/) });
+    expect({ route, success, created: o.op.responses[201].content, body }).toEqual({
+      route,
+      success: ['200', '201'],
+      created: undefined,
+      body: expect.stringMatching(/Single$/),
+    });
     expect(ok).toBe(body);
   } else if (o.method === 'POST') {
-    expect({ route, success, pairs: responseSchema(o, 201), body }).toEqual({ route, success: ['201'], pairs: { $ref: '#/components/schemas/GUIDPairSet' }, body: expect.stringMatching(/Set$/) });
+    expect({ route, success, pairs: responseSchema(o, 201), body }).toEqual({
+      route,
+      success: ['201'],
+      pairs: { $ref: '#/components/schemas/GUIDPairSet' },
+      body: expect.stringMatching(/Set$/),
+    });
   } else {
-    expect({ route, success, body, content: o.op.responses[204].content }).toEqual({ route, success: ['204'], body: null, content: undefined });
+    expect({ route, success, body, content: o.op.responses[204].content }).toEqual({
+      route,
+      success: ['204'],
+      body: null,
+      content: undefined,
+    });
   }
 }
 
 /** A check of one request against the document of its service: documented status, valid body. */
 interface Checker {
-  (service: V1p2Service, operationId: string, method: V1p2Method, path: string, body?: unknown, token?: string): Promise<Json>;
+  (
+    service: V1p2Service,
+    operationId: string,
+    method: V1p2Method,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<Json>;
 }
 
 /**
  * Checks answers against their service's document, collecting every problem (an undocumented
  * status, a body the schema refuses, a body where none is documented) instead of stopping at the first.
  */
-function checker(h: RosterHarness, ops: Record<V1p2Service, DocOperation[]>, docs: Record<V1p2Service, Json>, token: string, report: { checked: Set<string>; problems: string[] }): Checker {
-  const validators = Object.fromEntries(V1P2_SERVICES.map((s) => [s, openApiValidators(docs[s])])) as Record<V1p2Service, ReturnType<typeof openApiValidators>>;
+function checker(
+  h: RosterHarness,
+  ops: Record<V1p2Service, DocOperation[]>,
+  docs: Record<V1p2Service, Json>,
+  token: string,
+  report: { checked: Set<string>; problems: string[] },
+): Checker {
+  const validators = Object.fromEntries(V1P2_SERVICES.map((s) => [s, openApiValidators(docs[s])])) as Record<
+    V1p2Service,
+    ReturnType<typeof openApiValidators>
+  >;
   return async (service, operationId, method, path, body, bearer = token) => {
     const o = ops[service].find((x) => x.op.operationId === operationId);
     if (!o) {
@@ -255,7 +365,8 @@ function checker(h: RosterHarness, ops: Record<V1p2Service, DocOperation[]>, doc
     const res = await v1p2(h, service, method, path, bearer, body);
     const at = `${operationId} ${method.toUpperCase()} ${path} → ${res.status}`;
     const schema = responseSchema(o, res.status);
-    if (!Object.keys(o.op.responses).includes(String(res.status))) report.problems.push(`${at}: status not documented (${res.text.slice(0, 300)})`);
+    if (!Object.keys(o.op.responses).includes(String(res.status)))
+      report.problems.push(`${at}: status not documented (${res.text.slice(0, 300)})`);
     else if (schema) {
       const validate = validators[service](schema);
       if (!validate(res.body)) report.problems.push(`${at}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
@@ -266,7 +377,11 @@ function checker(h: RosterHarness, ops: Record<V1p2Service, DocOperation[]>, doc
 }
 
 /** Every operation of the three documents, with data: the district fixture, gradebook objects written through v1.2, a resources package. */
-async function exerciseAll(h: RosterHarness, ops: Record<V1p2Service, DocOperation[]>, docs: Record<V1p2Service, Json>): Promise<{ checked: Set<string>; problems: string[] }> {
+async function exerciseAll(
+  h: RosterHarness,
+  ops: Record<V1p2Service, DocOperation[]>,
+  docs: Record<V1p2Service, Json>,
+): Promise<{ checked: Set<string>; problems: string[] }> {
   const t: TenantSetup = await h.tenant({ rootOrg: 'org-d1' });
   await loadFixture(h, t, districtFixture());
   const token = await h.token(t, Object.values(SCOPE_V1P2));
@@ -287,11 +402,21 @@ const OBJECTIVE = '8b1c6d5e-3f2a-4c1b-9d7e-6a5b4c3d2e1f';
 
 /** Writes each gradebook class through v1.2 (create, replace, bulk create), reads it back every way, then deletes it. */
 async function exerciseGradebook(check: Checker): Promise<void> {
-  const g = (operationId: string, method: V1p2Method, path: string, body?: unknown) => check('gradebook', operationId, method, path, body);
+  const g = (operationId: string, method: V1p2Method, path: string, body?: unknown) =>
+    check('gradebook', operationId, method, path, body);
   const category = { title: 'Documented', weight: 0.25 };
   await g('putCategory', 'put', 'categories/cat-v12', { category: { sourcedId: 'cat-v12', ...category } });
-  await g('putCategory', 'put', 'categories/cat-v12', { category: { sourcedId: 'cat-v12', ...category, title: 'Documented again' } });
-  const scale = { sourcedId: 'ss-v12', title: 'Letters', type: 'letter', class: ref('cls-alg-1'), course: ref('crs-alg'), scoreScaleValue: [{ itemValueLHS: 'A', itemValueRHS: '90 - 100' }] };
+  await g('putCategory', 'put', 'categories/cat-v12', {
+    category: { sourcedId: 'cat-v12', ...category, title: 'Documented again' },
+  });
+  const scale = {
+    sourcedId: 'ss-v12',
+    title: 'Letters',
+    type: 'letter',
+    class: ref('cls-alg-1'),
+    course: ref('crs-alg'),
+    scoreScaleValue: [{ itemValueLHS: 'A', itemValueRHS: '90 - 100' }],
+  };
   await g('putScoreScale', 'put', 'scoreScales/ss-v12', { scoreScale: scale });
   const lineItem = {
     title: 'Essay',
@@ -305,15 +430,49 @@ async function exerciseGradebook(check: Checker): Promise<void> {
     learningObjectiveSet: [{ source: 'case', learningObjectiveIds: [OBJECTIVE] }],
   };
   await g('putLineItem', 'put', 'lineItems/li-v12', { lineItem: { sourcedId: 'li-v12', ...lineItem } });
-  const result = { lineItem: ref('li-v12'), student: ref('usr-s-01'), scoreStatus: 'fully graded', score: 9, scoreDate: '2023-09-09', late: 'true', learningObjectiveSet: [{ source: 'case', learningObjectiveResults: [{ learningObjectiveId: OBJECTIVE, score: 1 }] }] };
+  const result = {
+    lineItem: ref('li-v12'),
+    student: ref('usr-s-01'),
+    scoreStatus: 'fully graded',
+    score: 9,
+    scoreDate: '2023-09-09',
+    late: 'true',
+    learningObjectiveSet: [
+      { source: 'case', learningObjectiveResults: [{ learningObjectiveId: OBJECTIVE, score: 1 }] },
+    ],
+  };
   await g('putResult', 'put', 'results/r-v12', { result: { sourcedId: 'r-v12', ...result } });
-  await g('putAssessmentLineItem', 'put', 'assessmentLineItems/ali-v12', { assessmentLineItem: { sourcedId: 'ali-v12', title: 'Unit test', class: ref('cls-alg-1'), scoreScale: ref('ss-v12') } });
-  const assessment = { assessmentLineItem: ref('ali-v12'), student: ref('usr-s-01'), score: 71, scorePercentile: 55, scoreDate: '2023-10-01', scoreStatus: 'ext:moderated' };
-  await g('putAssessmentResult', 'put', 'assessmentResults/ar-v12', { assessmentResult: { sourcedId: 'ar-v12', ...assessment } });
-  await g('postLineItemsForClass', 'post', 'classes/cls-alg-1/lineItems', { lineItems: [{ ...lineItem, sourcedId: 'tmp-li-1', title: 'Posted for the class' }] });
-  await g('postLineItemsForSchool', 'post', 'schools/org-s1/lineItems', { lineItems: [{ ...lineItem, sourcedId: 'tmp-li-2', title: 'Posted for the school' }] });
-  await g('postResultsForLineItem', 'post', 'lineItems/li-v12/results', { results: [{ ...result, sourcedId: 'tmp-r-1', student: ref('usr-s-03') }] });
-  await g('postResultsForAcademicSessionForClass', 'post', 'classes/cls-alg-1/academicSessions/as-gp1/results', { results: [{ ...result, sourcedId: 'tmp-r-2', student: ref('usr-s-05') }] });
+  await g('putAssessmentLineItem', 'put', 'assessmentLineItems/ali-v12', {
+    assessmentLineItem: {
+      sourcedId: 'ali-v12',
+      title: 'Unit test',
+      class: ref('cls-alg-1'),
+      scoreScale: ref('ss-v12'),
+    },
+  });
+  const assessment = {
+    assessmentLineItem: ref('ali-v12'),
+    student: ref('usr-s-01'),
+    score: 71,
+    scorePercentile: 55,
+    scoreDate: '2023-10-01',
+    scoreStatus: 'ext:moderated',
+  };
+  await g('putAssessmentResult', 'put', 'assessmentResults/ar-v12', {
+    assessmentResult: { sourcedId: 'ar-v12', ...assessment },
+  });
+  await g('postLineItemsForClass', 'post', 'classes/cls-alg-1/lineItems', {
+    lineItems: [{ ...lineItem, sourcedId: 'tmp-li-1', title: 'Posted for the class' }],
+  });
+  await g('postLineItemsForSchool', 'post', 'schools/org-s1/lineItems', {
+    lineItems: [{ ...lineItem, sourcedId: 'tmp-li-2', title: 'Posted for the school' }],
+  });
+  await g('postResultsForLineItem', 'post', 'lineItems/li-v12/results', {
+    results: [{ ...result, sourcedId: 'tmp-r-1', student: ref('usr-s-03') }],
+  });
+  await g('postResultsForAcademicSessionForClass', 'post', 'classes/cls-alg-1/academicSessions/as-gp1/results', {
+    results: [{ ...result, sourcedId: 'tmp-r-2', student: ref('usr-s-05') }],
+  });
   await readGradebook(g);
   for (const [op, path] of [
     ['deleteAssessmentResult', 'assessmentResults/ar-v12'],
@@ -327,7 +486,9 @@ async function exerciseGradebook(check: Checker): Promise<void> {
   }
 }
 
-async function readGradebook(g: (operationId: string, method: V1p2Method, path: string, body?: unknown) => Promise<Json>): Promise<void> {
+async function readGradebook(
+  g: (operationId: string, method: V1p2Method, path: string, body?: unknown) => Promise<Json>,
+): Promise<void> {
   const reads: Array<[string, string]> = [
     ['getAllCategories', 'categories'],
     ['getCategory', 'categories/cat-v12'],

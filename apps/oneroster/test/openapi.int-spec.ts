@@ -3,7 +3,14 @@ import { Test } from '@nestjs/testing';
 import { loadConfig } from '@edu/config';
 import { ScopeCatalog, type ScopeKey } from '@edu/domain';
 import { configureHttpApp } from '@edu/http';
-import { baseTestEnv, docOperations, openApiValidators, responseSchema, routeInventory, type DocOperation } from '@edu/testing';
+import {
+  baseTestEnv,
+  docOperations,
+  openApiValidators,
+  responseSchema,
+  routeInventory,
+  type DocOperation,
+} from '@edu/testing';
 import { ImsxErrorFilter } from '../src/common/imsx-error.filter';
 import { OnerosterEnv } from '../src/config/oneroster.env';
 import { OnerosterModule } from '../src/oneroster.module';
@@ -14,7 +21,10 @@ import { loadFixture } from './support/load';
 import { COLLECTION_CASES, SINGLE_CASES } from './support/operations';
 import { districtFixture } from './support/roster-fixture';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 
 /** Served by every process but not part of the API: left out of the document on purpose. */
 const OPERATIONS_ENDPOINTS = ['GET /health/live', 'GET /health/ready', 'GET /metrics'];
@@ -28,7 +38,14 @@ class DocumentedHarness extends RosterHarness {
   override async boot(env: Record<string, string> = {}): Promise<NestExpressApplication> {
     const config = loadConfig(
       OnerosterEnv,
-      baseTestEnv({ DATABASE_URL: this.db.url, JWKS_URL: this.issuer.jwksUrl, TOKEN_ISSUER: this.issuer.issuer, ONEROSTER_TENANT_CACHE_TTL_MS: '0', PUBLIC_BASE_URL: PUBLIC_BASE, ...env }),
+      baseTestEnv({
+        DATABASE_URL: this.db.url,
+        JWKS_URL: this.issuer.jwksUrl,
+        TOKEN_ISSUER: this.issuer.issuer,
+        ONEROSTER_TENANT_CACHE_TTL_MS: '0',
+        PUBLIC_BASE_URL: PUBLIC_BASE,
+        ...env,
+      }),
     );
     const ref = await Test.createTestingModule({ imports: [OnerosterModule.forRoot(config)] }).compile();
     const app = ref.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
@@ -68,13 +85,20 @@ describe('oneroster OpenAPI document', () => {
     expect(ops.filter((o) => o.path.startsWith(`${PREFIX}/`)).length).toBeGreaterThanOrEqual(61);
     expect(new Set(ops.map((o) => o.op.operationId)).size).toBe(ops.length);
     const users = ops.find((o) => o.path === `${PREFIX}/users`)!;
-    expect(users.op).toMatchObject({ operationId: 'getAllUsers', responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/UserCollection' } } } } } });
+    expect(users.op).toMatchObject({
+      operationId: 'getAllUsers',
+      responses: {
+        200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/UserCollection' } } } },
+      },
+    });
     expect(Object.keys(doc.components.schemas.User.properties)).not.toContain('password');
   });
 
   it('names the scopes every operation accepts, as the guard enforces them', () => {
     const access = new Map(routeInventory(h.app).map((r) => [`${r.method} ${r.path}`, r.access]));
-    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(`${h.issuer.issuer}/oauth/token`);
+    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(
+      `${h.issuer.issuer}/oauth/token`,
+    );
     for (const o of ops) {
       const uris = catalog.uris((access.get(`${o.method} ${o.path}`) as string).split(' ') as ScopeKey[]);
       expect({ route: `${o.method} ${o.path}`, scopes: o.op['x-required-scopes'], security: o.op.security }).toEqual({
@@ -90,15 +114,27 @@ describe('oneroster OpenAPI document', () => {
       const route = `${o.method} ${o.path}`;
       const names = [...o.openApiPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const params = o.op.parameters ?? [];
-      expect({ route, path: params.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name) }).toEqual({ route, path: names });
+      expect({
+        route,
+        path: params.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name),
+      }).toEqual({ route, path: names });
       const ok = Object.keys(o.op.responses).filter((s) => s.startsWith('2'));
       expect({ route, ok: ok.length > 0 }).toEqual({ route, ok: true });
-      for (const s of ok.filter((s) => s !== '204')) expect({ route, s, schema: !!responseSchema(o, Number(s)) }).toEqual({ route, s, schema: true });
-      for (const s of [401, 403, 503]) expect({ route, s, schema: responseSchema(o, s) }).toEqual({ route, s, schema: { $ref: '#/components/schemas/StatusInfoSet' } });
+      for (const s of ok.filter((s) => s !== '204'))
+        expect({ route, s, schema: !!responseSchema(o, Number(s)) }).toEqual({ route, s, schema: true });
+      for (const s of [401, 403, 503])
+        expect({ route, s, schema: responseSchema(o, s) }).toEqual({
+          route,
+          s,
+          schema: { $ref: '#/components/schemas/StatusInfoSet' },
+        });
       if (o.method === 'GET' && o.path.startsWith(PREFIX)) {
         const query = params.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
         const isCollection = !!responseSchema(o, 200)?.$ref?.endsWith('Collection');
-        expect({ route, query }).toEqual({ route, query: isCollection ? ['limit', 'offset', 'sort', 'orderBy', 'filter', 'fields'] : ['fields'] });
+        expect({ route, query }).toEqual({
+          route,
+          query: isCollection ? ['limit', 'offset', 'sort', 'orderBy', 'filter', 'fields'] : ['fields'],
+        });
       }
     }
   });
@@ -112,16 +148,32 @@ describe('oneroster OpenAPI document', () => {
     const byId = new Map(ops.map((o) => [o.op.operationId as string, o]));
     const checked = new Map<string, number>();
 
-    const check = async (operationId: string, method: 'get' | 'put' | 'delete', url: string, body?: object, bearer = token): Promise<ReturnType<typeof JSON.parse>> => {
+    const check = async (
+      operationId: string,
+      method: 'get' | 'put' | 'delete',
+      url: string,
+      body?: object,
+      bearer = token,
+    ): Promise<ReturnType<typeof JSON.parse>> => {
       const o = byId.get(operationId);
       if (!o) throw new Error(`no operation ${operationId} in the document`);
-      const req = method === 'put' ? h.put(url, body, bearer) : method === 'delete' ? h.delete(url, bearer) : h.get(url, bearer);
+      const req =
+        method === 'put' ? h.put(url, body, bearer) : method === 'delete' ? h.delete(url, bearer) : h.get(url, bearer);
       const res = await req;
       const documented = Object.keys(o.op.responses).includes(String(res.status));
-      expect({ operationId, url, status: res.status, documented }).toEqual({ operationId, url, status: res.status, documented: true });
+      expect({ operationId, url, status: res.status, documented }).toEqual({
+        operationId,
+        url,
+        status: res.status,
+        documented: true,
+      });
       if (res.status !== 204) {
         const validate = validator(responseSchema(o, res.status));
-        expect({ operationId, url, errors: validate(res.body) ? null : validate.errors?.slice(0, 3) }).toEqual({ operationId, url, errors: null });
+        expect({ operationId, url, errors: validate(res.body) ? null : validate.errors?.slice(0, 3) }).toEqual({
+          operationId,
+          url,
+          errors: null,
+        });
       }
       if (res.status < 300) checked.set(operationId, res.status);
       return res.body;
@@ -145,7 +197,11 @@ describe('oneroster OpenAPI document', () => {
     await check('getResultsForClass', 'get', `classes/${cls}/results`);
     await check('getCategoriesForClass', 'get', `classes/${cls}/categories`);
     await check('getResultsForLineItemForClass', 'get', `classes/${cls}/lineItems/${li.sourcedId}/results`);
-    await check('getResultsForStudentForClass', 'get', `classes/${cls}/students/${results[0].student.sourcedId}/results`);
+    await check(
+      'getResultsForStudentForClass',
+      'get',
+      `classes/${cls}/students/${results[0].student.sourcedId}/results`,
+    );
     await check('getResourcesForClass', 'get', `classes/${cls}/resources`);
     await check('getResourcesForCourse', 'get', 'courses/crs-alg/resources');
     // Writes: create, replace, delete.
@@ -159,10 +215,19 @@ describe('oneroster OpenAPI document', () => {
     await check('getAllUsers', 'get', 'users', undefined, 'not-a-token');
     await check('putLineItem', 'put', `lineItems/${li.sourcedId}`, { lineItem: { title: 5 } });
 
-    const reads = ops.filter((o) => o.method === 'GET' && o.path.startsWith(PREFIX)).map((o) => o.op.operationId as string);
-    const writes = ops.filter((o) => o.method !== 'GET' && o.path.startsWith(PREFIX)).map((o) => o.op.operationId as string);
+    const reads = ops
+      .filter((o) => o.method === 'GET' && o.path.startsWith(PREFIX))
+      .map((o) => o.op.operationId as string);
+    const writes = ops
+      .filter((o) => o.method !== 'GET' && o.path.startsWith(PREFIX))
+      .map((o) => o.op.operationId as string);
     expect(reads.filter((r) => !checked.has(r) && !(r === 'getResource' && !resources.length))).toEqual([]);
-    expect(writes.filter((w) => !checked.has(w)).sort()).toEqual(['deleteLineItem', 'deleteResult', 'putLineItem', 'putResult']);
+    expect(writes.filter((w) => !checked.has(w)).sort()).toEqual([
+      'deleteLineItem',
+      'deleteResult',
+      'putLineItem',
+      'putResult',
+    ]);
   });
 
   it('serves the UI at /docs', async () => {

@@ -45,7 +45,9 @@ function urlsIn(answer: Answer): string[] {
 function expectOnlyConfiguredLinks(label: string, answer: Answer, root: string): void {
   const everything = `${JSON.stringify(answer.headers)}\n${answer.text}`;
   expect({ label, leaked: MARKERS.filter((m) => everything.toLowerCase().includes(m)) }).toEqual({ label, leaked: [] });
-  const foreign = urlsIn(answer).filter((url) => !url.startsWith(`${root}/`) && !IDENTIFIERS.some((id) => url.startsWith(id)));
+  const foreign = urlsIn(answer).filter(
+    (url) => !url.startsWith(`${root}/`) && !IDENTIFIERS.some((id) => url.startsWith(id)),
+  );
   expect({ label, foreign }).toEqual({ label, foreign: [] });
 }
 
@@ -63,7 +65,20 @@ describe('OneRoster links under forged host headers', () => {
     token = await h.token(D, [SCOPE.roster, SCOPE.demographics]);
     coreOnly = await h.token(D, [SCOPE.core]);
     gradebook = await h.token(D, [SCOPE.gradebook, SCOPE.gradebookPut]);
-    await h.put('lineItems/li-1', { lineItem: { title: 'Quiz', assignDate: '2024-01-01T00:00:00Z', dueDate: '2024-01-02T00:00:00Z', class: { sourcedId: 'cls-alg-1' } } }, gradebook).expect(201);
+    await h
+      .put(
+        'lineItems/li-1',
+        {
+          lineItem: {
+            title: 'Quiz',
+            assignDate: '2024-01-01T00:00:00Z',
+            dueDate: '2024-01-02T00:00:00Z',
+            class: { sourcedId: 'cls-alg-1' },
+          },
+        },
+        gradebook,
+      )
+      .expect(201);
   });
 
   afterAll(() => h.stop());
@@ -77,10 +92,20 @@ describe('OneRoster links under forged host headers', () => {
   /** Collections (Link headers, GUIDRefs), single objects, warnings and every kind of error. */
   const ANSWERS: ReadonlyArray<[label: string, send: () => request.Test, status: number, links: number]> = [
     ['users page in the middle', () => get('users?limit=2&offset=2&fields=sourcedId,orgs,agents'), 200, 4],
-    ['filtered, sorted relationship collection', () => get(`schools/org-s1/classes?limit=1&data_field=title&filter=${encodeURIComponent("status='active'")}`), 200, 3],
+    [
+      'filtered, sorted relationship collection',
+      () => get(`schools/org-s1/classes?limit=1&data_field=title&filter=${encodeURIComponent("status='active'")}`),
+      200,
+      3,
+    ],
     ['last page of enrollments', () => get('enrollments?limit=5&offset=5000'), 200, 3],
     ['students descending', () => get('students?limit=3&orderBy=desc'), 200, 3],
-    ['collection with a warning', () => get('orgs?limit=1&data_field=nickname&fields=sourcedId,parent,children,bogus'), 200, 3],
+    [
+      'collection with a warning',
+      () => get('orgs?limit=1&data_field=nickname&fields=sourcedId,parent,children,bogus'),
+      200,
+      3,
+    ],
     ['empty collection', () => get('terms/NOPE/classes'), 200, 2],
     ['class with GUIDRefs', () => get('classes/cls-alg-2'), 200, 4],
     ['parent user with agents', () => get('users/usr-p-01'), 200, 3],
@@ -94,10 +119,54 @@ describe('OneRoster links under forged host headers', () => {
     ['missing scope', () => get('demographics', coreOnly), 403, 0],
     ['gradebook route without its scope', () => get('lineItems'), 403, 0],
     ['gradebook collection', () => get('classes/cls-alg-1/lineItems', gradebook), 200, 3],
-    ['gradebook PUT creating (Location)', () => forged(h.put('results/r-1', { result: { lineItem: { sourcedId: 'li-1' }, student: { sourcedId: 'usr-s-01' }, scoreStatus: 'exempt', scoreDate: '2024-01-03' } }, gradebook)), 201, 3],
-    ['gradebook PUT replacing', () => forged(h.put('lineItems/li-1', { lineItem: { title: 'Quiz 1', assignDate: '2024-01-01T00:00:00Z', dueDate: '2024-01-02T00:00:00Z', class: { sourcedId: 'cls-alg-1' } } }, gradebook)), 200, 1],
+    [
+      'gradebook PUT creating (Location)',
+      () =>
+        forged(
+          h.put(
+            'results/r-1',
+            {
+              result: {
+                lineItem: { sourcedId: 'li-1' },
+                student: { sourcedId: 'usr-s-01' },
+                scoreStatus: 'exempt',
+                scoreDate: '2024-01-03',
+              },
+            },
+            gradebook,
+          ),
+        ),
+      201,
+      3,
+    ],
+    [
+      'gradebook PUT replacing',
+      () =>
+        forged(
+          h.put(
+            'lineItems/li-1',
+            {
+              lineItem: {
+                title: 'Quiz 1',
+                assignDate: '2024-01-01T00:00:00Z',
+                dueDate: '2024-01-02T00:00:00Z',
+                class: { sourcedId: 'cls-alg-1' },
+              },
+            },
+            gradebook,
+          ),
+        ),
+      200,
+      1,
+    ],
     ['unknown route', () => get('nothing-here'), 404, 0],
-    ['write method', () => forged(request(h.app.getHttpServer()).post(`${PREFIX}/users`).set('Authorization', `Bearer ${token}`).send({})), 405, 0],
+    [
+      'write method',
+      () =>
+        forged(request(h.app.getHttpServer()).post(`${PREFIX}/users`).set('Authorization', `Bearer ${token}`).send({})),
+      405,
+      0,
+    ],
   ];
 
   it.each(ANSWERS)('%s: no forged origin in headers or body', async (label, send, status, links) => {
@@ -116,10 +185,22 @@ describe('OneRoster links under forged host headers', () => {
   });
 
   it('matches href filters against the configured URL, not the forged one', async () => {
-    const ours = await get(`classes?filter=${encodeURIComponent(`school.href='${HREF_ROOT}/orgs/org-s2'`)}`).expect(200);
-    expect(ours.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7', 'cls-eng-7a', 'cls-hr-7']);
-    for (const root of ['https://forged-host.example:8443', 'http://forged-host.example:8443', 'gopher://forged-xfh.example']) {
-      const theirs = await get(`classes?filter=${encodeURIComponent(`school.href='${root}${PREFIX}/orgs/org-s2'`)}`).expect(200);
+    const ours = await get(`classes?filter=${encodeURIComponent(`school.href='${HREF_ROOT}/orgs/org-s2'`)}`).expect(
+      200,
+    );
+    expect(ours.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual([
+      'cls-art-7',
+      'cls-eng-7a',
+      'cls-hr-7',
+    ]);
+    for (const root of [
+      'https://forged-host.example:8443',
+      'http://forged-host.example:8443',
+      'gopher://forged-xfh.example',
+    ]) {
+      const theirs = await get(
+        `classes?filter=${encodeURIComponent(`school.href='${root}${PREFIX}/orgs/org-s2'`)}`,
+      ).expect(200);
       expect(theirs.body.classes).toEqual([]);
       expect(theirs.headers['x-total-count']).toBe('0');
     }
@@ -130,14 +211,20 @@ describe('OneRoster links under forged host headers', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      for (const target of [`http://forged-target.example${PREFIX}/users?limit=1`, `http://forged-target.example${PREFIX}/classes/cls-alg-2`]) {
+      for (const target of [
+        `http://forged-target.example${PREFIX}/users?limit=1`,
+        `http://forged-target.example${PREFIX}/classes/cls-alg-2`,
+      ]) {
         const answer = await new Promise<Answer>((resolve, reject) => {
-          const req = http.request({ host: '127.0.0.1', port, path: target, headers: { ...FORGED, Authorization: `Bearer ${token}` } }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-          });
+          const req = http.request(
+            { host: '127.0.0.1', port, path: target, headers: { ...FORGED, Authorization: `Bearer ${token}` } },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+            },
+          );
           req.on('error', reject);
           req.end();
         });

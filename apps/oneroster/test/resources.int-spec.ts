@@ -29,15 +29,33 @@ describe('OneRoster resources reads', () => {
     T = await h.tenant();
     other = await h.tenant();
     const p = fullPackage();
-    p.files['resources.csv']!.rows.push({ sourcedId: 'res-3', vendorResourceId: 'VR-300', title: 'Calculator', roles: 'student', importance: 'secondary' });
-    p.files['courseResources.csv']!.rows.push({ sourcedId: 'kr-2', courseSourcedId: 'crs-1', resourceSourcedId: 'res-3' }, { sourcedId: 'kr-3', courseSourcedId: 'crs-1', resourceSourcedId: 'res-1' });
+    p.files['resources.csv']!.rows.push({
+      sourcedId: 'res-3',
+      vendorResourceId: 'VR-300',
+      title: 'Calculator',
+      roles: 'student',
+      importance: 'secondary',
+    });
+    p.files['courseResources.csv']!.rows.push(
+      { sourcedId: 'kr-2', courseSourcedId: 'crs-1', resourceSourcedId: 'res-3' },
+      { sourcedId: 'kr-3', courseSourcedId: 'crs-1', resourceSourcedId: 'res-1' },
+    );
     const report = await importFolder(h, T.tenantId, writeFolder(p));
     expect(report).toMatchObject({ status: 'succeeded', errors: [] });
-    expect(report.counts).toMatchObject({ 'resources.csv': { inserted: 3 }, 'classResources.csv': { inserted: 3 }, 'courseResources.csv': { inserted: 3 } });
+    expect(report.counts).toMatchObject({
+      'resources.csv': { inserted: 3 },
+      'classResources.csv': { inserted: 3 },
+      'courseResources.csv': { inserted: 3 },
+    });
     // Another tenant with the same ids but other content.
     const q: CsvPackage = fullPackage();
-    q.files['resources.csv']!.rows = [{ sourcedId: 'res-1', vendorResourceId: 'OTHER-1', title: 'Other tenant' }, { sourcedId: 'res-other', vendorResourceId: 'OTHER-2' }];
-    q.files['classResources.csv']!.rows = [{ sourcedId: 'cr-1', classSourcedId: 'cls-1', resourceSourcedId: 'res-other' }];
+    q.files['resources.csv']!.rows = [
+      { sourcedId: 'res-1', vendorResourceId: 'OTHER-1', title: 'Other tenant' },
+      { sourcedId: 'res-other', vendorResourceId: 'OTHER-2' },
+    ];
+    q.files['classResources.csv']!.rows = [
+      { sourcedId: 'cr-1', classSourcedId: 'cls-1', resourceSourcedId: 'res-other' },
+    ];
     q.files['courseResources.csv']!.rows = [];
     setMode(q, 'results', 'absent');
     expect((await importFolder(h, other.tenantId, writeFolder(q))).status).toBe('succeeded');
@@ -99,21 +117,34 @@ describe('OneRoster resources reads', () => {
     expect(links.prev?.searchParams.get('offset')).toBe('0');
     expect(links.last?.searchParams.get('offset')).toBe(String(expected.length - 1));
     expect(`${links.first?.origin}${links.first?.pathname}`).toBe(`${HREF_ROOT}/${path}`);
-    expect(ids((await h.get(`${path}?orderBy=desc`, token).expect(200)).body.resources)).toEqual([...expected].reverse());
+    expect(ids((await h.get(`${path}?orderBy=desc`, token).expect(200)).body.resources)).toEqual(
+      [...expected].reverse(),
+    );
     const sorted = await h.get(`${path}?data_field=vendorResourceId&orderBy=desc`, token).expect(200);
     expect(sorted.body.resources.map((r: { vendorResourceId: string }) => r.vendorResourceId)).toEqual(
-      sorted.body.resources.map((r: { vendorResourceId: string }) => r.vendorResourceId).sort().reverse(),
+      sorted.body.resources
+        .map((r: { vendorResourceId: string }) => r.vendorResourceId)
+        .sort()
+        .reverse(),
     );
-    const filtered = await h.get(`${path}?filter=${encodeURIComponent(`sourcedId='${expected[0]}' OR roles='TEACHER'`)}`, token).expect(200);
+    const filtered = await h
+      .get(`${path}?filter=${encodeURIComponent(`sourcedId='${expected[0]}' OR roles='TEACHER'`)}`, token)
+      .expect(200);
     expect(ids(filtered.body.resources)).toEqual([expected[0]]);
     const fields = await h.get(`${path}?fields=sourcedId`, token).expect(200);
     for (const r of fields.body.resources) expect(Object.keys(r)).toEqual(['sourcedId']);
-    expectImsxError(await h.get(`${path}?filter=${encodeURIComponent("color='red'")}`, token), 400, 'invalid_filter_field', 'filter');
+    expectImsxError(
+      await h.get(`${path}?filter=${encodeURIComponent("color='red'")}`, token),
+      400,
+      'invalid_filter_field',
+      'filter',
+    );
     expectImsxError(await h.get(`${path}?limit=1001`, token), 400, 'invaliddata', 'limit');
   });
 
   it('filters resources by their own fields', async () => {
-    const q = async (filter: string) => ids((await h.get(`resources?filter=${encodeURIComponent(filter)}`, token).expect(200)).body.resources);
+    const q = async (filter: string) =>
+      ids((await h.get(`resources?filter=${encodeURIComponent(filter)}`, token).expect(200)).body.resources);
     expect(await q("importance='secondary'")).toEqual(['res-3']);
     expect(await q("roles='student'")).toEqual(['res-1', 'res-3']);
     expect(await q("title~'BOOK'")).toEqual(['res-1']);
@@ -122,7 +153,12 @@ describe('OneRoster resources reads', () => {
   });
 
   it('answers an empty collection for unknown, other-tenant or resource-less classes and courses', async () => {
-    for (const path of ['classes/NOPE/resources', 'courses/NOPE/resources', 'courses/crs-2/resources', 'classes/cls-2/resources?filter=' + encodeURIComponent("vendorResourceId='VR-100'")]) {
+    for (const path of [
+      'classes/NOPE/resources',
+      'courses/NOPE/resources',
+      'courses/crs-2/resources',
+      'classes/cls-2/resources?filter=' + encodeURIComponent("vendorResourceId='VR-100'"),
+    ]) {
       const res = await h.get(path, token).expect(200);
       expect(res.body).toEqual({ resources: [] });
       expect(res.headers['x-total-count']).toBe('0');
@@ -140,7 +176,9 @@ describe('OneRoster resources reads', () => {
     const course = (await h.get('courses/crs-1', rosterToken).expect(200)).body.course;
     expect(course.resources.map((r: { sourcedId: string }) => r.sourcedId)).toEqual(['res-1', 'res-3']);
     expect((await h.get('courses/crs-2', rosterToken).expect(200)).body.course).not.toHaveProperty('resources');
-    const filtered = await h.get(`classes?filter=${encodeURIComponent("resources.sourcedId='res-2'")}`, rosterToken).expect(200);
+    const filtered = await h
+      .get(`classes?filter=${encodeURIComponent("resources.sourcedId='res-2'")}`, rosterToken)
+      .expect(200);
     expect(ids(filtered.body.classes)).toEqual(['cls-1', 'cls-2']);
   });
 
@@ -153,12 +191,25 @@ describe('OneRoster resources reads', () => {
 
     it('refuses no token and forged tokens with 401', async () => {
       for (const path of PATHS) expectImsxError(await h.get(path), 401, 'unauthorisedrequest');
-      const attacks = await h.issuer.attackTokens({ scopes: [SCOPE.resources], tenantId: T.tenantId, deploymentId: T.deploymentId, sub: T.appId });
-      for (const bad of Object.values(attacks)) expectImsxError(await h.get('resources', bad), 401, 'unauthorisedrequest');
+      const attacks = await h.issuer.attackTokens({
+        scopes: [SCOPE.resources],
+        tenantId: T.tenantId,
+        deploymentId: T.deploymentId,
+        sub: T.appId,
+      });
+      for (const bad of Object.values(attacks))
+        expectImsxError(await h.get('resources', bad), 401, 'unauthorisedrequest');
     });
 
     it('needs resource.readonly (403 forbidden with every other scope)', async () => {
-      const others = await h.token(T, [SCOPE.roster, SCOPE.core, SCOPE.demographics, SCOPE.gradebook, SCOPE.gradebookPut, SCOPE.gradebookDelete]);
+      const others = await h.token(T, [
+        SCOPE.roster,
+        SCOPE.core,
+        SCOPE.demographics,
+        SCOPE.gradebook,
+        SCOPE.gradebookPut,
+        SCOPE.gradebookDelete,
+      ]);
       for (const path of PATHS) {
         expectImsxError(await h.get(path, others), 403, 'forbidden');
         await h.get(path, token).expect(200);

@@ -103,7 +103,9 @@ describe('OneRoster rostering reads', () => {
         periods: ['2', '3'],
       });
       const sparse = (await h.get('classes/cls-eng-7a', token).expect(200)).body.class;
-      expect(Object.keys(sparse).sort()).toEqual(['classType', 'course', 'dateLastModified', 'grades', 'school', 'sourcedId', 'status', 'terms', 'title'].sort());
+      expect(Object.keys(sparse).sort()).toEqual(
+        ['classType', 'course', 'dateLastModified', 'grades', 'school', 'sourcedId', 'status', 'terms', 'title'].sort(),
+      );
     });
 
     it('renders users with userIds, agents and orgs, never a password', async () => {
@@ -121,7 +123,9 @@ describe('OneRoster rostering reads', () => {
           { type: 'LDAP', identifier: 'alovelace' },
           { type: 'SIS', identifier: 'T-0001' },
         ],
-        orgs: [{ sourcedId: 'org-s1', type: 'org', href: expect.stringMatching(/\/ims\/oneroster\/v1p1\/orgs\/org-s1$/) }],
+        orgs: [
+          { sourcedId: 'org-s1', type: 'org', href: expect.stringMatching(/\/ims\/oneroster\/v1p1\/orgs\/org-s1$/) },
+        ],
       });
       expect(ada).not.toHaveProperty('password');
       expect(ada).not.toHaveProperty('agents');
@@ -144,7 +148,13 @@ describe('OneRoster rostering reads', () => {
       expect(d1.children.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['org-s1', 'org-s2', 'org-s9']);
       expect(d1.children[0].type).toBe('org');
       const t1 = (await h.get('terms/as-t1', token).expect(200)).body.academicSession;
-      expect(t1).toMatchObject({ title: 'Fall 2023', type: 'term', startDate: '20230815', endDate: '20231220', schoolYear: '2024' });
+      expect(t1).toMatchObject({
+        title: 'Fall 2023',
+        type: 'term',
+        startDate: '20230815',
+        endDate: '20231220',
+        schoolYear: '2024',
+      });
       expect(t1.parent).toMatchObject({ sourcedId: 'as-y2024', type: 'academicSession' });
       expect(t1.children.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['as-gp1', 'as-gp2']);
       const sci = (await h.get('orgs/org-s1-sci', token).expect(200)).body.org;
@@ -161,16 +171,28 @@ describe('OneRoster rostering reads', () => {
       const noPrimary = (await h.get('enrollments/enr-hr-7-s-15', token).expect(200)).body.enrollment;
       expect(noPrimary).not.toHaveProperty('primary');
       const demo = (await h.get('demographics/usr-s-03', token).expect(200)).body.demographics;
-      expect(demo).toMatchObject({ birthDate: '20080313', sex: 'male', blackOrAfricanAmerican: 'true', white: 'false', countryOfBirthCode: 'US' });
+      expect(demo).toMatchObject({
+        birthDate: '20080313',
+        sex: 'male',
+        blackOrAfricanAmerican: 'true',
+        white: 'false',
+        countryOfBirthCode: 'US',
+      });
       expect(demo).not.toHaveProperty('nativeHawaiianOrOtherPacificIslander');
     });
 
     it('escapes ids in hrefs so that every href leads back to its object', async () => {
       const cls = (await h.get('classes/cls-art-7', token).expect(200)).body.class;
-      expect(cls.course).toEqual({ href: `${HREF_ROOT}/courses/crs-art%201%2F2`, sourcedId: 'crs-art 1/2', type: 'course' });
+      expect(cls.course).toEqual({
+        href: `${HREF_ROOT}/courses/crs-art%201%2F2`,
+        sourcedId: 'crs-art 1/2',
+        type: 'course',
+      });
       const course = (await h.get(new URL(cls.course.href).pathname, token).expect(200)).body.course;
       expect(course).toMatchObject({ sourcedId: 'crs-art 1/2', title: 'Art "Studio" 1/2' });
-      const byHref = await h.get(`classes?filter=${encodeURIComponent(`course.href='${cls.course.href}'`)}`, token).expect(200);
+      const byHref = await h
+        .get(`classes?filter=${encodeURIComponent(`course.href='${cls.course.href}'`)}`, token)
+        .expect(200);
       expect(byHref.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7']);
       const forCourse = await h.get(`courses/${encodeURIComponent('crs-art 1/2')}/classes`, token).expect(200);
       expect(forCourse.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7']);
@@ -180,17 +202,22 @@ describe('OneRoster rostering reads', () => {
       expect((await h.get('classes/cls-old', token).expect(200)).body.class.status).toBe('tobedeleted');
       expect((await h.get('students/usr-s-24', token).expect(200)).body.user.status).toBe('tobedeleted');
       const active = await h.get(`users?limit=1000&filter=${encodeURIComponent("status='active'")}`, token).expect(200);
-      expect(active.body.users.map((u: { sourcedId: string }) => u.sourcedId)).toEqual(district.ids('users', (r) => r.active));
+      expect(active.body.users.map((u: { sourcedId: string }) => u.sourcedId)).toEqual(
+        district.ids('users', (r) => r.active),
+      );
     });
   });
 
   describe('paging', () => {
-    it.each([1, 3, 7, 100])('walks every page of /users with limit %i: no repeats, nothing missed, right links', async (limit) => {
-      const { ids, total, pages } = await walk(`users?limit=${limit}`);
-      expect(ids).toEqual(district.ids('users'));
-      expect(total).toBe(ids.length);
-      expect(pages).toBe(Math.ceil(total / limit));
-    });
+    it.each([1, 3, 7, 100])(
+      'walks every page of /users with limit %i: no repeats, nothing missed, right links',
+      async (limit) => {
+        const { ids, total, pages } = await walk(`users?limit=${limit}`);
+        expect(ids).toEqual(district.ids('users'));
+        expect(total).toBe(ids.length);
+        expect(pages).toBe(Math.ceil(total / limit));
+      },
+    );
 
     it('walks /students descending and filtered /users sorted by familyName', async () => {
       expect((await walk('students?limit=4&orderBy=desc')).ids).toEqual(district.expected('getAllStudents').reverse());
@@ -211,7 +238,12 @@ describe('OneRoster rostering reads', () => {
 
     it('repeats filter, sort and fields in every link, percent-encoded', async () => {
       const filter = "familyName~'s'";
-      const res = await h.get(`users?limit=2&offset=2&filter=${encodeURIComponent(filter)}&data_field=givenName&orderBy=desc&fields=sourcedId,givenName`, token).expect(200);
+      const res = await h
+        .get(
+          `users?limit=2&offset=2&filter=${encodeURIComponent(filter)}&data_field=givenName&orderBy=desc&fields=sourcedId,givenName`,
+          token,
+        )
+        .expect(200);
       const links = parseLinks(res.headers['link']);
       expect(Object.keys(links).sort()).toEqual(['first', 'last', 'next', 'prev']);
       for (const url of Object.values(links)) {
@@ -221,7 +253,7 @@ describe('OneRoster rostering reads', () => {
         expect(url.searchParams.get('fields')).toBe('sourcedId,givenName');
         expect(`${url.origin}${url.pathname}`).toBe(`${HREF_ROOT}/users`);
       }
-      expect(res.headers['link']).toContain("filter=familyName~%27s%27");
+      expect(res.headers['link']).toContain('filter=familyName~%27s%27');
     });
 
     // Pages past the first are picked before they are formatted: every field (derived lists
@@ -268,20 +300,41 @@ describe('OneRoster rostering reads', () => {
       ["email~'%'", () => false],
       ["role='teacher' OR role='aide'", (u) => u.role === 'teacher' || u.role === 'aide'],
       ["role='student' AND enabledUser='false'", (u) => u.role === 'student' && u.enabledUser === 'false'],
-      ["orgs.sourcedId='org-s2'", (u) => (u.orgs as Array<{ sourcedId: string }>).some((o) => o.sourcedId === 'org-s2')],
-      ["orgs.sourcedId!='org-s2'", (u) => !(u.orgs as Array<{ sourcedId: string }>).some((o) => o.sourcedId === 'org-s2')],
-      ["agents.sourcedId='usr-s-02'", (u) => ((u.agents as Array<{ sourcedId: string }>) ?? []).some((o) => o.sourcedId === 'usr-s-02')],
+      [
+        "orgs.sourcedId='org-s2'",
+        (u) => (u.orgs as Array<{ sourcedId: string }>).some((o) => o.sourcedId === 'org-s2'),
+      ],
+      [
+        "orgs.sourcedId!='org-s2'",
+        (u) => !(u.orgs as Array<{ sourcedId: string }>).some((o) => o.sourcedId === 'org-s2'),
+      ],
+      [
+        "agents.sourcedId='usr-s-02'",
+        (u) => ((u.agents as Array<{ sourcedId: string }>) ?? []).some((o) => o.sourcedId === 'usr-s-02'),
+      ],
       ["grades='09'", (u) => ((u.grades as string[]) ?? []).includes('09')],
       ["grades!='09'", (u) => !((u.grades as string[]) ?? []).includes('09')],
-      ["userIds.type='sis'", (u) => ((u.userIds as Array<{ type: string }>) ?? []).some((i) => i.type.toLowerCase() === 'sis')],
-      ["userIds.identifier~'100'", (u) => ((u.userIds as Array<{ identifier: string }>) ?? []).some((i) => i.identifier.includes('100'))],
+      [
+        "userIds.type='sis'",
+        (u) => ((u.userIds as Array<{ type: string }>) ?? []).some((i) => i.type.toLowerCase() === 'sis'),
+      ],
+      [
+        "userIds.identifier~'100'",
+        (u) => ((u.userIds as Array<{ identifier: string }>) ?? []).some((i) => i.identifier.includes('100')),
+      ],
       ["sourcedId='usr-s-10'", (u) => u.sourcedId === 'usr-s-10'],
       ["sourcedId='USR-S-10'", () => false],
       ["sourcedId<'usr-s-05'", (u) => byteOrder(u.sourcedId as string, 'usr-s-05') < 0],
       ["orgs.type='org'", () => true],
       ["status='tobedeleted'", (u) => u.status === 'tobedeleted'],
-      ["metadata.microsoft.userFlags~'iep'", (u) => lower((u.metadata as Record<string, string> | undefined)?.['microsoft.userFlags']).includes('iep')],
-      ["metadata.microsoft.userFlags!='IEP'", (u) => (u.metadata as Record<string, string> | undefined)?.['microsoft.userFlags'] !== 'IEP'],
+      [
+        "metadata.microsoft.userFlags~'iep'",
+        (u) => lower((u.metadata as Record<string, string> | undefined)?.['microsoft.userFlags']).includes('iep'),
+      ],
+      [
+        "metadata.microsoft.userFlags!='IEP'",
+        (u) => (u.metadata as Record<string, string> | undefined)?.['microsoft.userFlags'] !== 'IEP',
+      ],
     ])('%s', async (filter, keep) => {
       expect(await filtered(filter)).toEqual(ids(everyone.filter(keep)));
     });
@@ -293,7 +346,9 @@ describe('OneRoster rostering reads', () => {
       const after = await filtered(`dateLastModified>'${iso}'`);
       expect(after).toEqual(ids(everyone.filter((u) => (u.dateLastModified as string) > middle)));
       expect(await filtered(`dateLastModified>'${middle}'`)).toEqual(after);
-      expect(await filtered(`dateLastModified<='${iso}'`)).toEqual(ids(everyone.filter((u) => (u.dateLastModified as string) <= middle)));
+      expect(await filtered(`dateLastModified<='${iso}'`)).toEqual(
+        ids(everyone.filter((u) => (u.dateLastModified as string) <= middle)),
+      );
       expect(await filtered("dateLastModified>'2000-01-01'")).toEqual(ids(everyone));
     });
 
@@ -307,7 +362,12 @@ describe('OneRoster rostering reads', () => {
     ])('sorts by %s %s with the sourcedId tie-breaker', async (field, dir) => {
       const res = await h.get(`users?limit=1000&data_field=${field}&orderBy=${dir}`, token).expect(200);
       const sign = dir === 'desc' ? -1 : 1;
-      const key = (u: Record<string, unknown>) => (u[field] === undefined ? undefined : field === 'familyName' || field === 'givenName' || field === 'middleName' ? lower(u[field]) : String(u[field]));
+      const key = (u: Record<string, unknown>) =>
+        u[field] === undefined
+          ? undefined
+          : field === 'familyName' || field === 'givenName' || field === 'middleName'
+            ? lower(u[field])
+            : String(u[field]);
       const expected = [...everyone].sort((a, b) => {
         const ka = key(a);
         const kb = key(b);
@@ -332,20 +392,37 @@ describe('OneRoster rostering reads', () => {
     });
 
     it('filters sub-collections and sorts them', async () => {
-      const res = await h.get(`schools/org-s1/enrollments?limit=1000&filter=${encodeURIComponent("role='teacher'")}&data_field=sourcedId&orderBy=desc`, token).expect(200);
-      const expected = district.expected('getEnrollmentsForSchool', { school_id: 'org-s1' }).filter((id) => district.records('enrollments').find((e) => e.id === id)?.row.role === 'teacher');
+      const res = await h
+        .get(
+          `schools/org-s1/enrollments?limit=1000&filter=${encodeURIComponent("role='teacher'")}&data_field=sourcedId&orderBy=desc`,
+          token,
+        )
+        .expect(200);
+      const expected = district
+        .expected('getEnrollmentsForSchool', { school_id: 'org-s1' })
+        .filter((id) => district.records('enrollments').find((e) => e.id === id)?.row.role === 'teacher');
       expect(res.body.enrollments.map((e: { sourcedId: string }) => e.sourcedId)).toEqual(expected.reverse());
     });
 
     it('filters on GUIDRef sub-fields and derived children', async () => {
-      const classes = await h.get(`classes?filter=${encodeURIComponent("school.sourcedId='org-s2' AND terms.sourcedId='as-t2'")}`, token).expect(200);
+      const classes = await h
+        .get(`classes?filter=${encodeURIComponent("school.sourcedId='org-s2' AND terms.sourcedId='as-t2'")}`, token)
+        .expect(200);
       expect(classes.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7', 'cls-hr-7']);
-      const parents = await h.get(`academicSessions?filter=${encodeURIComponent("children.sourcedId='as-gp3'")}`, token).expect(200);
+      const parents = await h
+        .get(`academicSessions?filter=${encodeURIComponent("children.sourcedId='as-gp3'")}`, token)
+        .expect(200);
       expect(parents.body.academicSessions.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['as-t2']);
       const href = `${HREF_ROOT}/orgs/org-s2`;
       const byHref = await h.get(`classes?filter=${encodeURIComponent(`school.href='${href}'`)}`, token).expect(200);
-      expect(byHref.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['cls-art-7', 'cls-eng-7a', 'cls-hr-7']);
-      const dates = await h.get(`academicSessions?filter=${encodeURIComponent("startDate>='20240101' AND type='term'")}`, token).expect(200);
+      expect(byHref.body.classes.map((c: { sourcedId: string }) => c.sourcedId)).toEqual([
+        'cls-art-7',
+        'cls-eng-7a',
+        'cls-hr-7',
+      ]);
+      const dates = await h
+        .get(`academicSessions?filter=${encodeURIComponent("startDate>='20240101' AND type='term'")}`, token)
+        .expect(200);
       expect(dates.body.academicSessions.map((c: { sourcedId: string }) => c.sourcedId)).toEqual(['as-t2', 'as-t3']);
     });
   });
@@ -382,12 +459,21 @@ describe('OneRoster rostering reads', () => {
         expect(res.headers['x-total-count']).toBe('0');
         expect(res.headers['x-count']).toBe('0');
         const links = parseLinks(res.headers['link']);
-        expect([links.first?.searchParams.get('offset'), links.last?.searchParams.get('offset'), links.next]).toEqual(['0', '0', undefined]);
+        expect([links.first?.searchParams.get('offset'), links.last?.searchParams.get('offset'), links.next]).toEqual([
+          '0',
+          '0',
+          undefined,
+        ]);
       }
     });
 
     /** Every record of a collection, then the filtered ones: ids and total. */
-    async function compare(path: string, key: string, filter: string, keep: (o: Record<string, unknown>) => boolean): Promise<void> {
+    async function compare(
+      path: string,
+      key: string,
+      filter: string,
+      keep: (o: Record<string, unknown>) => boolean,
+    ): Promise<void> {
       const all: Array<Record<string, unknown>> = (await h.get(`${path}?limit=1000`, token).expect(200)).body[key];
       const expected = all.filter(keep).map((o) => o.sourcedId);
       expect(all.length).toBeGreaterThan(0);
@@ -426,7 +512,12 @@ describe('OneRoster rostering reads', () => {
       ['users', "status~'DEL'", 'users', (u) => String(u.status).includes('del')],
       ['academicSessions', "type>'schoolyear'", 'academicSessions', (s) => String(s.type).toLowerCase() > 'schoolyear'],
       ['academicSessions', "type~'period'", 'academicSessions', (s) => String(s.type).toLowerCase().includes('period')],
-      ['classes', "classType<'i' AND status='active'", 'classes', (c) => String(c.classType) < 'i' && c.status === 'active'],
+      [
+        'classes',
+        "classType<'i' AND status='active'",
+        'classes',
+        (c) => String(c.classType) < 'i' && c.status === 'active',
+      ],
       ['classes', "school.type>='org'", 'classes', () => true],
       ['classes', "school.type<'org'", 'classes', () => false],
     ])('orders and ~-matches enums as text: %s?filter=%s', async (path, filter, key, keep) => {
@@ -435,7 +526,7 @@ describe('OneRoster rostering reads', () => {
 
     it.each([
       ['users', "nickname='norecords'"],
-      ['users', "status=norecords"],
+      ['users', 'status=norecords'],
       ['users', "status='norecords"],
       ['users', "enabledUser>'true'"],
       ['users', "dateLastModified>'yesterday'"],
@@ -482,7 +573,9 @@ describe('OneRoster rostering reads', () => {
       expectImsxError(await h.get('orgs/org-b1', token), 404, 'unknownobject');
       expect((await h.get('classes/bv-cls-1/students', token).expect(200)).body.users).toEqual([]);
       expect((await h.get('schools/org-b1/classes', token).expect(200)).body.classes).toEqual([]);
-      const all = (await h.get('users?limit=1000', schoolToken).expect(200)).body.users.map((u: { sourcedId: string }) => u.sourcedId);
+      const all = (await h.get('users?limit=1000', schoolToken).expect(200)).body.users.map(
+        (u: { sourcedId: string }) => u.sourcedId,
+      );
       expect(all).toEqual(school.ids('users'));
     });
 
@@ -500,12 +593,18 @@ describe('OneRoster rostering reads', () => {
         expect(a.body).toEqual(b.body);
         expect(a.headers['x-total-count']).toBe(b.headers['x-total-count']);
       }
-      expect((await h.get('schools', schoolToken).expect(200)).body.orgs.map((o: { sourcedId: string }) => o.sourcedId)).toEqual(['org-b1']);
+      expect(
+        (await h.get('schools', schoolToken).expect(200)).body.orgs.map((o: { sourcedId: string }) => o.sourcedId),
+      ).toEqual(['org-b1']);
     });
 
     it('gives an enterprise tenant every school of its tree, and only that school\u2019s data per school', async () => {
-      expect((await h.get('schools', token).expect(200)).body.orgs.map((o: { sourcedId: string }) => o.sourcedId)).toEqual(['org-s1', 'org-s2', 'org-s9']);
-      const s2 = (await h.get('schools/org-s2/classes', token).expect(200)).body.classes.map((c: { sourcedId: string }) => c.sourcedId);
+      expect(
+        (await h.get('schools', token).expect(200)).body.orgs.map((o: { sourcedId: string }) => o.sourcedId),
+      ).toEqual(['org-s1', 'org-s2', 'org-s9']);
+      const s2 = (await h.get('schools/org-s2/classes', token).expect(200)).body.classes.map(
+        (c: { sourcedId: string }) => c.sourcedId,
+      );
       expect(s2).toEqual(['cls-art-7', 'cls-eng-7a', 'cls-hr-7']);
       const all = (await h.get('classes', token).expect(200)).body.classes;
       expect(all.length).toBeGreaterThan(s2.length);
@@ -515,7 +614,9 @@ describe('OneRoster rostering reads', () => {
       const narrow = await h.tenant({ rootOrg: 'org-s2' });
       await loadFixture(h, narrow, district.fixture);
       const t = await h.token(narrow);
-      expect((await h.get('orgs', t).expect(200)).body.orgs.map((o: { sourcedId: string }) => o.sourcedId)).toEqual(['org-s2']);
+      expect((await h.get('orgs', t).expect(200)).body.orgs.map((o: { sourcedId: string }) => o.sourcedId)).toEqual([
+        'org-s2',
+      ]);
       expectImsxError(await h.get('orgs/org-s1', t), 404, 'unknownobject');
       expectImsxError(await h.get('schools/org-s1', t), 404, 'unknownobject');
       expect((await h.get('schools/org-s1/classes', t).expect(200)).body.classes).toEqual([]);
@@ -532,7 +633,10 @@ describe('OneRoster rostering reads', () => {
     });
 
     it('prints ISO 8601 dates and JSON booleans when the deployment says so', async () => {
-      const iso = await h.tenant({ rootOrg: 'org-d1', settings: { onerosterDateFormat: 'iso8601', onerosterBooleans: 'json' } });
+      const iso = await h.tenant({
+        rootOrg: 'org-d1',
+        settings: { onerosterDateFormat: 'iso8601', onerosterBooleans: 'json' },
+      });
       await loadFixture(h, iso, district.fixture);
       const t = await h.token(iso, [SCOPE.core, SCOPE.demographics]);
       const e = (await h.get('enrollments/enr-bio-1-t-02', t).expect(200)).body.enrollment;
@@ -562,7 +666,11 @@ describe('OneRoster rostering reads', () => {
       ['limit=10&limit=20', 'invaliddata', 'limit'],
       [`filter=${encodeURIComponent("nickname='x'")}`, 'invalid_filter_field', 'filter'],
       [`filter=${encodeURIComponent('familyName=smith')}`, 'invalid_filter_field', 'filter'],
-      [`filter=${encodeURIComponent("role='student' AND role='teacher' AND role='aide'")}`, 'invalid_filter_field', 'filter'],
+      [
+        `filter=${encodeURIComponent("role='student' AND role='teacher' AND role='aide'")}`,
+        'invalid_filter_field',
+        'filter',
+      ],
       [`filter=${encodeURIComponent("dateLastModified>'yesterday'")}`, 'invalid_filter_field', 'filter'],
       [`filter=${encodeURIComponent("password='x'")}`, 'invalid_filter_field', 'filter'],
     ])('%s → 400 %s', async (query, code, param) => {
@@ -575,14 +683,31 @@ describe('OneRoster rostering reads', () => {
     });
 
     it('never answers 500 to junk in paths or parameters', async () => {
-      for (const path of ['users/%00', 'users/a%00b/classes', 'users/%FF', 'schools/%E0%A4%A/classes', 'classes/%C3%28/students', `users/${'x'.repeat(5000)}`]) {
+      for (const path of [
+        'users/%00',
+        'users/a%00b/classes',
+        'users/%FF',
+        'schools/%E0%A4%A/classes',
+        'classes/%C3%28/students',
+        `users/${'x'.repeat(5000)}`,
+      ]) {
         const res = await h.get(path, token);
         // Unknown single object → 404, unknown parent → empty collection, undecodable path → 400.
-        if (![200, 400, 404].includes(res.status)) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        if (![200, 400, 404].includes(res.status))
+          throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
         if (res.status === 200) expect(Object.values(res.body)).toEqual([[]]);
         else expect(res.body.statusInfoSet).toBeDefined();
       }
-      for (const query of ['offset=9007199254740991', 'offset=99999999999999999999', 'filter=%00', `filter=${encodeURIComponent("familyName='\u0000'")}`, 'fields=%00', 'data_field=%00', 'limit=1&limit=1', 'filter[a]=b']) {
+      for (const query of [
+        'offset=9007199254740991',
+        'offset=99999999999999999999',
+        'filter=%00',
+        `filter=${encodeURIComponent("familyName='\u0000'")}`,
+        'fields=%00',
+        'data_field=%00',
+        'limit=1&limit=1',
+        'filter[a]=b',
+      ]) {
         const res = await h.get(`users?${query}`, token);
         if (![200, 400].includes(res.status)) throw new Error(`${query}: ${res.status} ${JSON.stringify(res.body)}`);
       }
@@ -596,13 +721,18 @@ describe('OneRoster rostering reads', () => {
   describe('routes', () => {
     it('tolerates trailing and doubled slashes', async () => {
       expect((await h.get(`${PREFIX}/users/`, token).expect(200)).body.users.length).toBeGreaterThan(0);
-      expect((await h.get(`/ims/oneroster//v1p1//users/usr-t-01`, token).expect(200)).body.user.sourcedId).toBe('usr-t-01');
+      expect((await h.get(`/ims/oneroster//v1p1//users/usr-t-01`, token).expect(200)).body.user.sourcedId).toBe(
+        'usr-t-01',
+      );
     });
 
     it('answers non-GET methods with 405 unsupportedoperation', async () => {
       const request = (await import('supertest')).default;
       for (const method of ['post', 'put', 'patch', 'delete'] as const) {
-        const res = await request(h.app.getHttpServer())[method](`${PREFIX}/users`).set('Authorization', `Bearer ${token}`).send({});
+        const res = await request(h.app.getHttpServer())
+          [method](`${PREFIX}/users`)
+          .set('Authorization', `Bearer ${token}`)
+          .send({});
         expectImsxError(res, 405, 'unsupportedoperation');
         expect(res.headers['allow']).toBe('GET, HEAD');
       }
@@ -616,7 +746,15 @@ describe('OneRoster rostering reads', () => {
     });
 
     it('serves gradebook and resources reads only to their own scopes (403 with roster scopes)', async () => {
-      for (const path of ['categories', 'lineItems/li-1', 'results', 'resources', 'classes/cls-alg-1/results', 'courses/crs-alg/resources', 'classes/cls-alg-1/students/usr-s-01/results']) {
+      for (const path of [
+        'categories',
+        'lineItems/li-1',
+        'results',
+        'resources',
+        'classes/cls-alg-1/results',
+        'courses/crs-alg/resources',
+        'classes/cls-alg-1/students/usr-s-01/results',
+      ]) {
         expectImsxError(await h.get(path, token), 403, 'forbidden');
       }
       expectImsxError(await h.get('nothing-here', token), 404, 'unknownobject');

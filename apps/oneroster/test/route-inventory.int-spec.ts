@@ -90,7 +90,9 @@ describe('oneroster route inventory', () => {
     const rows = inventory(h)
       .filter((r) => r.path === P || r.path.startsWith(`${P}/`))
       .map((r) => `${r.method} ${r.path} ${r.access}`);
-    expect(rows).toEqual([...EXPECTED].sort((a, b) => a.split(' ')[1]!.localeCompare(b.split(' ')[1]!) || a.localeCompare(b)));
+    expect(rows).toEqual(
+      [...EXPECTED].sort((a, b) => a.split(' ')[1]!.localeCompare(b.split(' ')[1]!) || a.localeCompare(b)),
+    );
   });
 
   it('has no route that declares neither @Public nor scopes', () => {

@@ -20,9 +20,15 @@ describe('OneRoster tenant cache', () => {
 
   afterAll(() => h.stop());
 
-  const setSettings = (settings: object) => h.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [D.deploymentId, JSON.stringify(settings)]);
-  const setLicences = (licences: string[]) => h.ds.query('UPDATE tenants SET licences = $2 WHERE id = $1', [D.tenantId, licences]);
-  const stamp = async (token: string, app?: NestExpressApplication) => (await h.get('orgs/org-d1', token, app).expect(200)).body.org.dateLastModified as string;
+  const setSettings = (settings: object) =>
+    h.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [
+      D.deploymentId,
+      JSON.stringify(settings),
+    ]);
+  const setLicences = (licences: string[]) =>
+    h.ds.query('UPDATE tenants SET licences = $2 WHERE id = $1', [D.tenantId, licences]);
+  const stamp = async (token: string, app?: NestExpressApplication) =>
+    (await h.get('orgs/org-d1', token, app).expect(200)).body.org.dateLastModified as string;
 
   it('with TTL 0, sees a deployment-settings change on the very next request', async () => {
     const token = await h.token(D, [SCOPE.core]);

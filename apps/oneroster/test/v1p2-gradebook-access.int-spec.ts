@@ -60,7 +60,13 @@ interface Call {
 /** A concrete request for an operation: path ids filled in, a valid body for writes. */
 function callOf(op: V1p2Operation, fresh: string): Call {
   const collection = op.path.split('/')[1] as string;
-  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'sourcedId' ? (op.method === 'GET' ? (EXISTING[collection] as string) : fresh) : (PATH_IDS[name] as string)));
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    name === 'sourcedId'
+      ? op.method === 'GET'
+        ? (EXISTING[collection] as string)
+        : fresh
+      : (PATH_IDS[name] as string),
+  );
   if (op.method === 'PUT') return { path, body: PUT_BODIES[collection] };
   if (op.method === 'POST') return { path, body: { [op.path.endsWith('/lineItems') ? 'lineItems' : 'results']: [] } };
   return { path };
@@ -82,47 +88,77 @@ describe('OneRoster 1.2 gradebook: every operation and its scopes', () => {
     expect(OPERATIONS).toHaveLength(35);
   });
 
-  it.each(OPERATIONS.map((op) => [label(op), op] as const))('%s: 401 without a token or with a forged one', async (_label, op) => {
-    const { path, body } = callOf(op, 'acc-401');
-    const res = await v1p2(h, 'gradebook', method(op), path, undefined, body);
-    expectV1p2Error(res, 'gradebook', 401, 'unauthorisedrequest');
-    expectOasAnswer(res, op.method, path);
-    const forged = await h.issuer.attackTokens({ scopes: op.scopes.map((s) => SCOPE_URI[s] as string), tenantId: w.D.tenantId, deploymentId: w.D.deploymentId, sub: w.D.appId });
-    for (const name of ['expired', 'HS256 signed with the public key', 'unknown kid']) expectV1p2Error(await v1p2(h, 'gradebook', method(op), path, forged[name], body), 'gradebook', 401, 'unauthorisedrequest');
-  });
-
-  it.each(OPERATIONS.map((op) => [label(op), op] as const))('%s: 403 with every v1.1 scope, or every v1.2 scope but its own', async (_label, op) => {
-    const { path, body } = callOf(op, 'acc-403');
-    const v1p1 = await h.token(w.D, Object.values(SCOPE));
-    const others = Object.entries(SCOPE_URI)
-      .filter(([name]) => !op.scopes.includes(name))
-      .map(([, uri]) => uri);
-    for (const token of [v1p1, await h.token(w.D, [...others, SCOPE_V1P2.roster, SCOPE_V1P2.resource])]) {
-      const res = await v1p2(h, 'gradebook', method(op), path, token, body);
-      expectV1p2Error(res, 'gradebook', 403, 'forbidden');
+  it.each(OPERATIONS.map((op) => [label(op), op] as const))(
+    '%s: 401 without a token or with a forged one',
+    async (_label, op) => {
+      const { path, body } = callOf(op, 'acc-401');
+      const res = await v1p2(h, 'gradebook', method(op), path, undefined, body);
+      expectV1p2Error(res, 'gradebook', 401, 'unauthorisedrequest');
       expectOasAnswer(res, op.method, path);
-    }
-  });
+      const forged = await h.issuer.attackTokens({
+        scopes: op.scopes.map((s) => SCOPE_URI[s] as string),
+        tenantId: w.D.tenantId,
+        deploymentId: w.D.deploymentId,
+        sub: w.D.appId,
+      });
+      for (const name of ['expired', 'HS256 signed with the public key', 'unknown kid'])
+        expectV1p2Error(
+          await v1p2(h, 'gradebook', method(op), path, forged[name], body),
+          'gradebook',
+          401,
+          'unauthorisedrequest',
+        );
+    },
+  );
 
-  it.each(OPERATIONS.map((op) => [label(op), op] as const))('%s: served with each scope the OAS lists for it', async (_label, op) => {
-    for (const [i, scope] of op.scopes.entries()) {
-      const { path, body } = callOf(op, `acc-ok-${op.operationId}-${i}`);
-      const token = await h.token(w.D, [SCOPE_URI[scope] as string]);
-      if (op.method === 'DELETE') {
-        const collection = op.path.split('/')[1] as string;
-        const writer = await h.token(w.D, Object.values(SCOPE_URI));
-        await v1p2(h, 'gradebook', 'put', path, writer, PUT_BODIES[collection]).expect(201);
+  it.each(OPERATIONS.map((op) => [label(op), op] as const))(
+    '%s: 403 with every v1.1 scope, or every v1.2 scope but its own',
+    async (_label, op) => {
+      const { path, body } = callOf(op, 'acc-403');
+      const v1p1 = await h.token(w.D, Object.values(SCOPE));
+      const others = Object.entries(SCOPE_URI)
+        .filter(([name]) => !op.scopes.includes(name))
+        .map(([, uri]) => uri);
+      for (const token of [v1p1, await h.token(w.D, [...others, SCOPE_V1P2.roster, SCOPE_V1P2.resource])]) {
+        const res = await v1p2(h, 'gradebook', method(op), path, token, body);
+        expectV1p2Error(res, 'gradebook', 403, 'forbidden');
+        expectOasAnswer(res, op.method, path);
       }
-      const res = await v1p2(h, 'gradebook', method(op), path, token, body);
-      const success = Object.keys(op.responses).find((code) => /^2/.test(code));
-      expect({ status: res.status, body: res.status === Number(success) ? undefined : res.body }).toEqual({ status: Number(success), body: undefined });
-      expectOasAnswer(res, op.method, path);
-    }
-  });
+    },
+  );
+
+  it.each(OPERATIONS.map((op) => [label(op), op] as const))(
+    '%s: served with each scope the OAS lists for it',
+    async (_label, op) => {
+      for (const [i, scope] of op.scopes.entries()) {
+        const { path, body } = callOf(op, `acc-ok-${op.operationId}-${i}`);
+        const token = await h.token(w.D, [SCOPE_URI[scope] as string]);
+        if (op.method === 'DELETE') {
+          const collection = op.path.split('/')[1] as string;
+          const writer = await h.token(w.D, Object.values(SCOPE_URI));
+          await v1p2(h, 'gradebook', 'put', path, writer, PUT_BODIES[collection]).expect(201);
+        }
+        const res = await v1p2(h, 'gradebook', method(op), path, token, body);
+        const success = Object.keys(op.responses).find((code) => /^2/.test(code));
+        expect({ status: res.status, body: res.status === Number(success) ? undefined : res.body }).toEqual({
+          status: Number(success),
+          body: undefined,
+        });
+        expectOasAnswer(res, op.method, path);
+      }
+    },
+  );
 
   it('refuses v1.2 scopes on the v1.1 gradebook (403 in the v1.1 envelope)', async () => {
     const v1p2Token = await h.token(w.D, Object.values(SCOPE_URI));
-    for (const path of ['categories', 'lineItems/li-alg1-hw1', 'results', 'classes/cls-alg-1/lineItems', 'classes/cls-alg-1/categories', 'classes/cls-alg-1/students/usr-s-01/results']) {
+    for (const path of [
+      'categories',
+      'lineItems/li-alg1-hw1',
+      'results',
+      'classes/cls-alg-1/lineItems',
+      'classes/cls-alg-1/categories',
+      'classes/cls-alg-1/students/usr-s-01/results',
+    ]) {
       expectImsxError(await h.get(path, v1p2Token), 403, 'forbidden');
     }
     expectImsxError(await h.put('categories/v12-on-v11', { category: { title: 'x' } }, v1p2Token), 403, 'forbidden');

@@ -16,19 +16,59 @@ const READS: readonly Read[] = [
   { op: 'getCategory', path: 'categories/cat-quiz', key: 'category', ids: ['cat-quiz'] },
   { op: 'getAllLineItems', path: 'lineItems', key: 'lineItems', ids: ['li-alg1-hw1', 'li-alg1-quiz1', 'li-alg2-hw1'] },
   { op: 'getLineItem', path: 'lineItems/li-alg1-hw1', key: 'lineItem', ids: ['li-alg1-hw1'] },
-  { op: 'getAllResults', path: 'results', key: 'results', ids: ['r-alg2-s02', 'r-hw1-s01', 'r-hw1-s03', 'r-hw1-s05', 'r-quiz1-s01'] },
+  {
+    op: 'getAllResults',
+    path: 'results',
+    key: 'results',
+    ids: ['r-alg2-s02', 'r-hw1-s01', 'r-hw1-s03', 'r-hw1-s05', 'r-quiz1-s01'],
+  },
   { op: 'getResult', path: 'results/r-hw1-s01', key: 'result', ids: ['r-hw1-s01'] },
   { op: 'getAllScoreScales', path: 'scoreScales', key: 'scoreScales', ids: ['ss-letter', 'ss-pass'] },
   { op: 'getScoreScale', path: 'scoreScales/ss-letter', key: 'scoreScale', ids: ['ss-letter'] },
-  { op: 'getAllAssessmentLineItems', path: 'assessmentLineItems', key: 'assessmentLineItems', ids: ['ali-unit1', 'ali-unit1-a'] },
-  { op: 'getAssessmentLineItem', path: 'assessmentLineItems/ali-unit1-a', key: 'assessmentLineItem', ids: ['ali-unit1-a'] },
-  { op: 'getAllAssessmentResults', path: 'assessmentResults', key: 'assessmentResults', ids: ['ar-a-s01', 'ar-unit1-s01', 'ar-unit1-s02'] },
+  {
+    op: 'getAllAssessmentLineItems',
+    path: 'assessmentLineItems',
+    key: 'assessmentLineItems',
+    ids: ['ali-unit1', 'ali-unit1-a'],
+  },
+  {
+    op: 'getAssessmentLineItem',
+    path: 'assessmentLineItems/ali-unit1-a',
+    key: 'assessmentLineItem',
+    ids: ['ali-unit1-a'],
+  },
+  {
+    op: 'getAllAssessmentResults',
+    path: 'assessmentResults',
+    key: 'assessmentResults',
+    ids: ['ar-a-s01', 'ar-unit1-s01', 'ar-unit1-s02'],
+  },
   { op: 'getAssessmentResult', path: 'assessmentResults/ar-unit1-s01', key: 'assessmentResult', ids: ['ar-unit1-s01'] },
   { op: 'getCategoriesForClass', path: 'classes/cls-alg-1/categories', key: 'categories', ids: ['cat-hw', 'cat-quiz'] },
-  { op: 'getLineItemsForClass', path: 'classes/cls-alg-1/lineItems', key: 'lineItems', ids: ['li-alg1-hw1', 'li-alg1-quiz1'] },
-  { op: 'getResultsForClass', path: 'classes/cls-alg-1/results', key: 'results', ids: ['r-hw1-s01', 'r-hw1-s03', 'r-hw1-s05', 'r-quiz1-s01'] },
-  { op: 'getResultsForLineItemForClass', path: 'classes/cls-alg-1/lineItems/li-alg1-hw1/results', key: 'results', ids: ['r-hw1-s01', 'r-hw1-s03', 'r-hw1-s05'] },
-  { op: 'getResultsForStudentForClass', path: 'classes/cls-alg-1/students/usr-s-01/results', key: 'results', ids: ['r-hw1-s01', 'r-quiz1-s01'] },
+  {
+    op: 'getLineItemsForClass',
+    path: 'classes/cls-alg-1/lineItems',
+    key: 'lineItems',
+    ids: ['li-alg1-hw1', 'li-alg1-quiz1'],
+  },
+  {
+    op: 'getResultsForClass',
+    path: 'classes/cls-alg-1/results',
+    key: 'results',
+    ids: ['r-hw1-s01', 'r-hw1-s03', 'r-hw1-s05', 'r-quiz1-s01'],
+  },
+  {
+    op: 'getResultsForLineItemForClass',
+    path: 'classes/cls-alg-1/lineItems/li-alg1-hw1/results',
+    key: 'results',
+    ids: ['r-hw1-s01', 'r-hw1-s03', 'r-hw1-s05'],
+  },
+  {
+    op: 'getResultsForStudentForClass',
+    path: 'classes/cls-alg-1/students/usr-s-01/results',
+    key: 'results',
+    ids: ['r-hw1-s01', 'r-quiz1-s01'],
+  },
   { op: 'getScoreScalesForClass', path: 'classes/cls-alg-1/scoreScales', key: 'scoreScales', ids: ['ss-letter'] },
   { op: 'getScoreScalesForSchool', path: 'schools/org-s2/scoreScales', key: 'scoreScales', ids: ['ss-pass'] },
 ];
@@ -98,15 +138,35 @@ describe('OneRoster 1.2 gradebook reads', () => {
       learningObjectiveSet: [{ source: 'case', learningObjectiveIds: ['6b9bca2a-8cd6-11e9-a8f4-0242ac120002'] }],
     });
     const r = (await get('results/r-hw1-s01').expect(200)).body.result;
-    expect(r).toMatchObject({ class: { sourcedId: 'cls-alg-1', type: 'class' }, student: { type: 'user' }, score: 9.5, scoreDate: '2023-09-09', late: 'true', missing: 'false' });
+    expect(r).toMatchObject({
+      class: { sourcedId: 'cls-alg-1', type: 'class' },
+      student: { type: 'user' },
+      score: 9.5,
+      scoreDate: '2023-09-09',
+      late: 'true',
+      missing: 'false',
+    });
     expect(r).not.toHaveProperty('inProgress');
-    expect((await get('results/r-hw1-s03').expect(200)).body.result).toMatchObject({ textScore: 'B', scoreStatus: 'partially graded' });
+    expect((await get('results/r-hw1-s03').expect(200)).body.result).toMatchObject({
+      textScore: 'B',
+      scoreStatus: 'partially graded',
+    });
     expect((await get('results/r-alg2-s02').expect(200)).body.result.scoreStatus).toBe('ext:regraded');
     const ss = (await get('scoreScales/ss-letter').expect(200)).body.scoreScale;
-    expect(ss).toMatchObject({ type: 'letter', course: { sourcedId: 'crs-alg', type: 'course' }, class: { sourcedId: 'cls-alg-1' } });
+    expect(ss).toMatchObject({
+      type: 'letter',
+      course: { sourcedId: 'crs-alg', type: 'course' },
+      class: { sourcedId: 'cls-alg-1' },
+    });
     expect(ss.scoreScaleValue).toHaveLength(3);
-    expect((await get('assessmentLineItems/ali-unit1-a').expect(200)).body.assessmentLineItem.parentAssessmentLineItem).toMatchObject({ sourcedId: 'ali-unit1', type: 'assessmentLineItem' });
-    expect((await get('assessmentResults/ar-unit1-s01').expect(200)).body.assessmentResult).toMatchObject({ score: 88, scorePercentile: 75.5, scoreDate: '2023-10-02' });
+    expect(
+      (await get('assessmentLineItems/ali-unit1-a').expect(200)).body.assessmentLineItem.parentAssessmentLineItem,
+    ).toMatchObject({ sourcedId: 'ali-unit1', type: 'assessmentLineItem' });
+    expect((await get('assessmentResults/ar-unit1-s01').expect(200)).body.assessmentResult).toMatchObject({
+      score: 88,
+      scorePercentile: 75.5,
+      scoreDate: '2023-10-02',
+    });
     expect((await get('categories/cat-hw').expect(200)).body.category.weight).toBe(0.4);
   });
 
@@ -129,20 +189,24 @@ describe('OneRoster 1.2 gradebook reads', () => {
     expect(idsOf((await get('schools/org-s1/scoreScales').expect(200)).body.scoreScales)).toEqual(['ss-letter']);
   });
 
-  it.each(COLLECTIONS)('deleted objects show only to status and dateLastModified filters: $path', async ({ path, key, ids }) => {
-    const q = async (filter: string) => {
-      const res = await get(`${path}?filter=${encodeURIComponent(filter)}`).expect(200);
-      expectOasAnswer(res, 'GET', path);
-      return res.body[key] as Array<{ sourcedId: string; status: string }>;
-    };
-    expect(idsOf(await q("sourcedId!=''"))).toEqual(ids);
-    const all = await q("dateLastModified>'2000-01-01'");
-    expect(all.filter((r) => r.status === 'active').map((r) => r.sourcedId)).toEqual(ids);
-    expect((await q("status='tobedeleted'")).every((r) => r.status === 'tobedeleted')).toBe(true);
-  });
+  it.each(COLLECTIONS)(
+    'deleted objects show only to status and dateLastModified filters: $path',
+    async ({ path, key, ids }) => {
+      const q = async (filter: string) => {
+        const res = await get(`${path}?filter=${encodeURIComponent(filter)}`).expect(200);
+        expectOasAnswer(res, 'GET', path);
+        return res.body[key] as Array<{ sourcedId: string; status: string }>;
+      };
+      expect(idsOf(await q("sourcedId!=''"))).toEqual(ids);
+      const all = await q("dateLastModified>'2000-01-01'");
+      expect(all.filter((r) => r.status === 'active').map((r) => r.sourcedId)).toEqual(ids);
+      expect((await q("status='tobedeleted'")).every((r) => r.status === 'tobedeleted')).toBe(true);
+    },
+  );
 
   it('shows the tombstones of the deleted fixture objects to delta readers', async () => {
-    const tomb = async (path: string, key: string) => idsOf((await get(`${path}?filter=${encodeURIComponent("status='tobedeleted'")}`).expect(200)).body[key]);
+    const tomb = async (path: string, key: string) =>
+      idsOf((await get(`${path}?filter=${encodeURIComponent("status='tobedeleted'")}`).expect(200)).body[key]);
     expect(await tomb('categories', 'categories')).toEqual(['cat-old']);
     expect(await tomb('lineItems', 'lineItems')).toEqual(['li-alg1-old']);
     expect(await tomb('results', 'results')).toEqual(['r-quiz1-s03']);
@@ -168,15 +232,26 @@ describe('OneRoster 1.2 gradebook reads', () => {
     const school = await h.token(w.S, [SCOPE_V1P2.gradebook, SCOPE_V1P2.assessment]);
     expect((await get('categories/cat-hw', school).expect(200)).body.category.title).toBe('Hausaufgaben');
     expect(idsOf((await get('scoreScales', school).expect(200)).body.scoreScales)).toEqual(['ss-letter']);
-    expect(idsOf((await get('classes/bv-cls-1/lineItems/li-bv-1/results', school).expect(200)).body.results)).toEqual(['r-hw1-s01']);
-    expect(idsOf((await get('schools/org-b1/scoreScales', school).expect(200)).body.scoreScales)).toEqual(['ss-letter']);
-    expect(idsOf((await get('assessmentResults', school).expect(200)).body.assessmentResults)).toEqual(['ar-unit1-s01']);
+    expect(idsOf((await get('classes/bv-cls-1/lineItems/li-bv-1/results', school).expect(200)).body.results)).toEqual([
+      'r-hw1-s01',
+    ]);
+    expect(idsOf((await get('schools/org-b1/scoreScales', school).expect(200)).body.scoreScales)).toEqual([
+      'ss-letter',
+    ]);
+    expect(idsOf((await get('assessmentResults', school).expect(200)).body.assessmentResults)).toEqual([
+      'ar-unit1-s01',
+    ]);
   });
 
   describe('refusals', () => {
     it.each(READS)('$op: 401 without a token or with a forged one', async ({ path }) => {
       expectV1p2Error(await v1p2(h, 'gradebook', 'get', path), 'gradebook', 401, 'unauthorisedrequest');
-      const forged = await h.issuer.attackTokens({ scopes: [SCOPE_V1P2.gradebook, SCOPE_V1P2.assessment], tenantId: w.D.tenantId, deploymentId: w.D.deploymentId, sub: w.D.appId });
+      const forged = await h.issuer.attackTokens({
+        scopes: [SCOPE_V1P2.gradebook, SCOPE_V1P2.assessment],
+        tenantId: w.D.tenantId,
+        deploymentId: w.D.deploymentId,
+        sub: w.D.appId,
+      });
       for (const name of ['expired', 'alg none', 'tampered payload', 'wrong aud']) {
         const res = await get(path, forged[name]);
         expectV1p2Error(res, 'gradebook', 401, 'unauthorisedrequest');
@@ -188,7 +263,14 @@ describe('OneRoster 1.2 gradebook reads', () => {
       const v1p1 = await h.token(w.D, [SCOPE.gradebook, SCOPE.gradebookPut, SCOPE.gradebookDelete, SCOPE.roster]);
       const others = ASSESSMENT(read)
         ? [SCOPE_V1P2.gradebook, SCOPE_V1P2.gradebookCore, SCOPE_V1P2.assessmentPut, SCOPE_V1P2.assessmentDelete]
-        : [SCOPE_V1P2.assessment, SCOPE_V1P2.gradebookPut, SCOPE_V1P2.gradebookDelete, SCOPE_V1P2.gradebookPost, SCOPE_V1P2.roster, ...(RELATED(read) ? [SCOPE_V1P2.gradebookCore] : [])];
+        : [
+            SCOPE_V1P2.assessment,
+            SCOPE_V1P2.gradebookPut,
+            SCOPE_V1P2.gradebookDelete,
+            SCOPE_V1P2.gradebookPost,
+            SCOPE_V1P2.roster,
+            ...(RELATED(read) ? [SCOPE_V1P2.gradebookCore] : []),
+          ];
       for (const t of [v1p1, await h.token(w.D, others)]) {
         const res = await get(read.path, t);
         expectV1p2Error(res, 'gradebook', 403, 'forbidden');
@@ -202,11 +284,19 @@ describe('OneRoster 1.2 gradebook reads', () => {
     });
 
     it.each(COLLECTIONS)('$op: 400 for a malformed query', async ({ path }) => {
-      for (const query of ['limit=0', 'offset=-1', `filter=${encodeURIComponent('nosuchfield=1')}`, `filter=${encodeURIComponent("title='x' AND")}`, 'fields=nosuchfield']) {
+      for (const query of [
+        'limit=0',
+        'offset=-1',
+        `filter=${encodeURIComponent('nosuchfield=1')}`,
+        `filter=${encodeURIComponent("title='x' AND")}`,
+        'fields=nosuchfield',
+      ]) {
         const res = await get(`${path}?${query}`);
         expect(res.status).toBe(400);
         expectV1p2Error(res, 'gradebook', 400, res.body.imsx_CodeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue);
-        expect(['invaliddata', 'invalid_filter_field', 'invalid_selection_field']).toContain(res.body.imsx_CodeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue);
+        expect(['invaliddata', 'invalid_filter_field', 'invalid_selection_field']).toContain(
+          res.body.imsx_CodeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue,
+        );
         expectOasAnswer(res, 'GET', path);
       }
     });

@@ -41,7 +41,10 @@ describe('OneRoster 1.2 rostering reads', () => {
 
   describe('the same records as 1.1, in the 1.2 shapes', () => {
     it.each(COLLECTION_CASES)('$op', async ({ path, key }) => {
-      const [a, b] = [await h.get(`${PREFIX}/${path}?limit=1000`, v11).expect(200), await get12(`${path}?limit=1000`).expect(200)];
+      const [a, b] = [
+        await h.get(`${PREFIX}/${path}?limit=1000`, v11).expect(200),
+        await get12(`${path}?limit=1000`).expect(200),
+      ];
       expect(Object.keys(b.body)).toEqual([key]);
       expect(ids(b.body[key])).toEqual(ids(a.body[key]));
       expect(b.headers['x-total-count']).toBe(a.headers['x-total-count']);
@@ -64,7 +67,10 @@ describe('OneRoster 1.2 rostering reads', () => {
     it('derives one primary role per org, primaryOrg = the first org, administrators by org type', async () => {
       const user = async (id: string) => (await get12(`users/${id}`).expect(200)).body.user as Json;
       const org = (id: string) => ({ href: `${V1P2_HREF.rostering}/orgs/${id}`, sourcedId: id, type: 'org' });
-      expect(await user('usr-a-01')).toMatchObject({ roles: [{ roleType: 'primary', role: 'districtAdministrator', org: org('org-d1') }], primaryOrg: org('org-d1') });
+      expect(await user('usr-a-01')).toMatchObject({
+        roles: [{ roleType: 'primary', role: 'districtAdministrator', org: org('org-d1') }],
+        primaryOrg: org('org-d1'),
+      });
       expect((await user('usr-t-01')).roles).toEqual([{ roleType: 'primary', role: 'teacher', org: org('org-s1') }]);
       expect((await user('usr-x-01')).roles).toEqual([{ roleType: 'primary', role: 'aide', org: org('org-s2') }]);
       const one = await user('usr-t-01');
@@ -74,24 +80,40 @@ describe('OneRoster 1.2 rostering reads', () => {
       // …and 1.1 never shows the 1.2 fields.
       const old = (await h.get(`${PREFIX}/users/usr-t-01`, v11).expect(200)).body.user;
       expect(old).toMatchObject({ role: 'teacher', orgs: [{ sourcedId: 'org-s1' }] });
-      for (const field of ['roles', 'primaryOrg', 'userProfiles', 'pronouns', 'userMasterIdentifier']) expect(old).not.toHaveProperty(field);
+      for (const field of ['roles', 'primaryOrg', 'userProfiles', 'pronouns', 'userMasterIdentifier'])
+        expect(old).not.toHaveProperty(field);
     });
 
     it('filters on roles as 1.1 filters on role and orgs', async () => {
       const same = async (filter12: string, filter11: string, path = 'users') => {
-        const a = ids((await h.get(`${PREFIX}/${path}?limit=1000&filter=${encodeURIComponent(filter11)}`, v11).expect(200)).body.users);
-        const b = ids((await get12(`${path}?limit=1000&filter=${encodeURIComponent(filter12)}`).expect(200)).body.users);
+        const a = ids(
+          (await h.get(`${PREFIX}/${path}?limit=1000&filter=${encodeURIComponent(filter11)}`, v11).expect(200)).body
+            .users,
+        );
+        const b = ids(
+          (await get12(`${path}?limit=1000&filter=${encodeURIComponent(filter12)}`).expect(200)).body.users,
+        );
         expect(b).toEqual(a);
         return b;
       };
       expect(await same("roles.role='teacher'", "role='teacher'")).toHaveLength(3);
       expect(await same("roles.org.sourcedId='org-s2'", "orgs.sourcedId='org-s2'")).not.toHaveLength(0);
-      expect(await same("roles.org='org-s1' AND roles.role='student'", "orgs.sourcedId='org-s1' AND role='student'")).toHaveLength(14);
+      expect(
+        await same("roles.org='org-s1' AND roles.role='student'", "orgs.sourcedId='org-s1' AND role='student'"),
+      ).toHaveLength(14);
       expect(await same("roles.role='districtAdministrator'", "role='administrator'")).toEqual(['usr-a-01']);
-      expect(await same(`roles.org.href='${V1P2_HREF.rostering}/orgs/org-d1'`, "orgs.sourcedId='org-d1'")).toContain('usr-a-01');
+      expect(await same(`roles.org.href='${V1P2_HREF.rostering}/orgs/org-d1'`, "orgs.sourcedId='org-d1'")).toContain(
+        'usr-a-01',
+      );
       expect(await same("roles.roleType='secondary'", "role='wizard'")).toEqual([]);
       // 1.2 has no `role` field on users: 400, not an empty page.
-      expectV1p2Error(await get12(`users?filter=${encodeURIComponent("role='teacher'")}`), 'rostering', 400, 'invalid_filter_field', 'filter');
+      expectV1p2Error(
+        await get12(`users?filter=${encodeURIComponent("role='teacher'")}`),
+        'rostering',
+        400,
+        'invalid_filter_field',
+        'filter',
+      );
     });
 
     it('selects 1.2 fields with fields=', async () => {
@@ -155,10 +177,17 @@ describe('OneRoster 1.2 rostering reads', () => {
     });
 
     it("takes Google's un-encoded e-mail filter", async () => {
-      const res = await h.get(`${V1P2.rostering}/teachers?filter=email='ada@riverside.example'&limit=10000`, v12).expect(200);
+      const res = await h
+        .get(`${V1P2.rostering}/teachers?filter=email='ada@riverside.example'&limit=10000`, v12)
+        .expect(200);
       expect(res.body.users.map((u: Json) => [u.sourcedId, u.email])).toEqual([['usr-t-01', 'ada@riverside.example']]);
-      const active = await get12(`teachers/usr-t-01/classes?limit=10000&filter=${encodeURIComponent("status='active'")}`).expect(200);
-      expect(active.body.classes[0]).toMatchObject({ school: { sourcedId: 'org-s1' }, terms: [{ sourcedId: 'as-t1', type: 'academicSession' }] });
+      const active = await get12(
+        `teachers/usr-t-01/classes?limit=10000&filter=${encodeURIComponent("status='active'")}`,
+      ).expect(200);
+      expect(active.body.classes[0]).toMatchObject({
+        school: { sourcedId: 'org-s1' },
+        terms: [{ sourcedId: 'as-t1', type: 'academicSession' }],
+      });
     });
   });
 
@@ -204,7 +233,9 @@ describe('OneRoster 1.2 rostering reads', () => {
       const other = await get12('users/usr-t-01', school);
       const unknown = await get12('users/NOPE', school);
       expectV1p2Error(other, 'rostering', 404, 'unknownobject');
-      expect(other.body.imsx_description.replace('usr-t-01', 'X')).toBe(unknown.body.imsx_description.replace('NOPE', 'X'));
+      expect(other.body.imsx_description.replace('usr-t-01', 'X')).toBe(
+        unknown.body.imsx_description.replace('NOPE', 'X'),
+      );
       expectV1p2Error(await get12('classes/cls-alg-1/students', school), 'rostering', 404, 'unknownobject');
     });
 

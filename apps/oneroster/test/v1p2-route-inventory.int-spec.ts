@@ -21,21 +21,31 @@ describe('OneRoster 1.2 route inventory', () => {
     routeInventory(h.app).flatMap((r) => {
       const service = V1P2_SERVICES.find((s) => r.path === V1P2[s] || r.path.startsWith(`${V1P2[s]}/`));
       if (!service || r.method === 'ALL') return [];
-      const scopes = r.access.split(' ').map((k) => k.replace(/^v1p2\./, '')).sort();
+      const scopes = r.access
+        .split(' ')
+        .map((k) => k.replace(/^v1p2\./, ''))
+        .sort();
       return [`${service} ${r.method} ${shape(r.path.slice(V1P2[service].length))} ${scopes.join(' ')}`];
     });
 
   it('serves every operation of the three official documents with exactly their scopes', () => {
-    const expected = V1P2_OPERATIONS.map((o) => `${o.service} ${o.method} ${shape(o.path)} ${[...o.scopes].sort().join(' ')}`);
+    const expected = V1P2_OPERATIONS.map(
+      (o) => `${o.service} ${o.method} ${shape(o.path)} ${[...o.scopes].sort().join(' ')}`,
+    );
     expect(expected).toHaveLength(81);
     expect(served().sort()).toEqual(expected.sort());
   });
 
   it('accepts only v1.2 scopes on v1.2 routes, and only v1.1 scopes on v1.1 routes', () => {
     for (const r of routeInventory(h.app)) {
-      if (r.access === 'public' || r.path.startsWith('/admin') || r.path.startsWith('/health') || r.path === '/metrics') continue;
+      if (r.access === 'public' || r.path.startsWith('/admin') || r.path.startsWith('/health') || r.path === '/metrics')
+        continue;
       const v1p2 = r.path.includes('/v1p2');
-      for (const key of r.access.split(' ')) expect({ route: `${r.method} ${r.path}`, v1p2: key.startsWith('v1p2.') }).toEqual({ route: `${r.method} ${r.path}`, v1p2 });
+      for (const key of r.access.split(' '))
+        expect({ route: `${r.method} ${r.path}`, v1p2: key.startsWith('v1p2.') }).toEqual({
+          route: `${r.method} ${r.path}`,
+          v1p2,
+        });
     }
   });
 

@@ -20,7 +20,11 @@ export class DispatcherModule {
       global: true,
       imports: [
         LoggingModule.forRoot({ level: env.LOG_LEVEL, service: 'webhook-dispatcher' }),
-        PersistenceModule.forRoot({ url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, applicationName: 'webhook-dispatcher' }),
+        PersistenceModule.forRoot({
+          url: env.DATABASE_URL,
+          poolSize: env.DB_POOL_SIZE,
+          applicationName: 'webhook-dispatcher',
+        }),
         QueueModule.forRoot({ redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, maxRetries: env.WEBHOOK_MAX_RETRIES }),
         MetricsModule,
         HealthModule.forRoot({
@@ -36,7 +40,11 @@ export class DispatcherModule {
             audience: env.TOKEN_AUDIENCE,
             scopeBases: scopeBasesOf(env),
             // No route of this process accepts tokens; an empty key set refuses any that arrive.
-            keys: { getKey: async () => { throw new Error('no keys'); } },
+            keys: {
+              getKey: async () => {
+                throw new Error('no keys');
+              },
+            },
           }),
         }),
         WebhookDispatchModule.forRoot(dispatch),

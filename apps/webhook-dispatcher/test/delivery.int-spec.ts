@@ -17,7 +17,13 @@ describe('webhook dispatcher: signed deliveries', () => {
     const [id] = await h.deliveries(hook, [msg.id]);
     await h.until([id], ['delivered']);
     const [got] = h.receiver.byJti(id);
-    expect(got).toMatchObject({ verified: true, path: '/notify', contentType: 'application/jwt', webhookId: id, attempt: 1 });
+    expect(got).toMatchObject({
+      verified: true,
+      path: '/notify',
+      contentType: 'application/jwt',
+      webhookId: id,
+      attempt: 1,
+    });
     expect(got.header).toEqual({ alg: 'ES256', kid: expect.stringMatching(/^wh-/), typ: 'alert-webhook+jwt' });
     expect(got.claims).toEqual({
       iss: ISSUER,
@@ -32,7 +38,12 @@ describe('webhook dispatcher: signed deliveries', () => {
         message_id: msg.id,
         tenant_id: h.tenantId,
         transaction_id: msg.body.transaction_id,
-        recipient: { entity_uuid: msg.body.recipient.entity_uuid, ext_id: 'STAFF-7', name: 'Ms Jane Citizen', identifiers: msg.body.recipient.identifiers },
+        recipient: {
+          entity_uuid: msg.body.recipient.entity_uuid,
+          ext_id: 'STAFF-7',
+          name: 'Ms Jane Citizen',
+          identifiers: msg.body.recipient.identifiers,
+        },
         alert_count: 6,
         alert_group_count: 2,
         created_at: expect.any(String),
@@ -40,10 +51,24 @@ describe('webhook dispatcher: signed deliveries', () => {
       },
     });
     const row = await h.delivery(id);
-    expect(row).toMatchObject({ status: 'delivered', attempt_count: 1, last_status_code: 200, last_error_code: null, due_at: null });
+    expect(row).toMatchObject({
+      status: 'delivered',
+      attempt_count: 1,
+      last_status_code: 200,
+      last_error_code: null,
+      due_at: null,
+    });
     expect(row.finished_at).not.toBeNull();
     const [attempt] = await h.attempts(id);
-    expect(attempt).toMatchObject({ attempt_number: 1, response_status: 200, error_code: null, resolved_ip: '127.0.0.1', kid: got.header.kid, response_excerpt: 'ok', url: hook.endpoint });
+    expect(attempt).toMatchObject({
+      attempt_number: 1,
+      response_status: 200,
+      error_code: null,
+      resolved_ip: '127.0.0.1',
+      kid: got.header.kid,
+      response_excerpt: 'ok',
+      url: hook.endpoint,
+    });
     expect(attempt.request_bytes).toBe(got.bytes);
   });
 
@@ -69,8 +94,14 @@ describe('webhook dispatcher: signed deliveries', () => {
   });
 
   it("sends each full payload with its own message's body and its own claims when messages go to several webhooks and are retried", async () => {
-    const [x, y] = [await h.webhook(`${h.receiver.url}/full-x`, 'full-payload'), await h.webhook(`${h.receiver.url}/full-y`, 'full-payload')];
-    const [a, b] = [await h.message({ groups: 2, items: 3, rowText: 'first: Zoë 🦉 détail' }), await h.message({ groups: 1, items: 2, rowText: 'second' })];
+    const [x, y] = [
+      await h.webhook(`${h.receiver.url}/full-x`, 'full-payload'),
+      await h.webhook(`${h.receiver.url}/full-y`, 'full-payload'),
+    ];
+    const [a, b] = [
+      await h.message({ groups: 2, items: 3, rowText: 'first: Zoë 🦉 détail' }),
+      await h.message({ groups: 1, items: 2, rowText: 'second' }),
+    ];
     let yAnswers = 0;
     h.receiver.responder = (d) => (d.path === '/full-y' && yAnswers++ === 0 ? { status: 503 } : { status: 200 });
     const [xa, xb] = await h.deliveries(x, [a.id, b.id]);
@@ -80,7 +111,12 @@ describe('webhook dispatcher: signed deliveries', () => {
       h.receiver.byJti(jti).forEach((got) => {
         expect(got.verified).toBe(true);
         expect(got.claims).toMatchObject({ jti, sub: msg.id, aud: h.appId, type: 'full-payload' });
-        expect(got.claims.message).toMatchObject({ message_id: msg.id, transaction_id: msg.body.transaction_id, recipient: msg.body.recipient, alerts: msg.body.alerts });
+        expect(got.claims.message).toMatchObject({
+          message_id: msg.id,
+          transaction_id: msg.body.transaction_id,
+          recipient: msg.body.recipient,
+          alerts: msg.body.alerts,
+        });
       });
     expectMessage(xa, a);
     expectMessage(xb, b);
@@ -89,7 +125,12 @@ describe('webhook dispatcher: signed deliveries', () => {
   });
 
   it('counts a 302 (never followed), a 404, a 503 and a timeout as failures and schedules a retry', async () => {
-    const cases: [string, (n: number) => { status: number; delayMs?: number; headers?: Record<string, string> }, string, number | null][] = [
+    const cases: [
+      string,
+      (n: number) => { status: number; delayMs?: number; headers?: Record<string, string> },
+      string,
+      number | null,
+    ][] = [
       ['redirect', () => ({ status: 302, headers: { location: `${h.receiver.url}/elsewhere` } }), 'E_REDIRECT', 302],
       ['missing', () => ({ status: 404 }), 'E_HTTP', 404],
       ['unavailable', () => ({ status: 503 }), 'E_HTTP', 503],
@@ -146,12 +187,24 @@ describe('webhook dispatcher: signed deliveries', () => {
     await h.until([id], ['undeliverable']);
     await new Promise((r) => setTimeout(r, 500));
     expect(h.receiver.byJti(id)).toHaveLength(1);
-    expect(h.receiver.byJti(id)[0].claims).toMatchObject({ type: 'test', sub: id, notice: { test: true, webhook_id: hook.id } });
+    expect(h.receiver.byJti(id)[0].claims).toMatchObject({
+      type: 'test',
+      sub: id,
+      notice: { test: true, webhook_id: hook.id },
+    });
   });
 
   it('publishes delivery and queue metrics', async () => {
     const res = await request(h.app.getHttpServer()).get('/metrics').expect(200);
-    for (const name of ['webhook_deliveries_total{outcome="delivered"}', 'webhook_attempt_duration_seconds_bucket', 'webhook_queue_jobs{state="waiting"}', 'webhook_queue_jobs{state="delayed"}', 'webhook_queue_jobs{state="active"}', 'webhook_queue_oldest_waiting_age_seconds', 'webhook_deliveries_requeued_total']) {
+    for (const name of [
+      'webhook_deliveries_total{outcome="delivered"}',
+      'webhook_attempt_duration_seconds_bucket',
+      'webhook_queue_jobs{state="waiting"}',
+      'webhook_queue_jobs{state="delayed"}',
+      'webhook_queue_jobs{state="active"}',
+      'webhook_queue_oldest_waiting_age_seconds',
+      'webhook_deliveries_requeued_total',
+    ]) {
       expect(res.text).toContain(name);
     }
   });

@@ -23,11 +23,26 @@ describe('webhook dispatcher: delivery job kinds', () => {
   });
 
   /** A stored delivery whose job is added as `data` straight to Redis (the relay finds it queued). */
-  async function storedWithJob(path: string, data: Record<string, unknown>, o: { trigger?: string; attemptsMade?: number } = {}): Promise<string> {
+  async function storedWithJob(
+    path: string,
+    data: Record<string, unknown>,
+    o: { trigger?: string; attemptsMade?: number } = {},
+  ): Promise<string> {
     const hook = await h.webhook(`${h.receiver.url}/${path}`);
-    const [id] = await h.deliveries(hook, [o.trigger === 'test' ? null : (await h.message()).id], { queued: false, trigger: o.trigger });
-    if (o.attemptsMade) await h.ds.query(`UPDATE webhook_deliveries SET status = 'awaiting_retry', attempt_count = $2 WHERE id = $1`, [id, o.attemptsMade]);
-    await raw.add(DELIVERY_JOB, { deliveryId: id, ...data }, { jobId: id, attempts: 11, backoff: { type: DELIVERY_BACKOFF } });
+    const [id] = await h.deliveries(hook, [o.trigger === 'test' ? null : (await h.message()).id], {
+      queued: false,
+      trigger: o.trigger,
+    });
+    if (o.attemptsMade)
+      await h.ds.query(`UPDATE webhook_deliveries SET status = 'awaiting_retry', attempt_count = $2 WHERE id = $1`, [
+        id,
+        o.attemptsMade,
+      ]);
+    await raw.add(
+      DELIVERY_JOB,
+      { deliveryId: id, ...data },
+      { jobId: id, attempts: 11, backoff: { type: DELIVERY_BACKOFF } },
+    );
     return id;
   }
 

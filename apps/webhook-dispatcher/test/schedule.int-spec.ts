@@ -60,7 +60,10 @@ describe('webhook dispatcher: retry schedule (scaled)', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(h.receiver.byJti(id).map((d) => d.answered)).toEqual([503, 503, 503, 200]);
     expect(await h.delivery(id)).toMatchObject({ status: 'delivered', attempt_count: 4, last_status_code: 200 });
-    const [message] = await h.ds.query(`SELECT m.undeliverable_at FROM alert_messages m JOIN webhook_deliveries d ON d.message_id = m.id WHERE d.id = $1`, [id]);
+    const [message] = await h.ds.query(
+      `SELECT m.undeliverable_at FROM alert_messages m JOIN webhook_deliveries d ON d.message_id = m.id WHERE d.id = $1`,
+      [id],
+    );
     expect(message.undeliverable_at).toBeNull();
   });
 

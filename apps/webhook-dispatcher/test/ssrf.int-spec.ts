@@ -15,7 +15,17 @@ describe('webhook dispatcher: SSRF checks at send time', () => {
   };
   const h = new DispatchHarness();
 
-  beforeAll(() => h.start({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_PORTS: '*', WEBHOOK_MAX_RETRIES: '0' }, resolver));
+  beforeAll(() =>
+    h.start(
+      {
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOWED_PORTS: '*',
+        WEBHOOK_MAX_RETRIES: '0',
+      },
+      resolver,
+    ),
+  );
   afterAll(() => h.stop());
 
   const port = () => h.receiver.port;
@@ -76,7 +86,12 @@ describe('webhook dispatcher: SSRF checks at send time', () => {
 
   it('refuses a port outside the allow-list at send time', async () => {
     const strict = new DispatchHarness();
-    await strict.start({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_PORTS: '443,8443', WEBHOOK_MAX_RETRIES: '0' });
+    await strict.start({
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOWED_PORTS: '443,8443',
+      WEBHOOK_MAX_RETRIES: '0',
+    });
     try {
       const hook = await strict.webhook(`${strict.receiver.url}/x`);
       const [id] = await strict.deliveries(hook, [(await strict.message()).id]);

@@ -12,7 +12,11 @@ export function invalidToken(description: string, hadToken: boolean): ApiError {
 
 /** 403: valid token without any of the scopes the route accepts. */
 export function insufficientScope(accepted: string[]): ApiError {
-  return new ApiError(ApiErrorCode.InsufficientScope, `This operation requires one of the scopes: ${accepted.join(' ')}`, {
-    wwwAuthenticate: `Bearer realm="${REALM}", error="insufficient_scope", scope="${accepted.join(' ')}"`,
-  });
+  return new ApiError(
+    ApiErrorCode.InsufficientScope,
+    `This operation requires one of the scopes: ${accepted.join(' ')}`,
+    {
+      wwwAuthenticate: `Bearer realm="${REALM}", error="insufficient_scope", scope="${accepted.join(' ')}"`,
+    },
+  );
 }

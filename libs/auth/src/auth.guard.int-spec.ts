@@ -7,7 +7,10 @@ import type { Principal } from '@edu/domain';
 import { CurrentPrincipal, Public, RequireScopes } from './auth.decorators';
 import { resourceServerAuth } from './auth.module';
 
-const bases = { SCHEMA_BASE: 'https://api.edu.example', ONEROSTER_SCOPE_BASE: 'https://purl.imsglobal.org/spec/or/v1p1/scope' };
+const bases = {
+  SCHEMA_BASE: 'https://api.edu.example',
+  ONEROSTER_SCOPE_BASE: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+};
 const ROSTER = 'https://purl.imsglobal.org/spec/or/v1p1/scope/roster.readonly';
 const CORE = 'https://purl.imsglobal.org/spec/or/v1p1/scope/roster-core.readonly';
 
@@ -41,7 +44,13 @@ describe('AuthGuard (remote JWKS over HTTP)', () => {
     @Module({
       imports: [
         LoggerModule.forRoot({ pinoHttp: { level: 'silent' } }),
-        resourceServerAuth({ ...bases, TOKEN_ISSUER: issuer.issuer, TOKEN_AUDIENCE: issuer.audience, JWKS_URL: issuer.jwksUrl, JWKS_CACHE_SECONDS: 60 }),
+        resourceServerAuth({
+          ...bases,
+          TOKEN_ISSUER: issuer.issuer,
+          TOKEN_AUDIENCE: issuer.audience,
+          JWKS_URL: issuer.jwksUrl,
+          JWKS_CACHE_SECONDS: 60,
+        }),
       ],
       controllers: [ProbeController],
     })
@@ -71,7 +80,10 @@ describe('AuthGuard (remote JWKS over HTTP)', () => {
   });
 
   it('refuses a token without any listed scope with 403', async () => {
-    const token = await issuer.mint({ scopes: ['https://purl.imsglobal.org/spec/or/v1p1/scope/roster-demographics.readonly'], tenantId: 't' });
+    const token = await issuer.mint({
+      scopes: ['https://purl.imsglobal.org/spec/or/v1p1/scope/roster-demographics.readonly'],
+      tenantId: 't',
+    });
     expectError(await get('/t/either', token), 403, 'insufficient_scope');
   });
 
@@ -104,7 +116,13 @@ describe('AuthGuard when the JWKS cannot be fetched', () => {
     @Module({
       imports: [
         LoggerModule.forRoot({ pinoHttp: { level: 'silent' } }),
-        resourceServerAuth({ ...bases, TOKEN_ISSUER: issuer.issuer, TOKEN_AUDIENCE: issuer.audience, JWKS_URL: issuer.jwksUrl, JWKS_CACHE_SECONDS: 60 }),
+        resourceServerAuth({
+          ...bases,
+          TOKEN_ISSUER: issuer.issuer,
+          TOKEN_AUDIENCE: issuer.audience,
+          JWKS_URL: issuer.jwksUrl,
+          JWKS_CACHE_SECONDS: 60,
+        }),
       ],
       controllers: [ProbeController],
     })

@@ -26,7 +26,9 @@ export class AuthGuard implements CanActivate {
     const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
 
-    const req = ctx.switchToHttp().getRequest<{ headers: Record<string, string | undefined> } & Record<string, unknown>>();
+    const req = ctx
+      .switchToHttp()
+      .getRequest<{ headers: Record<string, string | undefined> } & Record<string, unknown>>();
     const header = req.headers['authorization'];
     if (!header) throw invalidToken('An access token is required (Authorization: Bearer <token>)', false);
     const match = BEARER.exec(header);

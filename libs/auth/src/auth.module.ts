@@ -48,10 +48,16 @@ export class AuthModule {
           inject: [OPTIONS],
           useFactory: (o: AuthModuleOptions) => {
             const options = { keys: keyGetter(o.keys), issuer: o.issuer, audience: o.audience };
-            return o.verifiedTokenCacheEntries ? new CachingTokenVerifier(options, o.verifiedTokenCacheEntries) : new TokenVerifier(options);
+            return o.verifiedTokenCacheEntries
+              ? new CachingTokenVerifier(options, o.verifiedTokenCacheEntries)
+              : new TokenVerifier(options);
           },
         },
-        { provide: SCOPE_CATALOG, inject: [OPTIONS], useFactory: (o: AuthModuleOptions) => new ScopeCatalog(o.scopeBases) },
+        {
+          provide: SCOPE_CATALOG,
+          inject: [OPTIONS],
+          useFactory: (o: AuthModuleOptions) => new ScopeCatalog(o.scopeBases),
+        },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
       exports: [TOKEN_VERIFIER, SCOPE_CATALOG],
@@ -73,7 +79,10 @@ export interface ResourceServerAuthEnv {
 /** Accepted tokens a resource server remembers by default (per replica). */
 export const DEFAULT_VERIFIED_TOKEN_CACHE = 10_000;
 
-export function resourceServerAuth(env: ResourceServerAuthEnv, verifiedTokenCacheEntries = DEFAULT_VERIFIED_TOKEN_CACHE): DynamicModule {
+export function resourceServerAuth(
+  env: ResourceServerAuthEnv,
+  verifiedTokenCacheEntries = DEFAULT_VERIFIED_TOKEN_CACHE,
+): DynamicModule {
   return AuthModule.forRootAsync({
     useFactory: () => ({
       verifiedTokenCacheEntries,

@@ -21,7 +21,11 @@ describe('CachingTokenVerifier', () => {
     const pair = await generateKeyPair('ES256', { extractable: true });
     key = pair.privateKey;
     const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' };
-    verifier = new CachingTokenVerifier({ keys: createLocalJWKSet({ keys: [jwk] }), issuer: 'iss', audience: 'aud' }, 100, () => now);
+    verifier = new CachingTokenVerifier(
+      { keys: createLocalJWKSet({ keys: [jwk] }), issuer: 'iss', audience: 'aud' },
+      100,
+      () => now,
+    );
   });
 
   it('verifies once and then answers the same token from memory until it expires', async () => {

@@ -4,7 +4,9 @@ import { TokenVerifier, type TokenVerifierOptions } from './token-verifier';
 
 function expiryOf(token: string): number | undefined {
   try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
     return typeof payload.exp === 'number' ? payload.exp * 1000 : undefined;
   } catch {
     return undefined;

@@ -32,7 +32,10 @@ export class TokenVerifier {
       // The keys could not be had (JWKS unreachable or slow, key store down): not the caller's
       // fault, so 503 rather than 401 (a client would drop a good token on a 401).
       if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError)) {
-        throw new ApiError(ApiErrorCode.ServiceUnavailable, 'The keys that verify access tokens are unavailable; retry shortly');
+        throw new ApiError(
+          ApiErrorCode.ServiceUnavailable,
+          'The keys that verify access tokens are unavailable; retry shortly',
+        );
       }
       throw invalidToken(describeJoseError(err), true);
     }
@@ -42,10 +45,12 @@ export class TokenVerifier {
 
 function describeJoseError(err: unknown): string {
   if (err instanceof joseErrors.JWTExpired) return 'The access token has expired';
-  if (err instanceof joseErrors.JWTClaimValidationFailed) return `The access token's "${err.claim}" claim is not acceptable`;
+  if (err instanceof joseErrors.JWTClaimValidationFailed)
+    return `The access token's "${err.claim}" claim is not acceptable`;
   if (err instanceof joseErrors.JWSSignatureVerificationFailed) return 'The access token signature is invalid';
   if (err instanceof joseErrors.JWKSNoMatchingKey) return 'The access token was signed with an unknown key';
-  if (err instanceof joseErrors.JOSEAlgNotAllowed) return 'The access token uses a signature algorithm that is not accepted';
+  if (err instanceof joseErrors.JOSEAlgNotAllowed)
+    return 'The access token uses a signature algorithm that is not accepted';
   return 'The access token could not be verified';
 }
 
@@ -65,7 +70,13 @@ export function toPrincipal(payload: JWTPayload): Principal {
   const tenantId = stringClaim(payload, 'tenant_id');
   const developerId = stringClaim(payload, 'developer_id');
   if (tenantId && !developerId) {
-    return { ...base, kind: 'tenant', tenantId, deploymentId: stringClaim(payload, 'deployment_id'), region: stringClaim(payload, 'region') };
+    return {
+      ...base,
+      kind: 'tenant',
+      tenantId,
+      deploymentId: stringClaim(payload, 'deployment_id'),
+      region: stringClaim(payload, 'region'),
+    };
   }
   if (developerId && !tenantId) return { ...base, kind: 'developer', developerId };
   if (!tenantId && !developerId && payload.sub === 'operator') return { ...base, kind: 'operator' };

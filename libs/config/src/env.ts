@@ -15,7 +15,10 @@ export class BaseEnv {
   LOG_LEVEL = 'info';
 
   /** Port of the HTTP server (APIs) or of the health/metrics server (worker). */
-  @ToInt() @IsInt() @Min(0) @Max(65535)
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   @IsString()
@@ -25,7 +28,10 @@ export class BaseEnv {
   @Secret()
   DATABASE_URL = '';
 
-  @ToInt() @IsInt() @Min(1) @Max(200)
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DB_POOL_SIZE = 10;
 
   /** `{schema_base}`: namespace prefix of the service's own scope identifiers. */
@@ -45,14 +51,17 @@ export class BaseEnv {
   TOKEN_ISSUER = 'http://localhost:3000';
 
   /** `aud` of access tokens: the platform's resource servers. */
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   TOKEN_AUDIENCE = 'https://api.edu.example';
 }
 
 /** HTTP APIs: body limits. */
 export class HttpServiceEnv extends BaseEnv {
   /** Largest JSON body accepted (bytes). */
-  @ToInt() @IsInt() @Min(1024)
+  @ToInt()
+  @IsInt()
+  @Min(1024)
   BODY_LIMIT_BYTES = 1_048_576;
 }
 
@@ -62,11 +71,14 @@ export class ResourceServerEnv extends HttpServiceEnv {
   JWKS_URL = 'http://localhost:3000/.well-known/jwks.json';
 
   /** How long a fetched JWKS is trusted before it is fetched again (seconds). */
-  @ToInt() @IsInt() @Min(1)
+  @ToInt()
+  @IsInt()
+  @Min(1)
   JWKS_CACHE_SECONDS = 600;
 
   /** Regional host (`AU-NSW`, `SG`); unset = unified host serving every region. */
-  @IsOptional() @IsIn(REGION_IDS as unknown as string[])
+  @IsOptional()
+  @IsIn(REGION_IDS as unknown as string[])
   SERVICE_REGION?: string;
 }
 

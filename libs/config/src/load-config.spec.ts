@@ -4,10 +4,14 @@ import { ConfigValidationError, loadConfig, maskedConfig, Secret } from './load-
 import { RefuseInProduction, ToInt } from './transforms';
 
 class ExampleEnv extends BaseEnv {
-  @ToInt() @IsInt() @Min(1)
+  @ToInt()
+  @IsInt()
+  @Min(1)
   WORKERS = 4;
 
-  @Secret() @IsString() @RefuseInProduction('demo-secret')
+  @Secret()
+  @IsString()
+  @RefuseInProduction('demo-secret')
   API_SECRET = 'demo-secret';
 }
 
@@ -39,7 +43,9 @@ describe('loadConfig', () => {
     const refused = () => loadConfig(ExampleEnv, { ...good, NODE_ENV: 'production' });
     expect(refused).toThrow(/API_SECRET must be changed/);
     expect(refused).toThrow(expect.objectContaining({ message: expect.not.stringContaining('demo-secret') }));
-    expect(loadConfig(ExampleEnv, { ...good, NODE_ENV: 'production', API_SECRET: 'a-real-secret' }).API_SECRET).toBe('a-real-secret');
+    expect(loadConfig(ExampleEnv, { ...good, NODE_ENV: 'production', API_SECRET: 'a-real-secret' }).API_SECRET).toBe(
+      'a-real-secret',
+    );
   });
 
   it('masks secrets for logging', () => {

@@ -6,7 +6,9 @@ export function loadConfigOrExit<T extends object>(cls: new () => T, service: st
     return loadConfig(cls, process.env);
   } catch (err) {
     if (err instanceof ConfigValidationError) {
-      process.stderr.write(`${JSON.stringify({ level: 'fatal', service, msg: err.message, problems: err.problems })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ level: 'fatal', service, msg: err.message, problems: err.problems })}\n`,
+      );
       process.exit(78); // EX_CONFIG
     }
     throw err;

@@ -40,7 +40,10 @@ export function trustProxyValue(setting: string | undefined): boolean | number |
 }
 
 const quota = () => [ToInt(), IsInt(), Min(1), Max(1_000_000)];
-const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
+const apply =
+  (decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) =>
+    decorators.forEach((d) => d(target, key));
 const Quota = (): PropertyDecorator => apply(quota());
 
 /**
@@ -52,7 +55,8 @@ const Quota = (): PropertyDecorator => apply(quota());
 export function WithTrafficControl<TBase extends Ctor>(Base: TBase) {
   class TrafficControlEnv extends Base {
     /** Rate limits on; their counters are in REDIS_URL. Off only for local experiments and tests. */
-    @ToBool() @IsBoolean()
+    @ToBool()
+    @IsBoolean()
     RATE_LIMIT_ENABLED = true;
 
     /**
@@ -64,8 +68,11 @@ export function WithTrafficControl<TBase extends Ctor>(Base: TBase) {
     @ValidateBy({
       name: 'redisUrlForRateLimits',
       validator: {
-        validate: (value, args) => (args?.object as { RATE_LIMIT_ENABLED?: unknown }).RATE_LIMIT_ENABLED !== true || (typeof value === 'string' && /^rediss?:\/\/.+/.test(value)),
-        defaultMessage: () => 'REDIS_URL must be a redis:// URL (rate-limit counters live there; RATE_LIMIT_ENABLED=false runs without)',
+        validate: (value, args) =>
+          (args?.object as { RATE_LIMIT_ENABLED?: unknown }).RATE_LIMIT_ENABLED !== true ||
+          (typeof value === 'string' && /^rediss?:\/\/.+/.test(value)),
+        defaultMessage: () =>
+          'REDIS_URL must be a redis:// URL (rate-limit counters live there; RATE_LIMIT_ENABLED=false runs without)',
       },
     })
     REDIS_URL = '';
@@ -75,7 +82,10 @@ export function WithTrafficControl<TBase extends Ctor>(Base: TBase) {
     RATE_LIMIT_PREFIX = 'rl';
 
     /** Length of every budget's window, in seconds. */
-    @ToInt() @IsInt() @Min(1) @Max(3600)
+    @ToInt()
+    @IsInt()
+    @Min(1)
+    @Max(3600)
     RATE_LIMIT_WINDOW_SECONDS = 60;
 
     /** POST /oauth/token per client id. */
@@ -115,21 +125,31 @@ export function WithTrafficControl<TBase extends Ctor>(Base: TBase) {
       name: 'trustProxy',
       validator: {
         validate: isTrustProxySetting,
-        defaultMessage: () => 'TRUST_PROXY must be a hop count (1-10) or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+        defaultMessage: () =>
+          'TRUST_PROXY must be a hop count (1-10) or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
       },
     })
     TRUST_PROXY?: string;
 
     /** Answer 503 at once while event-loop lag exceeds this (ms); 0 = never. */
-    @ToInt() @IsInt() @Min(0) @Max(60_000)
+    @ToInt()
+    @IsInt()
+    @Min(0)
+    @Max(60_000)
     SHED_EVENT_LOOP_LAG_MS = 500;
 
     /** Answer 503 at once while waiting for a database connection exceeds this (ms); 0 = never. */
-    @ToInt() @IsInt() @Min(0) @Max(60_000)
+    @ToInt()
+    @IsInt()
+    @Min(0)
+    @Max(60_000)
     SHED_DB_POOL_WAIT_MS = 2_000;
 
     /** `Retry-After` of a shed request (seconds). */
-    @ToInt() @IsInt() @Min(1) @Max(300)
+    @ToInt()
+    @IsInt()
+    @Min(1)
+    @Max(300)
     SHED_RETRY_AFTER_SECONDS = 2;
   }
   return TrafficControlEnv;

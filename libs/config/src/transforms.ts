@@ -3,7 +3,9 @@ import { Transform } from 'class-transformer';
 
 /** Parses an env string as an integer; leaves garbage as NaN so validation names it. */
 export function ToInt(): PropertyDecorator {
-  return Transform(({ value }) => (typeof value === 'string' ? (/^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN) : value));
+  return Transform(({ value }) =>
+    typeof value === 'string' ? (/^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN) : value,
+  );
 }
 
 /** Parses `true/false/1/0/yes/no`; anything else stays a string so validation names it. */
@@ -22,7 +24,8 @@ export function RefuseInProduction(demoValue: string): PropertyDecorator {
   return ValidateBy({
     name: 'refuseInProduction',
     validator: {
-      validate: (value, args) => (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || value !== demoValue,
+      validate: (value, args) =>
+        (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || value !== demoValue,
       defaultMessage: (args) => `${args?.property} must be changed from its demo value in production`,
     },
   });

@@ -16,7 +16,9 @@ export function encodePageCursor(c: PageCursor): string {
 export function decodePageCursor(raw: string): PageCursor {
   const [at, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
   if (extra !== undefined || !id || !isUuid(id) || Number.isNaN(Date.parse(at ?? ''))) {
-    throw new ApiError(ApiErrorCode.ValidationFailed, 'cursor: not a cursor this API issued', { fields: [{ field: 'cursor', problems: ['not a cursor this API issued'] }] });
+    throw new ApiError(ApiErrorCode.ValidationFailed, 'cursor: not a cursor this API issued', {
+      fields: [{ field: 'cursor', problems: ['not a cursor this API issued'] }],
+    });
   }
   return { at, id };
 }

@@ -67,15 +67,28 @@ export const DEFAULT_ONEROSTER_V1P2_SCOPE_BASE = 'https://purl.imsglobal.org/spe
 export const ONEROSTER_V1P2_SCOPE_KEYS = ALL_SCOPE_KEYS.filter((k) => SCOPE_PATHS[k].base === 'oneroster12');
 
 /** The scope bases of a process's configuration (`SCHEMA_BASE`, `ONEROSTER_SCOPE_BASE`, `ONEROSTER_V1P2_SCOPE_BASE`). */
-export function scopeBasesOf(env: { SCHEMA_BASE: string; ONEROSTER_SCOPE_BASE: string; ONEROSTER_V1P2_SCOPE_BASE?: string }): ScopeBases {
-  return { schemaBase: env.SCHEMA_BASE, onerosterBase: env.ONEROSTER_SCOPE_BASE, oneroster12Base: env.ONEROSTER_V1P2_SCOPE_BASE ?? DEFAULT_ONEROSTER_V1P2_SCOPE_BASE };
+export function scopeBasesOf(env: {
+  SCHEMA_BASE: string;
+  ONEROSTER_SCOPE_BASE: string;
+  ONEROSTER_V1P2_SCOPE_BASE?: string;
+}): ScopeBases {
+  return {
+    schemaBase: env.SCHEMA_BASE,
+    onerosterBase: env.ONEROSTER_SCOPE_BASE,
+    oneroster12Base: env.ONEROSTER_V1P2_SCOPE_BASE ?? DEFAULT_ONEROSTER_V1P2_SCOPE_BASE,
+  };
 }
 
 const trimSlash = (s: string): string => s.replace(/\/+$/, '');
 
 export function resolveScope(key: ScopeKey, bases: ScopeBases): string {
   const def: { base: ScopeBaseName; path: string } = SCOPE_PATHS[key];
-  const base = def.base === 'schema' ? bases.schemaBase : def.base === 'oneroster' ? bases.onerosterBase : (bases.oneroster12Base ?? DEFAULT_ONEROSTER_V1P2_SCOPE_BASE);
+  const base =
+    def.base === 'schema'
+      ? bases.schemaBase
+      : def.base === 'oneroster'
+        ? bases.onerosterBase
+        : (bases.oneroster12Base ?? DEFAULT_ONEROSTER_V1P2_SCOPE_BASE);
   return `${trimSlash(base)}/${def.path}`;
 }
 

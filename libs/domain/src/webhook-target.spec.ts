@@ -3,10 +3,13 @@ import { DEFAULT_WEBHOOK_PORTS, isNonPublicAddress, parsePortAllowList, webhookT
 const strict = { allowHttp: false, allowPrivate: false, allowedPorts: new Set(DEFAULT_WEBHOOK_PORTS) };
 
 describe('webhook target policy (SSRF)', () => {
-  it.each(['https://hooks.partner.example/alerts', 'https://hooks.partner.example:8443/a?b=c', 'https://93.184.216.34/x', 'https://[2606:4700::1111]/x', 'https://hooks.partner.example:443/x'])(
-    'accepts public https target %s',
-    (url) => expect(webhookTargetProblem(url, strict)).toBeUndefined(),
-  );
+  it.each([
+    'https://hooks.partner.example/alerts',
+    'https://hooks.partner.example:8443/a?b=c',
+    'https://93.184.216.34/x',
+    'https://[2606:4700::1111]/x',
+    'https://hooks.partner.example:443/x',
+  ])('accepts public https target %s', (url) => expect(webhookTargetProblem(url, strict)).toBeUndefined());
 
   it.each([
     ['http://hooks.partner.example/', 'https'],
@@ -50,7 +53,9 @@ describe('webhook target policy (SSRF)', () => {
     const dev = { allowHttp: true, allowPrivate: true, allowedPorts: 'any' as const };
     expect(webhookTargetProblem('http://127.0.0.1:4000/hook', dev)).toBeUndefined();
     expect(webhookTargetProblem('http://127.0.0.1:4000/hook', { ...dev, allowPrivate: false })).toContain('private');
-    expect(webhookTargetProblem('http://127.0.0.1:4000/hook', { ...dev, allowedPorts: new Set([443]) })).toContain('port');
+    expect(webhookTargetProblem('http://127.0.0.1:4000/hook', { ...dev, allowedPorts: new Set([443]) })).toContain(
+      'port',
+    );
   });
 
   it('parses the port allow-list setting', () => {

@@ -26,18 +26,40 @@ const INTERNAL_HOST_SUFFIXES = ['.localhost', '.local', '.internal', '.localdoma
  * addresses are unwrapped and checked as IPv4 first.
  */
 const BLOCKED_RANGES = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
-  '224.0.0.0/4', '240.0.0.0/4',
-  '::/8', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:db8::/32', '2002::/16', 'fc00::/7',
-  'fe80::/10', 'fec0::/10', 'ff00::/8',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::/8',
+  '64:ff9b::/96',
+  '64:ff9b:1::/48',
+  '100::/64',
+  '2001::/32',
+  '2001:db8::/32',
+  '2002::/16',
+  'fc00::/7',
+  'fe80::/10',
+  'fec0::/10',
+  'ff00::/8',
 ].map((cidr) => ipaddr.parseCIDR(cidr));
 
 /** True when an IP address is not a public unicast address (or is not an IP address at all). */
 export function isNonPublicAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return true;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address();
   return BLOCKED_RANGES.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
 }
 
@@ -72,7 +94,8 @@ export function webhookTargetProblem(raw: string, policy: WebhookTargetPolicy): 
   }
   if (policy.allowPrivate) return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (ipaddr.isValid(host)) return isNonPublicAddress(host) ? 'endpoint must not target a private or internal address' : undefined;
+  if (ipaddr.isValid(host))
+    return isNonPublicAddress(host) ? 'endpoint must not target a private or internal address' : undefined;
   if (host === 'localhost' || INTERNAL_HOST_SUFFIXES.some((s) => host.endsWith(s)) || !host.includes('.')) {
     return 'endpoint must target a public host name';
   }

@@ -79,7 +79,12 @@ export function classifyError(exception: unknown): ClassifiedError {
   }
   if (exception instanceof RetryLaterError) {
     // A deliberate refusal (rate limit, load shedding): its own Retry-After, not an outage.
-    return { status: exception.status, code: exception.code, message: exception.message, headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
+    return {
+      status: exception.status,
+      code: exception.code,
+      message: exception.message,
+      headers: { 'Retry-After': String(exception.retryAfterSeconds) },
+    };
   }
   if (exception instanceof ApiError) {
     const { wwwAuthenticate, ...rest } = exception.details ?? {};
@@ -90,7 +95,9 @@ export function classifyError(exception: unknown): ClassifiedError {
       details: Object.keys(rest).length ? rest : undefined,
       headers: typeof wwwAuthenticate === 'string' ? { 'WWW-Authenticate': wwwAuthenticate } : {},
     };
-    return exception.code === ApiErrorCode.ServiceUnavailable ? { ...unavailable(exception.message), details: classified.details } : classified;
+    return exception.code === ApiErrorCode.ServiceUnavailable
+      ? { ...unavailable(exception.message), details: classified.details }
+      : classified;
   }
   if (isBodyParserError(exception)) {
     const known = BODY_ERRORS[exception.type];
@@ -102,7 +109,9 @@ export function classifyError(exception: unknown): ClassifiedError {
   if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
     // Readiness (terminus) answers 503 naming the checks that failed, not why (no internals).
     const failed = failedChecks(exception);
-    return unavailable(failed.length ? `Not ready: ${failed.join(', ')} unavailable` : 'The service is temporarily unavailable');
+    return unavailable(
+      failed.length ? `Not ready: ${failed.join(', ')} unavailable` : 'The service is temporarily unavailable',
+    );
   }
   if (isDependencyOutage(exception)) return unavailable('The service is temporarily unavailable; retry later');
   if (exception instanceof HttpException) {
@@ -123,7 +132,11 @@ export function classifyError(exception: unknown): ClassifiedError {
 }
 
 /** What an error renderer logs: unexpected failures with their stack, outages as warnings. */
-export function logClassifiedError(logger: Pick<Logger, 'error' | 'warn'>, exception: unknown, e: ClassifiedError): void {
+export function logClassifiedError(
+  logger: Pick<Logger, 'error' | 'warn'>,
+  exception: unknown,
+  e: ClassifiedError,
+): void {
   if (e.errorId) logger.error({ err: exception, errorId: e.errorId }, 'Unhandled error');
   else if (e.outage) logger.warn({ err: exception }, 'Dependency unavailable');
 }

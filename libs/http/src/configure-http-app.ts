@@ -42,7 +42,14 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   const jsonShapeCheck = { verify: verifyJsonShape } as object;
   const jsonTypes = ['application/json', 'application/*+json'];
   for (const route of options.largeJsonRoutes ?? []) {
-    app.use(route.path, json({ limit: route.bodyLimitBytes, type: jsonTypes, verify: jsonShapeVerifier({ ...JSON_SHAPE_LIMITS, maxContainers: route.maxContainers }) }));
+    app.use(
+      route.path,
+      json({
+        limit: route.bodyLimitBytes,
+        type: jsonTypes,
+        verify: jsonShapeVerifier({ ...JSON_SHAPE_LIMITS, maxContainers: route.maxContainers }),
+      }),
+    );
   }
   app.useBodyParser('json', { limit: options.bodyLimitBytes, type: jsonTypes, ...jsonShapeCheck });
   app.useBodyParser('urlencoded', { limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 });

@@ -36,7 +36,8 @@ async function blackHole(): Promise<{ port: number; close: () => Promise<void> }
 }
 
 /** How TypeORM hands a driver error over: QueryFailedError keeps `driverError` and copies `code`. */
-const asQueryFailed = (driverError: Error & { code?: string }) => Object.assign(new Error(driverError.message), { name: 'QueryFailedError', driverError, code: driverError.code });
+const asQueryFailed = (driverError: Error & { code?: string }) =>
+  Object.assign(new Error(driverError.message), { name: 'QueryFailedError', driverError, code: driverError.code });
 
 describe('dependency outage recognition (real PostgreSQL and Redis failures)', () => {
   const dbUrl = process.env.DATABASE_URL as string;
@@ -53,11 +54,28 @@ describe('dependency outage recognition (real PostgreSQL and Redis failures)', (
     it('a server that accepts TCP but never answers (connection timeout)', async () => {
       const hole = await blackHole();
       try {
-        const client = await failure(() => new Client({ host: '127.0.0.1', port: hole.port, user: 'x', database: 'x', connectionTimeoutMillis: 200 }).connect());
-        const pool = new Pool({ host: '127.0.0.1', port: hole.port, user: 'x', database: 'x', connectionTimeoutMillis: 200 });
+        const client = await failure(() =>
+          new Client({
+            host: '127.0.0.1',
+            port: hole.port,
+            user: 'x',
+            database: 'x',
+            connectionTimeoutMillis: 200,
+          }).connect(),
+        );
+        const pool = new Pool({
+          host: '127.0.0.1',
+          port: hole.port,
+          user: 'x',
+          database: 'x',
+          connectionTimeoutMillis: 200,
+        });
         const pooled = await failure(() => pool.query('SELECT 1'));
         await pool.end();
-        expect([client.message, pooled.message]).toEqual(['timeout expired', 'Connection terminated due to connection timeout']);
+        expect([client.message, pooled.message]).toEqual([
+          'timeout expired',
+          'Connection terminated due to connection timeout',
+        ]);
         expect([isDependencyOutage(client), isDependencyOutage(pooled)]).toEqual([true, true]);
       } finally {
         await hole.close();
@@ -105,7 +123,11 @@ describe('dependency outage recognition (real PostgreSQL and Redis failures)', (
       const first = await failure(() => victim.query('SELECT 1'));
       const later = await failure(() => victim.query('SELECT 1'));
       await victim.end().catch(() => undefined);
-      for (const err of [first, later]) expect({ message: err.message, outage: isDependencyOutage(asQueryFailed(err)) }).toEqual({ message: err.message, outage: true });
+      for (const err of [first, later])
+        expect({ message: err.message, outage: isDependencyOutage(asQueryFailed(err)) }).toEqual({
+          message: err.message,
+          outage: true,
+        });
     });
 
     it('input and bugs are not outages: unique violation, bad input syntax, syntax error', async () => {
@@ -130,7 +152,13 @@ describe('dependency outage recognition (real PostgreSQL and Redis failures)', (
   describe('Redis (ioredis)', () => {
     it('a command refused while disconnected (offline queue off) and after the retry limit', async () => {
       const port = await closedPort();
-      const noQueue = new Redis({ port, host: '127.0.0.1', enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
+      const noQueue = new Redis({
+        port,
+        host: '127.0.0.1',
+        enableOfflineQueue: false,
+        lazyConnect: true,
+        retryStrategy: () => null,
+      });
       noQueue.on('error', () => undefined);
       const refused = await failure(() => noQueue.get('k'));
       noQueue.disconnect();

@@ -17,7 +17,11 @@ function join(prefix: string, property: string, style: FieldPathStyle): string {
 }
 
 /** class-validator errors as one entry per field path with its problems. */
-export function flattenValidationErrors(errors: ValidationError[], style: FieldPathStyle = 'dot', prefix = ''): FieldProblems[] {
+export function flattenValidationErrors(
+  errors: ValidationError[],
+  style: FieldPathStyle = 'dot',
+  prefix = '',
+): FieldProblems[] {
   return errors.flatMap((e) => {
     const field = join(prefix, e.property, style);
     const own = e.constraints ? [{ field, problems: Object.values(e.constraints) }] : [];

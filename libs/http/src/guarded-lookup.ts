@@ -5,7 +5,9 @@ import { isNonPublicAddress } from '@edu/domain';
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 
 /** Raised when a name resolves to an address deliveries may not reach. */
 export class BlockedAddressError extends Error {
@@ -23,13 +25,18 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * resolution an attacker's DNS could answer differently). Any non-public answer refuses the name.
  * `onResolved` learns which address was used, for the attempt log.
  */
-export function guardedLookup(resolver: Resolver, allowPrivate: boolean, onResolved: (hostname: string, address: string) => void) {
+export function guardedLookup(
+  resolver: Resolver,
+  allowPrivate: boolean,
+  onResolved: (hostname: string, address: string) => void,
+) {
   return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
     resolver(hostname)
       .then((addresses) => {
         const blocked = allowPrivate ? undefined : addresses.find((a) => isNonPublicAddress(a.address));
         if (blocked) return callback(new BlockedAddressError(hostname, blocked.address), '');
-        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+        if (addresses.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
         onResolved(hostname, addresses[0].address);
         if (options.all) return callback(null, addresses);
         return callback(null, addresses[0].address, addresses[0].family);

@@ -14,7 +14,9 @@ export function readinessCheck(name: string, probe: () => Promise<unknown>, time
     try {
       await Promise.race([
         probe(),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs))),
+        new Promise(
+          (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs)),
+        ),
       ]);
       return { [name]: { status: 'up' } };
     } catch (err) {
@@ -63,7 +65,9 @@ export class HealthModule {
       module: HealthModule,
       imports: [TerminusModule.forRoot({ logger: false }), ...(options.imports ?? [])],
       controllers: [HealthController],
-      providers: [{ provide: READINESS_CHECKS, inject: (options.inject ?? []) as never[], useFactory: options.useFactory }],
+      providers: [
+        { provide: READINESS_CHECKS, inject: (options.inject ?? []) as never[], useFactory: options.useFactory },
+      ],
     };
   }
 }

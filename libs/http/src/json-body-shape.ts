@@ -22,7 +22,11 @@ export interface JsonShapeLimits {
   maxContainers: number;
 }
 
-export const JSON_SHAPE_LIMITS: JsonShapeLimits = { maxDepth: MAX_JSON_DEPTH, maxMembers: MAX_JSON_MEMBERS, maxContainers: MAX_JSON_CONTAINERS };
+export const JSON_SHAPE_LIMITS: JsonShapeLimits = {
+  maxDepth: MAX_JSON_DEPTH,
+  maxMembers: MAX_JSON_MEMBERS,
+  maxContainers: MAX_JSON_CONTAINERS,
+};
 
 /** A body refused for its shape: answered 400 `invalid_request` with this message. */
 export class JsonShapeError extends Error {
@@ -65,7 +69,10 @@ export function assertJsonShape(utf8: Uint8Array, limits: JsonShapeLimits = JSON
     if (inString) {
       if (c === BACKSLASH) {
         // PostgreSQL text and jsonb cannot hold U+0000: refuse it here rather than fail at storage.
-        if (isEscapedNul(utf8, i)) throw new JsonShapeError('The request body contains the character U+0000 (\\u0000), which text fields cannot hold');
+        if (isEscapedNul(utf8, i))
+          throw new JsonShapeError(
+            'The request body contains the character U+0000 (\\u0000), which text fields cannot hold',
+          );
         i++;
       } else if (c === QUOTE) inString = false;
       continue;
@@ -76,8 +83,10 @@ export function assertJsonShape(utf8: Uint8Array, limits: JsonShapeLimits = JSON
         break;
       case OPEN_BRACE:
       case OPEN_BRACKET:
-        if (depth === maxDepth) throw new JsonShapeError(`The request body is JSON nested deeper than ${maxDepth} levels`);
-        if (++containers > maxContainers) throw new JsonShapeError(`The request body has more than ${maxContainers} JSON objects and arrays`);
+        if (depth === maxDepth)
+          throw new JsonShapeError(`The request body is JSON nested deeper than ${maxDepth} levels`);
+        if (++containers > maxContainers)
+          throw new JsonShapeError(`The request body has more than ${maxContainers} JSON objects and arrays`);
         commas[++depth] = 0;
         break;
       case CLOSE_BRACE:
@@ -98,7 +107,13 @@ const LOWER_U = 0x75;
 
 /** True when the backslash at `i` starts the escape `\u0000`. */
 function isEscapedNul(utf8: Uint8Array, i: number): boolean {
-  return utf8[i + 1] === LOWER_U && utf8[i + 2] === ZERO && utf8[i + 3] === ZERO && utf8[i + 4] === ZERO && utf8[i + 5] === ZERO;
+  return (
+    utf8[i + 1] === LOWER_U &&
+    utf8[i + 2] === ZERO &&
+    utf8[i + 3] === ZERO &&
+    utf8[i + 4] === ZERO &&
+    utf8[i + 5] === ZERO
+  );
 }
 
 /**
@@ -111,7 +126,9 @@ export function verifyJsonShape(_req: unknown, _res: unknown, raw: Buffer, chars
 }
 
 /** A body-parser `verify` hook checking other limits (routes that take larger documents). */
-export function jsonShapeVerifier(limits: JsonShapeLimits): (req: unknown, res: unknown, raw: Buffer, charset: string | null) => void {
+export function jsonShapeVerifier(
+  limits: JsonShapeLimits,
+): (req: unknown, res: unknown, raw: Buffer, charset: string | null) => void {
   return (_req, _res, raw, charset) => assertJsonShape(toUtf8(raw, charset), limits);
 }
 
@@ -122,7 +139,11 @@ function toUtf8(raw: Buffer, charset: string | null): Uint8Array {
   try {
     text = new TextDecoder(label).decode(raw);
   } catch {
-    throw Object.assign(new Error(`unsupported charset "${label.toUpperCase()}"`), { status: 415, type: 'charset.unsupported', expose: true });
+    throw Object.assign(new Error(`unsupported charset "${label.toUpperCase()}"`), {
+      status: 415,
+      type: 'charset.unsupported',
+      expose: true,
+    });
   }
   return Buffer.from(text, 'utf8');
 }

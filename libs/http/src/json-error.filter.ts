@@ -12,11 +12,14 @@ export class JsonErrorFilter implements ExceptionFilter {
     const e = classifyError(exception);
     logClassifiedError(this.logger, exception, e);
     if (res.headersSent) return;
-    res.status(e.status).set(e.headers).json({
-      error: e.code,
-      message: e.message,
-      ...(e.details ?? {}),
-      ...(e.errorId ? { error_id: e.errorId } : {}),
-    });
+    res
+      .status(e.status)
+      .set(e.headers)
+      .json({
+        error: e.code,
+        message: e.message,
+        ...(e.details ?? {}),
+        ...(e.errorId ? { error_id: e.errorId } : {}),
+      });
   }
 }

@@ -26,7 +26,10 @@ describe('LoadMonitor', () => {
 
   it('times the wait for a database connection, counting a probe still waiting by its age', async () => {
     let release: () => void = () => undefined;
-    const pool = { acquire: () => new Promise<() => void>((resolve) => (release = () => resolve(() => undefined))), stats: () => ({ total: 10, idle: 0, waiting: 4 }) };
+    const pool = {
+      acquire: () => new Promise<() => void>((resolve) => (release = () => resolve(() => undefined))),
+      stats: () => ({ total: 10, idle: 0, waiting: 4 }),
+    };
     const monitor = new LoadMonitor({ eventLoopLagMs: 0, poolWaitMs: 100 }, pool);
     monitor.start();
     try {

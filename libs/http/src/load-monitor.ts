@@ -68,9 +68,18 @@ export class LoadMonitor {
     const p99 = this.histogram.count > 0 ? this.histogram.percentile(99) / 1e6 - HISTOGRAM_RESOLUTION_MS : 0;
     this.histogram.reset();
     this.lagMs = Math.max(0, timerLate, p99);
-    this.poolWaitMs = this.probeStartedAt !== undefined ? Math.max(this.lastPoolWaitMs, now - this.probeStartedAt) : this.lastPoolWaitMs;
+    this.poolWaitMs =
+      this.probeStartedAt !== undefined
+        ? Math.max(this.lastPoolWaitMs, now - this.probeStartedAt)
+        : this.lastPoolWaitMs;
     this.overload = this.reason();
-    if (this.pool && this.bounds.poolWaitMs > 0 && this.probeStartedAt === undefined && now - this.lastProbeAt >= POOL_PROBE_INTERVAL_MS) this.probePool(now);
+    if (
+      this.pool &&
+      this.bounds.poolWaitMs > 0 &&
+      this.probeStartedAt === undefined &&
+      now - this.lastProbeAt >= POOL_PROBE_INTERVAL_MS
+    )
+      this.probePool(now);
   }
 
   private reason(): OverloadReason | undefined {

@@ -27,13 +27,24 @@ export class LoggingModule {
             base: { service: options.service },
             genReqId: requestIdFor,
             redact: {
-              paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body.client_secret', '*.client_secret', '*.privateKey'],
+              paths: [
+                'req.headers.authorization',
+                'req.headers.cookie',
+                'req.body.client_secret',
+                '*.client_secret',
+                '*.privateKey',
+              ],
               censor: '***',
             },
-            customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+            customLogLevel: (_req, res, err) =>
+              err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
             autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
             serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              req: (req: { id: string; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+              }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
           },

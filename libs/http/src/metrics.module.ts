@@ -1,4 +1,13 @@
-import { Controller, Get, Header, Injectable, MiddlewareConsumer, Module, NestMiddleware, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Injectable,
+  MiddlewareConsumer,
+  Module,
+  NestMiddleware,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -23,14 +32,32 @@ export class MetricsRegistry implements OnModuleDestroy {
 
   /** A counter of this registry (the one already registered under `name`, if any). */
   counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
-    return (this.registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [this.registry] });
+    return (
+      (this.registry.getSingleMetric(name) as Counter<L> | undefined) ??
+      new Counter({ name, help, labelNames, registers: [this.registry] })
+    );
   }
 
   /** A gauge of this registry; `collect` runs at each scrape. */
-  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect?: (g: Gauge<L>) => void): Gauge<L> {
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    collect?: (g: Gauge<L>) => void,
+  ): Gauge<L> {
     const existing = this.registry.getSingleMetric(name) as Gauge<L> | undefined;
     if (existing) return existing;
-    return new Gauge<L>({ name, help, labelNames, registers: [this.registry], collect: collect ? function (this: Gauge<L>) { collect(this); } : undefined });
+    return new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect: collect
+        ? function (this: Gauge<L>) {
+            collect(this);
+          }
+        : undefined,
+    });
   }
 
   onModuleDestroy(): void {

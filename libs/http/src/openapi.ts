@@ -1,7 +1,15 @@
 import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer, Reflector } from '@nestjs/core';
-import { SwaggerModule, type OpenAPIObject, type OperationObject, type ParameterObject, type ReferenceObject, type ResponseObject, type SchemaObject } from '@nestjs/swagger';
+import {
+  SwaggerModule,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type ReferenceObject,
+  type ResponseObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES, SCOPE_CATALOG } from '@edu/auth';
 import { ALL_SCOPE_KEYS, type ScopeCatalog, type ScopeKey } from '@edu/domain';
 
@@ -45,7 +53,8 @@ function handlersByOperationId(app: INestApplication): Map<string, HandlerInfo> 
       const proto = cls.prototype as Record<string, unknown>;
       for (const name of Object.getOwnPropertyNames(proto)) {
         const handler = proto[name];
-        if (name !== 'constructor' && typeof handler === 'function') byId.set(`${cls.name}_${name}`, { cls, name, handler });
+        if (name !== 'constructor' && typeof handler === 'function')
+          byId.set(`${cls.name}_${name}`, { cls, name, handler });
       }
     }
   }
@@ -70,9 +79,20 @@ export function documentedOperations(app: INestApplication, doc: OpenAPIObject):
       const info = handlers.get(id) ?? handlers.get(id.replace(/_[a-z]+$/, ''));
       if (!info) throw new Error(`OpenAPI operation ${method.toUpperCase()} ${path} (${id}) has no controller handler`);
       const isPublic = reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [info.handler as never, info.cls]);
-      const scopes = reflector.getAllAndOverride<ScopeKey[] | undefined>(REQUIRED_SCOPES, [info.handler as never, info.cls]);
+      const scopes = reflector.getAllAndOverride<ScopeKey[] | undefined>(REQUIRED_SCOPES, [
+        info.handler as never,
+        info.cls,
+      ]);
       const catchAll = Reflect.getMetadata(METHOD_METADATA, info.handler) === RequestMethod.ALL;
-      out.push({ method, path, operation, handler: `${info.cls.name}.${info.name}`, methodName: info.name, scopes: isPublic ? undefined : scopes, catchAll });
+      out.push({
+        method,
+        path,
+        operation,
+        handler: `${info.cls.name}.${info.name}`,
+        methodName: info.name,
+        scopes: isPublic ? undefined : scopes,
+        catchAll,
+      });
     }
   }
   return out;
@@ -91,15 +111,23 @@ export function removeOperation(doc: OpenAPIObject, path: string, method: OpenAp
  * client-credentials security scheme lists every scope, and each operation accepts `bearer` or
  * `oauth2` with its scopes (the same form as the identity service's document).
  */
-export function addRouteScopes(app: INestApplication, doc: OpenAPIObject, operations: readonly DocumentedOperation[], tokenUrl: string): void {
+export function addRouteScopes(
+  app: INestApplication,
+  doc: OpenAPIObject,
+  operations: readonly DocumentedOperation[],
+  tokenUrl: string,
+): void {
   const catalog = app.get<ScopeCatalog>(SCOPE_CATALOG);
   doc.components ??= {};
   doc.components.securitySchemes ??= {};
   doc.components.securitySchemes.bearer ??= { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
   doc.components.securitySchemes.oauth2 = {
     type: 'oauth2',
-    description: 'Client credentials (RFC 6749 §4.4) at the identity service. A route accepts a token holding any one of its scopes.',
-    flows: { clientCredentials: { tokenUrl, scopes: Object.fromEntries(ALL_SCOPE_KEYS.map((k) => [catalog.uri(k), k])) } },
+    description:
+      'Client credentials (RFC 6749 §4.4) at the identity service. A route accepts a token holding any one of its scopes.',
+    flows: {
+      clientCredentials: { tokenUrl, scopes: Object.fromEntries(ALL_SCOPE_KEYS.map((k) => [catalog.uri(k), k])) },
+    },
   };
   for (const op of operations) {
     if (!op.scopes) {
@@ -116,7 +144,10 @@ export function addRouteScopes(app: INestApplication, doc: OpenAPIObject, operat
  * Declares every `{name}` of each path as a required path parameter where the controller did not
  * (handlers taking `@Param() dto` or `@Param('x')` without Swagger decorators).
  */
-export function declarePathParameters(operations: readonly DocumentedOperation[], schemaFor: (name: string, op: DocumentedOperation) => SchemaObject = () => ({ type: 'string' })): void {
+export function declarePathParameters(
+  operations: readonly DocumentedOperation[],
+  schemaFor: (name: string, op: DocumentedOperation) => SchemaObject = () => ({ type: 'string' }),
+): void {
   for (const op of operations) {
     const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
     const params = (op.operation.parameters ??= []) as ParameterObject[];
@@ -133,14 +164,23 @@ export function declarePathParameters(operations: readonly DocumentedOperation[]
 }
 
 /** Adds a response to an operation unless it already documents that status. */
-export function addResponse(op: DocumentedOperation, status: number | string, response: ResponseObject | ReferenceObject): void {
+export function addResponse(
+  op: DocumentedOperation,
+  status: number | string,
+  response: ResponseObject | ReferenceObject,
+): void {
   op.operation.responses ??= {};
   const key = String(status);
-  if (!op.operation.responses[key] || !('content' in (op.operation.responses[key] as object))) op.operation.responses[key] = response;
+  if (!op.operation.responses[key] || !('content' in (op.operation.responses[key] as object)))
+    op.operation.responses[key] = response;
 }
 
 /** A JSON response with a schema. */
-export function jsonResponse(description: string, schema: SchemaObject | ReferenceObject, headers?: ResponseObject['headers']): ResponseObject {
+export function jsonResponse(
+  description: string,
+  schema: SchemaObject | ReferenceObject,
+  headers?: ResponseObject['headers'],
+): ResponseObject {
   return { description, content: { 'application/json': { schema } }, ...(headers ? { headers } : {}) };
 }
 

@@ -16,9 +16,14 @@ export interface HttpServiceDefinition<E extends BaseEnv> {
 }
 
 /** main.ts of every HTTP process: validated config, shared HTTP setup, listen. */
-export async function runHttpService<E extends BaseEnv>(def: HttpServiceDefinition<E>): Promise<NestExpressApplication> {
+export async function runHttpService<E extends BaseEnv>(
+  def: HttpServiceDefinition<E>,
+): Promise<NestExpressApplication> {
   const env = loadConfigOrExit(def.envClass, def.name);
-  const app = await NestFactory.create<NestExpressApplication>(def.module(env), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(def.module(env), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   configureHttpApp(app, {
     bodyLimitBytes: def.bodyLimitBytes?.(env) ?? 1_048_576,
     largeJsonRoutes: def.largeJsonRoutes?.(env),
@@ -31,7 +36,9 @@ export async function runHttpService<E extends BaseEnv>(def: HttpServiceDefiniti
   } catch (err) {
     // Typically EADDRINUSE: say which port, then stop (a half-started service helps nobody).
     const reason = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`${JSON.stringify({ level: 'fatal', service: def.name, msg: `Cannot listen on ${env.HOST}:${env.PORT}: ${reason}` })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level: 'fatal', service: def.name, msg: `Cannot listen on ${env.HOST}:${env.PORT}: ${reason}` })}\n`,
+    );
     await app.close().catch(() => undefined);
     process.exit(1);
   }

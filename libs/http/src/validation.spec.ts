@@ -39,7 +39,10 @@ describe('validation failures', () => {
 
   it('lists every field when there are few', async () => {
     const err = await refusal(() => validateBody(Batch, { items: [{ name: 1 }, { name: 'ok' }, {}] }));
-    expect((err.details?.fields as { field: string }[]).map((f) => f.field)).toEqual(['items[0].name', 'items[2].name']);
+    expect((err.details?.fields as { field: string }[]).map((f) => f.field)).toEqual([
+      'items[0].name',
+      'items[2].name',
+    ]);
     expect(err.message).not.toContain('more fields');
   });
 });

@@ -33,9 +33,15 @@ export function createValidationPipe(): ValidationPipe {
  * Validates a body against a DTO class with the pipe's rules, for routes that name fields in
  * bracket style (`messages[3].recipient.primary_email`). Throws 400 `validation_failed`.
  */
-export async function validateBody<T extends object>(cls: new () => T, body: unknown, style: FieldPathStyle = 'bracket'): Promise<T> {
+export async function validateBody<T extends object>(
+  cls: new () => T,
+  body: unknown,
+  style: FieldPathStyle = 'bracket',
+): Promise<T> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError(ApiErrorCode.ValidationFailed, 'The request body must be a JSON object', { fields: [{ field: '(body)', problems: ['must be an object'] }] });
+    throw new ApiError(ApiErrorCode.ValidationFailed, 'The request body must be a JSON object', {
+      fields: [{ field: '(body)', problems: ['must be an object'] }],
+    });
   }
   const value = plainToInstance(cls, body, { enableImplicitConversion: false });
   const errors = await validate(value, { ...RULES, forbidUnknownValues: true });

@@ -40,7 +40,11 @@ export function databaseCommandConfig<E extends BaseEnv>(Env: new () => E, env: 
 }
 
 /** Runs `work` with a small pool on `url`, closed afterwards whatever happens. */
-export async function withCommandDatabase<T>(url: string, applicationName: string, work: (ds: DataSource) => Promise<T>): Promise<T> {
+export async function withCommandDatabase<T>(
+  url: string,
+  applicationName: string,
+  work: (ds: DataSource) => Promise<T>,
+): Promise<T> {
   const ds = createDataSource({ url, poolSize: 2, applicationName });
   await ds.initialize();
   try {
@@ -53,14 +57,21 @@ export async function withCommandDatabase<T>(url: string, applicationName: strin
 /** What a command accepts on its command line, and the usage line printed for `--help` or a mistake. */
 export type CommandLineSpec = Omit<ParseArgsConfig, 'args'> & { usage: string };
 
-export type StartedCommand<T extends CommandLineSpec> = ReturnType<typeof parseArgs<T & { args: string[] }>> & { databaseUrl: string };
+export type StartedCommand<T extends CommandLineSpec> = ReturnType<typeof parseArgs<T & { args: string[] }>> & {
+  databaseUrl: string;
+};
 
 /**
  * The common start of a database command: its parsed command line and DATABASE_URL (validated
  * with the rest of BaseEnv), or the exit code to return at once: 0 after printing the usage for
  * `--help`, 2 after saying what is wrong with the command line or the configuration.
  */
-export function startDatabaseCommand<T extends CommandLineSpec>(args: string[], env: NodeJS.ProcessEnv, out: CliOutput, spec: T): StartedCommand<T> | number {
+export function startDatabaseCommand<T extends CommandLineSpec>(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  out: CliOutput,
+  spec: T,
+): StartedCommand<T> | number {
   if (args.includes('--help') || args.includes('-h')) {
     out.log(spec.usage);
     return 0;

@@ -21,10 +21,13 @@ describe('database pool and transactions', () => {
     await db?.drop();
   });
 
-  const count = async () => Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM tx_probe')).rows[0]!.n);
+  const count = async () =>
+    Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM tx_probe')).rows[0]!.n);
 
   it('PersistenceModule exports the very pool TypeORM queries through, with the configured size and name', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [PersistenceModule.forRoot({ url: db.url, poolSize: 3, applicationName: 'pool-spec' })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [PersistenceModule.forRoot({ url: db.url, poolSize: 3, applicationName: 'pool-spec' })],
+    }).compile();
     await moduleRef.init();
     try {
       const pool = moduleRef.get(Pool);
@@ -36,7 +39,9 @@ describe('database pool and transactions', () => {
       await runner.connect();
       try {
         expect(pool.totalCount - pool.idleCount).toBeGreaterThanOrEqual(1);
-        const { rows } = await pool.query<{ name: string; timeout: string }>("SELECT current_setting('application_name') AS name, current_setting('statement_timeout') AS timeout");
+        const { rows } = await pool.query<{ name: string; timeout: string }>(
+          "SELECT current_setting('application_name') AS name, current_setting('statement_timeout') AS timeout",
+        );
         expect(rows[0]).toEqual({ name: 'pool-spec', timeout: '15s' });
       } finally {
         await runner.release();
@@ -77,13 +82,17 @@ describe('database pool and transactions', () => {
     try {
       const first = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       // Killing our own backend mid-transaction makes both the work and the rollback fail.
-      await expect(inPooledTransaction(pool, (c) => c.query('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toBeDefined();
+      await expect(
+        inPooledTransaction(pool, (c) => c.query('SELECT pg_terminate_backend(pg_backend_pid())')),
+      ).rejects.toBeDefined();
       const second = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       expect(second.rows[0]!.pid).not.toBe(first.rows[0]!.pid);
       const lone = new Client({ connectionString: db.url });
       lone.on('error', () => undefined);
       await lone.connect();
-      const abandoned = await inTransaction(lone, () => lone.query('SELECT pg_terminate_backend(pg_backend_pid())')).catch((err: unknown) => err);
+      const abandoned = await inTransaction(lone, () =>
+        lone.query('SELECT pg_terminate_backend(pg_backend_pid())'),
+      ).catch((err: unknown) => err);
       expect(abandoned).toBeInstanceOf(TransactionAbandonedError);
       expect((abandoned as TransactionAbandonedError).cause).toBeInstanceOf(Error);
       await lone.end().catch(() => undefined);

@@ -39,7 +39,11 @@ export class PoolCapture {
  * (by default always), otherwise rolled back and its result returned. A throw rolls back and is
  * rethrown; if the rollback fails too, a `TransactionAbandonedError` says the connection is unusable.
  */
-export async function inTransaction<T>(client: ClientBase, work: () => Promise<T>, commit: (result: T) => boolean = () => true): Promise<T> {
+export async function inTransaction<T>(
+  client: ClientBase,
+  work: () => Promise<T>,
+  commit: (result: T) => boolean = () => true,
+): Promise<T> {
   await client.query('BEGIN');
   let result: T;
   try {
@@ -60,7 +64,9 @@ export class TransactionAbandonedError extends Error {
     override readonly cause: unknown,
     readonly rollbackError: Error,
   ) {
-    super(`rollback failed (${rollbackError.message}) after: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(
+      `rollback failed (${rollbackError.message}) after: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
   }
 }
 

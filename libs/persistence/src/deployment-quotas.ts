@@ -6,7 +6,11 @@ import type { DeploymentSettings } from './entities/deployment.entity';
 /** Route groups whose client budget a deployment setting may override (libs/rate-limit `OverridableGroup`). */
 export type QuotaGroup = 'read' | 'write' | 'gradebook-write';
 
-const STORED: Record<QuotaGroup, keyof DeploymentSettings> = { read: 'rateLimitRead', write: 'rateLimitWrite', 'gradebook-write': 'rateLimitGradebookWrite' };
+const STORED: Record<QuotaGroup, keyof DeploymentSettings> = {
+  read: 'rateLimitRead',
+  write: 'rateLimitWrite',
+  'gradebook-write': 'rateLimitGradebookWrite',
+};
 
 /** The quotas the operator set on a deployment, from its stored settings (anything else ignored). */
 export function quotasOf(settings: DeploymentSettings | null | undefined): Partial<Record<QuotaGroup, number>> {
@@ -38,7 +42,10 @@ export class DeploymentQuotaReader {
     const id = deploymentId.toLowerCase();
     const hit = this.cache.get(id);
     if (hit) return hit;
-    const rows: { settings: DeploymentSettings | null }[] = await this.ds.query('SELECT settings FROM tenant_app_deployments WHERE id = $1', [id]);
+    const rows: { settings: DeploymentSettings | null }[] = await this.ds.query(
+      'SELECT settings FROM tenant_app_deployments WHERE id = $1',
+      [id],
+    );
     const quotas = quotasOf(rows[0]?.settings);
     this.cache.set(id, quotas);
     return quotas;

@@ -34,7 +34,9 @@ export async function runMigrations(databaseUrl: string): Promise<string[]> {
  */
 async function takeMigrationLock(runner: QueryRunner): Promise<void> {
   for (;;) {
-    const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS taken', [MIGRATION_LOCK_ID])) as Array<{ taken: boolean }>;
+    const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS taken', [MIGRATION_LOCK_ID])) as Array<{
+      taken: boolean;
+    }>;
     if (row?.taken) return;
     await delay(LOCK_POLL_MS);
   }

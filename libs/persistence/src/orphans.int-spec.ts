@@ -6,7 +6,8 @@ import { GLOBAL_ONLY_TABLES, REPLICATED_TABLES } from './replication';
 /** Tables whose tenant/app rows go with something else the cleanup removes. */
 const COVERED_BY = {
   webhooks: 'removed when their app is gone',
-  webhook_deliveries: 'deleted with their alert message (delivery log of a removed webhook is kept, open ones cancelled)',
+  webhook_deliveries:
+    'deleted with their alert message (delivery log of a removed webhook is kept, open ones cancelled)',
   alert_message_fetches: 'deleted with their alert message',
 } as const;
 
@@ -29,7 +30,12 @@ describe('orphan cleanup coverage', () => {
         WHERE table_schema = current_schema() AND column_name IN ('tenant_id', 'app_id') ORDER BY 1`,
     );
     await c.end();
-    const known = new Set([...REPLICATED_TABLES.map((t) => t.table), ...GLOBAL_ONLY_TABLES, ...TENANT_DATA_TABLES, ...Object.keys(COVERED_BY)]);
+    const known = new Set([
+      ...REPLICATED_TABLES.map((t) => t.table),
+      ...GLOBAL_ONLY_TABLES,
+      ...TENANT_DATA_TABLES,
+      ...Object.keys(COVERED_BY),
+    ]);
     expect(rows.map((r) => r.table_name).filter((t) => !known.has(t))).toEqual([]);
   });
 

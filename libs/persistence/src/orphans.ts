@@ -109,12 +109,21 @@ async function assertCompleteCopy(c: Client, force: boolean): Promise<void> {
       GROUP BY s.subname, s.subenabled`,
   );
   for (const s of subs.rows) {
-    if (!s.subenabled) throw new OrphanCleanupRefused(`the subscription ${s.subname} is disabled: the replicated identity data may be stale`);
-    if (s.pending.length > 0) throw new OrphanCleanupRefused(`the subscription ${s.subname} has not finished the initial copy of ${s.pending.join(', ')}`);
+    if (!s.subenabled)
+      throw new OrphanCleanupRefused(
+        `the subscription ${s.subname} is disabled: the replicated identity data may be stale`,
+      );
+    if (s.pending.length > 0)
+      throw new OrphanCleanupRefused(
+        `the subscription ${s.subname} has not finished the initial copy of ${s.pending.join(', ')}`,
+      );
   }
   if (!force) {
     const any = await c.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM tenants) AS found');
-    if (!any.rows[0].found) throw new OrphanCleanupRefused('the tenants table is empty, so every tenant-keyed row would go: run with --force if that is intended');
+    if (!any.rows[0].found)
+      throw new OrphanCleanupRefused(
+        'the tenants table is empty, so every tenant-keyed row would go: run with --force if that is intended',
+      );
   }
 }
 
@@ -134,7 +143,9 @@ async function orphanTenants(c: Client, table: string): Promise<string[]> {
 }
 
 async function countRows(c: Client, table: string, tenantId: string): Promise<number> {
-  const { rows } = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [tenantId]);
+  const { rows } = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [
+    tenantId,
+  ]);
   return rows[0].n;
 }
 

@@ -21,7 +21,12 @@ export const REQUEST_DATABASE_TIMEOUTS = { statementTimeoutMs: 15_000, queryTime
 export class PersistenceModule {
   static forRoot(options: DatabaseOptions): DynamicModule {
     const pools = new PoolCapture();
-    const typeorm = { ...dataSourceOptions({ ...REQUEST_DATABASE_TIMEOUTS, ...options }), driver: pools.driver, retryAttempts: 3, retryDelay: 1000 };
+    const typeorm = {
+      ...dataSourceOptions({ ...REQUEST_DATABASE_TIMEOUTS, ...options }),
+      driver: pools.driver,
+      retryAttempts: 3,
+      retryDelay: 1000,
+    };
     return {
       module: PersistenceModule,
       global: true,

@@ -13,19 +13,38 @@ describe('replication configuration from the environment', () => {
   });
 
   it('reads a subscriber, naming the subscription after SERVICE_REGION unless REPLICATION_SUBSCRIPTION says otherwise', () => {
-    expect(replicationConfigFromEnv({ REPLICATION_ROLE: 'subscriber', REPLICATION_SOURCE_URL: URL, SERVICE_REGION: 'AU-NSW' })).toEqual({
+    expect(
+      replicationConfigFromEnv({
+        REPLICATION_ROLE: 'subscriber',
+        REPLICATION_SOURCE_URL: URL,
+        SERVICE_REGION: 'AU-NSW',
+      }),
+    ).toEqual({
       role: 'subscriber',
       sourceUrl: URL,
       subscription: 'edu_identity_au_nsw',
     });
-    expect(replicationConfigFromEnv({ REPLICATION_ROLE: 'subscriber', REPLICATION_SOURCE_URL: URL, SERVICE_REGION: 'SG', REPLICATION_SUBSCRIPTION: 'sg_primary' })).toMatchObject({ subscription: 'sg_primary' });
+    expect(
+      replicationConfigFromEnv({
+        REPLICATION_ROLE: 'subscriber',
+        REPLICATION_SOURCE_URL: URL,
+        SERVICE_REGION: 'SG',
+        REPLICATION_SUBSCRIPTION: 'sg_primary',
+      }),
+    ).toMatchObject({ subscription: 'sg_primary' });
     expect(subscriptionNameFor('us-east-1')).toBe('edu_identity_us_east_1');
   });
 
   it.each([
     [{ REPLICATION_ROLE: 'subscriber', SERVICE_REGION: 'SG' }, /REPLICATION_SOURCE_URL is required/],
-    [{ REPLICATION_ROLE: 'subscriber', REPLICATION_SOURCE_URL: 'global-db:5432' }, /must be a postgres:\/\/ URL.*REPLICATION_SUBSCRIPTION \(or SERVICE_REGION/],
-    [{ REPLICATION_ROLE: 'subscriber', REPLICATION_SOURCE_URL: URL, REPLICATION_SUBSCRIPTION: 'Bad-Name; DROP' }, /REPLICATION_SUBSCRIPTION "Bad-Name; DROP" must match/],
+    [
+      { REPLICATION_ROLE: 'subscriber', REPLICATION_SOURCE_URL: 'global-db:5432' },
+      /must be a postgres:\/\/ URL.*REPLICATION_SUBSCRIPTION \(or SERVICE_REGION/,
+    ],
+    [
+      { REPLICATION_ROLE: 'subscriber', REPLICATION_SOURCE_URL: URL, REPLICATION_SUBSCRIPTION: 'Bad-Name; DROP' },
+      /REPLICATION_SUBSCRIPTION "Bad-Name; DROP" must match/,
+    ],
     [{ REPLICATION_ROLE: 'publisher', REPLICATION_SOURCE_URL: URL }, /the publisher needs none/],
     [{ REPLICATION_SOURCE_URL: URL }, /REPLICATION_ROLE is not "subscriber"/],
     [{ REPLICATION_ROLE: 'primary' }, /must be "publisher", "subscriber" or unset, not "primary"/],

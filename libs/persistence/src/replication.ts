@@ -75,7 +75,10 @@ const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Default subscription name for a region: `AU-NSW` → `edu_identity_au_nsw`. */
 export function subscriptionNameFor(region: string): string {
-  return `edu_identity_${region.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
+  return `edu_identity_${region
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')}`;
 }
 
 /**
@@ -87,16 +90,29 @@ export function replicationConfigFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const role = env.REPLICATION_ROLE?.trim() ?? '';
   const problems: string[] = [];
   if (role === '' || role === 'none') {
-    if (env.REPLICATION_SOURCE_URL) problems.push('REPLICATION_SOURCE_URL is set but REPLICATION_ROLE is not "subscriber"');
+    if (env.REPLICATION_SOURCE_URL)
+      problems.push('REPLICATION_SOURCE_URL is set but REPLICATION_ROLE is not "subscriber"');
   } else if (role === 'publisher') {
-    if (env.REPLICATION_SOURCE_URL) problems.push('REPLICATION_SOURCE_URL is for REPLICATION_ROLE=subscriber; the publisher needs none');
+    if (env.REPLICATION_SOURCE_URL)
+      problems.push('REPLICATION_SOURCE_URL is for REPLICATION_ROLE=subscriber; the publisher needs none');
   } else if (role === 'subscriber') {
     const sourceUrl = env.REPLICATION_SOURCE_URL ?? '';
-    if (!sourceUrl) problems.push('REPLICATION_SOURCE_URL is required for REPLICATION_ROLE=subscriber (the global database, as the regional PostgreSQL server reaches it)');
-    else if (!/^postgres(ql)?:\/\/[^/]/.test(sourceUrl)) problems.push('REPLICATION_SOURCE_URL must be a postgres:// URL');
-    const subscription = env.REPLICATION_SUBSCRIPTION || (env.SERVICE_REGION ? subscriptionNameFor(env.SERVICE_REGION) : '');
-    if (!subscription) problems.push('REPLICATION_SUBSCRIPTION (or SERVICE_REGION to derive it) is required for REPLICATION_ROLE=subscriber');
-    else if (!NAME.test(subscription)) problems.push(`REPLICATION_SUBSCRIPTION "${subscription}" must match ${NAME} (it is also the replication slot's name)`);
+    if (!sourceUrl)
+      problems.push(
+        'REPLICATION_SOURCE_URL is required for REPLICATION_ROLE=subscriber (the global database, as the regional PostgreSQL server reaches it)',
+      );
+    else if (!/^postgres(ql)?:\/\/[^/]/.test(sourceUrl))
+      problems.push('REPLICATION_SOURCE_URL must be a postgres:// URL');
+    const subscription =
+      env.REPLICATION_SUBSCRIPTION || (env.SERVICE_REGION ? subscriptionNameFor(env.SERVICE_REGION) : '');
+    if (!subscription)
+      problems.push(
+        'REPLICATION_SUBSCRIPTION (or SERVICE_REGION to derive it) is required for REPLICATION_ROLE=subscriber',
+      );
+    else if (!NAME.test(subscription))
+      problems.push(
+        `REPLICATION_SUBSCRIPTION "${subscription}" must match ${NAME} (it is also the replication slot's name)`,
+      );
     if (problems.length === 0) return { role: 'subscriber', sourceUrl, subscription };
   } else {
     problems.push(`REPLICATION_ROLE must be "publisher", "subscriber" or unset, not "${role}"`);
@@ -117,7 +133,9 @@ export async function configureReplication(databaseUrl: string, config: Replicat
   try {
     await c.query('SELECT pg_advisory_lock($1)', [REPLICATION_LOCK_ID]);
     try {
-      return config.role === 'publisher' ? await ensurePublication(c) : await ensureSubscription(c, config.sourceUrl, config.subscription);
+      return config.role === 'publisher'
+        ? await ensurePublication(c)
+        : await ensureSubscription(c, config.sourceUrl, config.subscription);
     } finally {
       await c.query('SELECT pg_advisory_unlock($1)', [REPLICATION_LOCK_ID]);
     }
@@ -139,16 +157,23 @@ async function ensurePublication(c: Client): Promise<string[]> {
     );
   }
   for (const name of ['max_replication_slots', 'max_wal_senders']) {
-    if (Number(await setting(c, name)) < 1) throw new ReplicationSetupError(`${name} is 0 on the global database server: raise it above the number of regions and restart PostgreSQL`);
+    if (Number(await setting(c, name)) < 1)
+      throw new ReplicationSetupError(
+        `${name} is 0 on the global database server: raise it above the number of regions and restart PostgreSQL`,
+      );
   }
   const changes: string[] = [];
   await inTransaction(c, async () => {
-    const ident = await c.query<{ relreplident: string }>(`SELECT relreplident FROM pg_class WHERE oid = 'signing_keys'::regclass`);
+    const ident = await c.query<{ relreplident: string }>(
+      `SELECT relreplident FROM pg_class WHERE oid = 'signing_keys'::regclass`,
+    );
     if (ident.rows[0]?.relreplident !== 'f') {
       await c.query('ALTER TABLE signing_keys REPLICA IDENTITY FULL');
       changes.push('signing_keys: replica identity FULL (the publication filters its rows on "use")');
     }
-    const tableList = REPLICATED_TABLES.map((t) => (t.rowFilter ? `${t.table} WHERE ${t.rowFilter}` : t.table)).join(', ');
+    const tableList = REPLICATED_TABLES.map((t) => (t.rowFilter ? `${t.table} WHERE ${t.rowFilter}` : t.table)).join(
+      ', ',
+    );
     const pub = await c.query<{ pubinsert: boolean; pubupdate: boolean; pubdelete: boolean; pubtruncate: boolean }>(
       'SELECT pubinsert, pubupdate, pubdelete, pubtruncate FROM pg_publication WHERE pubname = $1',
       [IDENTITY_PUBLICATION],
@@ -162,10 +187,14 @@ async function ensurePublication(c: Client): Promise<string[]> {
         [IDENTITY_PUBLICATION],
       );
       const have = new Map(rows.map((r) => [r.tablename, r.rowfilter ?? undefined]));
-      const same = have.size === REPLICATED_TABLES.length && REPLICATED_TABLES.every((t) => have.has(t.table) && have.get(t.table) === t.rowFilter);
+      const same =
+        have.size === REPLICATED_TABLES.length &&
+        REPLICATED_TABLES.every((t) => have.has(t.table) && have.get(t.table) === t.rowFilter);
       if (!same) {
         await c.query(`ALTER PUBLICATION ${IDENTITY_PUBLICATION} SET TABLE ${tableList}`);
-        changes.push(`publication ${IDENTITY_PUBLICATION} tables set to: ${REPLICATED_TABLES.map((t) => t.table).join(', ')}`);
+        changes.push(
+          `publication ${IDENTITY_PUBLICATION} tables set to: ${REPLICATED_TABLES.map((t) => t.table).join(', ')}`,
+        );
       }
       const p = pub.rows[0];
       if (!p.pubinsert || !p.pubupdate || !p.pubdelete || p.pubtruncate) {
@@ -186,7 +215,9 @@ interface SubscriptionRow {
 async function ensureSubscription(c: Client, sourceUrl: string, name: string): Promise<string[]> {
   const ownPublication = await c.query('SELECT 1 FROM pg_publication WHERE pubname = $1', [IDENTITY_PUBLICATION]);
   if (ownPublication.rowCount) {
-    throw new ReplicationSetupError(`this database holds the publication ${IDENTITY_PUBLICATION} (it is the global database): REPLICATION_ROLE=subscriber is for a regional database`);
+    throw new ReplicationSetupError(
+      `this database holds the publication ${IDENTITY_PUBLICATION} (it is the global database): REPLICATION_ROLE=subscriber is for a regional database`,
+    );
   }
   const existing = await c.query<SubscriptionRow>(
     `SELECT s.oid, s.subenabled, s.subpublications FROM pg_subscription s
@@ -210,7 +241,10 @@ async function ensureSubscription(c: Client, sourceUrl: string, name: string): P
     changes.push(`subscription ${name} enabled`);
   }
   // Tables added to the publication since the subscription was created: copy them in.
-  const rels = await c.query<{ table: string }>('SELECT srrelid::regclass::text AS table FROM pg_subscription_rel WHERE srsubid = $1', [sub.oid]);
+  const rels = await c.query<{ table: string }>(
+    'SELECT srrelid::regclass::text AS table FROM pg_subscription_rel WHERE srsubid = $1',
+    [sub.oid],
+  );
   const subscribed = new Set(rels.rows.map((r) => r.table));
   const missing = REPLICATED_TABLES.map((t) => t.table).filter((t) => !subscribed.has(t));
   if (missing.length > 0) {
@@ -224,7 +258,9 @@ async function ensureSubscription(c: Client, sourceUrl: string, name: string): P
 /** pg_subscription.subconninfo is readable by superusers only: null when hidden (then it is always re-set). */
 async function currentConninfo(c: Client, oid: number): Promise<string | null> {
   try {
-    const { rows } = await c.query<{ subconninfo: string }>('SELECT subconninfo FROM pg_subscription WHERE oid = $1', [oid]);
+    const { rows } = await c.query<{ subconninfo: string }>('SELECT subconninfo FROM pg_subscription WHERE oid = $1', [
+      oid,
+    ]);
     return rows[0]?.subconninfo ?? null;
   } catch {
     return null;
@@ -236,7 +272,9 @@ async function assertNotGlobal(c: Client): Promise<void> {
   for (const t of GLOBAL_ONLY_TABLES) {
     const { rows } = await c.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${t}) AS found`);
     if (rows[0].found) {
-      throw new ReplicationSetupError(`${t} has rows here: this looks like the global identity database, and REPLICATION_ROLE=subscriber would replace its data with a copy`);
+      throw new ReplicationSetupError(
+        `${t} has rows here: this looks like the global identity database, and REPLICATION_ROLE=subscriber would replace its data with a copy`,
+      );
     }
   }
 }
@@ -250,7 +288,10 @@ async function emptyReplicaTables(c: Client, tables: string[]): Promise<string[]
   const changes: string[] = [];
   await inTransaction(c, async () => {
     // Referencing tables first (deployments reference tenants and apps, tenants reference regions).
-    for (const t of [...REPLICATED_TABLES].reverse().map((r) => r.table).filter((r) => tables.includes(r))) {
+    for (const t of [...REPLICATED_TABLES]
+      .reverse()
+      .map((r) => r.table)
+      .filter((r) => tables.includes(r))) {
       const res = await c.query(`DELETE FROM ${t}`);
       if (res.rowCount) changes.push(`${t}: ${res.rowCount} local row(s) removed before the initial copy`);
     }
@@ -268,9 +309,13 @@ async function createSubscription(c: Client, sourceUrl: string, name: string): P
   try {
     // Not inside a transaction block: it creates the replication slot on the publisher. Created
     // disabled, so nothing local changes unless the publisher is reachable and ready.
-    await c.query(`CREATE SUBSCRIPTION ${name} CONNECTION ${c.escapeLiteral(sourceUrl)} PUBLICATION ${IDENTITY_PUBLICATION} WITH (copy_data = true, enabled = false)`);
+    await c.query(
+      `CREATE SUBSCRIPTION ${name} CONNECTION ${c.escapeLiteral(sourceUrl)} PUBLICATION ${IDENTITY_PUBLICATION} WITH (copy_data = true, enabled = false)`,
+    );
   } catch (err) {
-    throw new ReplicationSetupError(`cannot create the subscription ${name} to the global database: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ReplicationSetupError(
+      `cannot create the subscription ${name} to the global database: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     c.off('notice', onNotice);
   }
@@ -286,7 +331,9 @@ async function createSubscription(c: Client, sourceUrl: string, name: string): P
     REPLICATED_TABLES.map((t) => t.table),
   );
   await c.query(`ALTER SUBSCRIPTION ${name} ENABLE`);
-  changes.push(`subscription ${name} created: initial copy of ${REPLICATED_TABLES.map((t) => t.table).join(', ')} under way`);
+  changes.push(
+    `subscription ${name} created: initial copy of ${REPLICATED_TABLES.map((t) => t.table).join(', ')} under way`,
+  );
   return changes;
 }
 
@@ -326,8 +373,12 @@ export async function replicationStatus(databaseUrl: string): Promise<Replicatio
   const c = new Client({ connectionString: databaseUrl, application_name: 'edu-replication-status' });
   await c.connect();
   try {
-    const pub = await c.query<{ tablename: string }>('SELECT tablename FROM pg_publication_tables WHERE pubname = $1 ORDER BY tablename', [IDENTITY_PUBLICATION]);
-    const hasPublication = (await c.query('SELECT 1 FROM pg_publication WHERE pubname = $1', [IDENTITY_PUBLICATION])).rowCount === 1;
+    const pub = await c.query<{ tablename: string }>(
+      'SELECT tablename FROM pg_publication_tables WHERE pubname = $1 ORDER BY tablename',
+      [IDENTITY_PUBLICATION],
+    );
+    const hasPublication =
+      (await c.query('SELECT 1 FROM pg_publication WHERE pubname = $1', [IDENTITY_PUBLICATION])).rowCount === 1;
     const slots = hasPublication
       ? (
           await c.query<{ slot_name: string; active: boolean; lag_bytes: string | null; replay_lag: number | null }>(
@@ -339,9 +390,23 @@ export async function replicationStatus(databaseUrl: string): Promise<Replicatio
               WHERE s.slot_type = 'logical' AND s.database = current_database()
               ORDER BY s.slot_name`,
           )
-        ).rows.map((r) => ({ slot: r.slot_name, active: r.active, lagBytes: Number(r.lag_bytes ?? 0), replayLagSeconds: r.replay_lag }))
+        ).rows.map((r) => ({
+          slot: r.slot_name,
+          active: r.active,
+          lagBytes: Number(r.lag_bytes ?? 0),
+          replayLagSeconds: r.replay_lag,
+        }))
       : [];
-    const subs = await c.query<{ oid: number; subname: string; subenabled: boolean; pid: number | null; last_msg_receipt_time: Date | null; since: number | null; apply_error_count: string | null; sync_error_count: string | null }>(
+    const subs = await c.query<{
+      oid: number;
+      subname: string;
+      subenabled: boolean;
+      pid: number | null;
+      last_msg_receipt_time: Date | null;
+      since: number | null;
+      apply_error_count: string | null;
+      sync_error_count: string | null;
+    }>(
       `SELECT s.oid, s.subname, s.subenabled, w.pid, w.last_msg_receipt_time,
               extract(epoch FROM now() - w.last_msg_receipt_time)::float8 AS since,
               st.apply_error_count, st.sync_error_count
@@ -357,7 +422,10 @@ export async function replicationStatus(databaseUrl: string): Promise<Replicatio
     );
     const subscriptions: SubscriptionStatus[] = [];
     for (const s of subs.rows) {
-      const rels = await c.query<{ table: string; state: string }>('SELECT srrelid::regclass::text AS table, srsubstate AS state FROM pg_subscription_rel WHERE srsubid = $1 ORDER BY 1', [s.oid]);
+      const rels = await c.query<{ table: string; state: string }>(
+        'SELECT srrelid::regclass::text AS table, srsubstate AS state FROM pg_subscription_rel WHERE srsubid = $1 ORDER BY 1',
+        [s.oid],
+      );
       subscriptions.push({
         name: s.subname,
         enabled: s.subenabled,
@@ -369,7 +437,11 @@ export async function replicationStatus(databaseUrl: string): Promise<Replicatio
         syncErrors: Number(s.sync_error_count ?? 0),
       });
     }
-    return { publication: hasPublication ? { name: IDENTITY_PUBLICATION, tables: pub.rows.map((r) => r.tablename) } : null, slots, subscriptions };
+    return {
+      publication: hasPublication ? { name: IDENTITY_PUBLICATION, tables: pub.rows.map((r) => r.tablename) } : null,
+      slots,
+      subscriptions,
+    };
   } finally {
     await c.end();
   }

@@ -4,7 +4,10 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 describe('queue dashboard HTTP Basic gate', () => {
   it('decodes user and password at the first colon (a password may hold colons and UTF-8)', () => {
-    expect(parseBasicAuth(`Basic ${b64('operator:pa:ss wörd')}`)).toEqual({ username: 'operator', password: 'pa:ss wörd' });
+    expect(parseBasicAuth(`Basic ${b64('operator:pa:ss wörd')}`)).toEqual({
+      username: 'operator',
+      password: 'pa:ss wörd',
+    });
     expect(parseBasicAuth(`basic   ${b64('ops:')}`)).toEqual({ username: 'ops', password: '' });
   });
 

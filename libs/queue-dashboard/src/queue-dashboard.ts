@@ -116,7 +116,12 @@ export class QueueDashboardMount implements OnModuleInit {
     const board = new ExpressAdapter();
     board.setBasePath(path);
     createBullBoard({
-      queues: [new BullMQAdapter(this.queue, { readOnlyMode: true, description: 'Webhook deliveries: one job per delivery id; the delivery log in PostgreSQL is the record' })],
+      queues: [
+        new BullMQAdapter(this.queue, {
+          readOnlyMode: true,
+          description: 'Webhook deliveries: one job per delivery id; the delivery log in PostgreSQL is the record',
+        }),
+      ],
       serverAdapter: board,
       options: { uiConfig: { boardTitle: 'Delivery queue', hideDocsLink: true } },
     });

@@ -45,7 +45,8 @@ export type DeliveryJobOf<K extends DeliveryJobKind> = Extract<DeliveryJob, { ki
  * carries `attemptOffset` (0 unless requeued), which dispatchers of that release read, so either
  * release handles the other's jobs during a rolling deploy.
  */
-export type DeliveryJobData = (DeliveryJob & { attemptOffset: number }) | { kind?: undefined; deliveryId: string; attemptOffset: number };
+export type DeliveryJobData =
+  (DeliveryJob & { attemptOffset: number }) | { kind?: undefined; deliveryId: string; attemptOffset: number };
 
 /** Attempts made before the job existed (non-zero only for a requeued job). */
 export function attemptOffsetOf(job: DeliveryJob): number {
@@ -65,5 +66,7 @@ export function deliveryJobData(job: DeliveryJob): DeliveryJobData {
 export function deliveryJobOf(data: DeliveryJobData): DeliveryJob {
   if (data.kind !== undefined) return data;
   const attemptOffset = data.attemptOffset ?? 0;
-  return attemptOffset > 0 ? { kind: 'requeued', deliveryId: data.deliveryId, attemptOffset } : { kind: 'first-attempt', deliveryId: data.deliveryId };
+  return attemptOffset > 0
+    ? { kind: 'requeued', deliveryId: data.deliveryId, attemptOffset }
+    : { kind: 'first-attempt', deliveryId: data.deliveryId };
 }

@@ -80,7 +80,12 @@ export class DeliveryQueue {
   async stats(): Promise<{ waiting: number; delayed: number; active: number; oldestWaitingAgeMs: number }> {
     const counts = await this.queue.getJobCounts('waiting', 'delayed', 'active');
     const [oldest] = counts.waiting > 0 ? await this.queue.getWaiting(0, 0) : [];
-    return { waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0, active: counts.active ?? 0, oldestWaitingAgeMs: oldest ? Math.max(0, Date.now() - (oldest.timestamp + (oldest.delay ?? 0))) : 0 };
+    return {
+      waiting: counts.waiting ?? 0,
+      delayed: counts.delayed ?? 0,
+      active: counts.active ?? 0,
+      oldestWaitingAgeMs: oldest ? Math.max(0, Date.now() - (oldest.timestamp + (oldest.delay ?? 0))) : 0,
+    };
   }
 
   /** Where a delivery's job is, or `unknown` when Redis has no such job. */

@@ -30,7 +30,8 @@ describe('budgets in Redis', () => {
     connections.push(redis);
     return new BudgetStore(redis, prefix, 2);
   };
-  const ready = (r: Redis) => new Promise<void>((resolve) => (r.status === 'ready' ? resolve() : r.once('ready', () => resolve())));
+  const ready = (r: Redis) =>
+    new Promise<void>((resolve) => (r.status === 'ready' ? resolve() : r.once('ready', () => resolve())));
 
   afterAll(() => connections.forEach((c) => c.disconnect()));
 
@@ -43,7 +44,10 @@ describe('budgets in Redis', () => {
     const outcomes = [];
     for (let i = 0; i < 5; i++) outcomes.push(await (i % 2 ? limitsB : limitsA).check(subject('c1')));
     expect(outcomes.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
-    expect(outcomes[3]).toMatchObject({ refusedBy: 'read-client', statuses: [{ policy: 'read-client', remaining: 0 }] });
+    expect(outcomes[3]).toMatchObject({
+      refusedBy: 'read-client',
+      statuses: [{ policy: 'read-client', remaining: 0 }],
+    });
     // c1's refusals did not spend the tenant: another client still gets the tenant's last one.
     expect((await limitsA.check(subject('c2'))).statuses.map((s) => [s.policy, s.remaining])).toEqual([
       ['read-client', 2],
@@ -54,20 +58,35 @@ describe('budgets in Redis', () => {
 
   it('applies the operator\u2019s quota for a deployment, and the default when the settings cannot be read', async () => {
     const rules = groupRules(quotas({}));
-    const limits = new RateLimits(store(), rules, { forDeployment: async (id) => (id === 'd1' ? { read: 1 } : Promise.reject(new Error('database down'))) });
+    const limits = new RateLimits(store(), rules, {
+      forDeployment: async (id) => (id === 'd1' ? { read: 1 } : Promise.reject(new Error('database down'))),
+    });
     await Promise.all(connections.map(ready));
-    const subject = (deploymentId: string) => ({ group: 'read' as const, address: 'x', client: `deployment:${deploymentId}`, deploymentId });
+    const subject = (deploymentId: string) => ({
+      group: 'read' as const,
+      address: 'x',
+      client: `deployment:${deploymentId}`,
+      deploymentId,
+    });
     expect((await limits.check(subject('d1'))).budgets[0].quota).toBe(1);
     expect((await limits.check(subject('d1'))).allowed).toBe(false);
     expect((await limits.check(subject('d2'))).budgets[0].quota).toBe(3);
   });
 
   it('without Redis: reads are allowed, tokens counted in the process, writes refused', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    const dead = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+    });
     const store = new BudgetStore(dead, prefix, 2);
     await expect(store.spend('read-client', 3, 'c')).rejects.toBeInstanceOf(BudgetStoreUnavailable);
     const limits = new RateLimits(store, groupRules(quotas({})));
-    expect(await limits.check({ group: 'read', address: 'a', client: 'c' })).toMatchObject({ allowed: true, storeDown: 'allow', statuses: [] });
+    expect(await limits.check({ group: 'read', address: 'a', client: 'c' })).toMatchObject({
+      allowed: true,
+      storeDown: 'allow',
+      statuses: [],
+    });
     const tokens = [];
     for (let i = 0; i < 3; i++) tokens.push(await limits.check({ group: 'token', address: 'a', client: 'token:c' }));
     expect(tokens.map((t) => [t.allowed, t.storeDown])).toEqual([
@@ -75,7 +94,11 @@ describe('budgets in Redis', () => {
       [true, 'local'],
       [false, 'local'],
     ]);
-    expect(await limits.check({ group: 'gradebook-write', address: 'a', client: 'c' })).toMatchObject({ allowed: false, storeDown: 'refuse', retryAfterSeconds: 5 });
+    expect(await limits.check({ group: 'gradebook-write', address: 'a', client: 'c' })).toMatchObject({
+      allowed: false,
+      storeDown: 'refuse',
+      retryAfterSeconds: 5,
+    });
     dead.disconnect();
   });
 });

@@ -44,7 +44,13 @@ export class BudgetStore {
   ) {}
 
   async spend(policy: string, quota: number, partition: string): Promise<Spent> {
-    const limiter = this.limiter(this.shared, policy, quota, () => new RateLimiterRedis({ storeClient: this.redis, rejectIfRedisNotReady: true, ...this.options(policy, quota) }));
+    const limiter = this.limiter(
+      this.shared,
+      policy,
+      quota,
+      () =>
+        new RateLimiterRedis({ storeClient: this.redis, rejectIfRedisNotReady: true, ...this.options(policy, quota) }),
+    );
     try {
       return spent(await limiter.consume(hashed(partition)), true);
     } catch (outcome) {
@@ -68,7 +74,12 @@ export class BudgetStore {
     return { keyPrefix: `${this.keyPrefix}:${policy}`, points: quota, duration: this.windowSeconds };
   }
 
-  private limiter(cache: Map<string, RateLimiterAbstract>, policy: string, quota: number, make: () => RateLimiterAbstract): RateLimiterAbstract {
+  private limiter(
+    cache: Map<string, RateLimiterAbstract>,
+    policy: string,
+    quota: number,
+    make: () => RateLimiterAbstract,
+  ): RateLimiterAbstract {
     const key = `${policy}|${quota}`;
     let limiter = cache.get(key);
     if (!limiter) {

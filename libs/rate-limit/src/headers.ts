@@ -31,7 +31,9 @@ export function rateLimitPolicyField(budgets: readonly Budget[], windowSeconds: 
 
 /** `"read-client";r=1187;t=42` */
 export function rateLimitField(statuses: readonly BudgetStatus[]): string {
-  return statuses.map((s) => `${sfString(s.policy)};r=${sfInteger(s.remaining)};t=${sfInteger(s.resetSeconds)}`).join(', ');
+  return statuses
+    .map((s) => `${sfString(s.policy)};r=${sfInteger(s.remaining)};t=${sfInteger(s.resetSeconds)}`)
+    .join(', ');
 }
 
 /** Whole seconds until `ms` have passed, at least 1 (Retry-After and `t` must not point before the window ends). */

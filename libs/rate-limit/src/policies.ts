@@ -5,7 +5,8 @@
  */
 
 /** Route groups: which budgets a request spends. */
-export type RouteGroup = 'token' | 'read' | 'write' | 'gradebook-write' | 'alert-submission' | 'anonymous' | 'sign-in' | 'sign-in-asset';
+export type RouteGroup =
+  'token' | 'read' | 'write' | 'gradebook-write' | 'alert-submission' | 'anonymous' | 'sign-in' | 'sign-in-asset';
 
 /** Groups counted by source address only, with or without a token (a browser's sign-in has none). */
 export const ADDRESS_GROUPS: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['sign-in', 'sign-in-asset']);
@@ -59,18 +60,48 @@ const budget = (policy: string, partition: PartitionKind, quota: number): Budget
 export function groupRules(q: Quotas): Record<RouteGroup, GroupRules> {
   return {
     // Address first: a burst of guessed client ids from one address stops there.
-    token: { budgets: [budget('token-address', 'address', q.RATE_LIMIT_TOKEN_PER_ADDRESS), budget('token-client', 'client', q.RATE_LIMIT_TOKEN_PER_CLIENT)], whenStoreDown: 'local' },
-    read: { budgets: [budget('read-client', 'client', q.RATE_LIMIT_READ_PER_CLIENT), budget('read-tenant', 'tenant', q.RATE_LIMIT_READ_PER_TENANT)], whenStoreDown: 'allow' },
-    write: { budgets: [budget('write-client', 'client', q.RATE_LIMIT_WRITE_PER_CLIENT), budget('write-tenant', 'tenant', q.RATE_LIMIT_WRITE_PER_TENANT)], whenStoreDown: 'refuse' },
-    'gradebook-write': {
-      budgets: [budget('gradebook-write-client', 'client', q.RATE_LIMIT_GRADEBOOK_WRITE_PER_CLIENT), budget('gradebook-write-tenant', 'tenant', q.RATE_LIMIT_GRADEBOOK_WRITE_PER_TENANT)],
+    token: {
+      budgets: [
+        budget('token-address', 'address', q.RATE_LIMIT_TOKEN_PER_ADDRESS),
+        budget('token-client', 'client', q.RATE_LIMIT_TOKEN_PER_CLIENT),
+      ],
+      whenStoreDown: 'local',
+    },
+    read: {
+      budgets: [
+        budget('read-client', 'client', q.RATE_LIMIT_READ_PER_CLIENT),
+        budget('read-tenant', 'tenant', q.RATE_LIMIT_READ_PER_TENANT),
+      ],
+      whenStoreDown: 'allow',
+    },
+    write: {
+      budgets: [
+        budget('write-client', 'client', q.RATE_LIMIT_WRITE_PER_CLIENT),
+        budget('write-tenant', 'tenant', q.RATE_LIMIT_WRITE_PER_TENANT),
+      ],
       whenStoreDown: 'refuse',
     },
-    'alert-submission': { budgets: [budget('alert-submissions', 'client', q.RATE_LIMIT_ALERT_SUBMISSIONS)], whenStoreDown: 'refuse' },
-    anonymous: { budgets: [budget('anonymous', 'address', q.RATE_LIMIT_ANONYMOUS_PER_ADDRESS)], whenStoreDown: 'allow' },
+    'gradebook-write': {
+      budgets: [
+        budget('gradebook-write-client', 'client', q.RATE_LIMIT_GRADEBOOK_WRITE_PER_CLIENT),
+        budget('gradebook-write-tenant', 'tenant', q.RATE_LIMIT_GRADEBOOK_WRITE_PER_TENANT),
+      ],
+      whenStoreDown: 'refuse',
+    },
+    'alert-submission': {
+      budgets: [budget('alert-submissions', 'client', q.RATE_LIMIT_ALERT_SUBMISSIONS)],
+      whenStoreDown: 'refuse',
+    },
+    anonymous: {
+      budgets: [budget('anonymous', 'address', q.RATE_LIMIT_ANONYMOUS_PER_ADDRESS)],
+      whenStoreDown: 'allow',
+    },
     // A school's people sign in from one NAT address: their own budgets, sized for a school's morning.
     'sign-in': { budgets: [budget('sign-in', 'address', q.RATE_LIMIT_SIGN_IN_PER_ADDRESS)], whenStoreDown: 'allow' },
-    'sign-in-asset': { budgets: [budget('sign-in-assets', 'address', q.RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS)], whenStoreDown: 'allow' },
+    'sign-in-asset': {
+      budgets: [budget('sign-in-assets', 'address', q.RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS)],
+      whenStoreDown: 'allow',
+    },
   };
 }
 

@@ -36,8 +36,16 @@ export class RateLimitGuard implements CanActivate {
     @Inject(RATE_LIMIT_SETTINGS) private readonly settings: RateLimitGuardSettings,
     metrics: MetricsRegistry,
   ) {
-    this.refused = metrics.counter('http_requests_rate_limited_total', 'Requests refused with 429 by route, client and the policy whose budget was spent', ['route', 'client', 'policy']);
-    this.storeDown = metrics.counter('rate_limit_store_unavailable_total', 'Requests decided without the shared counters (Redis unreachable), by route group and what was done: allowed, local or refused', ['group', 'action']);
+    this.refused = metrics.counter(
+      'http_requests_rate_limited_total',
+      'Requests refused with 429 by route, client and the policy whose budget was spent',
+      ['route', 'client', 'policy'],
+    );
+    this.storeDown = metrics.counter(
+      'rate_limit_store_unavailable_total',
+      'Requests decided without the shared counters (Redis unreachable), by route group and what was done: allowed, local or refused',
+      ['group', 'action'],
+    );
   }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -51,10 +59,18 @@ export class RateLimitGuard implements CanActivate {
     if (decision.storeDown) this.noteStoreDown(subject.group, decision);
     if (decision.allowed) return true;
     if (decision.storeDown === 'refuse') {
-      throw new RetryLaterError(ApiErrorCode.ServiceUnavailable, 'Rate limits cannot be checked right now; retry later', decision.retryAfterSeconds ?? 5);
+      throw new RetryLaterError(
+        ApiErrorCode.ServiceUnavailable,
+        'Rate limits cannot be checked right now; retry later',
+        decision.retryAfterSeconds ?? 5,
+      );
     }
     this.refused.inc({ route: routeLabel(req), client: clientLabel(principal), policy: decision.refusedBy ?? '' });
-    throw new RetryLaterError(ApiErrorCode.RateLimited, `Rate limit "${decision.refusedBy}" exceeded; retry after ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds ?? 1);
+    throw new RetryLaterError(
+      ApiErrorCode.RateLimited,
+      `Rate limit "${decision.refusedBy}" exceeded; retry after ${decision.retryAfterSeconds} s`,
+      decision.retryAfterSeconds ?? 1,
+    );
   }
 
   private writeHeaders(res: Response, decision: Decision): void {
@@ -69,6 +85,8 @@ export class RateLimitGuard implements CanActivate {
     const now = Date.now();
     if (now - this.lastWarning < STORE_WARNING_INTERVAL_MS) return;
     this.lastWarning = now;
-    this.logger.warn(`Rate-limit counters unreachable (Redis): ${group} requests ${action} (rate_limit_store_unavailable_total counts them)`);
+    this.logger.warn(
+      `Rate-limit counters unreachable (Redis): ${group} requests ${action} (rate_limit_store_unavailable_total counts them)`,
+    );
   }
 }

@@ -37,7 +37,11 @@ export class RateLimitRedis implements OnModuleDestroy {
   readonly client: Redis;
 
   constructor(url: string) {
-    this.client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS });
+    this.client = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+    });
     this.client.on('error', () => undefined); // counted per request by the guard
   }
 
@@ -64,12 +68,20 @@ export class RateLimitModule {
       providers: [
         { provide: RATE_LIMIT_SETTINGS, useValue: settings },
         { provide: RateLimitRedis, useFactory: () => new RateLimitRedis(o.env.REDIS_URL) },
-        { provide: OVERRIDES, inject: (o.overrides?.inject ?? []) as never[], useFactory: o.overrides?.useFactory ?? (() => undefined) },
+        {
+          provide: OVERRIDES,
+          inject: (o.overrides?.inject ?? []) as never[],
+          useFactory: o.overrides?.useFactory ?? (() => undefined),
+        },
         {
           provide: RateLimits,
           inject: [RateLimitRedis, OVERRIDES],
           useFactory: (redis: RateLimitRedis, overrides: QuotaOverrides | undefined) =>
-            new RateLimits(new BudgetStore(redis.client, `${o.env.RATE_LIMIT_PREFIX}:${o.service}`, o.env.RATE_LIMIT_WINDOW_SECONDS), groupRules(o.env), overrides),
+            new RateLimits(
+              new BudgetStore(redis.client, `${o.env.RATE_LIMIT_PREFIX}:${o.service}`, o.env.RATE_LIMIT_WINDOW_SECONDS),
+              groupRules(o.env),
+              overrides,
+            ),
         },
         { provide: APP_GUARD, useClass: RateLimitGuard },
       ],

@@ -20,26 +20,45 @@ const QUOTAS: Quotas = {
   RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS: 6000,
 };
 
-const request = (o: Partial<Request>) => ({ ip: '192.0.2.10', headers: {}, body: {}, socket: {}, ...o }) as unknown as Request;
-const tenantToken: Principal = { kind: 'tenant', appId: 'app-1', clientId: 'client-1', tenantId: 'tenant-1', deploymentId: 'dep-1', scopes: new Set(), tokenId: 'j' };
+const request = (o: Partial<Request>) =>
+  ({ ip: '192.0.2.10', headers: {}, body: {}, socket: {}, ...o }) as unknown as Request;
+const tenantToken: Principal = {
+  kind: 'tenant',
+  appId: 'app-1',
+  clientId: 'client-1',
+  tenantId: 'tenant-1',
+  deploymentId: 'dep-1',
+  scopes: new Set(),
+  tokenId: 'j',
+};
 
 describe('RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-11)', () => {
   it('writes each policy as an sf-string item with q and w, and each service limit with r and t', () => {
     const rules = groupRules(QUOTAS);
     expect(rateLimitPolicyField(rules.read.budgets, 60)).toBe('"read-client";q=1200;w=60, "read-tenant";q=6000;w=60');
-    expect(rateLimitField([{ policy: 'read-client', remaining: 1187, resetSeconds: 42 }])).toBe('"read-client";r=1187;t=42');
+    expect(rateLimitField([{ policy: 'read-client', remaining: 1187, resetSeconds: 42 }])).toBe(
+      '"read-client";r=1187;t=42',
+    );
     expect(rateLimitField([{ policy: 'x"y', remaining: -3, resetSeconds: 1.7 }])).toBe('"x\\"y";r=0;t=1');
   });
 
   it('rounds the time left up to whole seconds, never below 1 (Retry-After must not point before the window ends)', () => {
-    expect([secondsUntil(0), secondsUntil(1), secondsUntil(1000), secondsUntil(1001), secondsUntil(59_999)]).toEqual([1, 1, 1, 2, 60]);
+    expect([secondsUntil(0), secondsUntil(1), secondsUntil(1000), secondsUntil(1001), secondsUntil(59_999)]).toEqual([
+      1, 1, 1, 2, 60,
+    ]);
   });
 });
 
 describe('who spends which budget', () => {
   it('a tenant-context token spends its deployment\u2019s and its tenant\u2019s budgets; an override replaces the client quota only', () => {
     const subject = subjectOf(request({ method: 'GET' }), 'read', tenantToken);
-    expect(subject).toEqual({ group: 'read', address: '192.0.2.10', client: 'deployment:dep-1', tenant: 'tenant:tenant-1', deploymentId: 'dep-1' });
+    expect(subject).toEqual({
+      group: 'read',
+      address: '192.0.2.10',
+      client: 'deployment:dep-1',
+      tenant: 'tenant:tenant-1',
+      deploymentId: 'dep-1',
+    });
     expect(budgetsFor(groupRules(QUOTAS).read, subject, 30).map((b) => [b.policy, b.quota])).toEqual([
       ['read-client', 30],
       ['read-tenant', 6000],
@@ -47,15 +66,32 @@ describe('who spends which budget', () => {
   });
 
   it('an operator or developer token has no tenant budget; a request without a token spends its address\u2019s', () => {
-    const operator: Principal = { kind: 'operator', appId: 'operator', clientId: 'operator', scopes: new Set(), tokenId: 'j' };
+    const operator: Principal = {
+      kind: 'operator',
+      appId: 'operator',
+      clientId: 'operator',
+      scopes: new Set(),
+      tokenId: 'j',
+    };
     const subject = subjectOf(request({ method: 'POST' }), 'alert-submission', operator);
-    expect(budgetsFor(groupRules(QUOTAS)['alert-submission'], subject).map((b) => b.policy)).toEqual(['alert-submissions']);
-    expect(budgetsFor(groupRules(QUOTAS).write, subjectOf(request({}), 'write', operator)).map((b) => b.policy)).toEqual(['write-client']);
-    expect(subjectOf(request({ method: 'GET' }), 'read', undefined)).toEqual({ group: 'anonymous', address: '192.0.2.10' });
+    expect(budgetsFor(groupRules(QUOTAS)['alert-submission'], subject).map((b) => b.policy)).toEqual([
+      'alert-submissions',
+    ]);
+    expect(
+      budgetsFor(groupRules(QUOTAS).write, subjectOf(request({}), 'write', operator)).map((b) => b.policy),
+    ).toEqual(['write-client']);
+    expect(subjectOf(request({ method: 'GET' }), 'read', undefined)).toEqual({
+      group: 'anonymous',
+      address: '192.0.2.10',
+    });
   });
 
   it('the policy table: each group\u2019s budgets in order, their partitions, and what happens while Redis is down', () => {
-    const table = Object.entries(groupRules(QUOTAS)).map(([group, r]) => [group, r.budgets.map((b) => `${b.policy}/${b.partition}=${b.quota}`).join(' '), r.whenStoreDown]);
+    const table = Object.entries(groupRules(QUOTAS)).map(([group, r]) => [
+      group,
+      r.budgets.map((b) => `${b.policy}/${b.partition}=${b.quota}`).join(' '),
+      r.whenStoreDown,
+    ]);
     expect(table).toEqual([
       ['token', 'token-address/address=600 token-client/client=300', 'local'],
       ['read', 'read-client/client=1200 read-tenant/tenant=6000', 'allow'],
@@ -73,7 +109,9 @@ describe('who spends which budget', () => {
       expect(subjectOf(request({ method: 'GET' }), group, undefined)).toEqual({ group, address: '192.0.2.10' });
       expect(subjectOf(request({ method: 'POST' }), group, tenantToken)).toEqual({ group, address: '192.0.2.10' });
     }
-    expect(budgetsFor(groupRules(QUOTAS)['sign-in'], { group: 'sign-in', address: 'a' }).map((b) => b.policy)).toEqual(['sign-in']);
+    expect(budgetsFor(groupRules(QUOTAS)['sign-in'], { group: 'sign-in', address: 'a' }).map((b) => b.policy)).toEqual([
+      'sign-in',
+    ]);
   });
 
   it('a token request spends its address\u2019s budget, then the named client id\u2019s (Basic or form)', () => {
@@ -89,6 +127,13 @@ describe('who spends which budget', () => {
   });
 
   it('reads are GET and HEAD', () => {
-    expect(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'].map((method) => byMethod({ method }))).toEqual(['read', 'read', 'write', 'write', 'write', 'write']);
+    expect(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'].map((method) => byMethod({ method }))).toEqual([
+      'read',
+      'read',
+      'write',
+      'write',
+      'write',
+      'write',
+    ]);
   });
 });

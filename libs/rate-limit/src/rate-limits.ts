@@ -1,6 +1,15 @@
 import { BudgetStore, BudgetStoreUnavailable, type Spent } from './budget-store';
 import { secondsUntil, type BudgetStatus } from './headers';
-import { budgetsFor, partitionOf, type Budget, type GroupRules, type OverridableGroup, type RouteGroup, type Subject, type WhenStoreDown } from './policies';
+import {
+  budgetsFor,
+  partitionOf,
+  type Budget,
+  type GroupRules,
+  type OverridableGroup,
+  type RouteGroup,
+  type Subject,
+  type WhenStoreDown,
+} from './policies';
 
 /** Per-deployment client quotas set by the operator (deployment settings); missing = the configured default. */
 export interface QuotaOverrides {
@@ -47,18 +56,30 @@ export class RateLimits {
 
   private async whileStoreDown(rule: WhenStoreDown, budgets: Budget[], subject: Subject): Promise<Decision> {
     if (rule === 'allow') return { allowed: true, budgets, statuses: [], storeDown: rule };
-    if (rule === 'refuse') return { allowed: false, budgets, statuses: [], storeDown: rule, retryAfterSeconds: STORE_DOWN_RETRY_AFTER_SECONDS };
+    if (rule === 'refuse')
+      return {
+        allowed: false,
+        budgets,
+        statuses: [],
+        storeDown: rule,
+        retryAfterSeconds: STORE_DOWN_RETRY_AFTER_SECONDS,
+      };
     const local = await this.spendAll(budgets, subject, (b, p) => this.store.spendLocally(b.policy, b.quota, p));
     return { ...local, storeDown: rule };
   }
 
-  private async spendAll(budgets: Budget[], subject: Subject, spend: (b: Budget, partition: string) => Promise<Spent>): Promise<Decision> {
+  private async spendAll(
+    budgets: Budget[],
+    subject: Subject,
+    spend: (b: Budget, partition: string) => Promise<Spent>,
+  ): Promise<Decision> {
     const statuses: BudgetStatus[] = [];
     for (const b of budgets) {
       const spent = await spend(b, partitionOf(subject, b.partition) as string);
       const resetSeconds = secondsUntil(spent.msBeforeReset);
       statuses.push({ policy: b.policy, remaining: spent.remaining, resetSeconds });
-      if (!spent.allowed) return { allowed: false, budgets, statuses, refusedBy: b.policy, retryAfterSeconds: resetSeconds };
+      if (!spent.allowed)
+        return { allowed: false, budgets, statuses, refusedBy: b.policy, retryAfterSeconds: resetSeconds };
     }
     return { allowed: true, budgets, statuses };
   }

@@ -28,7 +28,9 @@ export function selfSignedCertificate(privateKey: KeyObject, commonName: string,
 
 /** The PEM of a private JWK, as XML signature libraries take it. */
 export function privateKeyPem(jwk: Record<string, unknown>): string {
-  return createPrivateKey({ key: jwk as never, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }).toString();
+  return createPrivateKey({ key: jwk as never, format: 'jwk' })
+    .export({ type: 'pkcs8', format: 'pem' })
+    .toString();
 }
 
 /** A base64 DER certificate as PEM. */

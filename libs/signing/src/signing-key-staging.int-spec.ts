@@ -31,7 +31,13 @@ describe('staged signing key rotation', () => {
     const current = (await store.activeKey('access-token')).kid;
 
     const staged = await store.stage('access-token');
-    expect(staged).toMatchObject({ use: 'access-token', status: 'next', published: true, publishUntil: null, created: true });
+    expect(staged).toMatchObject({
+      use: 'access-token',
+      status: 'next',
+      published: true,
+      publishUntil: null,
+      created: true,
+    });
     expect(staged.kid).toMatch(/^at-/);
     expect(await kids(store)).toEqual(expect.arrayContaining([current, staged.kid]));
     // Still signing with the current key.
@@ -44,8 +50,12 @@ describe('staged signing key rotation', () => {
     expect(activated).toBe(staged.kid);
     const after = await signer.sign({ sub: 'app', client_id: 'c', scope: ['s'] });
     const jwks = createLocalJWKSet({ keys: await store.publishedKeys() });
-    expect((await jwtVerify(after.token, jwks, { issuer: 'http://issuer.test', audience: 'aud' })).protectedHeader.kid).toBe(staged.kid);
-    expect((await jwtVerify(before.token, jwks, { issuer: 'http://issuer.test', audience: 'aud' })).protectedHeader.kid).toBe(current);
+    expect(
+      (await jwtVerify(after.token, jwks, { issuer: 'http://issuer.test', audience: 'aud' })).protectedHeader.kid,
+    ).toBe(staged.kid);
+    expect(
+      (await jwtVerify(before.token, jwks, { issuer: 'http://issuer.test', audience: 'aud' })).protectedHeader.kid,
+    ).toBe(current);
 
     const listed = await store.list('access-token');
     expect(listed.map((k) => [k.kid, k.status, k.published])).toEqual([
@@ -71,8 +81,12 @@ describe('staged signing key rotation', () => {
 
   it('tells whether an encryption key decrypts the active key, and a read-only store refuses to stage', async () => {
     await expect(new SigningKeyStore(ds, encryption).checkDecryptable('webhook')).resolves.toMatch(/^wh-/);
-    await expect(new SigningKeyStore(ds, new KeyEncryption('t'.repeat(40))).checkDecryptable('webhook')).rejects.toThrow();
-    await expect(new SigningKeyStore(ds, encryption, 0, { createMissing: false }).stage('webhook')).rejects.toThrow(/read-only/);
+    await expect(
+      new SigningKeyStore(ds, new KeyEncryption('t'.repeat(40))).checkDecryptable('webhook'),
+    ).rejects.toThrow();
+    await expect(new SigningKeyStore(ds, encryption, 0, { createMissing: false }).stage('webhook')).rejects.toThrow(
+      /read-only/,
+    );
   });
 
   it('saml keys: RSA with a self-signed certificate, published beside the staged one during a rotation, never in the JWKS', async () => {
@@ -86,12 +100,16 @@ describe('staged signing key rotation', () => {
     expect(cert.publicKey.export({ format: 'jwk' })).toMatchObject({ n: active.publicJwk.n, e: active.publicJwk.e });
     expect(cert.verify(cert.publicKey)).toBe(true);
     const staged = await store.stage('saml');
-    expect((await store.publishedKeysOf('saml')).map((k) => k.kid)).toEqual(expect.arrayContaining([active.kid, staged.kid]));
+    expect((await store.publishedKeysOf('saml')).map((k) => k.kid)).toEqual(
+      expect.arrayContaining([active.kid, staged.kid]),
+    );
     expect((await store.publishedKeysOf('saml')).every((k) => Array.isArray(k.publicJwk.x5c))).toBe(true);
     expect(await kids(store)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^sa-/)]));
     await store.rotate('saml', 60_000);
     expect((await store.activeKeyMaterial('saml')).kid).toBe(staged.kid);
     // The retired certificate stays published for its window.
-    expect((await store.publishedKeysOf('saml')).map((k) => k.kid)).toEqual(expect.arrayContaining([active.kid, staged.kid]));
+    expect((await store.publishedKeysOf('saml')).map((k) => k.kid)).toEqual(
+      expect.arrayContaining([active.kid, staged.kid]),
+    );
   });
 });

@@ -23,7 +23,11 @@ describe('signing keys', () => {
   });
 
   it('creates one active key per use even when replicas race for it', async () => {
-    const stores = [new SigningKeyStore(ds, encryption), new SigningKeyStore(ds, encryption), new SigningKeyStore(ds, encryption)];
+    const stores = [
+      new SigningKeyStore(ds, encryption),
+      new SigningKeyStore(ds, encryption),
+      new SigningKeyStore(ds, encryption),
+    ];
     const keys = await Promise.all(stores.map((s) => s.activeKey('access-token')));
     expect(new Set(keys.map((k) => k.kid)).size).toBe(1);
     const rows = await ds.query(`SELECT count(*)::int AS n FROM signing_keys WHERE use = 'access-token'`);

@@ -75,7 +75,11 @@ export class SigningKeyStore {
     const found = await this.findActive(use);
     if (!found && !this.createMissing) throw new SigningKeyUnavailableError(use);
     const row = found ?? (await this.createKey(use));
-    const key = { kid: row.kid, alg: row.alg, privateKey: (await importJWK(JSON.parse(this.encryption.decrypt(row.privateJwkEncrypted)), row.alg)) as CryptoKey };
+    const key = {
+      kid: row.kid,
+      alg: row.alg,
+      privateKey: (await importJWK(JSON.parse(this.encryption.decrypt(row.privateJwkEncrypted)), row.alg)) as CryptoKey,
+    };
     this.cache.set(use, { key, until: Date.now() + this.cacheMs });
     return key;
   }
@@ -87,9 +91,19 @@ export class SigningKeyStore {
    */
   async signingJwks(use: SigningKeyUse): Promise<{ activeKid: string; keys: JWK[] }> {
     const active = await this.activeKey(use);
-    const rows = await this.ds.getRepository(SigningKeyEntity).find({ where: [{ use, status: 'active' }, { use, status: 'next' }] });
+    const rows = await this.ds.getRepository(SigningKeyEntity).find({
+      where: [
+        { use, status: 'active' },
+        { use, status: 'next' },
+      ],
+    });
     const ordered = rows.sort((a, b) => (a.kid === active.kid ? -1 : b.kid === active.kid ? 1 : 0));
-    const keys = ordered.map((r) => ({ ...(JSON.parse(this.encryption.decrypt(r.privateJwkEncrypted)) as JWK), kid: r.kid, alg: r.alg, use: 'sig' }));
+    const keys = ordered.map((r) => ({
+      ...(JSON.parse(this.encryption.decrypt(r.privateJwkEncrypted)) as JWK),
+      kid: r.kid,
+      alg: r.alg,
+      use: 'sig',
+    }));
     return { activeKid: active.kid, keys };
   }
 
@@ -124,7 +138,11 @@ export class SigningKeyStore {
   async activeKeyMaterial(use: SigningKeyUse): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK }> {
     const kid = (await this.activeKey(use)).kid;
     const row = await this.ds.getRepository(SigningKeyEntity).findOneByOrFail({ kid });
-    return { kid, privateJwk: JSON.parse(this.encryption.decrypt(row.privateJwkEncrypted)) as JWK, publicJwk: row.publicJwk as JWK };
+    return {
+      kid,
+      privateJwk: JSON.parse(this.encryption.decrypt(row.privateJwkEncrypted)) as JWK,
+      publicJwk: row.publicJwk as JWK,
+    };
   }
 
   /**
@@ -135,8 +153,13 @@ export class SigningKeyStore {
     this.refuseReadOnly('rotate');
     const kid = await this.ds.transaction(async (em) => {
       await em.query('SELECT pg_advisory_xact_lock($1)', [CREATE_KEY_LOCK_ID]);
-      await em.query(`UPDATE signing_keys SET status = 'retired', publish_until = now() + ($2 || ' milliseconds')::interval WHERE use = $1 AND status = 'active'`, [use, String(keepPublishedMs)]);
-      const staged = await em.getRepository(SigningKeyEntity).findOne({ where: { use, status: 'next' }, order: { createdAt: 'DESC' } });
+      await em.query(
+        `UPDATE signing_keys SET status = 'retired', publish_until = now() + ($2 || ' milliseconds')::interval WHERE use = $1 AND status = 'active'`,
+        [use, String(keepPublishedMs)],
+      );
+      const staged = await em
+        .getRepository(SigningKeyEntity)
+        .findOne({ where: { use, status: 'next' }, order: { createdAt: 'DESC' } });
       if (!staged) return (await this.insertKey(em, use, 'active')).kid;
       await em.query(`UPDATE signing_keys SET status = 'active' WHERE kid = $1`, [staged.kid]);
       return staged.kid;
@@ -153,7 +176,9 @@ export class SigningKeyStore {
     this.refuseReadOnly('stage');
     return this.ds.transaction(async (em) => {
       await em.query('SELECT pg_advisory_xact_lock($1)', [CREATE_KEY_LOCK_ID]);
-      const existing = await em.getRepository(SigningKeyEntity).findOne({ where: { use, status: 'next' }, order: { createdAt: 'DESC' } });
+      const existing = await em
+        .getRepository(SigningKeyEntity)
+        .findOne({ where: { use, status: 'next' }, order: { createdAt: 'DESC' } });
       return { ...toInfo(existing ?? (await this.insertKey(em, use, 'next'))), created: !existing };
     });
   }
@@ -179,11 +204,14 @@ export class SigningKeyStore {
   }
 
   private refuseReadOnly(action: string): void {
-    if (!this.createMissing) throw new Error(`A read-only signing key store cannot ${action} keys: ${action} them in the global database`);
+    if (!this.createMissing)
+      throw new Error(`A read-only signing key store cannot ${action} keys: ${action} them in the global database`);
   }
 
   private findActive(use: SigningKeyUse): Promise<SigningKeyEntity | null> {
-    return this.ds.getRepository(SigningKeyEntity).findOne({ where: { use, status: 'active' }, order: { createdAt: 'DESC' } });
+    return this.ds
+      .getRepository(SigningKeyEntity)
+      .findOne({ where: { use, status: 'active' }, order: { createdAt: 'DESC' } });
   }
 
   /** Creates the active key, serialised across replicas by a transaction-scoped advisory lock. */
@@ -203,7 +231,13 @@ export class SigningKeyStore {
     const privateJwk = await exportJWK(privateKey);
     const kid = `${KID_PREFIX[use]}-${await calculateJwkThumbprint(publicJwk)}`;
     // SAML metadata carries the key as a certificate: made once, kept beside the public key.
-    if (use === 'saml') publicJwk.x5c = [selfSignedCertificate(createPrivateKey({ key: privateJwk as never, format: 'jwk' }), `SAML signing ${kid.slice(0, 24)}`)];
+    if (use === 'saml')
+      publicJwk.x5c = [
+        selfSignedCertificate(
+          createPrivateKey({ key: privateJwk as never, format: 'jwk' }),
+          `SAML signing ${kid.slice(0, 24)}`,
+        ),
+      ];
     const row = em.getRepository(SigningKeyEntity).create({
       kid,
       use,
@@ -219,5 +253,12 @@ export class SigningKeyStore {
 
 function toInfo(row: SigningKeyEntity): SigningKeyInfo {
   const published = row.status !== 'retired' || (row.publishUntil !== null && row.publishUntil.getTime() > Date.now());
-  return { kid: row.kid, use: row.use, status: row.status, createdAt: row.createdAt, publishUntil: row.publishUntil, published };
+  return {
+    kid: row.kid,
+    use: row.use,
+    status: row.status,
+    createdAt: row.createdAt,
+    publishUntil: row.publishUntil,
+    published,
+  };
 }

@@ -26,25 +26,51 @@ describe('webhook token signer', () => {
     await db?.drop();
   });
 
-  const claims = { appId: 'app-1', deliveryId: 'd-1', subject: 'm-1', tenantId: 't-1', type: 'notification-only', bodyClaim: 'notice', bodyJson: '{"message_id":"m-1","alert_count":3}' };
+  const claims = {
+    appId: 'app-1',
+    deliveryId: 'd-1',
+    subject: 'm-1',
+    tenantId: 't-1',
+    type: 'notification-only',
+    bodyClaim: 'notice',
+    bodyJson: '{"message_id":"m-1","alert_count":3}',
+  };
 
   it('signs a JWT that jose verifies against the published JWKS, with the webhook typ and claims', async () => {
     const { token, kid } = await signer.sign(claims);
     const jwks = createLocalJWKSet({ keys: await store.publishedKeys() });
-    const { payload, protectedHeader } = await jwtVerify(token.toString(), jwks, { issuer: 'https://id.edu.example', audience: 'app-1', algorithms: ['ES256'], typ: WEBHOOK_TOKEN_TYPE });
+    const { payload, protectedHeader } = await jwtVerify(token.toString(), jwks, {
+      issuer: 'https://id.edu.example',
+      audience: 'app-1',
+      algorithms: ['ES256'],
+      typ: WEBHOOK_TOKEN_TYPE,
+    });
     expect(protectedHeader).toEqual({ alg: 'ES256', kid, typ: WEBHOOK_TOKEN_TYPE });
     expect(kid).toMatch(/^wh-/);
-    expect(payload).toMatchObject({ sub: 'm-1', jti: 'd-1', tenant_id: 't-1', type: 'notification-only', notice: { message_id: 'm-1', alert_count: 3 } });
+    expect(payload).toMatchObject({
+      sub: 'm-1',
+      jti: 'd-1',
+      tenant_id: 't-1',
+      type: 'notification-only',
+      notice: { message_id: 'm-1', alert_count: 3 },
+    });
     expect((payload.exp as number) - (payload.iat as number)).toBe(300);
   });
 
   it('produces a signature plain node:crypto verifies, for a body above 1 MB', async () => {
-    const big = JSON.stringify({ rows: Array.from({ length: 30_000 }, (_, i) => ({ key: `row ${i}`, value: 'x'.repeat(30) })) });
+    const big = JSON.stringify({
+      rows: Array.from({ length: 30_000 }, (_, i) => ({ key: `row ${i}`, value: 'x'.repeat(30) })),
+    });
     expect(big.length).toBeGreaterThan(1_000_000);
     const { token, kid } = await signer.sign({ ...claims, type: 'full-payload', bodyClaim: 'message', bodyJson: big });
     const [h, p, s] = token.toString().split('.');
     const jwk = (await store.publishedKeys()).find((k) => k.kid === kid);
-    const ok = verify('sha256', Buffer.from(`${h}.${p}`), { key: createPublicKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
+    const ok = verify(
+      'sha256',
+      Buffer.from(`${h}.${p}`),
+      { key: createPublicKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+      Buffer.from(s, 'base64url'),
+    );
     expect(ok).toBe(true);
     expect(JSON.parse(Buffer.from(p, 'base64url').toString()).message.rows).toHaveLength(30_000);
   });
@@ -64,22 +90,74 @@ describe('webhook token signer', () => {
     // App ids of three lengths put the encoded head on each of the three base64 group offsets.
     for (const appId of ['app-1', 'app-12', 'app-123']) {
       const head = `{"message_id":"m-1","transaction_id":"Größe-${appId}",`;
-      const split = await signer.sign({ ...claims, appId, type: 'full-payload', bodyClaim: 'message', bodyJson: head, bodyTail: tail });
-      const whole = await signer.sign({ ...claims, appId, type: 'full-payload', bodyClaim: 'message', bodyJson: head + tailJson });
-      const verified = await jwtVerify(split.token.toString(), jwks, { issuer: 'https://id.edu.example', audience: appId, algorithms: ['ES256'], typ: WEBHOOK_TOKEN_TYPE });
-      const { payload: expected } = await jwtVerify(whole.token.toString(), jwks, { audience: appId, algorithms: ['ES256'] });
+      const split = await signer.sign({
+        ...claims,
+        appId,
+        type: 'full-payload',
+        bodyClaim: 'message',
+        bodyJson: head,
+        bodyTail: tail,
+      });
+      const whole = await signer.sign({
+        ...claims,
+        appId,
+        type: 'full-payload',
+        bodyClaim: 'message',
+        bodyJson: head + tailJson,
+      });
+      const verified = await jwtVerify(split.token.toString(), jwks, {
+        issuer: 'https://id.edu.example',
+        audience: appId,
+        algorithms: ['ES256'],
+        typ: WEBHOOK_TOKEN_TYPE,
+      });
+      const { payload: expected } = await jwtVerify(whole.token.toString(), jwks, {
+        audience: appId,
+        algorithms: ['ES256'],
+      });
       expect(verified.payload).toEqual(expected);
-      expect(verified.payload).toMatchObject({ aud: appId, message: { transaction_id: `Größe-${appId}`, recipient: { name: 'Zoë Ngô 🦉' }, alerts: [{ rows: ['détail ✓'] }] } });
+      expect(verified.payload).toMatchObject({
+        aud: appId,
+        message: {
+          transaction_id: `Größe-${appId}`,
+          recipient: { name: 'Zoë Ngô 🦉' },
+          alerts: [{ rows: ['détail ✓'] }],
+        },
+      });
     }
   });
 
   it('reuses one encoded tail for tokens of different webhooks and attempts without mixing their claims', async () => {
     const tail = encodePayloadTail(['"alerts":', '[1,2,3]', '}']);
     const decode = (t: Buffer) => JSON.parse(Buffer.from(t.toString().split('.')[1], 'base64url').toString());
-    const a = await signer.sign({ ...claims, appId: 'app-a', deliveryId: 'd-a', type: 'full-payload', bodyClaim: 'message', bodyJson: '{"sent_alert_count":0,', bodyTail: tail });
-    const b = await signer.sign({ ...claims, appId: 'app-b', deliveryId: 'd-b', type: 'full-payload', bodyClaim: 'message', bodyJson: '{"sent_alert_count":3,', bodyTail: tail });
-    expect(decode(a.token)).toMatchObject({ aud: 'app-a', jti: 'd-a', message: { sent_alert_count: 0, alerts: [1, 2, 3] } });
-    expect(decode(b.token)).toMatchObject({ aud: 'app-b', jti: 'd-b', message: { sent_alert_count: 3, alerts: [1, 2, 3] } });
+    const a = await signer.sign({
+      ...claims,
+      appId: 'app-a',
+      deliveryId: 'd-a',
+      type: 'full-payload',
+      bodyClaim: 'message',
+      bodyJson: '{"sent_alert_count":0,',
+      bodyTail: tail,
+    });
+    const b = await signer.sign({
+      ...claims,
+      appId: 'app-b',
+      deliveryId: 'd-b',
+      type: 'full-payload',
+      bodyClaim: 'message',
+      bodyJson: '{"sent_alert_count":3,',
+      bodyTail: tail,
+    });
+    expect(decode(a.token)).toMatchObject({
+      aud: 'app-a',
+      jti: 'd-a',
+      message: { sent_alert_count: 0, alerts: [1, 2, 3] },
+    });
+    expect(decode(b.token)).toMatchObject({
+      aud: 'app-b',
+      jti: 'd-b',
+      message: { sent_alert_count: 3, alerts: [1, 2, 3] },
+    });
     expect(tail.base64url).toBe(Buffer.from('"alerts":[1,2,3]}}').toString('base64url'));
   });
 });

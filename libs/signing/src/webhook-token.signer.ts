@@ -92,20 +92,35 @@ export class WebhookTokenSigner {
     const key = await this.keys.activeKey('webhook');
     const iat = Math.floor(now / 1000);
     const header = b64url(JSON.stringify({ alg: key.alg, kid: key.kid, typ: WEBHOOK_TOKEN_TYPE }));
-    const fixed = JSON.stringify({ iss: this.issuer, aud: c.appId, sub: c.subject, jti: c.deliveryId, iat, exp: iat + this.ttlSeconds, type: c.type, tenant_id: c.tenantId });
+    const fixed = JSON.stringify({
+      iss: this.issuer,
+      aud: c.appId,
+      sub: c.subject,
+      jti: c.deliveryId,
+      iat,
+      exp: iat + this.ttlSeconds,
+      type: c.type,
+      tenant_id: c.tenantId,
+    });
     const head = `${fixed.slice(0, -1)},${JSON.stringify(c.bodyClaim)}:${c.bodyJson}`;
     const encodedHead = c.bodyTail ? alignedHead(head).toString('base64url') : b64url(`${head}}`);
     const tail = c.bodyTail?.base64url;
     // Bytes all the way: a multi-MB token is written once into one buffer, never a string.
-    const token = Buffer.allocUnsafe(header.length + 1 + encodedHead.length + (tail?.length ?? 0) + 1 + SIGNATURE_CHARS);
+    const token = Buffer.allocUnsafe(
+      header.length + 1 + encodedHead.length + (tail?.length ?? 0) + 1 + SIGNATURE_CHARS,
+    );
     let at = token.write(header, 0, 'latin1');
     token[at++] = DOT;
     at += token.write(encodedHead, at, 'latin1');
     if (tail !== undefined) at += token.write(tail, at, 'latin1');
-    const signature = sign('sha256', token.subarray(0, at), { key: this.keyObject(key.privateKey), dsaEncoding: 'ieee-p1363' });
+    const signature = sign('sha256', token.subarray(0, at), {
+      key: this.keyObject(key.privateKey),
+      dsaEncoding: 'ieee-p1363',
+    });
     const encodedSignature = Buffer.from(`.${signature.toString('base64url')}`, 'latin1');
     // Room is kept for an ES256 signature (the webhook key's algorithm); any longer one is appended.
-    if (at + encodedSignature.length > token.length) return { token: Buffer.concat([token.subarray(0, at), encodedSignature]), kid: key.kid };
+    if (at + encodedSignature.length > token.length)
+      return { token: Buffer.concat([token.subarray(0, at), encodedSignature]), kid: key.kid };
     at += encodedSignature.copy(token, at);
     return { token: token.subarray(0, at), kid: key.kid };
   }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 /** A valid generated alert message as the operator endpoint takes it (spec 2.10, without the service's fields). */
-export function sampleAlertMessage(o: { transactionId?: string; items?: number; groups?: number; rowText?: string } = {}): Record<string, unknown> {
+export function sampleAlertMessage(
+  o: { transactionId?: string; items?: number; groups?: number; rowText?: string } = {},
+): Record<string, unknown> {
   const items = o.items ?? 1;
   const groups = o.groups ?? 1;
   const person = (first: string, last: string) => ({

@@ -1,11 +1,26 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type LaunchOptions, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type LaunchOptions,
+  type Page,
+} from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run); never a browser downloaded by a test tool. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The flags a machine without outside network needs (no background connections, no QUIC). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Screenshots land here (git-ignored); CI keeps them as artifacts. */
 export const ARTIFACTS = path.resolve(__dirname, '..', '..', '..', 'test-artifacts');
@@ -33,7 +48,12 @@ export function resolveToLoopback(hosts: string[]): string {
  * A fresh browser profile whose requests may reach only the `allowed` origins (the servers under
  * test); any other request is aborted and its URL pushed to `outside`.
  */
-export async function closedContext(browser: Browser, allowed: string[], outside: string[], o: BrowserContextOptions = {}): Promise<BrowserContext> {
+export async function closedContext(
+  browser: Browser,
+  allowed: string[],
+  outside: string[],
+  o: BrowserContextOptions = {},
+): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport: { width: 1200, height: 760 }, ...o });
   await ctx.route('**/*', (route) => {
     const url = route.request().url();

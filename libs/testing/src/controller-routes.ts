@@ -28,7 +28,9 @@ export function controllerRoutes(controller: Type): ControllerRoute[] {
     const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
     if (methodPath === undefined) continue;
     const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number] as string;
-    for (const b of asList(base)) for (const p of asList(methodPath)) routes.push({ method, path: join(b, p), handler: handler as ControllerRoute['handler'] });
+    for (const b of asList(base))
+      for (const p of asList(methodPath))
+        routes.push({ method, path: join(b, p), handler: handler as ControllerRoute['handler'] });
   }
   return routes;
 }

@@ -11,7 +11,8 @@ export interface JsonShapeAttack {
   names: RegExp;
 }
 
-const nested = (open: string, close: string, levels: number, inner = '') => open.repeat(levels) + inner + close.repeat(levels);
+const nested = (open: string, close: string, levels: number, inner = '') =>
+  open.repeat(levels) + inner + close.repeat(levels);
 const keys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
 const items = (n: number) => `[${new Array<string>(n).fill('0').join(',')}]`;
 
@@ -28,14 +29,30 @@ export function jsonShapeAttacks(maxContainers = MAX_JSON_CONTAINERS): JsonShape
   const arrays = Math.ceil((maxContainers + 4_000) / 9_000);
   return [
     { name: 'arrays nested 3,000 levels (6 KB)', body: nested('[', ']', 3_000), names: DEPTH },
-    { name: 'an unknown property holding objects nested 10,000 levels', body: `{"name":"x","a":${nested('{"a":', '}', 10_000, '1')}}`, names: DEPTH },
-    { name: `one level deeper than the limit (${MAX_JSON_DEPTH + 1})`, body: `{"name":"x","a":${nested('[', ']', MAX_JSON_DEPTH)}}`, names: DEPTH },
+    {
+      name: 'an unknown property holding objects nested 10,000 levels',
+      body: `{"name":"x","a":${nested('{"a":', '}', 10_000, '1')}}`,
+      names: DEPTH,
+    },
+    {
+      name: `one level deeper than the limit (${MAX_JSON_DEPTH + 1})`,
+      body: `{"name":"x","a":${nested('[', ']', MAX_JSON_DEPTH)}}`,
+      names: DEPTH,
+    },
     { name: 'an object with 100,000 keys', body: keys(100_000), names: WIDTH },
     { name: 'an unknown property holding 100,000 keys', body: `{"name":"x","a":${keys(100_000)}}`, names: WIDTH },
     { name: 'an array of 500,000 tiny items', body: items(500_000), names: WIDTH },
     { name: 'an unknown property holding 500,000 items', body: `{"a":${items(500_000)}}`, names: WIDTH },
-    { name: 'a NUL character (\\u0000) in a string, which PostgreSQL cannot store', body: '{"name":"x\\u0000y","endpoint":"https://a.example/\\u0000"}', names: /U\+0000/ },
-    { name: 'more empty objects than the limit, in arrays of 9,000', body: `{"a":[${new Array(arrays).fill(`[${new Array(9_000).fill('{}').join(',')}]`).join(',')}]}`, names: many(maxContainers) },
+    {
+      name: 'a NUL character (\\u0000) in a string, which PostgreSQL cannot store',
+      body: '{"name":"x\\u0000y","endpoint":"https://a.example/\\u0000"}',
+      names: /U\+0000/,
+    },
+    {
+      name: 'more empty objects than the limit, in arrays of 9,000',
+      body: `{"a":[${new Array(arrays).fill(`[${new Array(9_000).fill('{}').join(',')}]`).join(',')}]}`,
+      names: many(maxContainers),
+    },
   ];
 }
 

@@ -19,7 +19,13 @@ export function docOperations(doc: any): DocOperation[] {
   const out: DocOperation[] = [];
   for (const [openApiPath, item] of Object.entries<any>(doc.paths ?? {})) {
     for (const m of METHODS) {
-      if (item[m]) out.push({ method: m.toUpperCase(), path: openApiPath.replace(/\{([^}]+)\}/g, ':$1'), openApiPath, op: item[m] });
+      if (item[m])
+        out.push({
+          method: m.toUpperCase(),
+          path: openApiPath.replace(/\{([^}]+)\}/g, ':$1'),
+          openApiPath,
+          op: item[m],
+        });
     }
   }
   return out;
@@ -43,7 +49,11 @@ export function openApiValidators(doc: any): (schema: any) => ValidateFunction {
   addFormats(ajv);
   const id = `openapi-${Math.random().toString(36).slice(2)}`;
   ajv.addSchema({ $id: id, components: { schemas: toJsonSchema(doc.components?.schemas ?? {}) } });
-  return (schema) => ajv.compile({ $id: `${id}-${Math.random().toString(36).slice(2)}`, ...toJsonSchema(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${id}#/components/`))) });
+  return (schema) =>
+    ajv.compile({
+      $id: `${id}-${Math.random().toString(36).slice(2)}`,
+      ...toJsonSchema(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${id}#/components/`))),
+    });
 }
 
 /** The schema of an operation's JSON answer with this status. */

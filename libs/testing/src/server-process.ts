@@ -45,7 +45,13 @@ export async function startServerProcess(o: ServerProcessOptions): Promise<Serve
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${o.name} exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(o.readyUrl).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(o.readyUrl).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${o.name} not ready within ${o.timeoutMs / 1000} s:\n${output}`);
@@ -54,7 +60,8 @@ export async function startServerProcess(o: ServerProcessOptions): Promise<Serve
   }
   const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
+      if (child.exitCode !== null || child.signalCode !== null)
+        return resolve({ code: child.exitCode, signal: child.signalCode });
       child.once('exit', (code, sig) => resolve({ code, signal: sig }));
       child.kill(signal);
     });

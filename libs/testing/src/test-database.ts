@@ -12,13 +12,19 @@ function withDatabase(url: string, database: string): string {
 
 function serverUrl(): string {
   const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set: integration tests need the jest global setup (tools/jest/global-setup.js)');
+  if (!url)
+    throw new Error(
+      'DATABASE_URL is not set: integration tests need the jest global setup (tools/jest/global-setup.js)',
+    );
   return url;
 }
 
 /** Name of the migrated template for the current migration list (changes when a migration changes). */
 function templateName(): string {
-  const fingerprint = createHash('sha256').update(MIGRATIONS.map((m) => m.toString()).join('\n')).digest('hex').slice(0, 16);
+  const fingerprint = createHash('sha256')
+    .update(MIGRATIONS.map((m) => m.toString()).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
   return `edu_tpl_${fingerprint}`;
 }
 

@@ -87,7 +87,9 @@ export class TestIssuer {
     const unsigned = `${b64({ alg: 'none', typ: 'at+jwt', kid: this.kid })}.${payload}.`;
     // HS256 "signed" with the public key bytes: the classic algorithm-confusion forgery.
     const hsHeader = b64({ alg: 'HS256', typ: 'at+jwt', kid: this.kid });
-    const hsSig = createHmac('sha256', JSON.stringify(this.publicJwk)).update(`${hsHeader}.${payload}`).digest('base64url');
+    const hsSig = createHmac('sha256', JSON.stringify(this.publicJwk))
+      .update(`${hsHeader}.${payload}`)
+      .digest('base64url');
     const tampered = `${header}.${b64({ ...decoded, scope: `${decoded.scope} extra`, tenant_id: randomUUID() })}.${good.split('.')[2]}`;
 
     return {

@@ -74,7 +74,10 @@ export class WebhookReceiver {
   async until(predicate: (all: ReceivedDelivery[]) => boolean, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.deliveries)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms (${this.deliveries.length} deliveries received)`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `receiver: condition not met within ${timeoutMs} ms (${this.deliveries.length} deliveries received)`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 100);
         this.waiters.push(() => (clearTimeout(t), resolve()));
@@ -110,7 +113,10 @@ export class WebhookReceiver {
     this.deliveries.push(d);
     this.waiters.splice(0).forEach((w) => w());
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
-    if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'text/plain', ...(answer.headers ?? {}) }).end(answer.body ?? 'ok');
+    if (!res.destroyed)
+      res
+        .writeHead(answer.status, { 'content-type': 'text/plain', ...(answer.headers ?? {}) })
+        .end(answer.body ?? 'ok');
   }
 
   private async verify(token: string, d: ReceivedDelivery): Promise<void> {
@@ -122,7 +128,12 @@ export class WebhookReceiver {
     const kid = String(d.header.kid);
     const jwk = this.keys.get(kid) ?? (await this.fetchKey(kid));
     if (!jwk) throw new Error(`kid ${kid} is not in the JWKS`);
-    const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: createPublicKey({ key: jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(parts[2], 'base64url'));
+    const ok = verify(
+      'sha256',
+      Buffer.from(`${parts[0]}.${parts[1]}`),
+      { key: createPublicKey({ key: jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+      Buffer.from(parts[2], 'base64url'),
+    );
     if (!ok) throw new Error('bad signature');
     const now = Math.floor(Date.now() / 1000);
     if (typeof d.claims.exp !== 'number' || d.claims.exp < now - 5) throw new Error('expired');

@@ -86,7 +86,10 @@ export class World {
   }
 
   /** A tenant-specific OAuth 2.0 identity provider. */
-  identityProvider(tenantId: string, o: { type?: 'oauth2' | 'lti1.3'; jit?: boolean } = {}): Promise<IdentityProviderEntity> {
+  identityProvider(
+    tenantId: string,
+    o: { type?: 'oauth2' | 'lti1.3'; jit?: boolean } = {},
+  ): Promise<IdentityProviderEntity> {
     const type = o.type ?? 'oauth2';
     return this.ds.getRepository(IdentityProviderEntity).save({
       tenantId,
@@ -120,7 +123,13 @@ export class World {
   }
 
   constituency(tenantId: string, id = 'staff', allowed: string[] = ['google']): Promise<ConstituencyEntity> {
-    return this.ds.getRepository(ConstituencyEntity).save({ tenantId, id, name: id[0].toUpperCase() + id.slice(1), enableSelfServiceProvisioning: false, allowedIdentityProviders: allowed });
+    return this.ds.getRepository(ConstituencyEntity).save({
+      tenantId,
+      id,
+      name: id[0].toUpperCase() + id.slice(1),
+      enableSelfServiceProvisioning: false,
+      allowedIdentityProviders: allowed,
+    });
   }
 
   /**
@@ -128,28 +137,48 @@ export class World {
    * written it: every tenant's record gets those of `idpIdentifiers` it can see (core providers
    * and its own providers).
    */
-  async user(tenantIds: string[], o: { email?: string; constituencies?: string[]; idpIdentifiers?: UserIdpIdentifier[] } = {}): Promise<WorldUser> {
+  async user(
+    tenantIds: string[],
+    o: { email?: string; constituencies?: string[]; idpIdentifiers?: UserIdpIdentifier[] } = {},
+  ): Promise<WorldUser> {
     const tag = randomUUID().slice(0, 8);
     const profile = { name: `User ${tag}`, nickname: tag, picture: `https://cdn.school.example/${tag}.png` };
     const person = await this.ds.getRepository(UserEntity).save({ email: o.email ?? `user-${tag}@school.example` });
-    const providers = await this.ds.getRepository(IdentityProviderEntity).find({ select: { id: true, tenantId: true } });
+    const providers = await this.ds
+      .getRepository(IdentityProviderEntity)
+      .find({ select: { id: true, tenantId: true } });
     const owner = new Map(providers.map((p) => [p.id, p.tenantId]));
     for (const tenantId of tenantIds) {
-      const visible = (o.idpIdentifiers ?? []).filter((i) => !owner.has(i.idp_id.toLowerCase()) || owner.get(i.idp_id.toLowerCase()) === tenantId);
-      await this.ds.getRepository(TenantUserEntity).save({ tenantId, userId: person.id, constituencies: o.constituencies ?? [], ...profile, idpIdentifiers: visible });
+      const visible = (o.idpIdentifiers ?? []).filter(
+        (i) => !owner.has(i.idp_id.toLowerCase()) || owner.get(i.idp_id.toLowerCase()) === tenantId,
+      );
+      await this.ds.getRepository(TenantUserEntity).save({
+        tenantId,
+        userId: person.id,
+        constituencies: o.constituencies ?? [],
+        ...profile,
+        idpIdentifiers: visible,
+      });
     }
     return { id: person.id, email: person.email, ...profile };
   }
 
-  vanityDomain(tenantId: string, domain = `portal-${randomUUID().slice(0, 6)}.school.example`): Promise<VanityDomainEntity> {
-    return this.ds.getRepository(VanityDomainEntity).save({ domain, tenantId, tenants: [tenantId], status: 'PENDING_DNS' as const, brandConfiguration: testBrand() });
+  vanityDomain(
+    tenantId: string,
+    domain = `portal-${randomUUID().slice(0, 6)}.school.example`,
+  ): Promise<VanityDomainEntity> {
+    return this.ds
+      .getRepository(VanityDomainEntity)
+      .save({ domain, tenantId, tenants: [tenantId], status: 'PENDING_DNS' as const, brandConfiguration: testBrand() });
   }
 }
 
-export const TEST_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#123456"/></svg>';
+export const TEST_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#123456"/></svg>';
 
 /** A 1x1 transparent PNG, base64. */
-export const TEST_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const TEST_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /** A complete, valid brand configuration (spec 2.8). */
 export function testBrand(): BrandConfiguration {

@@ -30,19 +30,28 @@ class UsageError extends Error {}
 function parseArgs(argv) {
   let values;
   try {
-    ({ values } = util.parseArgs({ args: argv, options: { tenant: { type: 'string' }, count: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = util.parseArgs({
+      args: argv,
+      options: {
+        tenant: { type: 'string' },
+        count: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
   } catch (err) {
     if (String(err.code).startsWith('ERR_PARSE_ARGS_')) throw new UsageError(err.message);
     throw err;
   }
   const out = { tenant: undefined, count: 5, help: values.help };
   if (values.tenant !== undefined) {
-    if (!UUID.test(values.tenant)) throw new UsageError(`--tenant must be a tenant id (a UUID), got "${values.tenant}"`);
+    if (!UUID.test(values.tenant))
+      throw new UsageError(`--tenant must be a tenant id (a UUID), got "${values.tenant}"`);
     out.tenant = values.tenant.toLowerCase();
   }
   if (values.count !== undefined) {
     const v = values.count;
-    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_COUNT) throw new UsageError(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${v}"`);
+    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_COUNT)
+      throw new UsageError(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${v}"`);
     out.count = Number(v);
   }
   return out;
@@ -61,7 +70,9 @@ async function openDatabase(url) {
         return 'DATABASE_URL';
       }
     })();
-    throw new PlatformError(`cannot reach the platform database at ${where} (${err.code || err.message}): is \`npm start\` running? Set PG_PORT or DATABASE_URL as for npm start`);
+    throw new PlatformError(
+      `cannot reach the platform database at ${where} (${err.code || err.message}): is \`npm start\` running? Set PG_PORT or DATABASE_URL as for npm start`,
+    );
   }
   return db;
 }
@@ -70,15 +81,25 @@ async function openDatabase(url) {
 async function buildMessages(db, tenant, count) {
   const teachers = await roster.teachersWithStudents(db, tenant.id);
   if (teachers.length === 0) {
-    throw new PlatformError(`tenant ${tenant.id} (${tenant.name}) has no roster with teachers and students: import one with \`npm run roster:import -- --tenant ${tenant.id} <folder>\``);
+    throw new PlatformError(
+      `tenant ${tenant.id} (${tenant.name}) has no roster with teachers and students: import one with \`npm run roster:import -- --tenant ${tenant.id} <folder>\``,
+    );
   }
   const students = new Map();
   const batchId = new Date().toISOString().replace(/[-:.]/g, '');
   const messages = [];
   for (let i = 0; i < count; i++) {
     const teacher = teachers[i % teachers.length];
-    if (!students.has(teacher.sourced_id)) students.set(teacher.sourced_id, await roster.studentsOf(db, tenant.id, teacher.sourced_id));
-    messages.push(buildMessage({ tenantId: tenant.id, teacher, students: students.get(teacher.sourced_id), transactionId: `demo-${batchId}-${i + 1}` }));
+    if (!students.has(teacher.sourced_id))
+      students.set(teacher.sourced_id, await roster.studentsOf(db, tenant.id, teacher.sourced_id));
+    messages.push(
+      buildMessage({
+        tenantId: tenant.id,
+        teacher,
+        students: students.get(teacher.sourced_id),
+        transactionId: `demo-${batchId}-${i + 1}`,
+      }),
+    );
   }
   return messages;
 }
@@ -104,7 +125,9 @@ async function main(argv) {
     if (!tenant) {
       const known = await roster.tenantsWithRoster(db);
       const list = known.map((t) => `  ${t.id}  ${t.name} (${t.students} students)`).join('\n');
-      throw new PlatformError(`tenant ${tenantId} is not known to this platform.${list ? ` Tenants with a roster:\n${list}` : ' No tenant has a roster yet.'}`);
+      throw new PlatformError(
+        `tenant ${tenantId} is not known to this platform.${list ? ` Tenants with a roster:\n${list}` : ' No tenant has a roster yet.'}`,
+      );
     }
     messages = await buildMessages(db, tenant, args.count);
   } finally {
@@ -118,16 +141,22 @@ async function main(argv) {
     body: JSON.stringify({ tenant_id: tenant.id, messages }),
   });
   if (submitted.status !== 201 || !submitted.body || !Array.isArray(submitted.body.messages)) {
-    throw new PlatformError(`the alerts service refused the messages (HTTP ${submitted.status}: ${describe(submitted.body)})`);
+    throw new PlatformError(
+      `the alerts service refused the messages (HTTP ${submitted.status}: ${describe(submitted.body)})`,
+    );
   }
 
-  console.log(`Submitted ${messages.length} alert message${messages.length === 1 ? '' : 's'} for ${tenant.name} (${tenant.id}):\n`);
+  console.log(
+    `Submitted ${messages.length} alert message${messages.length === 1 ? '' : 's'} for ${tenant.name} (${tenant.id}):\n`,
+  );
   let deliveries = 0;
   submitted.body.messages.forEach((m, i) => {
     const msg = messages[i];
     const alerts = msg.alerts.reduce((n, g) => n + g.alerts.length, 0);
     deliveries += m.deliveries;
-    console.log(`  message ${m.message_id}  to ${msg.recipient.name}: ${alerts} alert${alerts === 1 ? '' : 's'} about ${msg.alerts.map((g) => g.name).join(', ')}  -> ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}`);
+    console.log(
+      `  message ${m.message_id}  to ${msg.recipient.name}: ${alerts} alert${alerts === 1 ? '' : 's'} about ${msg.alerts.map((g) => g.name).join(', ')}  -> ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}`,
+    );
   });
   console.log('');
   if (deliveries === 0) {

@@ -24,7 +24,10 @@ function demoAlertsConfig() {
   const own = JSON.parse(fs.readFileSync(path.join(__dirname, 'demo-alerts.json'), 'utf8'));
   const app = (demo.apps || []).find((a) => a.id === own.app_id);
   const tenant = (demo.tenants || []).find((t) => t.id === own.tenant_id);
-  if (!app || !tenant) throw new Error(`demo-alerts.json names app ${own.app_id} and tenant ${own.tenant_id}; ${path.relative(ROOT, DEMO_FILE)} must hold both`);
+  if (!app || !tenant)
+    throw new Error(
+      `demo-alerts.json names app ${own.app_id} and tenant ${own.tenant_id}; ${path.relative(ROOT, DEMO_FILE)} must hold both`,
+    );
   return {
     tenant: { id: tenant.id, name: tenant.name },
     app: { id: app.id, name: app.name, clientId: app.client_id, clientSecret: app.client_secret },
@@ -44,8 +47,13 @@ function localPlatform(env = process.env) {
     alertsUrl: alerts.replace(/\/+$/, ''),
     receiverPort,
     receiverUrl: `http://localhost:${receiverPort}`,
-    databaseUrl: env.DATABASE_URL || `postgres://postgres@127.0.0.1:${portFrom(env, 'PG_PORT', DEFAULT_PORTS.postgres)}/${DATABASE_NAME}`,
-    operator: { id: env.OPERATOR_CLIENT_ID || DEMO_OPERATOR.id, secret: env.OPERATOR_CLIENT_SECRET || DEMO_OPERATOR.secret },
+    databaseUrl:
+      env.DATABASE_URL ||
+      `postgres://postgres@127.0.0.1:${portFrom(env, 'PG_PORT', DEFAULT_PORTS.postgres)}/${DATABASE_NAME}`,
+    operator: {
+      id: env.OPERATOR_CLIENT_ID || DEMO_OPERATOR.id,
+      secret: env.OPERATOR_CLIENT_SECRET || DEMO_OPERATOR.secret,
+    },
   };
 }
 

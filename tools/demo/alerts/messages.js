@@ -25,7 +25,8 @@ function yearLevel(grades) {
 }
 
 const DAY = 86_400_000;
-const dayLabel = (d) => d.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayLabel = (d) =>
+  d.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 /** The last `n` school days (Monday to Friday) before `now`, oldest first. */
 function schoolDaysBefore(now, n) {
@@ -57,7 +58,13 @@ const KINDS = {
     build(rng, ctx) {
       const rate = between(rng, 78, 89);
       const days = sample(rng, schoolDaysBefore(ctx.now, 15), between(rng, 2, 4)).sort((a, b) => a - b);
-      const notes = ['absent, no explanation received', 'absent, parent called in sick', 'late arrival (09:20)', 'left early, no note', 'absent from period 3'];
+      const notes = [
+        'absent, no explanation received',
+        'absent, parent called in sick',
+        'late arrival (09:20)',
+        'left early, no note',
+        'absent from period 3',
+      ];
       return {
         name: `Attendance below 90% (${rate}%)`,
         trigger: { type: 'all', threshold_period: 'last_3_weeks' },
@@ -65,7 +72,11 @@ const KINDS = {
           { type: 'type', key: 'Type', value: 'Attendance' },
           { type: 'trigger', key: 'Trigger', value: `Attendance ${rate}% over the last 3 weeks (threshold 90%)` },
           { type: 'link', key: 'Attendance record', value: ctx.link('attendance') },
-          { type: 'detail', key: 'Absences and late arrivals', list: days.map((d) => `${dayLabel(d)}: ${pick(rng, notes)}`) },
+          {
+            type: 'detail',
+            key: 'Absences and late arrivals',
+            list: days.map((d) => `${dayLabel(d)}: ${pick(rng, notes)}`),
+          },
         ],
       };
     },
@@ -75,7 +86,14 @@ const KINDS = {
     badge: { value: 'Wellbeing', color: '#be123c' },
     build(rng, ctx) {
       const days = schoolDaysBefore(ctx.now, 5).filter((_, i) => i % 2 === 0);
-      const comments = ['"tired"', '"worried about tests"', '"had a fight with a friend"', '"not sleeping well"', '"feeling left out at lunch"', 'no comment'];
+      const comments = [
+        '"tired"',
+        '"worried about tests"',
+        '"had a fight with a friend"',
+        '"not sleeping well"',
+        '"feeling left out at lunch"',
+        'no comment',
+      ];
       return {
         name: 'Low wellbeing check-ins',
         trigger: { type: 'any', threshold_period: 'last_week' },
@@ -83,7 +101,11 @@ const KINDS = {
           { type: 'type', key: 'Type', value: 'Wellbeing' },
           { type: 'trigger', key: 'Trigger', value: `${days.length} check-ins at 2/5 or lower in a week` },
           { type: 'link', key: 'Check-in history', value: ctx.link('wellbeing') },
-          { type: 'detail', key: 'Recent check-ins', list: days.map((d) => `${dayLabel(d)}: ${between(rng, 1, 2)}/5, ${pick(rng, comments)}`) },
+          {
+            type: 'detail',
+            key: 'Recent check-ins',
+            list: days.map((d) => `${dayLabel(d)}: ${between(rng, 1, 2)}/5, ${pick(rng, comments)}`),
+          },
         ],
       };
     },
@@ -97,13 +119,19 @@ const KINDS = {
       const drop = between(rng, 12, 22);
       const days = schoolDaysBefore(ctx.now, 20);
       const tasks = ['Quiz', 'Assignment', 'Topic test', 'Worksheet'];
-      const results = [0, 1, 2].map((i) => `${pick(rng, tasks)} ${i + 2} (${dayLabel(days[4 + i * 6])}): ${before - drop + between(rng, -6, 6)}%`);
+      const results = [0, 1, 2].map(
+        (i) => `${pick(rng, tasks)} ${i + 2} (${dayLabel(days[4 + i * 6])}): ${before - drop + between(rng, -6, 6)}%`,
+      );
       return {
         name: `Grade drop in ${subject}`,
         trigger: { type: 'all', threshold_period: 'current_term' },
         rows: [
           { type: 'type', key: 'Type', value: 'Grades' },
-          { type: 'trigger', key: 'Trigger', value: `${subject} average down ${drop} points this term (from ${before}% to ${before - drop}%)` },
+          {
+            type: 'trigger',
+            key: 'Trigger',
+            value: `${subject} average down ${drop} points this term (from ${before}% to ${before - drop}%)`,
+          },
           { type: 'link', key: 'Gradebook', value: ctx.link('grades') },
           { type: 'detail', key: `Recent ${subject} results`, list: [`Last term average: ${before}%`, ...results] },
         ],
@@ -121,7 +149,9 @@ function identifiers(tenantId, u) {
 /** The subject the teacher teaches the student, for grade alerts. */
 function subjectFor(student) {
   const classes = Array.isArray(student.classes) ? student.classes : [];
-  const scheduled = classes.find((c) => c.type === 'scheduled' && c.subjects && c.subjects.length) || classes.find((c) => c.subjects && c.subjects.length);
+  const scheduled =
+    classes.find((c) => c.type === 'scheduled' && c.subjects && c.subjects.length) ||
+    classes.find((c) => c.subjects && c.subjects.length);
   if (scheduled) return scheduled.subjects[0];
   return classes[0] ? classes[0].title : 'English';
 }
@@ -130,7 +160,15 @@ function subjectFor(student) {
  * One message for `teacher` about 1 to 3 of `students` (each with 1 to 3 alerts of kinds
  * attendance, wellbeing, grades). `rng` returns numbers in [0, 1); `now` dates the details.
  */
-function buildMessage({ tenantId, teacher, students, rng = Math.random, now = new Date(), transactionId = `demo-${randomUUID()}`, linkBase = 'https://alerts.edu.example' }) {
+function buildMessage({
+  tenantId,
+  teacher,
+  students,
+  rng = Math.random,
+  now = new Date(),
+  transactionId = `demo-${randomUUID()}`,
+  linkBase = 'https://alerts.edu.example',
+}) {
   const chosen = sample(rng, students, Math.min(students.length, between(rng, 1, 3)));
   const groups = chosen.map((s) => {
     const uuid = stableUuid(tenantId, 'user', s.sourced_id);
@@ -138,7 +176,11 @@ function buildMessage({ tenantId, teacher, students, rng = Math.random, now = ne
     const level = yearLevel(s.grades) ?? yearLevel(classes.flatMap((c) => c.grades || [])) ?? 0;
     const homeroom = s.homeroom || (classes[0] && classes[0].title) || '';
     const kinds = sample(rng, Object.keys(KINDS), between(rng, 1, 3));
-    const ctx = { now, subject: subjectFor(s), link: (what) => `${linkBase}/students/${encodeURIComponent(s.sourced_id)}/${what}` };
+    const ctx = {
+      now,
+      subject: subjectFor(s),
+      link: (what) => `${linkBase}/students/${encodeURIComponent(s.sourced_id)}/${what}`,
+    };
     const alerts = kinds.map((k) => {
       const made = KINDS[k].build(rng, ctx);
       return {
@@ -147,14 +189,29 @@ function buildMessage({ tenantId, teacher, students, rng = Math.random, now = ne
         type: KINDS[k].typeId,
         trigger: made.trigger,
         rows: made.rows,
-        entity: { uuid, ext_id: s.sourced_id, first_name: s.given_name, preferred_name: s.given_name, last_name: s.family_name, pronouns: [], identifiers: identifiers(tenantId, s) },
+        entity: {
+          uuid,
+          ext_id: s.sourced_id,
+          first_name: s.given_name,
+          preferred_name: s.given_name,
+          last_name: s.family_name,
+          pronouns: [],
+          identifiers: identifiers(tenantId, s),
+        },
         student: { uuid, current_homeroom: homeroom, current_year_level: Math.max(-5, Math.min(30, level)) },
       };
     });
-    const badges = [{ value: level > 0 ? `Year ${level}` : level === 0 ? 'Kindergarten' : 'Preschool', color: '#1d4ed8' }];
+    const badges = [
+      { value: level > 0 ? `Year ${level}` : level === 0 ? 'Kindergarten' : 'Preschool', color: '#1d4ed8' },
+    ];
     if (homeroom) badges.push({ value: homeroom, color: '#0f766e' });
     for (const k of kinds) badges.push(KINDS[k].badge);
-    return { name: fullName(s), badges, alert_count: `${alerts.length} alert${alerts.length === 1 ? '' : 's'}`, alerts };
+    return {
+      name: fullName(s),
+      badges,
+      alert_count: `${alerts.length} alert${alerts.length === 1 ? '' : 's'}`,
+      alerts,
+    };
   });
   return {
     transaction_id: transactionId,

@@ -5,5 +5,12 @@ export interface DemoReceiver {
   stats: { verified: number; duplicates: number; refused: number };
 }
 
-export function startReceiver(o: { port?: number; host?: string; jwksUrl: string; issuer: string; apps: Map<string, string>; log?: (line: string) => void }): Promise<DemoReceiver>;
+export function startReceiver(o: {
+  port?: number;
+  host?: string;
+  jwksUrl: string;
+  issuer: string;
+  apps: Map<string, string>;
+  log?: (line: string) => void;
+}): Promise<DemoReceiver>;
 export const TOKEN_TYPE: string;

@@ -13,7 +13,8 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024; // full-payload deliveries can be sever
 const REMEMBERED_JTIS = 50_000;
 
 /** `k=v` with the value quoted when it holds spaces or quotes. */
-const field = (k, v) => (v === undefined || v === null || v === '' ? '' : ` ${k}=${/[\s"]/.test(String(v)) ? JSON.stringify(String(v)) : v}`);
+const field = (k, v) =>
+  v === undefined || v === null || v === '' ? '' : ` ${k}=${/[\s"]/.test(String(v)) ? JSON.stringify(String(v)) : v}`;
 
 /** What a delivery is about, for the log line: message id and recipient name or alert count. */
 function summary(claims) {
@@ -23,9 +24,16 @@ function summary(claims) {
   const body = message || notice || {};
   const recipient = body.recipient && typeof body.recipient === 'object' ? body.recipient.name : undefined;
   let alerts = notice ? notice.alert_count : undefined;
-  if (message && Array.isArray(message.alerts)) alerts = message.alerts.reduce((n, g) => n + (Array.isArray(g && g.alerts) ? g.alerts.length : 0), 0);
-  const students = message && Array.isArray(message.alerts) ? message.alerts.length : notice ? notice.alert_group_count : undefined;
-  return field('message', body.message_id || claims.sub) + field('recipient', recipient) + field('alerts', alerts) + field('students', students);
+  if (message && Array.isArray(message.alerts))
+    alerts = message.alerts.reduce((n, g) => n + (Array.isArray(g && g.alerts) ? g.alerts.length : 0), 0);
+  const students =
+    message && Array.isArray(message.alerts) ? message.alerts.length : notice ? notice.alert_group_count : undefined;
+  return (
+    field('message', body.message_id || claims.sub) +
+    field('recipient', recipient) +
+    field('alerts', alerts) +
+    field('students', students)
+  );
 }
 
 /** Why a token was refused, in a few words. */
@@ -34,9 +42,11 @@ function reasonOf(err) {
   if (err instanceof errors.JWKSNoMatchingKey) return 'kid is not in the platform JWKS';
   if (err instanceof errors.JWSSignatureVerificationFailed) return 'signature does not verify';
   if (err instanceof errors.JOSEAlgNotAllowed) return 'algorithm is not ES256';
-  if (err instanceof errors.JWTClaimValidationFailed) return `claim ${err.claim}: ${err.reason === 'check_failed' ? 'unexpected value' : err.reason}${err.claim === 'aud' ? ' (not a demo app)' : ''}`;
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return `claim ${err.claim}: ${err.reason === 'check_failed' ? 'unexpected value' : err.reason}${err.claim === 'aud' ? ' (not a demo app)' : ''}`;
   if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return `not a valid JWT (${err.message})`;
-  if (err instanceof errors.JWKSTimeout || (err && err.code === 'ERR_JOSE_GENERIC')) return `cannot fetch the JWKS (${err.message})`;
+  if (err instanceof errors.JWKSTimeout || (err && err.code === 'ERR_JOSE_GENERIC'))
+    return `cannot fetch the JWKS (${err.message})`;
   return err && err.message ? err.message : String(err);
 }
 
@@ -91,7 +101,10 @@ function deliveryHandler({ jwksUrl, issuer, apps, log, stats }) {
     log(line);
   };
   return async function handleDelivery(req, res) {
-    const type = String(req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+    const type = String(req.headers['content-type'] || '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     const token = await readBody(req, res, refuse);
     if (token === undefined) return undefined;
     const attempt = req.headers['webhook-attempt'];
@@ -112,17 +125,23 @@ function deliveryHandler({ jwksUrl, issuer, apps, log, stats }) {
       }));
     } catch (err) {
       const u = unverified(token);
-      refuse(`refused reason=${JSON.stringify(reasonOf(err))}${field('kid', u.header.kid)}${field('jti', u.claims.jti)}${field('type', u.claims.type)}${field('aud', u.claims.aud)} path=${req.url}`);
+      refuse(
+        `refused reason=${JSON.stringify(reasonOf(err))}${field('kid', u.header.kid)}${field('jti', u.claims.jti)}${field('type', u.claims.type)}${field('aud', u.claims.aud)} path=${req.url}`,
+      );
       return answer(res, 401, 'refused');
     }
     const appName = apps.get(String(claims.aud));
     if (isRepeat(claims.jti)) {
       stats.duplicates++;
-      log(`duplicate ${claims.type} jti=${claims.jti} (already received; dropped, answered 200)${field('attempt', attempt)}${summary(claims)}`);
+      log(
+        `duplicate ${claims.type} jti=${claims.jti} (already received; dropped, answered 200)${field('attempt', attempt)}${summary(claims)}`,
+      );
       return answer(res, 200, 'duplicate');
     }
     stats.verified++;
-    log(`verified ${claims.type}${summary(claims)}${field('app', appName)} tenant=${claims.tenant_id} jti=${claims.jti} kid=${header.kid}${field('attempt', attempt)}`);
+    log(
+      `verified ${claims.type}${summary(claims)}${field('app', appName)} tenant=${claims.tenant_id} jti=${claims.jti} kid=${header.kid}${field('attempt', attempt)}`,
+    );
     return answer(res, 200, 'ok');
   };
 }
@@ -131,12 +150,20 @@ function deliveryHandler({ jwksUrl, issuer, apps, log, stats }) {
  * Starts the receiver. Options: port (0 = any), host, jwksUrl, issuer, apps (Map of accepted
  * `aud` app ids to names), log (one line per request). Resolves { url, port, close(), stats }.
  */
-async function startReceiver({ port = 3010, host = '0.0.0.0', jwksUrl, issuer, apps, log = (line) => console.log(line) }) {
+async function startReceiver({
+  port = 3010,
+  host = '0.0.0.0',
+  jwksUrl,
+  issuer,
+  apps,
+  log = (line) => console.log(line),
+}) {
   const stats = { verified: 0, duplicates: 0, refused: 0 };
   const handleDelivery = deliveryHandler({ jwksUrl, issuer, apps, log, stats });
   const server = http.createServer((req, res) => {
     const path = (req.url || '/').split('?')[0];
-    if (req.method === 'GET' && (path === '/' || path === '/health')) return answer(res, 200, 'demo webhook receiver: POST deliveries to any path');
+    if (req.method === 'GET' && (path === '/' || path === '/health'))
+      return answer(res, 200, 'demo webhook receiver: POST deliveries to any path');
     if (req.method !== 'POST') return answer(res, 405, 'POST deliveries');
     handleDelivery(req, res).catch((err) => {
       stats.refused++;
@@ -169,7 +196,9 @@ async function main() {
   const issuer = process.env.TOKEN_ISSUER || identity;
   const { knownApps } = demoAlertsConfig();
   const receiver = await startReceiver({ port, host: process.env.HOST || '0.0.0.0', jwksUrl, issuer, apps: knownApps });
-  console.log(`listening on ${receiver.url}; verifying against ${jwksUrl} (iss ${issuer}, aud: ${knownApps.size} demo apps)`);
+  console.log(
+    `listening on ${receiver.url}; verifying against ${jwksUrl} (iss ${issuer}, aud: ${knownApps.size} demo apps)`,
+  );
   const stop = () => void receiver.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -177,7 +206,11 @@ async function main() {
 
 if (require.main === module) {
   main().catch((err) => {
-    console.error(err && err.code === 'EADDRINUSE' ? `port ${err.port} is already in use: set DEMO_RECEIVER_PORT` : String(err && err.stack ? err.stack : err));
+    console.error(
+      err && err.code === 'EADDRINUSE'
+        ? `port ${err.port} is already in use: set DEMO_RECEIVER_PORT`
+        : String(err && err.stack ? err.stack : err),
+    );
     process.exit(1);
   });
 }

@@ -7,4 +7,9 @@ export interface DemoWebhook {
   action: 'kept' | 'created' | 'moved';
 }
 
-export function registerDemoWebhooks(o: { identityUrl: string; alertsUrl: string; receiverUrl: string; config: DemoAlertsConfig }): Promise<DemoWebhook[]>;
+export function registerDemoWebhooks(o: {
+  identityUrl: string;
+  alertsUrl: string;
+  receiverUrl: string;
+  config: DemoAlertsConfig;
+}): Promise<DemoWebhook[]>;

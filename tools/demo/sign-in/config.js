@@ -18,7 +18,8 @@ const CALLBACK_PATH = '/auth/callback';
 /** Client credentials of the tenant's own admin app (it may change the tenant's providers). */
 function adminOf(demo, appId) {
   const app = (demo.apps || []).find((a) => a.id === appId);
-  if (!app) throw new Error(`demo-sign-in.json names admin app ${appId}; ${path.relative(ROOT, DEMO_FILE)} must hold it`);
+  if (!app)
+    throw new Error(`demo-sign-in.json names admin app ${appId}; ${path.relative(ROOT, DEMO_FILE)} must hold it`);
   return { id: app.client_id, secret: app.client_secret };
 }
 
@@ -27,17 +28,36 @@ function demoSignInConfig() {
   const own = JSON.parse(fs.readFileSync(path.join(__dirname, 'demo-sign-in.json'), 'utf8'));
   const app = (demo.apps || []).find((a) => a.id === own.app_id);
   const tenant = (demo.tenants || []).find((t) => t.id === own.tenant_id);
-  if (!app || !tenant) throw new Error(`demo-sign-in.json names app ${own.app_id} and tenant ${own.tenant_id}; ${path.relative(ROOT, DEMO_FILE)} must hold both`);
+  if (!app || !tenant)
+    throw new Error(
+      `demo-sign-in.json names app ${own.app_id} and tenant ${own.tenant_id}; ${path.relative(ROOT, DEMO_FILE)} must hold both`,
+    );
   const users = new Map((demo.users || []).map((u) => [u.email.toLowerCase(), u]));
-  const people = own.people.map((p) => ({ sub: p.sub, email: p.email, email_verified: true, name: p.name || (users.get(p.email.toLowerCase()) || {}).name || p.email, note: p.note }));
+  const people = own.people.map((p) => ({
+    sub: p.sub,
+    email: p.email,
+    email_verified: true,
+    name: p.name || (users.get(p.email.toLowerCase()) || {}).name || p.email,
+    note: p.note,
+  }));
   return {
-    app: { id: app.id, name: app.name, clientId: app.client_id, clientSecret: app.client_secret, redirectUris: app.oauth2.redirect_uris },
+    app: {
+      id: app.id,
+      name: app.name,
+      clientId: app.client_id,
+      clientSecret: app.client_secret,
+      redirectUris: app.oauth2.redirect_uris,
+    },
     tenant: { id: tenant.id, name: tenant.name },
     upstreamClients: own.upstream_clients,
     /** A client for a tenant's own provider pointing at the demo provider (the operator guide adds one). */
     schoolClient: own.school_client,
     /** The demo tenant's own provider, pointed at the demo provider at start (a public client: PKCE, no secret). */
-    schoolProvider: { id: own.school_provider.id, clientId: own.school_provider.client_id, admin: adminOf(demo, own.school_provider.admin_app_id) },
+    schoolProvider: {
+      id: own.school_provider.id,
+      clientId: own.school_provider.client_id,
+      admin: adminOf(demo, own.school_provider.admin_app_id),
+    },
     people,
   };
 }
@@ -51,7 +71,11 @@ function identitySignInEnv(upstreamUrl, env = process.env, config = demoSignInCo
   for (const [id, client] of Object.entries(config.upstreamClients)) {
     const key = `SIGNIN_${id.toUpperCase()}`;
     if (env[`${key}_ISSUER`]) continue;
-    Object.assign(out, { [`${key}_ISSUER`]: upstreamUrl, [`${key}_CLIENT_ID`]: client.client_id, [`${key}_CLIENT_SECRET`]: client.client_secret });
+    Object.assign(out, {
+      [`${key}_ISSUER`]: upstreamUrl,
+      [`${key}_CLIENT_ID`]: client.client_id,
+      [`${key}_CLIENT_SECRET`]: client.client_secret,
+    });
   }
   return out;
 }

@@ -3,7 +3,11 @@
 // a cookie jar per host name, one hop at a time, so each script follows the redirects it means to.
 
 /** The entities the platform's and the demo's HTML escape in attribute values and text. */
-const unescapeHtml = (s) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_m, n) => String.fromCharCode(Number(n)));
+const unescapeHtml = (s) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#(\d+);/g, (_m, n) => String.fromCharCode(Number(n)));
 
 /** A request function keeping cookies per host name (a cookie set empty or with Max-Age=0 is dropped); redirects are not followed. */
 function browser() {
@@ -12,7 +16,11 @@ function browser() {
   return async function request(url, init = {}) {
     const u = new URL(url);
     const cookie = [...cookies(u.hostname)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(u, { ...init, redirect: 'manual', headers: { ...init.headers, ...(cookie ? { cookie } : {}) } });
+    const res = await fetch(u, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...init.headers, ...(cookie ? { cookie } : {}) },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(';');
       const [name, value] = [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim()];
@@ -20,7 +28,12 @@ function browser() {
       else cookies(u.hostname).set(name, value);
     }
     const location = res.headers.get('location');
-    return { url: u.href, status: res.status, location: location ? new URL(location, u).href : undefined, body: await res.text() };
+    return {
+      url: u.href,
+      status: res.status,
+      location: location ? new URL(location, u).href : undefined,
+      body: await res.text(),
+    };
   };
 }
 

@@ -10,7 +10,11 @@ const { demoLmsConfig } = require('./lms');
 const { browser, unescapeHtml } = require('./cookie-fetch');
 const { runStepScript } = require('./script');
 
-const textOf = (html) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const textOf = (html) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The page that stopped the trip, as a person reads it: its heading and message. */
 function refusal(res) {
@@ -29,8 +33,17 @@ async function launch(lmsUrl, email, authorizationUrl, redirectUri) {
   const atLms = await request(login.location);
   const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(atLms.body);
   if (!form) return refusal(atLms);
-  const fields = new URLSearchParams([...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]));
-  const launched = await request(unescapeHtml(form[1]), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+  const fields = new URLSearchParams(
+    [...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1],
+      unescapeHtml(m[2]),
+    ]),
+  );
+  const launched = await request(unescapeHtml(form[1]), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+  });
   if (launched.status !== 303) return refusal(launched);
   // The app's launch URL would start its sign-in: its authorization request, in the same browser.
   let res = await request(authorizationUrl);
@@ -39,7 +52,11 @@ async function launch(lmsUrl, email, authorizationUrl, redirectUri) {
 }
 
 if (require.main === module) {
-  runStepScript('usage: lms-launch.js <demo LMS URL> <demo LMS person e-mail> <authorization URL> <redirect URI>', 4, launch);
+  runStepScript(
+    'usage: lms-launch.js <demo LMS URL> <demo LMS person e-mail> <authorization URL> <redirect URI>',
+    4,
+    launch,
+  );
 }
 
 module.exports = { launch };

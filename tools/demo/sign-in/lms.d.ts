@@ -8,4 +8,8 @@ export interface DemoLmsConfig {
 
 export function demoLmsConfig(): DemoLmsConfig;
 export function ltiSettingsFor(lmsUrl: string, config?: DemoLmsConfig): Record<string, unknown>;
-export function startDemoLms(o?: { port?: number; host?: string; issuer?: string }): Promise<{ issuer: string; port: number; stop(): Promise<void> }>;
+export function startDemoLms(o?: {
+  port?: number;
+  host?: string;
+  issuer?: string;
+}): Promise<{ issuer: string; port: number; stop(): Promise<void> }>;

@@ -66,9 +66,13 @@ function launchClaims({ issuer, config, person, nonce, target }) {
 }
 
 function coursePage(ctx) {
-  if (!ctx.tool) return page('Demo LMS', '<h1>Demo LMS</h1><p class="note">No tool is registered yet (npm start registers it).</p>');
+  if (!ctx.tool)
+    return page('Demo LMS', '<h1>Demo LMS</h1><p class="note">No tool is registered yet (npm start registers it).</p>');
   const people = ctx.config.people
-    .map((p, i) => `<li><a class="button" href="/launch?person=${i}">Open as ${escapeHtml(p.name)} (${escapeHtml(p.role)})</a> <small>${escapeHtml(p.note)}</small></li>`)
+    .map(
+      (p, i) =>
+        `<li><a class="button" href="/launch?person=${i}">Open as ${escapeHtml(p.name)} (${escapeHtml(p.role)})</a> <small>${escapeHtml(p.note)}</small></li>`,
+    )
     .join('');
   return page(
     `Demo LMS: ${ctx.config.course}`,
@@ -80,7 +84,14 @@ function coursePage(ctx) {
 function launch(ctx, url, res) {
   const person = ctx.config.people[Number(url.searchParams.get('person'))];
   if (!ctx.tool || !person) return send(res, 404, page('Demo LMS', '<h1>No such activity</h1>'));
-  const q = new URLSearchParams({ iss: ctx.issuer, login_hint: person.sub, target_link_uri: ctx.tool.target_link_uri, lti_message_hint: 'activity-1', client_id: ctx.config.client_id, lti_deployment_id: ctx.config.deployment_id });
+  const q = new URLSearchParams({
+    iss: ctx.issuer,
+    login_hint: person.sub,
+    target_link_uri: ctx.tool.target_link_uri,
+    lti_message_hint: 'activity-1',
+    client_id: ctx.config.client_id,
+    lti_deployment_id: ctx.config.deployment_id,
+  });
   res.writeHead(302, { Location: `${ctx.tool.login_url}?${q}`, 'Cache-Control': 'no-store' }).end();
 }
 
@@ -89,12 +100,37 @@ function authenticate(ctx, url, res) {
   const q = url.searchParams;
   const person = ctx.config.people.find((p) => p.sub === q.get('login_hint'));
   const redirectUri = q.get('redirect_uri') || '';
-  const problem = !person ? 'unknown login_hint' : q.get('client_id') !== ctx.config.client_id ? 'unknown client_id' : !ctx.tool || !redirectUri.startsWith(new URL(ctx.tool.login_url).origin) ? 'redirect_uri not registered' : !q.get('nonce') || !q.get('state') ? 'no state or nonce' : undefined;
-  if (problem) return send(res, 400, page('Demo LMS', `<h1>Launch refused</h1><p class="error">${escapeHtml(problem)}</p>`));
-  const idToken = signJwt(launchClaims({ issuer: ctx.issuer, config: ctx.config, person, nonce: q.get('nonce'), target: ctx.tool.target_link_uri }), ctx.key);
+  const problem = !person
+    ? 'unknown login_hint'
+    : q.get('client_id') !== ctx.config.client_id
+      ? 'unknown client_id'
+      : !ctx.tool || !redirectUri.startsWith(new URL(ctx.tool.login_url).origin)
+        ? 'redirect_uri not registered'
+        : !q.get('nonce') || !q.get('state')
+          ? 'no state or nonce'
+          : undefined;
+  if (problem)
+    return send(res, 400, page('Demo LMS', `<h1>Launch refused</h1><p class="error">${escapeHtml(problem)}</p>`));
+  const idToken = signJwt(
+    launchClaims({
+      issuer: ctx.issuer,
+      config: ctx.config,
+      person,
+      nonce: q.get('nonce'),
+      target: ctx.tool.target_link_uri,
+    }),
+    ctx.key,
+  );
   // No script on the demo pages: the person presses Continue (a real LMS posts the form by itself).
   const form = `<form method="post" action="${escapeHtml(redirectUri)}"><input type="hidden" name="id_token" value="${escapeHtml(idToken)}"><input type="hidden" name="state" value="${escapeHtml(q.get('state'))}"><button type="submit">Continue to ${escapeHtml(ctx.config.activity)}</button></form>`;
-  send(res, 200, page('Demo LMS: launching', `<h1>${escapeHtml(ctx.config.activity)}</h1><p>Signed in to the demo LMS as ${escapeHtml(person.name)}.</p>${form}`));
+  send(
+    res,
+    200,
+    page(
+      'Demo LMS: launching',
+      `<h1>${escapeHtml(ctx.config.activity)}</h1><p>Signed in to the demo LMS as ${escapeHtml(person.name)}.</p>${form}`,
+    ),
+  );
 }
 
 /** POST /tool {login_url, target_link_uri}: the tool's registration (local demo administration). */
@@ -107,7 +143,9 @@ function register(ctx, req, res) {
       ctx.tool = { login_url: String(new URL(login_url)), target_link_uri: String(new URL(target_link_uri)) };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ctx.tool));
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"login_url and target_link_uri must be URLs"}');
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"error":"login_url and target_link_uri must be URLs"}');
     }
   });
 }
@@ -115,9 +153,11 @@ function register(ctx, req, res) {
 function route(ctx, req, res) {
   const url = new URL(req.url, ctx.issuer);
   if (url.pathname === '/health') return res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-  if (url.pathname === '/jwks') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [ctx.key.jwk] }));
+  if (url.pathname === '/jwks')
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [ctx.key.jwk] }));
   if (url.pathname === '/tool' && req.method === 'POST') return register(ctx, req, res);
-  if (url.pathname === '/tool') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ctx.tool || null));
+  if (url.pathname === '/tool')
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ctx.tool || null));
   if (url.pathname === '/auth') return authenticate(ctx, url, res);
   if (url.pathname === '/launch') return launch(ctx, url, res);
   if (url.pathname === '/') return send(res, 200, coursePage(ctx));
@@ -133,7 +173,11 @@ async function startDemoLms({ port = DEFAULT_PORTS.lms, host = '127.0.0.1', issu
   const server = http.createServer((req, res) => route(ctx, req, res));
   await new Promise((resolve) => server.listen(port, host, resolve));
   ctx.issuer = issuer || `http://localhost:${server.address().port}`;
-  return { issuer: ctx.issuer, port: server.address().port, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    issuer: ctx.issuer,
+    port: server.address().port,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 module.exports = { startDemoLms, demoLmsConfig, ltiSettingsFor };

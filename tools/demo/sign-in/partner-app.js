@@ -18,10 +18,16 @@ const SCOPE = 'openid profile email tenant';
 function lazyDiscovery(oidc, identityUrl, app) {
   let pending;
   return () => {
-    pending = pending || oidc.discovery(new URL(identityUrl), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), { execute: [oidc.allowInsecureRequests] }).catch((err) => {
-      pending = undefined;
-      throw err;
-    });
+    pending =
+      pending ||
+      oidc
+        .discovery(new URL(identityUrl), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), {
+          execute: [oidc.allowInsecureRequests],
+        })
+        .catch((err) => {
+          pending = undefined;
+          throw err;
+        });
     return pending;
   };
 }
@@ -53,7 +59,11 @@ function redirect(res, url) {
 async function login(ctx, req, res) {
   const config = await ctx.discover();
   const s = ctx.sessions.create(res);
-  Object.assign(s, { state: ctx.oidc.randomState(), nonce: ctx.oidc.randomNonce(), verifier: ctx.oidc.randomPKCECodeVerifier() });
+  Object.assign(s, {
+    state: ctx.oidc.randomState(),
+    nonce: ctx.oidc.randomNonce(),
+    verifier: ctx.oidc.randomPKCECodeVerifier(),
+  });
   const hint = new URL(req.url, ctx.baseUrl).searchParams.get('tenant');
   const url = ctx.oidc.buildAuthorizationUrl(config, {
     redirect_uri: ctx.redirectUri,
@@ -71,10 +81,33 @@ async function callback(ctx, req, res) {
   const s = ctx.sessions.of(req);
   const current = new URL(req.url, ctx.baseUrl);
   if (s && s.loggingOut && current.searchParams.get('state') === s.loggingOut) return redirect(res, '/');
-  if (!s || !s.state) return send(res, 400, problemPage(ctx.app.name, 'Sign-in expired', 'This browser did not start a sign-in here (or the app restarted). Start again.'));
-  if (current.searchParams.get('error')) return send(res, 403, problemPage(ctx.app.name, 'Not signed in', `The platform answered ${current.searchParams.get('error')}: ${current.searchParams.get('error_description') || 'the sign-in did not complete'}.`));
+  if (!s || !s.state)
+    return send(
+      res,
+      400,
+      problemPage(
+        ctx.app.name,
+        'Sign-in expired',
+        'This browser did not start a sign-in here (or the app restarted). Start again.',
+      ),
+    );
+  if (current.searchParams.get('error'))
+    return send(
+      res,
+      403,
+      problemPage(
+        ctx.app.name,
+        'Not signed in',
+        `The platform answered ${current.searchParams.get('error')}: ${current.searchParams.get('error_description') || 'the sign-in did not complete'}.`,
+      ),
+    );
   const config = await ctx.discover();
-  const tokens = await ctx.oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: s.verifier, expectedState: s.state, expectedNonce: s.nonce, idTokenExpected: true });
+  const tokens = await ctx.oidc.authorizationCodeGrant(config, current, {
+    pkceCodeVerifier: s.verifier,
+    expectedState: s.state,
+    expectedNonce: s.nonce,
+    idTokenExpected: true,
+  });
   Object.assign(s, { state: undefined, claims: tokens.claims(), idToken: tokens.id_token });
   redirect(res, '/signed-in');
 }
@@ -84,7 +117,11 @@ function signedIn(ctx, req, res) {
   if (!s || !s.claims) return redirect(res, '/');
   s.loggingOut = ctx.oidc.randomState();
   return ctx.discover().then((config) => {
-    const logout = ctx.oidc.buildEndSessionUrl(config, { id_token_hint: s.idToken, post_logout_redirect_uri: ctx.redirectUri, state: s.loggingOut });
+    const logout = ctx.oidc.buildEndSessionUrl(config, {
+      id_token_hint: s.idToken,
+      post_logout_redirect_uri: ctx.redirectUri,
+      state: s.loggingOut,
+    });
     send(res, 200, signedInPage(ctx.app.name, s.claims, logout.href));
   });
 }
@@ -102,10 +139,18 @@ async function route(ctx, req, res) {
 /** Starts the demo partner app; `baseUrl` is where browsers reach it (its redirect URI is under it). */
 async function startDemoPartner({ port, host = '127.0.0.1', baseUrl, identityUrl, config = demoSignInConfig() }) {
   const oidc = require('openid-client');
-  const ctx = { oidc, app: config.app, baseUrl, redirectUri: `${baseUrl}${CALLBACK_PATH}`, discover: lazyDiscovery(oidc, identityUrl, config.app), sessions: sessions() };
+  const ctx = {
+    oidc,
+    app: config.app,
+    baseUrl,
+    redirectUri: `${baseUrl}${CALLBACK_PATH}`,
+    discover: lazyDiscovery(oidc, identityUrl, config.app),
+    sessions: sessions(),
+  };
   const server = http.createServer((req, res) => {
     route(ctx, req, res).catch((err) => {
-      if (!res.headersSent) send(res, 502, problemPage(ctx.app.name, 'Sign-in failed', err.error_description || err.message));
+      if (!res.headersSent)
+        send(res, 502, problemPage(ctx.app.name, 'Sign-in failed', err.error_description || err.message));
     });
   });
   await new Promise((resolve) => server.listen(port, host, resolve));
@@ -115,8 +160,14 @@ async function startDemoPartner({ port, host = '127.0.0.1', baseUrl, identityUrl
 
 if (require.main === module) {
   const port = Number(process.env.DEMO_PARTNER_PORT || DEFAULT_PORTS.partner);
-  const identityUrl = process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
-  startDemoPartner({ port, host: process.env.HOST || '0.0.0.0', baseUrl: process.env.DEMO_PARTNER_URL || `http://localhost:${port}`, identityUrl }).then(
+  const identityUrl =
+    process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
+  startDemoPartner({
+    port,
+    host: process.env.HOST || '0.0.0.0',
+    baseUrl: process.env.DEMO_PARTNER_URL || `http://localhost:${port}`,
+    identityUrl,
+  }).then(
     (p) => console.log(`demo partner app at ${p.url} (redirect URI ${p.redirectUri})`),
     (err) => {
       console.error(`demo partner app failed to start: ${err.message}`);

@@ -11,7 +11,8 @@ function homePage(appName) {
   );
 }
 
-const row = (k, v) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(Array.isArray(v) ? v.join(', ') : v)}</td></tr>`;
+const row = (k, v) =>
+  `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(Array.isArray(v) ? v.join(', ') : v)}</td></tr>`;
 
 /** The claims of the ID token openid-client verified (signature, iss, aud, exp, nonce). */
 function signedInPage(appName, claims, logoutUrl) {
@@ -30,7 +31,10 @@ function signedInPage(appName, claims, logoutUrl) {
 }
 
 function problemPage(appName, title, detail) {
-  return page(`${appName}: ${title}`, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(detail)}</p><p><a class="button" href="/login">Try again</a> <a href="/">Home</a></p>`);
+  return page(
+    `${appName}: ${title}`,
+    `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(detail)}</p><p><a class="button" href="/login">Try again</a> <a href="/">Home</a></p>`,
+  );
 }
 
 module.exports = { homePage, signedInPage, problemPage };

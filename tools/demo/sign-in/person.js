@@ -22,11 +22,17 @@ function formOf(page, action, extra) {
   for (const m of page.body.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)) {
     if (!action.test(m[1]) || !Object.values(extra).every((v) => m[2].includes(`value="${v}"`))) continue;
     const fields = new URLSearchParams();
-    for (const i of m[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(i[1], unescapeHtml(i[2]));
+    for (const i of m[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+      fields.set(i[1], unescapeHtml(i[2]));
     for (const [k, v] of Object.entries(extra)) fields.set(k, v);
     return { url: new URL(unescapeHtml(m[1]), page.url).href, body: fields.toString() };
   }
-  throw new Error(`no form for ${JSON.stringify(extra)} on ${page.url} (HTTP ${page.status}): ${page.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+  throw new Error(
+    `no form for ${JSON.stringify(extra)} on ${page.url} (HTTP ${page.status}): ${page.body
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 300)}`,
+  );
 }
 
 async function signIn(authorizationUrl, provider, email, redirectUri) {
@@ -41,18 +47,34 @@ async function signIn(authorizationUrl, provider, email, redirectUri) {
     res.location = next(res);
     return res;
   };
-  const post = (form) => request(form.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.body });
+  const post = (form) =>
+    request(form.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.body,
+    });
   const portal = await follow(await request(authorizationUrl));
   const login = await follow(await post(formOf(portal, /\/start$/, { provider })));
   const back = await follow(await post(formOf(login, /\/login$/, { sub: person.sub })));
   const saml = back.status === 200 && back.body.includes('name="SAMLResponse"') ? formOf(back, /./, {}) : undefined;
-  if (saml && done(saml.url)) return JSON.stringify({ action: saml.url, ...Object.fromEntries(new URLSearchParams(saml.body)) });
-  if (!back.location || !done(back.location)) throw new Error(`the sign-in stopped at ${back.url} (HTTP ${back.status}): ${back.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+  if (saml && done(saml.url))
+    return JSON.stringify({ action: saml.url, ...Object.fromEntries(new URLSearchParams(saml.body)) });
+  if (!back.location || !done(back.location))
+    throw new Error(
+      `the sign-in stopped at ${back.url} (HTTP ${back.status}): ${back.body
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 300)}`,
+    );
   return back.location;
 }
 
 if (require.main === module) {
-  runStepScript('usage: person.js <authorization URL> <provider: google|microsoft> <demo person e-mail> <redirect URI>', 4, signIn);
+  runStepScript(
+    'usage: person.js <authorization URL> <provider: google|microsoft> <demo person e-mail> <redirect URI>',
+    4,
+    signIn,
+  );
 }
 
 module.exports = { signIn };

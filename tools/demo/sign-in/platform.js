@@ -9,7 +9,10 @@ const { pointSchoolProviderAt } = require('./school-provider');
 const { connectDemoLms } = require('./lms-tool');
 const { pointSamlAppAt } = require('./saml-app');
 
-const DEMO_OPERATOR = { id: process.env.OPERATOR_CLIENT_ID || 'operator', secret: process.env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production' };
+const DEMO_OPERATOR = {
+  id: process.env.OPERATOR_CLIENT_ID || 'operator',
+  secret: process.env.OPERATOR_CLIENT_SECRET || 'demo-operator-secret-not-for-production',
+};
 
 function signInDemoPorts(port) {
   return {
@@ -24,10 +27,28 @@ function signInDemoPorts(port) {
 function signInDemoServices(root, { identity, upstream, partner, lms, samlSp }) {
   const identityUrl = `http://localhost:${identity}`;
   return [
-    ['demo-upstream', [path.join(__dirname, 'upstream.js')], upstream, { DEMO_UPSTREAM_PORT: String(upstream), IDENTITY_URL: identityUrl }, '/health'],
-    ['demo-partner', [path.join(__dirname, 'partner-app.js')], partner, { DEMO_PARTNER_PORT: String(partner), IDENTITY_URL: identityUrl }, '/health'],
+    [
+      'demo-upstream',
+      [path.join(__dirname, 'upstream.js')],
+      upstream,
+      { DEMO_UPSTREAM_PORT: String(upstream), IDENTITY_URL: identityUrl },
+      '/health',
+    ],
+    [
+      'demo-partner',
+      [path.join(__dirname, 'partner-app.js')],
+      partner,
+      { DEMO_PARTNER_PORT: String(partner), IDENTITY_URL: identityUrl },
+      '/health',
+    ],
     ['demo-lms', [path.join(__dirname, 'lms.js')], lms, { DEMO_LMS_PORT: String(lms) }, '/health'],
-    ['demo-saml-sp', [path.join(__dirname, 'saml-sp.js')], samlSp, { DEMO_SAML_SP_PORT: String(samlSp), IDENTITY_URL: identityUrl }, '/health'],
+    [
+      'demo-saml-sp',
+      [path.join(__dirname, 'saml-sp.js')],
+      samlSp,
+      { DEMO_SAML_SP_PORT: String(samlSp), IDENTITY_URL: identityUrl },
+      '/health',
+    ],
   ];
 }
 
@@ -48,8 +69,13 @@ async function prepareSignInDemo({ identityUrl, partner, upstream, lms, samlSp, 
     const action = await ensureRedirectUri({ identityUrl, appId: config.app.id, redirectUri, operator: DEMO_OPERATOR });
     if (action === 'added') log(`demo sign-in: added ${redirectUri} to the redirect URIs of ${config.app.name}`);
     const upstreamUrl = `http://localhost:${upstream}`;
-    if ((await pointSchoolProviderAt({ identityUrl, upstreamUrl, config })) === 'moved') log(`demo sign-in: ${config.tenant.name}'s own sign-in now runs at the demo provider (${upstreamUrl})`);
-    return [...bannerLines(config, `http://localhost:${partner}/login`), ...(await lmsLines({ identityUrl, partner, lms, config, log })), ...(await samlLines({ identityUrl, samlSp, config, log }))];
+    if ((await pointSchoolProviderAt({ identityUrl, upstreamUrl, config })) === 'moved')
+      log(`demo sign-in: ${config.tenant.name}'s own sign-in now runs at the demo provider (${upstreamUrl})`);
+    return [
+      ...bannerLines(config, `http://localhost:${partner}/login`),
+      ...(await lmsLines({ identityUrl, partner, lms, config, log })),
+      ...(await samlLines({ identityUrl, samlSp, config, log })),
+    ];
   } catch (err) {
     log(`sign-in demo not ready (${err.message})`);
     return undefined;
@@ -60,7 +86,12 @@ async function prepareSignInDemo({ identityUrl, partner, upstream, lms, samlSp, 
 async function lmsLines({ identityUrl, partner, lms, config, log }) {
   if (!lms) return [];
   try {
-    const { launchPage } = await connectDemoLms({ identityUrl, lmsUrl: `http://localhost:${lms}`, partnerUrl: `http://localhost:${partner}`, config });
+    const { launchPage } = await connectDemoLms({
+      identityUrl,
+      lmsUrl: `http://localhost:${lms}`,
+      partnerUrl: `http://localhost:${partner}`,
+      config,
+    });
     return [
       `# launch from a learning platform (LTI 1.3): open the demo LMS's course page and open the activity as a student or teacher;`,
       launchPage,

@@ -13,12 +13,18 @@ async function pointSamlAppAt({ identityUrl, spUrl, operator, appId = DEMO_SAML_
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const got = await jsonCall('identity', `${identityUrl}/apps/${appId}`, { headers });
   const app = Array.isArray(got.body) ? got.body[0] : got.body;
-  if (got.status !== 200 || !app || !app.saml) throw new PlatformError(`cannot read SAML app ${appId} (HTTP ${got.status}: ${describe(got.body)})`);
+  if (got.status !== 200 || !app || !app.saml)
+    throw new PlatformError(`cannot read SAML app ${appId} (HTTP ${got.status}: ${describe(got.body)})`);
   const wanted = { ...app.saml, ...spSettings(spUrl), metadata_xml: spMetadata(spUrl) };
   const same = ['entity_id', 'reply_url', 'sign_out_url', 'metadata_url'].every((k) => app.saml[k] === wanted[k]);
   if (same) return { action: 'kept', name: app.name };
-  const res = await jsonCall('identity', `${identityUrl}/apps/${appId}`, { method: 'PATCH', headers, body: JSON.stringify({ saml: wanted }) });
-  if (res.status !== 200) throw new PlatformError(`cannot point SAML app ${appId} at ${spUrl} (HTTP ${res.status}: ${describe(res.body)})`);
+  const res = await jsonCall('identity', `${identityUrl}/apps/${appId}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ saml: wanted }),
+  });
+  if (res.status !== 200)
+    throw new PlatformError(`cannot point SAML app ${appId} at ${spUrl} (HTTP ${res.status}: ${describe(res.body)})`);
   return { action: 'moved', name: app.name };
 }
 

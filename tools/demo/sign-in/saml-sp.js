@@ -17,14 +17,25 @@ const METADATA_RELOAD_MS = 5 * 60_000;
 
 /** Where this SP is known to the platform: its entity id, reply URL, sign-on and sign-out URLs, metadata. */
 function spSettings(baseUrl) {
-  return { entity_id: `${baseUrl}/saml`, reply_url: `${baseUrl}${ACS_PATH}`, sign_on_url: `${baseUrl}/login`, sign_out_url: `${baseUrl}${LOGOUT_PATH}`, metadata_url: `${baseUrl}/saml/metadata` };
+  return {
+    entity_id: `${baseUrl}/saml`,
+    reply_url: `${baseUrl}${ACS_PATH}`,
+    sign_on_url: `${baseUrl}/login`,
+    sign_out_url: `${baseUrl}${LOGOUT_PATH}`,
+    metadata_url: `${baseUrl}/saml/metadata`,
+  };
 }
 
 /** The SP's metadata (entity id, AssertionConsumerService), what the platform's app holds as metadata_xml. */
 function spMetadata(baseUrl) {
   const { SAML } = require('@node-saml/node-saml');
   const sp = spSettings(baseUrl);
-  return new SAML({ issuer: sp.entity_id, callbackUrl: sp.reply_url, idpCert: 'unused', identifierFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' }).generateServiceProviderMetadata(null, null);
+  return new SAML({
+    issuer: sp.entity_id,
+    callbackUrl: sp.reply_url,
+    idpCert: 'unused',
+    identifierFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  }).generateServiceProviderMetadata(null, null);
 }
 
 /** node-saml configured with the IdP's certificates, read from its metadata (reloaded every few minutes: keys rotate). */
@@ -64,29 +75,41 @@ function samlClient({ identityUrl, tenantId, baseUrl }) {
 }
 
 function homePage(appName) {
-  return page(`${appName} (demo SAML app)`, `<h1>${escapeHtml(appName)}</h1>
+  return page(
+    `${appName} (demo SAML app)`,
+    `<h1>${escapeHtml(appName)}</h1>
 <p class="note">A demo SAML service provider on this machine (<code>@node-saml/node-saml</code>): it signs people in through their school's SAML identity provider.</p>
-<p><a class="button" href="/login">Sign in with your school (SAML)</a></p>`);
+<p><a class="button" href="/login">Sign in with your school (SAML)</a></p>`,
+  );
 }
 
-const row = (k, v) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(Array.isArray(v) ? v.join(', ') : v)}</td></tr>`;
+const row = (k, v) =>
+  `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(Array.isArray(v) ? v.join(', ') : v)}</td></tr>`;
 
 /** The validated assertion: NameID, its format, the session index and every attribute. */
 function assertionPage(appName, profile, relayState) {
   const attributes = profile.attributes || {};
-  return page(`${appName}: signed in`, `<h1>Signed in to ${escapeHtml(appName)}</h1>
+  return page(
+    `${appName}: signed in`,
+    `<h1>Signed in to ${escapeHtml(appName)}</h1>
 <p>Validated by <code>@node-saml/node-saml</code> against the school's IdP metadata: the response's and the assertion's signatures, issuer, audience, recipient, NotOnOrAfter and InResponseTo.</p>
 <table>${row('NameID', profile.nameID)}${row('NameID format', profile.nameIDFormat)}${row('Issuer', profile.issuer)}${row('SessionIndex', profile.sessionIndex || '')}${row('RelayState', relayState || '')}</table>
 <h2>Attributes</h2>
-<table>${Object.entries(attributes).map(([k, v]) => row(k, v)).join('')}</table>
+<table>${Object.entries(attributes)
+      .map(([k, v]) => row(k, v))
+      .join('')}</table>
 <pre id="assertion">${escapeHtml(JSON.stringify({ nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, attributes }, null, 2))}</pre>
-<p><a class="button" href="/logout">Sign out</a> <a href="/login">Sign in again</a></p>`);
+<p><a class="button" href="/logout">Sign out</a> <a href="/login">Sign in again</a></p>`,
+  );
 }
 
 function signedOutPage(appName) {
-  return page(`${appName}: signed out`, `<h1>Signed out of ${escapeHtml(appName)}</h1>
+  return page(
+    `${appName}: signed out`,
+    `<h1>Signed out of ${escapeHtml(appName)}</h1>
 <p>The school's identity provider answered the logout request with a signed LogoutResponse, validated by <code>@node-saml/node-saml</code>.</p>
-<p><a class="button" href="/login">Sign in again</a></p>`);
+<p><a class="button" href="/login">Sign in again</a></p>`,
+  );
 }
 
 /** Who is signed in, by a random cookie (HttpOnly, SameSite=Lax); memory only: a demo. */
@@ -107,7 +130,10 @@ function sessions() {
 }
 
 function problemPage(appName, title, detail) {
-  return page(`${appName}: ${title}`, `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(detail)}</p><p><a class="button" href="/login">Try again</a></p>`);
+  return page(
+    `${appName}: ${title}`,
+    `<h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(detail)}</p><p><a class="button" href="/login">Try again</a></p>`,
+  );
 }
 
 function sendJson(res, status, body) {
@@ -119,15 +145,24 @@ async function route(ctx, req, res) {
   const path = req.url.split('?')[0];
   if (path === '/health') return send(res, 200, 'ok');
   if (path === '/') return send(res, 200, homePage(ctx.appName));
-  if (path === '/saml/metadata') return send(res, 200, spMetadata(ctx.baseUrl), { 'Content-Type': 'application/samlmetadata+xml' });
+  if (path === '/saml/metadata')
+    return send(res, 200, spMetadata(ctx.baseUrl), { 'Content-Type': 'application/samlmetadata+xml' });
   if (path === '/login') return redirect(res, await (await ctx.client.get()).getAuthorizeUrlAsync('/', undefined, {}));
   if (path === ACS_PATH && req.method === 'POST') {
     const form = await readForm(req, 256 * 1024);
     try {
-      const { profile } = await (await ctx.client.get()).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
+      const { profile } = await (
+        await ctx.client.get()
+      ).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
       ctx.sessions.start(res, profile);
       // For scripts (the partners' guide): the same, as JSON.
-      if ((req.headers.accept || '').includes('application/json')) return sendJson(res, 200, { nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, attributes: profile.attributes || {}, relayState: form.get('RelayState') });
+      if ((req.headers.accept || '').includes('application/json'))
+        return sendJson(res, 200, {
+          nameID: profile.nameID,
+          nameIDFormat: profile.nameIDFormat,
+          attributes: profile.attributes || {},
+          relayState: form.get('RelayState'),
+        });
       return send(res, 200, assertionPage(ctx.appName, profile, form.get('RelayState')));
     } catch (err) {
       if ((req.headers.accept || '').includes('application/json')) return sendJson(res, 403, { error: err.message });
@@ -142,12 +177,18 @@ async function route(ctx, req, res) {
   if (path === LOGOUT_PATH && req.method === 'POST') {
     const form = await readForm(req, 64 * 1024);
     try {
-      const { loggedOut } = await (await ctx.client.get()).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
+      const { loggedOut } = await (
+        await ctx.client.get()
+      ).validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') || '' });
       if (!loggedOut) throw new Error('not a LogoutResponse');
       res.setHeader('Set-Cookie', `${COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
       return send(res, 200, signedOutPage(ctx.appName));
     } catch (err) {
-      return send(res, 403, problemPage(ctx.appName, 'Not signed out', `The logout response was refused: ${err.message}`));
+      return send(
+        res,
+        403,
+        problemPage(ctx.appName, 'Not signed out', `The logout response was refused: ${err.message}`),
+      );
     }
   }
   send(res, 404, problemPage(ctx.appName, 'Not found', 'No such page.'));
@@ -159,7 +200,14 @@ function redirect(res, url) {
 }
 
 /** Starts the demo SAML app for the demo tenant's identity provider; `baseUrl` is where browsers reach it. */
-async function startDemoSamlSp({ port, host = '127.0.0.1', baseUrl, identityUrl, tenantId = demoSignInConfig().tenant.id, appName = 'Lion City Digital Library' }) {
+async function startDemoSamlSp({
+  port,
+  host = '127.0.0.1',
+  baseUrl,
+  identityUrl,
+  tenantId = demoSignInConfig().tenant.id,
+  appName = 'Lion City Digital Library',
+}) {
   const ctx = { appName, baseUrl, client: samlClient({ identityUrl, tenantId, baseUrl }), sessions: sessions() };
   const server = http.createServer((req, res) => {
     route(ctx, req, res).catch((err) => {
@@ -173,8 +221,14 @@ async function startDemoSamlSp({ port, host = '127.0.0.1', baseUrl, identityUrl,
 
 if (require.main === module) {
   const port = Number(process.env.DEMO_SAML_SP_PORT || DEFAULT_PORTS.samlSp);
-  const identityUrl = process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
-  startDemoSamlSp({ port, host: process.env.HOST || '0.0.0.0', baseUrl: process.env.DEMO_SAML_SP_URL || `http://localhost:${port}`, identityUrl }).then(
+  const identityUrl =
+    process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
+  startDemoSamlSp({
+    port,
+    host: process.env.HOST || '0.0.0.0',
+    baseUrl: process.env.DEMO_SAML_SP_URL || `http://localhost:${port}`,
+    identityUrl,
+  }).then(
     (p) => console.log(`demo SAML app at ${p.url} (reply URL ${spSettings(p.url).reply_url})`),
     (err) => {
       console.error(`demo SAML app failed to start: ${err.message}`);

@@ -1,3 +1,7 @@
 import type { DemoSignInConfig } from './index';
 
-export function pointSchoolProviderAt(o: { identityUrl: string; upstreamUrl: string; config: DemoSignInConfig }): Promise<'kept' | 'moved'>;
+export function pointSchoolProviderAt(o: {
+  identityUrl: string;
+  upstreamUrl: string;
+  config: DemoSignInConfig;
+}): Promise<'kept' | 'moved'>;

@@ -21,11 +21,19 @@ async function pointSchoolProviderAt({ identityUrl, upstreamUrl, config }) {
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const got = await jsonCall('identity', `${identityUrl}/identity-providers/${id}`, { headers });
   const current = Array.isArray(got.body) && got.body[0] && got.body[0].oauth2;
-  if (got.status !== 200 || !current) throw new PlatformError(`cannot read identity provider ${id} (HTTP ${got.status}: ${describe(got.body)})`);
+  if (got.status !== 200 || !current)
+    throw new PlatformError(`cannot read identity provider ${id} (HTTP ${got.status}: ${describe(got.body)})`);
   const wanted = settingsFor(upstreamUrl, clientId);
   if (Object.keys(wanted).every((k) => JSON.stringify(current[k]) === JSON.stringify(wanted[k]))) return 'kept';
-  const res = await jsonCall('identity', `${identityUrl}/identity-providers/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ oauth2: wanted }) });
-  if (res.status !== 200) throw new PlatformError(`cannot point identity provider ${id} at ${upstreamUrl} (HTTP ${res.status}: ${describe(res.body)})`);
+  const res = await jsonCall('identity', `${identityUrl}/identity-providers/${id}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ oauth2: wanted }),
+  });
+  if (res.status !== 200)
+    throw new PlatformError(
+      `cannot point identity provider ${id} at ${upstreamUrl} (HTTP ${res.status}: ${describe(res.body)})`,
+    );
   return 'moved';
 }
 

@@ -6,9 +6,15 @@ const { parseArgs } = require('node:util');
 
 function readPositionals(usage, count) {
   try {
-    const { values, positionals } = parseArgs({ args: process.argv.slice(2), options: { help: { type: 'boolean', short: 'h', default: false } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args: process.argv.slice(2),
+      options: { help: { type: 'boolean', short: 'h', default: false } },
+      allowPositionals: true,
+    });
     if (values.help) return { help: true };
-    return positionals.length === count ? { positionals } : { refused: `expected ${count} arguments, got ${positionals.length}` };
+    return positionals.length === count
+      ? { positionals }
+      : { refused: `expected ${count} arguments, got ${positionals.length}` };
   } catch (err) {
     if (String(err.code).startsWith('ERR_PARSE_ARGS_')) return { refused: err.message };
     throw err;

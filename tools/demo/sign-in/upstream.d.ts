@@ -1,3 +1,9 @@
 import type { DemoSignInConfig } from './index';
 
-export function startDemoUpstream(o: { port: number; host?: string; issuer: string; identityUrl: string; config?: DemoSignInConfig }): Promise<{ issuer: string; port: number; close(): Promise<void> }>;
+export function startDemoUpstream(o: {
+  port: number;
+  host?: string;
+  issuer: string;
+  identityUrl: string;
+  config?: DemoSignInConfig;
+}): Promise<{ issuer: string; port: number; close(): Promise<void> }>;

@@ -13,7 +13,12 @@ const { DEFAULT_PORTS, demoSignInConfig } = require('./config');
 const LABELS = { google: 'Google', microsoft: 'Microsoft' };
 
 function providerOptions({ clients, people, identityUrl }) {
-  const jwk = { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'demo-upstream-1', alg: 'ES256', use: 'sig' };
+  const jwk = {
+    ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
+    kid: 'demo-upstream-1',
+    alg: 'ES256',
+    use: 'sig',
+  };
   const bySub = new Map(people.map((p) => [p.sub, p]));
   return {
     adapter: memoryAdapterFactory(),
@@ -34,7 +39,12 @@ function providerOptions({ clients, people, identityUrl }) {
     pkce: { required: () => true },
     findAccount: async (_ctx, sub) => {
       const p = bySub.get(sub);
-      return p && { accountId: sub, claims: async () => ({ sub, email: p.email, email_verified: p.email_verified, name: p.name }) };
+      return (
+        p && {
+          accountId: sub,
+          claims: async () => ({ sub, email: p.email, email_verified: p.email_verified, name: p.name }),
+        }
+      );
     },
     interactions: { url: (_ctx, i) => `/interaction/${i.uid}` },
   };
@@ -43,7 +53,9 @@ function providerOptions({ clients, people, identityUrl }) {
 /** The login page: one button per demo person. */
 function loginPage({ uid, provider, people }) {
   const items = people.map(
-    (p) => `<li><form method="post" action="/interaction/${escapeHtml(uid)}/login"><input type="hidden" name="sub" value="${escapeHtml(p.sub)}">
+    (
+      p,
+    ) => `<li><form method="post" action="/interaction/${escapeHtml(uid)}/login"><input type="hidden" name="sub" value="${escapeHtml(p.sub)}">
 <button type="submit">Sign in as ${escapeHtml(p.name)}</button> <small>${escapeHtml(p.email)}: ${escapeHtml(p.note || '')}</small></form></li>`,
   );
   return page(
@@ -59,21 +71,39 @@ async function interaction(provider, people, req, res) {
   const details = await provider.interactionDetails(req, res);
   const m = /^\/interaction\/[^/]+\/(login|abort)$/.exec(req.url);
   if (req.method === 'POST' && m && m[1] === 'abort') {
-    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the person cancelled' }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'the person cancelled' },
+      { mergeWithLastSubmission: false },
+    );
   }
   if (details.prompt.name === 'login' && req.method === 'POST' && m) {
     const sub = (await readForm(req)).get('sub');
-    if (!people.some((p) => p.sub === sub)) return send(res, 400, page('Unknown person', '<p class="error">No such demo person.</p>'));
+    if (!people.some((p) => p.sub === sub))
+      return send(res, 400, page('Unknown person', '<p class="error">No such demo person.</p>'));
     return provider.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
   }
   if (details.prompt.name === 'login') {
     const clientId = String(details.params.client_id);
-    return send(res, 200, loginPage({ uid: details.uid, provider: LABELS[clientId.replace(/^demo-/, '')] || 'school', people }));
+    return send(
+      res,
+      200,
+      loginPage({ uid: details.uid, provider: LABELS[clientId.replace(/^demo-/, '')] || 'school', people }),
+    );
   }
   // Consent: the school's provider trusts the platform; grant what it asked for.
-  const grant = new provider.Grant({ accountId: String(details.session.accountId), clientId: String(details.params.client_id) });
+  const grant = new provider.Grant({
+    accountId: String(details.session.accountId),
+    clientId: String(details.params.client_id),
+  });
   grant.addOIDCScope(String(details.params.scope));
-  await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+  await provider.interactionFinished(
+    req,
+    res,
+    { consent: { grantId: await grant.save() } },
+    { mergeWithLastSubmission: true },
+  );
 }
 
 /**
@@ -82,14 +112,29 @@ async function interaction(provider, people, req, res) {
  */
 async function startDemoUpstream({ port, host = '127.0.0.1', issuer, identityUrl, config = demoSignInConfig() }) {
   const { default: Provider } = require('oidc-provider');
-  const school = [config.schoolClient, config.schoolProvider && { client_id: config.schoolProvider.clientId }].filter(Boolean);
+  const school = [config.schoolClient, config.schoolProvider && { client_id: config.schoolProvider.clientId }].filter(
+    Boolean,
+  );
   const clients = [...Object.values(config.upstreamClients), ...school];
   const provider = new Provider(issuer, providerOptions({ clients, people: config.people, identityUrl }));
   const callback = provider.callback();
   const server = http.createServer((req, res) => {
-    const run = req.url === '/health' ? Promise.resolve(send(res, 200, 'ok')) : req.url.startsWith('/interaction/') ? interaction(provider, config.people, req, res) : callback(req, res);
+    const run =
+      req.url === '/health'
+        ? Promise.resolve(send(res, 200, 'ok'))
+        : req.url.startsWith('/interaction/')
+          ? interaction(provider, config.people, req, res)
+          : callback(req, res);
     Promise.resolve(run).catch((err) => {
-      if (!res.headersSent) send(res, 400, page('Demo sign-in failed', `<p class="error">${escapeHtml(err.message)}</p><p>Go back to the app and start again.</p>`));
+      if (!res.headersSent)
+        send(
+          res,
+          400,
+          page(
+            'Demo sign-in failed',
+            `<p class="error">${escapeHtml(err.message)}</p><p>Go back to the app and start again.</p>`,
+          ),
+        );
     });
   });
   await new Promise((resolve) => server.listen(port, host, resolve));
@@ -99,7 +144,8 @@ async function startDemoUpstream({ port, host = '127.0.0.1', issuer, identityUrl
 
 if (require.main === module) {
   const port = Number(process.env.DEMO_UPSTREAM_PORT || DEFAULT_PORTS.upstream);
-  const identityUrl = process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
+  const identityUrl =
+    process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
   const issuer = process.env.DEMO_UPSTREAM_URL || `http://localhost:${port}`;
   startDemoUpstream({ port, host: process.env.HOST || '0.0.0.0', issuer, identityUrl }).then(
     (u) => console.log(`demo upstream provider (Google and Microsoft stand-in) at ${u.issuer}`),

@@ -1,5 +1,13 @@
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { isProduction, RefuseInProduction, ResourceServerEnv, Secret, ToInt, WithTrafficControl, WithWebhookDelivery } from '@edu/config';
+import {
+  isProduction,
+  RefuseInProduction,
+  ResourceServerEnv,
+  Secret,
+  ToInt,
+  WithTrafficControl,
+  WithWebhookDelivery,
+} from '@edu/config';
 
 /** The identity service's demo operator secret (printed by `npm start`; refused in production by both services). */
 export const DEMO_OPERATOR_SECRET = 'demo-operator-secret-not-for-production';
@@ -12,15 +20,22 @@ export class AlertsEnv extends WithTrafficControl(WithWebhookDelivery(ResourceSe
    * Largest body of `POST /v2/alerts/messages` (bytes): a batch of up to 1,000 messages, or a few
    * full messages of several MB. Other routes keep BODY_LIMIT_BYTES.
    */
-  @ToInt() @IsInt() @Min(1024) @Max(1024 ** 3)
+  @ToInt()
+  @IsInt()
+  @Min(1024)
+  @Max(1024 ** 3)
   MESSAGES_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
   /** How long `POST /v2/alerts/webhook/:id/test` waits for the attempt (a little above the 30 s delivery timeout). */
-  @ToInt() @IsInt() @Min(100) @Max(120_000)
+  @ToInt()
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
   WEBHOOK_TEST_WAIT_MS = 35_000;
 
   /** The operator's client id (the identity service's OPERATOR_CLIENT_ID): user name of the queue dashboard. */
-  @IsString() @MinLength(3)
+  @IsString()
+  @MinLength(3)
   OPERATOR_CLIENT_ID = 'operator';
 
   /**
@@ -28,7 +43,11 @@ export class AlertsEnv extends WithTrafficControl(WithWebhookDelivery(ResourceSe
    * queue dashboard at /admin/queues. Unset: the demo secret outside production, and no dashboard
    * in production (see `queueDashboardCredentials`).
    */
-  @IsOptional() @Secret() @IsString() @MinLength(16) @RefuseInProduction(DEMO_OPERATOR_SECRET)
+  @IsOptional()
+  @Secret()
+  @IsString()
+  @MinLength(16)
+  @RefuseInProduction(DEMO_OPERATOR_SECRET)
   OPERATOR_CLIENT_SECRET?: string;
 }
 

@@ -17,14 +17,23 @@ export class DeliveriesController {
   constructor(private readonly deliveries: DeliveriesService) {}
 
   @Get('deliveries')
-  @ApiOperation({ summary: "The webhook's deliveries at the token's tenant, newest first (filter by status, cursor paging)" })
-  list(@CurrentPrincipal() who: Principal, @Param() { id }: WebhookIdParam, @Query() query: ListDeliveriesQuery): Promise<DeliveryPage> {
+  @ApiOperation({
+    summary: "The webhook's deliveries at the token's tenant, newest first (filter by status, cursor paging)",
+  })
+  list(
+    @CurrentPrincipal() who: Principal,
+    @Param() { id }: WebhookIdParam,
+    @Query() query: ListDeliveriesQuery,
+  ): Promise<DeliveryPage> {
     return this.deliveries.list(who, id, query);
   }
 
   @Get('deliveries/:deliveryId')
   @ApiOperation({ summary: 'One delivery with every attempt' })
-  get(@CurrentPrincipal() who: Principal, @Param() p: WebhookDeliveryParams): Promise<DeliveryView & { attempts: AttemptView[] }> {
+  get(
+    @CurrentPrincipal() who: Principal,
+    @Param() p: WebhookDeliveryParams,
+  ): Promise<DeliveryView & { attempts: AttemptView[] }> {
     return this.deliveries.get(who, p.id, p.deliveryId);
   }
 
@@ -36,8 +45,14 @@ export class DeliveriesController {
   }
 
   @Post('test')
-  @ApiOperation({ summary: 'Send a signed test delivery now; 200 with its result, or 202 when it has not finished in time' })
-  async test(@CurrentPrincipal() who: Principal, @Param() { id }: WebhookIdParam, @Res({ passthrough: true }) res: Response): Promise<TestDeliveryResult> {
+  @ApiOperation({
+    summary: 'Send a signed test delivery now; 200 with its result, or 202 when it has not finished in time',
+  })
+  async test(
+    @CurrentPrincipal() who: Principal,
+    @Param() { id }: WebhookIdParam,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TestDeliveryResult> {
     const result = await this.deliveries.test(who, id);
     res.status(isOpenDelivery(result.status) ? 202 : 200);
     return result;

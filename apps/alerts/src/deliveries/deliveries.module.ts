@@ -4,5 +4,9 @@ import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryStoreModule } from './delivery-store.module';
 
-@Module({ imports: [WebhooksModule, DeliveryStoreModule], controllers: [DeliveriesController], providers: [DeliveriesService] })
+@Module({
+  imports: [WebhooksModule, DeliveryStoreModule],
+  controllers: [DeliveriesController],
+  providers: [DeliveriesService],
+})
 export class DeliveriesModule {}

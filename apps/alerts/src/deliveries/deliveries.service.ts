@@ -38,7 +38,11 @@ export class DeliveriesService {
   async list(who: Principal, webhookId: string, q: ListDeliveriesQuery): Promise<DeliveryPage> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const limit = q.limit ?? 20;
-    const rows = await this.deliveries.list(tenantId, hook.id, { status: q.status, after: q.cursor ? decodePageCursor(q.cursor) : undefined, limit: limit + 1 });
+    const rows = await this.deliveries.list(tenantId, hook.id, {
+      status: q.status,
+      after: q.cursor ? decodePageCursor(q.cursor) : undefined,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
@@ -47,7 +51,11 @@ export class DeliveriesService {
     };
   }
 
-  async get(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryView & { attempts: AttemptView[] }> {
+  async get(
+    who: Principal,
+    webhookId: string,
+    deliveryId: string,
+  ): Promise<DeliveryView & { attempts: AttemptView[] }> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const delivery = await this.find(tenantId, hook.id, deliveryId);
     const attempts = await this.deliveries.attempts(delivery.id);
@@ -58,8 +66,13 @@ export class DeliveriesService {
   async redeliver(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const original = await this.find(tenantId, hook.id, deliveryId);
-    if (!original.message_id) throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
-    if (isOpenDelivery(original.status)) throw new ApiError(ApiErrorCode.Conflict, `The delivery is still ${original.status}; redeliver it once it has finished`);
+    if (!original.message_id)
+      throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
+    if (isOpenDelivery(original.status))
+      throw new ApiError(
+        ApiErrorCode.Conflict,
+        `The delivery is still ${original.status}; redeliver it once it has finished`,
+      );
     const created = await this.deliveries.createRedelivery(original, tenantId, hook.appId, hook.type);
     await this.enqueuer.enqueue([{ deliveryId: created.id, urgent: false }]);
     return toDeliveryView(created);
@@ -81,7 +94,12 @@ export class DeliveriesService {
     }
     const attempts = await this.deliveries.attempts(created.id);
     const attempt = attempts[attempts.length - 1];
-    return { delivery_id: created.id, success: current.status === 'delivered', status: current.status, attempt: attempt ? toAttemptView(attempt) : null };
+    return {
+      delivery_id: created.id,
+      success: current.status === 'delivered',
+      status: current.status,
+      attempt: attempt ? toAttemptView(attempt) : null,
+    };
   }
 
   /** A delivery of the webhook at the tenant; any other id answers 404. */

@@ -26,11 +26,17 @@ export class DeliveryEnqueuer {
     try {
       await Promise.race([
         this.queue.enqueue(jobs),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${waitMs} ms`)), waitMs))),
+        new Promise(
+          (_, reject) =>
+            (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${waitMs} ms`)), waitMs)),
+        ),
       ]);
       await this.deliveries.markEnqueued(deliveryIds);
     } catch (err) {
-      this.logger.warn({ err, deliveries: deliveryIds.length }, 'Deliveries stored but not queued yet; the outbox relay will queue them');
+      this.logger.warn(
+        { err, deliveries: deliveryIds.length },
+        'Deliveries stored but not queued yet; the outbox relay will queue them',
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -8,11 +8,19 @@
  */
 import { BaseEnv, parseCommandLine } from '@edu/config';
 import { isUuid } from '@edu/domain';
-import { databaseCommandConfig, planReplay, replayUndeliverable, withCommandDatabase, type CliOutput, type ReplayFilter } from '@edu/persistence';
+import {
+  databaseCommandConfig,
+  planReplay,
+  replayUndeliverable,
+  withCommandDatabase,
+  type CliOutput,
+  type ReplayFilter,
+} from '@edu/persistence';
 
 export type { CliOutput } from '@edu/persistence';
 
-export const REPLAY_USAGE = 'usage: npm run alerts:replay -- --since <time|duration> [--until <time|duration>] [--webhook <id>] [--app <id>] [--tenant <id>] [--dry-run]';
+export const REPLAY_USAGE =
+  'usage: npm run alerts:replay -- --since <time|duration> [--until <time|duration>] [--webhook <id>] [--app <id>] [--tenant <id>] [--dry-run]';
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -43,11 +51,16 @@ function parse(args: string[]): { filter: ReplayFilter; dryRun: boolean } | stri
     const value = values[flag];
     if (value === undefined) continue;
     const at = parseInstant(value);
-    if (!at) return `--${flag} must be an ISO 8601 time (2025-03-01T02:00:00Z) or a duration before now (6h, 2d) (got ${JSON.stringify(value)})`;
+    if (!at)
+      return `--${flag} must be an ISO 8601 time (2025-03-01T02:00:00Z) or a duration before now (6h, 2d) (got ${JSON.stringify(value)})`;
     times[flag] = at;
   }
   const ids: Partial<Record<'webhookId' | 'appId' | 'tenantId', string>> = {};
-  for (const [flag, key] of [['webhook', 'webhookId'], ['app', 'appId'], ['tenant', 'tenantId']] as const) {
+  for (const [flag, key] of [
+    ['webhook', 'webhookId'],
+    ['app', 'appId'],
+    ['tenant', 'tenantId'],
+  ] as const) {
     const value = values[flag];
     if (value === undefined) continue;
     if (!isUuid(value)) return `--${flag} must be a uuid (got ${JSON.stringify(value)})`;
@@ -85,8 +98,12 @@ export async function runReplayCli(args: string[], env: NodeJS.ProcessEnv, out: 
   return withCommandDatabase(config.DATABASE_URL, 'edu-alerts-replay', async (ds) => {
     const plan = await planReplay(ds, filter);
     out.log(`Deliveries ${describeWindow(filter)}: ${plan.total} to replay.`);
-    for (const g of plan.groups) out.log(`  ${String(g.deliveries).padStart(6)}  webhook ${g.webhook_id}  app ${g.app_id}  tenant ${g.tenant_id}  ${g.endpoint}`);
-    if (plan.alreadyReplayed) out.log(`  skipped: ${plan.alreadyReplayed} already redelivered (by an earlier replay or by the partner)`);
+    for (const g of plan.groups)
+      out.log(
+        `  ${String(g.deliveries).padStart(6)}  webhook ${g.webhook_id}  app ${g.app_id}  tenant ${g.tenant_id}  ${g.endpoint}`,
+      );
+    if (plan.alreadyReplayed)
+      out.log(`  skipped: ${plan.alreadyReplayed} already redelivered (by an earlier replay or by the partner)`);
     if (plan.webhookDeleted) out.log(`  skipped: ${plan.webhookDeleted} whose webhook has been deleted`);
     if (dryRun) {
       out.log('Dry run: nothing written.');
@@ -94,7 +111,9 @@ export async function runReplayCli(args: string[], env: NodeJS.ProcessEnv, out: 
     }
     if (plan.total === 0) return 0;
     const created = await replayUndeliverable(ds, filter);
-    out.log(`Created ${created} redeliveries (trigger "redeliver"); the webhook dispatcher queues them within a few seconds.`);
+    out.log(
+      `Created ${created} redeliveries (trigger "redeliver"); the webhook dispatcher queues them within a few seconds.`,
+    );
     return 0;
   });
 }

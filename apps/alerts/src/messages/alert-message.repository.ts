@@ -3,14 +3,20 @@ import { In, type EntityManager } from 'typeorm';
 import { AlertMessageEntity, messageCountsSql, type ColumnsOf, type MessageCounts } from '@edu/persistence';
 
 /** A message to store; the recipient as submitted. */
-export type NewMessageRow = Pick<AlertMessageEntity, 'id' | 'transactionId' | 'alerts' | 'alertCount'> & { recipient: unknown };
+export type NewMessageRow = Pick<AlertMessageEntity, 'id' | 'transactionId' | 'alerts' | 'alertCount'> & {
+  recipient: unknown;
+};
 
 export interface StoredMessageRef {
   messageId: string;
   transactionId: string;
 }
 
-export type MessageWithCounts = ColumnsOf<AlertMessageEntity, 'id' | 'transactionId' | 'method' | 'recipient' | 'alerts' | 'alertCount'> & MessageCounts;
+export type MessageWithCounts = ColumnsOf<
+  AlertMessageEntity,
+  'id' | 'transactionId' | 'method' | 'recipient' | 'alerts' | 'alertCount'
+> &
+  MessageCounts;
 
 type MessageRef = ColumnsOf<AlertMessageEntity, 'id' | 'transactionId'>;
 
@@ -39,9 +45,15 @@ export class AlertMessageRepository {
   }
 
   /** Messages the tenant already has under these transaction ids. */
-  async findByTransactionIds(em: EntityManager, tenantId: string, transactionIds: string[]): Promise<StoredMessageRef[]> {
+  async findByTransactionIds(
+    em: EntityManager,
+    tenantId: string,
+    transactionIds: string[],
+  ): Promise<StoredMessageRef[]> {
     if (transactionIds.length === 0) return [];
-    const rows = await em.getRepository(AlertMessageEntity).find({ select: { id: true, transactionId: true }, where: { tenantId, transactionId: In(transactionIds) } });
+    const rows = await em
+      .getRepository(AlertMessageEntity)
+      .find({ select: { id: true, transactionId: true }, where: { tenantId, transactionId: In(transactionIds) } });
     return rows.map((r) => ({ messageId: r.id, transactionId: r.transactionId }));
   }
 

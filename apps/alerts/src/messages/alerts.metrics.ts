@@ -8,6 +8,10 @@ export class AlertsMetrics {
   readonly messagesStored: Counter;
 
   constructor(metrics: MetricsRegistry) {
-    this.messagesStored = new Counter({ name: 'alert_messages_stored_total', help: 'Alert messages stored (resubmissions of a known transaction id not counted)', registers: [metrics.registry] });
+    this.messagesStored = new Counter({
+      name: 'alert_messages_stored_total',
+      help: 'Alert messages stored (resubmissions of a known transaction id not counted)',
+      registers: [metrics.registry],
+    });
   }
 }

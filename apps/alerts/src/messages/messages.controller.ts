@@ -18,7 +18,9 @@ export class MessagesController {
   @UseGuards(RequireJsonBody)
   @ApiOperation({ summary: "Submit generated alert messages for a tenant (the alert generator's operator endpoint)" })
   @ApiBody({ type: SubmitMessagesDto })
-  @ApiCreatedResponse({ description: '{"messages": [{"message_id", "transaction_id", "deliveries"}]} in request order' })
+  @ApiCreatedResponse({
+    description: '{"messages": [{"message_id", "transaction_id", "deliveries"}]} in request order',
+  })
   async submit(@CurrentPrincipal() who: Principal, @Body() body: unknown): Promise<{ messages: SubmittedMessage[] }> {
     return { messages: await this.messages.submit(who, body) };
   }

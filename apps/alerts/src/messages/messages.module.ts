@@ -6,5 +6,9 @@ import { AlertsMetrics } from './alerts.metrics';
 import { MessagesController } from './messages.controller';
 import { MessagesService } from './messages.service';
 
-@Module({ imports: [DeliveryStoreModule, MetricsModule], controllers: [MessagesController], providers: [MessagesService, AlertMessageRepository, AlertsMetrics] })
+@Module({
+  imports: [DeliveryStoreModule, MetricsModule],
+  controllers: [MessagesController],
+  providers: [MessagesService, AlertMessageRepository, AlertsMetrics],
+})
 export class MessagesModule {}

@@ -45,7 +45,13 @@ export class MessagesService {
     const firstByTransaction = new Map<string, NewMessageRow>();
     for (const m of dto.messages) {
       if (!firstByTransaction.has(m.transaction_id)) {
-        firstByTransaction.set(m.transaction_id, { id: randomUUID(), transactionId: m.transaction_id, recipient: m.recipient, alerts: m.alerts, alertCount: countAlertItems(m) });
+        firstByTransaction.set(m.transaction_id, {
+          id: randomUUID(),
+          transactionId: m.transaction_id,
+          recipient: m.recipient,
+          alerts: m.alerts,
+          alertCount: countAlertItems(m),
+        });
       }
     }
     const candidates = [...firstByTransaction.values()];
@@ -53,9 +59,21 @@ export class MessagesService {
     const { stored, existing, existingFanOut, deliveries } = await this.ds.transaction(async (em) => {
       const stored = await this.messages.insertNew(em, tenantId, candidates);
       const storedIds = new Set(stored.map((s) => s.transactionId));
-      const existing = await this.messages.findByTransactionIds(em, tenantId, candidates.filter((c) => !storedIds.has(c.transactionId)).map((c) => c.transactionId));
-      const existingFanOut = await this.deliveries.fanOutSizes(em, existing.map((e) => e.messageId));
-      const deliveries = await this.deliveries.fanOut(em, tenantId, stored.map((s) => s.messageId), this.access.alertsScopeUris());
+      const existing = await this.messages.findByTransactionIds(
+        em,
+        tenantId,
+        candidates.filter((c) => !storedIds.has(c.transactionId)).map((c) => c.transactionId),
+      );
+      const existingFanOut = await this.deliveries.fanOutSizes(
+        em,
+        existing.map((e) => e.messageId),
+      );
+      const deliveries = await this.deliveries.fanOut(
+        em,
+        tenantId,
+        stored.map((s) => s.messageId),
+        this.access.alertsScopeUris(),
+      );
       return { stored, existing, existingFanOut, deliveries };
     });
     this.metrics.messagesStored.inc(stored.length);
@@ -64,8 +82,18 @@ export class MessagesService {
     const perMessage = new Map<string, number>();
     for (const d of deliveries) perMessage.set(d.messageId, (perMessage.get(d.messageId) ?? 0) + 1);
     const byTransaction = new Map<string, SubmittedMessage>();
-    for (const s of stored) byTransaction.set(s.transactionId, { message_id: s.messageId, transaction_id: s.transactionId, deliveries: perMessage.get(s.messageId) ?? 0 });
-    for (const e of existing) byTransaction.set(e.transactionId, { message_id: e.messageId, transaction_id: e.transactionId, deliveries: existingFanOut.get(e.messageId) ?? 0 });
+    for (const s of stored)
+      byTransaction.set(s.transactionId, {
+        message_id: s.messageId,
+        transaction_id: s.transactionId,
+        deliveries: perMessage.get(s.messageId) ?? 0,
+      });
+    for (const e of existing)
+      byTransaction.set(e.transactionId, {
+        message_id: e.messageId,
+        transaction_id: e.transactionId,
+        deliveries: existingFanOut.get(e.messageId) ?? 0,
+      });
     return dto.messages.map((m) => byTransaction.get(m.transaction_id) as SubmittedMessage);
   }
 

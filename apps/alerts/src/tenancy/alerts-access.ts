@@ -21,13 +21,17 @@ export class AlertsAccess {
 
   /** The token's tenant, once this host serves it; 403 for a token without a tenant or of another region. */
   async partnerTenant(who: Principal): Promise<string> {
-    if (who.kind !== 'tenant' || !isUuid(who.tenantId)) throw insufficientScope(this.catalog.uris(ALERTS_SCOPES as ScopeKey[]));
+    if (who.kind !== 'tenant' || !isUuid(who.tenantId))
+      throw insufficientScope(this.catalog.uris(ALERTS_SCOPES as ScopeKey[]));
     const tenantId = who.tenantId.toLowerCase();
     const region = await this.regions.regionOf(tenantId);
     // A valid token for a tenant this database does not have yet: the identity data is still on
     // its way (replication to a regional database). Not the caller's fault; it will be there soon.
     if (region === null && this.env.SERVICE_REGION && who.region === this.env.SERVICE_REGION) {
-      throw new ApiError(ApiErrorCode.ServiceUnavailable, 'The tenant is not available on this host yet; retry shortly');
+      throw new ApiError(
+        ApiErrorCode.ServiceUnavailable,
+        'The tenant is not available on this host yet; retry shortly',
+      );
     }
     this.assertRegion(region);
     return tenantId;
@@ -37,7 +41,9 @@ export class AlertsAccess {
   async assertServed(tenantId: string): Promise<void> {
     const region = await this.regions.regionOf(tenantId);
     if (region === null) {
-      throw new ApiError(ApiErrorCode.ValidationFailed, 'tenant_id: no such tenant', { fields: [{ field: 'tenant_id', problems: ['no such tenant'] }] });
+      throw new ApiError(ApiErrorCode.ValidationFailed, 'tenant_id: no such tenant', {
+        fields: [{ field: 'tenant_id', problems: ['no such tenant'] }],
+      });
     }
     this.assertRegion(region);
   }
@@ -45,7 +51,10 @@ export class AlertsAccess {
   /** 403 on a regional host for a tenant of another region (or unknown there). */
   private assertRegion(region: string | null): void {
     if (this.env.SERVICE_REGION && region !== this.env.SERVICE_REGION) {
-      throw new ApiError(ApiErrorCode.RegionMismatch, `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`);
+      throw new ApiError(
+        ApiErrorCode.RegionMismatch,
+        `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`,
+      );
     }
   }
 

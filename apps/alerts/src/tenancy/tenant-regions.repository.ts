@@ -17,7 +17,9 @@ export class TenantRegionsRepository {
   async regionOf(tenantId: string): Promise<string | null> {
     const hit = this.cache.get(tenantId);
     if (hit !== undefined) return hit;
-    const tenant = await this.ds.getRepository(TenantEntity).findOne({ select: { regionId: true }, where: { id: tenantId } });
+    const tenant = await this.ds
+      .getRepository(TenantEntity)
+      .findOne({ select: { regionId: true }, where: { id: tenantId } });
     const region = tenant?.regionId ?? null;
     if (region !== null) this.cache.set(tenantId, region);
     return region;

@@ -3,7 +3,13 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@edu/domain';
 import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import { RequireJsonBody } from '@edu/http';
-import { CreateWebhookDto, UpdateWebhookDto, WebhookIdParam, type WebhookActionResult, type WebhookView } from './dto/webhook.dto';
+import {
+  CreateWebhookDto,
+  UpdateWebhookDto,
+  WebhookIdParam,
+  type WebhookActionResult,
+  type WebhookView,
+} from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
@@ -35,7 +41,11 @@ export class WebhooksController {
   @Patch(':id')
   @UseGuards(RequireJsonBody)
   @ApiOperation({ summary: 'updateWebhook' })
-  update(@CurrentPrincipal() who: Principal, @Param() { id }: WebhookIdParam, @Body() dto: UpdateWebhookDto): Promise<WebhookActionResult> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param() { id }: WebhookIdParam,
+    @Body() dto: UpdateWebhookDto,
+  ): Promise<WebhookActionResult> {
     return this.webhooks.update(who, id, dto);
   }
 

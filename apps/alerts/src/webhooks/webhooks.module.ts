@@ -4,5 +4,10 @@ import { WebhookRepository } from './webhook.repository';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-@Module({ imports: [DeliveryStoreModule], controllers: [WebhooksController], providers: [WebhooksService, WebhookRepository], exports: [WebhooksService] })
+@Module({
+  imports: [DeliveryStoreModule],
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhookRepository],
+  exports: [WebhooksService],
+})
 export class WebhooksModule {}

@@ -37,7 +37,10 @@ export class WebhooksService {
     // The token proves the app exists in the identity database; on a regional host its row arrives
     // by replication a moment later. No foreign key holds webhooks to apps (libs/persistence/README.md).
     if (!(await this.webhooks.appExists(who.appId))) {
-      throw new ApiError(ApiErrorCode.ServiceUnavailable, 'This app is not known on this host yet (identity data reaches it within seconds): retry later');
+      throw new ApiError(
+        ApiErrorCode.ServiceUnavailable,
+        'This app is not known on this host yet (identity data reaches it within seconds): retry later',
+      );
     }
     const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type);
     return { webhook_id: saved.id, action: 'newWebhook', success: true };
@@ -78,6 +81,9 @@ export class WebhooksService {
 
   private checkEndpoint(endpoint: string): void {
     const problem = webhookTargetProblem(endpoint, this.policy);
-    if (problem) throw new ApiError(ApiErrorCode.ValidationFailed, `endpoint: ${problem}`, { fields: [{ field: 'endpoint', problems: [problem] }] });
+    if (problem)
+      throw new ApiError(ApiErrorCode.ValidationFailed, `endpoint: ${problem}`, {
+        fields: [{ field: 'endpoint', problems: [problem] }],
+      });
   }
 }

@@ -14,7 +14,10 @@ export class AppRepository {
   }
 
   listByOwner(owner: OwnerRef, m?: EntityManager): Promise<AppEntity[]> {
-    return this.repo(m).find({ where: { ownerType: owner.type, ownerId: owner.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.repo(m).find({
+      where: { ownerType: owner.type, ownerId: owner.id },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
   }
 
   findByOwner(owner: OwnerRef, id: string, m?: EntityManager): Promise<AppEntity | null> {

@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -7,7 +15,10 @@ import { AppCredentialsView, AppView, CreatedAppView } from './app.view';
 import { AppsService } from './apps.service';
 import { CreateAppRequestDto, UpdateAppDto } from './dto/app.dto';
 
-const ID = { name: 'id', description: 'App id (uuid). Unknown, malformed and other owners\u2019 ids all answer 404 (platform.admin: any app).' };
+const ID = {
+  name: 'id',
+  description: 'App id (uuid). Unknown, malformed and other owners\u2019 ids all answer 404 (platform.admin: any app).',
+};
 
 @ApiTags('apps')
 @Controller('apps')
@@ -16,7 +27,10 @@ export class AppsController {
 
   @Get()
   @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'id.apps.readonly', 'id.apps.write', 'platform.admin')
-  @ApiOperation({ summary: 'Apps owned by the tenant (tenant-core scopes) or developer (apps scopes) of the token; every app with platform.admin' })
+  @ApiOperation({
+    summary:
+      'Apps owned by the tenant (tenant-core scopes) or developer (apps scopes) of the token; every app with platform.admin',
+  })
   @ApiOkResponse({ type: [AppView] })
   list(@CurrentPrincipal() who: Principal): Promise<AppView[]> {
     return this.apps.list(who);
@@ -34,7 +48,10 @@ export class AppsController {
 
   @Post()
   @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
-  @ApiOperation({ summary: 'Create an app owned by the token\u2019s tenant or developer (platform.admin: by the owner named in the body); the client secret is shown only here' })
+  @ApiOperation({
+    summary:
+      'Create an app owned by the token\u2019s tenant or developer (platform.admin: by the owner named in the body); the client secret is shown only here',
+  })
   @ApiCreatedResponse({ type: CreatedAppView })
   create(@CurrentPrincipal() who: Principal, @Body() dto: CreateAppRequestDto): Promise<CreatedAppView> {
     return this.apps.create(who, dto);

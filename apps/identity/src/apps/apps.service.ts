@@ -12,7 +12,14 @@ import { validateDto } from '../common/validation/dto-validation';
 import { DeveloperRepository } from '../developers/developer.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { AppRepository } from './app.repository';
-import { appInput, appSettings, toAppView, type AppCredentialsView, type AppView, type CreatedAppView } from './app.view';
+import {
+  appInput,
+  appSettings,
+  toAppView,
+  type AppCredentialsView,
+  type AppView,
+  type CreatedAppView,
+} from './app.view';
 import { CreateAppDto, type AppOwnerDto, type CreateAppRequestDto, type UpdateAppDto } from './dto/app.dto';
 
 const AUTH_VARIANTS = { key: 'auth_type', variants: { oauth2: 'oauth2', saml: 'saml' } };
@@ -47,7 +54,15 @@ export class AppsService {
     const saved = await this.ds.transaction(async (m) => {
       const owner = await this.ownerOfNewApp(access, dto.owner, m);
       return this.apps.save(
-        { name: dto.name, ownerType: owner.type, ownerId: owner.id, authType: dto.auth_type, ...appSettings(dto), clientId, clientSecretHash: hashClientSecret(clientSecret) },
+        {
+          name: dto.name,
+          ownerType: owner.type,
+          ownerId: owner.id,
+          authType: dto.auth_type,
+          ...appSettings(dto),
+          clientId,
+          clientSecretHash: hashClientSecret(clientSecret),
+        },
         m,
       );
     });
@@ -88,7 +103,8 @@ export class AppsService {
   /** An app the caller may see: its own, or any for the operator. Others' ids answer 404 like unknown ones. */
   private async found(access: AppAccess, rawId: string, m?: EntityManager): Promise<AppEntity> {
     const id = uuidOr404(rawId, 'App');
-    const app = access.by === 'operator' ? await this.apps.find(id, m) : await this.apps.findByOwner(access.owner, id, m);
+    const app =
+      access.by === 'operator' ? await this.apps.find(id, m) : await this.apps.findByOwner(access.owner, id, m);
     if (!app) throw ApiError.notFound('App');
     return app;
   }
@@ -96,12 +112,18 @@ export class AppsService {
   /** The token's tenant or developer; the operator must name an existing owner instead. */
   private async ownerOfNewApp(access: AppAccess, named: AppOwnerDto | undefined, m: EntityManager): Promise<OwnerRef> {
     if (access.by === 'owner') {
-      if (named !== undefined) throw fieldError('owner', 'property owner should not exist (the owner is the token\u2019s tenant or developer)');
+      if (named !== undefined)
+        throw fieldError(
+          'owner',
+          'property owner should not exist (the owner is the token\u2019s tenant or developer)',
+        );
       return access.owner;
     }
-    if (named === undefined) throw fieldError('owner', 'is required with platform.admin: {"type": "tenant" or "developer", "id": uuid}');
+    if (named === undefined)
+      throw fieldError('owner', 'is required with platform.admin: {"type": "tenant" or "developer", "id": uuid}');
     const owner: OwnerRef = { type: named.type, id: named.id.toLowerCase() };
-    const exists = owner.type === 'tenant' ? await this.tenants.exists(owner.id, m) : await this.developers.exists(owner.id, m);
+    const exists =
+      owner.type === 'tenant' ? await this.tenants.exists(owner.id, m) : await this.developers.exists(owner.id, m);
     if (!exists) throw fieldError('owner.id', `no ${owner.type} with this id`);
     return owner;
   }

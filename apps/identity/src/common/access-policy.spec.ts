@@ -1,7 +1,10 @@
 import { ApiError, ScopeCatalog, type Principal, type ScopeKey } from '@edu/domain';
 import { AccessPolicy } from './access-policy';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 const policy = new AccessPolicy(catalog);
 const TENANT = '6f1c2a9e-3b4d-4e8a-9c11-2a7b5e0d4f01';
 
@@ -50,19 +53,36 @@ describe('AccessPolicy', () => {
 
   it('tenant routes the operator may use: own tenant for tenant tokens, any well-formed id for the operator', () => {
     const other = '9b8e7d6c-5a4f-4321-8fed-cba987654302';
-    expect(policy.pathTenantOrOperator(tenant('id.tenant-core.write'), 'write', TENANT)).toEqual({ by: 'tenant', tenantId: TENANT });
-    expect(code(() => policy.pathTenantOrOperator(tenant('id.tenant-core.write'), 'write', other))).toBe('404 not_found');
-    expect(code(() => policy.pathTenantOrOperator(tenant('id.tenant-core.readonly'), 'write', TENANT))).toBe('403 insufficient_scope');
-    expect(policy.pathTenantOrOperator(operator(), 'write', other.toUpperCase())).toEqual({ by: 'operator', tenantId: other });
+    expect(policy.pathTenantOrOperator(tenant('id.tenant-core.write'), 'write', TENANT)).toEqual({
+      by: 'tenant',
+      tenantId: TENANT,
+    });
+    expect(code(() => policy.pathTenantOrOperator(tenant('id.tenant-core.write'), 'write', other))).toBe(
+      '404 not_found',
+    );
+    expect(code(() => policy.pathTenantOrOperator(tenant('id.tenant-core.readonly'), 'write', TENANT))).toBe(
+      '403 insufficient_scope',
+    );
+    expect(policy.pathTenantOrOperator(operator(), 'write', other.toUpperCase())).toEqual({
+      by: 'operator',
+      tenantId: other,
+    });
     expect(code(() => policy.pathTenantOrOperator(operator(), 'read', 'nope'))).toBe('404 not_found');
-    expect(code(() => policy.pathTenantOrOperator(developer('id.apps.write'), 'read', TENANT))).toBe('403 insufficient_scope');
+    expect(code(() => policy.pathTenantOrOperator(developer('id.apps.write'), 'read', TENANT))).toBe(
+      '403 insufficient_scope',
+    );
     // platform.admin counts only in the operator's own token
-    expect(code(() => policy.pathTenantOrOperator(tenant('platform.admin'), 'read', other))).toBe('403 insufficient_scope');
+    expect(code(() => policy.pathTenantOrOperator(tenant('platform.admin'), 'read', other))).toBe(
+      '403 insufficient_scope',
+    );
   });
 
   it('app routes the operator may use: every app for the operator, own apps otherwise', () => {
     expect(policy.apps(operator(), 'write')).toEqual({ by: 'operator' });
-    expect(policy.apps(developer('id.apps.write'), 'write')).toEqual({ by: 'owner', owner: { type: 'developer', id: 'd' } });
+    expect(policy.apps(developer('id.apps.write'), 'write')).toEqual({
+      by: 'owner',
+      owner: { type: 'developer', id: 'd' },
+    });
     expect(code(() => policy.apps(tenant('platform.admin'), 'write'))).toBe('403 insufficient_scope');
     expect(code(() => policy.apps({ ...operator(), scopes: new Set() }, 'read'))).toBe('403 insufficient_scope');
   });

@@ -61,8 +61,11 @@ export class AccessPolicy {
   appOwner(who: Principal, mode: AccessMode): OwnerRef {
     if (who.kind === 'tenant') return { type: 'tenant', id: this.tenant(who, mode) };
     const keys = mode === 'read' ? APPS_READ : APPS_WRITE;
-    if (who.kind === 'developer' && this.holds(who, keys)) return { type: 'developer', id: who.developerId.toLowerCase() };
-    throw insufficientScope(this.catalog.uris(mode === 'read' ? [...TENANT_READ, ...APPS_READ] : [...TENANT_WRITE, ...APPS_WRITE]));
+    if (who.kind === 'developer' && this.holds(who, keys))
+      return { type: 'developer', id: who.developerId.toLowerCase() };
+    throw insufficientScope(
+      this.catalog.uris(mode === 'read' ? [...TENANT_READ, ...APPS_READ] : [...TENANT_WRITE, ...APPS_WRITE]),
+    );
   }
 
   /** 403 unless the operator's platform.admin token. */
@@ -77,7 +80,8 @@ export class AccessPolicy {
    */
   pathTenantOrOperator(who: Principal, mode: AccessMode, rawId: string): TenantActor {
     if (this.isOperator(who)) return { by: 'operator', tenantId: uuidOr404(rawId, 'Tenant') };
-    if (who.kind !== 'tenant') throw insufficientScope(this.catalog.uris([...(mode === 'read' ? TENANT_READ : TENANT_WRITE), ...OPERATOR]));
+    if (who.kind !== 'tenant')
+      throw insufficientScope(this.catalog.uris([...(mode === 'read' ? TENANT_READ : TENANT_WRITE), ...OPERATOR]));
     return { by: 'tenant', tenantId: this.pathTenant(who, mode, rawId) };
   }
 

@@ -22,7 +22,10 @@ export function conflict(message: string): ApiError {
 
 /** PostgreSQL unique_violation (a race lost against a concurrent write of the same key). */
 export function isUniqueViolation(err: unknown): boolean {
-  return err instanceof QueryFailedError && (err as QueryFailedError & { driverError?: { code?: string } }).driverError?.code === '23505';
+  return (
+    err instanceof QueryFailedError &&
+    (err as QueryFailedError & { driverError?: { code?: string } }).driverError?.code === '23505'
+  );
 }
 
 /** Runs a write; a unique violation becomes 409 with `message`. */

@@ -21,7 +21,12 @@ export function emailOr404(raw: string, what = 'User'): string {
   return email;
 }
 
-export const FQDN_OPTIONS = { require_tld: true, allow_underscores: false, allow_trailing_dot: false, allow_numeric_tld: false } as const;
+export const FQDN_OPTIONS = {
+  require_tld: true,
+  allow_underscores: false,
+  allow_trailing_dot: false,
+  allow_numeric_tld: false,
+} as const;
 
 export function normalizeDomain(domain: string): string {
   return domain.trim().toLowerCase();

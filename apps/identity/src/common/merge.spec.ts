@@ -9,7 +9,11 @@ describe('mergePatch', () => {
   });
 
   it('drops the old variant\u2019s settings when the discriminator changes', () => {
-    expect(mergePatch(current, { auth_type: 'saml', saml: { x: 1 } }, VARIANTS)).toEqual({ name: 'A', auth_type: 'saml', saml: { x: 1 } });
+    expect(mergePatch(current, { auth_type: 'saml', saml: { x: 1 } }, VARIANTS)).toEqual({
+      name: 'A',
+      auth_type: 'saml',
+      saml: { x: 1 },
+    });
     expect(mergePatch(current, { auth_type: 'saml' }, VARIANTS)).toEqual({ name: 'A', auth_type: 'saml' });
   });
 

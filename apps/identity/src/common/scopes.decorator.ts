@@ -10,5 +10,6 @@ export const SCOPES_EXTENSION = 'x-required-scopes';
  * `setupOpenApi()` turns them into the configured scope URIs.
  */
 export function Scopes(...keys: ScopeKey[]): MethodDecorator & ClassDecorator {
-  return applyDecorators(RequireScopes(...keys), ApiExtension(SCOPES_EXTENSION, keys)) as MethodDecorator & ClassDecorator;
+  return applyDecorators(RequireScopes(...keys), ApiExtension(SCOPES_EXTENSION, keys)) as MethodDecorator &
+    ClassDecorator;
 }

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -29,7 +36,11 @@ export class ConstituenciesController {
   @ApiOperation({ summary: 'Create a constituency' })
   @ApiParam(TENANT)
   @ApiCreatedResponse({ type: ConstituencyView })
-  create(@CurrentPrincipal() who: Principal, @Param('id') tenantId: string, @Body() dto: CreateConstituencyDto): Promise<ConstituencyView> {
+  create(
+    @CurrentPrincipal() who: Principal,
+    @Param('id') tenantId: string,
+    @Body() dto: CreateConstituencyDto,
+  ): Promise<ConstituencyView> {
     return this.constituencies.create(who, tenantId, dto);
   }
 
@@ -55,7 +66,11 @@ export class ConstituenciesController {
   @ApiParam(TENANT)
   @ApiParam(CONSTITUENCY)
   @ApiNoContentResponse()
-  remove(@CurrentPrincipal() who: Principal, @Param('id') tenantId: string, @Param('constituency_id') id: string): Promise<void> {
+  remove(
+    @CurrentPrincipal() who: Principal,
+    @Param('id') tenantId: string,
+    @Param('constituency_id') id: string,
+  ): Promise<void> {
     return this.constituencies.remove(who, tenantId, id);
   }
 }

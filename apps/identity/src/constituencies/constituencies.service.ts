@@ -37,7 +37,13 @@ export class ConstituenciesService {
           if (await this.constituencies.find(tenantId, dto.id, m)) throw conflict(TAKEN);
           const allowed = await this.checkProviders(tenantId, dto.allowed_identity_providers, m);
           const saved = await this.constituencies.save(
-            { tenantId, id: dto.id, name: dto.name, enableSelfServiceProvisioning: dto.enable_self_service_provisioning, allowedIdentityProviders: allowed },
+            {
+              tenantId,
+              id: dto.id,
+              name: dto.name,
+              enableSelfServiceProvisioning: dto.enable_self_service_provisioning,
+              allowedIdentityProviders: allowed,
+            },
             m,
           );
           return toConstituencyView(saved);
@@ -51,8 +57,10 @@ export class ConstituenciesService {
     return this.ds.transaction(async (m) => {
       const current = await this.found(tenantId, id, m);
       if (dto.name !== undefined) current.name = dto.name;
-      if (dto.enable_self_service_provisioning !== undefined) current.enableSelfServiceProvisioning = dto.enable_self_service_provisioning;
-      if (dto.allowed_identity_providers !== undefined) current.allowedIdentityProviders = await this.checkProviders(tenantId, dto.allowed_identity_providers, m);
+      if (dto.enable_self_service_provisioning !== undefined)
+        current.enableSelfServiceProvisioning = dto.enable_self_service_provisioning;
+      if (dto.allowed_identity_providers !== undefined)
+        current.allowedIdentityProviders = await this.checkProviders(tenantId, dto.allowed_identity_providers, m);
       return toConstituencyView(await this.constituencies.save(current, m));
     });
   }

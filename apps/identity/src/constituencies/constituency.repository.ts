@@ -49,7 +49,10 @@ export class ConstituencyRepository {
     const rows = await this.repo(m)
       .createQueryBuilder('c')
       .select('c.id', 'id')
-      .where('c.tenant_id = :tenantId AND c.enable_self_service_provisioning AND :idpId = ANY(c.allowed_identity_providers)', { tenantId, idpId })
+      .where(
+        'c.tenant_id = :tenantId AND c.enable_self_service_provisioning AND :idpId = ANY(c.allowed_identity_providers)',
+        { tenantId, idpId },
+      )
       .orderBy('c.id')
       .getRawMany<{ id: string }>();
     return rows.map((r) => r.id);

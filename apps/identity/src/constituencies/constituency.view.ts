@@ -10,5 +10,10 @@ export class ConstituencyView {
 }
 
 export function toConstituencyView(c: ConstituencyEntity): ConstituencyView {
-  return { id: c.id, name: c.name, enable_self_service_provisioning: c.enableSelfServiceProvisioning, allowed_identity_providers: [...c.allowedIdentityProviders] };
+  return {
+    id: c.id,
+    name: c.name,
+    enable_self_service_provisioning: c.enableSelfServiceProvisioning,
+    allowed_identity_providers: [...c.allowedIdentityProviders],
+  };
 }

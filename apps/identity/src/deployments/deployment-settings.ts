@@ -1,5 +1,13 @@
 import type { DeploymentSettings } from '@edu/persistence';
-import { mergeQuotas, QUOTA_SETTING_NAMES, quotaViewSchema, storedQuotas, toQuotaView, type QuotaSettingsInput, type QuotaSettingsView } from './rate-limit-settings';
+import {
+  mergeQuotas,
+  QUOTA_SETTING_NAMES,
+  quotaViewSchema,
+  storedQuotas,
+  toQuotaView,
+  type QuotaSettingsInput,
+  type QuotaSettingsView,
+} from './rate-limit-settings';
 
 interface SettingDefinition {
   /** Key in the stored `DeploymentEntity.settings` object. */
@@ -52,10 +60,15 @@ export type SettingName = keyof typeof DEPLOYMENT_SETTINGS;
 export const SETTING_NAMES = Object.keys(DEPLOYMENT_SETTINGS) as SettingName[];
 
 /** Every setting with its effective value: the `settings` object of the deployment read shape. */
-export type DeploymentSettingsView = { -readonly [K in SettingName]: (typeof DEPLOYMENT_SETTINGS)[K]['values'][number] } & QuotaSettingsView;
+export type DeploymentSettingsView = {
+  -readonly [K in SettingName]: (typeof DEPLOYMENT_SETTINGS)[K]['values'][number];
+} & QuotaSettingsView;
 
 /** Settings named in a write; the ones left out keep their value. */
-export type DeploymentSettingsInput = Partial<{ -readonly [K in SettingName]: (typeof DEPLOYMENT_SETTINGS)[K]['values'][number] }> & QuotaSettingsInput;
+export type DeploymentSettingsInput = Partial<{
+  -readonly [K in SettingName]: (typeof DEPLOYMENT_SETTINGS)[K]['values'][number];
+}> &
+  QuotaSettingsInput;
 
 const definition = (name: SettingName): SettingDefinition => DEPLOYMENT_SETTINGS[name];
 
@@ -74,7 +87,10 @@ export function toSettingsView(stored: DeploymentSettings | null | undefined): D
  * The stored settings after a write: settings named in `input` take its values, the others keep
  * theirs (settings are independent switches, so a write never resets one it does not name).
  */
-export function mergeSettings(stored: DeploymentSettings | null | undefined, input: DeploymentSettingsInput | undefined): DeploymentSettings {
+export function mergeSettings(
+  stored: DeploymentSettings | null | undefined,
+  input: DeploymentSettingsInput | undefined,
+): DeploymentSettings {
   const merged: Record<string, unknown> = {};
   for (const name of SETTING_NAMES) {
     const def = definition(name);
@@ -88,8 +104,12 @@ export function mergeSettings(stored: DeploymentSettings | null | undefined, inp
 export function settingsViewSchema() {
   return {
     type: 'object' as const,
-    description: 'Extension to spec 2.4: every per-deployment setting with its effective value (defaults filled in); the rate-limit quotas only where the operator set one.',
-    properties: { ...Object.fromEntries(SETTING_NAMES.map((name) => [name, settingSchema(name)])), ...Object.fromEntries(QUOTA_SETTING_NAMES.map((name) => [name, quotaViewSchema(name)])) },
+    description:
+      'Extension to spec 2.4: every per-deployment setting with its effective value (defaults filled in); the rate-limit quotas only where the operator set one.',
+    properties: {
+      ...Object.fromEntries(SETTING_NAMES.map((name) => [name, settingSchema(name)])),
+      ...Object.fromEntries(QUOTA_SETTING_NAMES.map((name) => [name, quotaViewSchema(name)])),
+    },
     required: [...SETTING_NAMES],
   };
 }

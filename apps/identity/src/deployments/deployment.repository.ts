@@ -14,11 +14,18 @@ export class DeploymentRepository {
   }
 
   list(tenantId: string, m?: EntityManager): Promise<DeploymentWithApp[]> {
-    return this.repo(m).find({ where: { tenantId }, relations: { app: true }, order: { createdAt: 'ASC', id: 'ASC' } }) as Promise<DeploymentWithApp[]>;
+    return this.repo(m).find({
+      where: { tenantId },
+      relations: { app: true },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    }) as Promise<DeploymentWithApp[]>;
   }
 
   find(tenantId: string, appId: string, m?: EntityManager): Promise<DeploymentWithApp | null> {
-    return this.repo(m).findOne({ where: { tenantId, appId }, relations: { app: true } }) as Promise<DeploymentWithApp | null>;
+    return this.repo(m).findOne({
+      where: { tenantId, appId },
+      relations: { app: true },
+    }) as Promise<DeploymentWithApp | null>;
   }
 
   save(d: Partial<DeploymentEntity>, m: EntityManager): Promise<DeploymentEntity> {

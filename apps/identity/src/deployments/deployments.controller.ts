@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -7,7 +15,10 @@ import { DeploymentCredentialsView, DeploymentView } from './deployment.view';
 import { DeploymentsService } from './deployments.service';
 import { CreateDeploymentDto, UpdateDeploymentDto } from './dto/deployment.dto';
 
-const TENANT = { name: 'tenant_id', description: 'The token\u2019s own tenant id (any other id answers 404); with platform.admin, any tenant' };
+const TENANT = {
+  name: 'tenant_id',
+  description: 'The token\u2019s own tenant id (any other id answers 404); with platform.admin, any tenant',
+};
 const APP = { name: 'app_id', description: 'Id (uuid) of an app deployed at the tenant' };
 
 @ApiTags('deployments')
@@ -31,16 +42,27 @@ export class DeploymentsController {
   @ApiParam(APP)
   @ApiOkResponse({ type: [DeploymentView] })
   @ApiNotFoundResponse()
-  get(@CurrentPrincipal() who: Principal, @Param('tenant_id') tenantId: string, @Param('app_id') appId: string): Promise<DeploymentView[]> {
+  get(
+    @CurrentPrincipal() who: Principal,
+    @Param('tenant_id') tenantId: string,
+    @Param('app_id') appId: string,
+  ): Promise<DeploymentView[]> {
     return this.deployments.list(who, tenantId, appId);
   }
 
   @Post()
   @Scopes('id.tenant-core.write', 'platform.admin')
-  @ApiOperation({ summary: 'Deploy an app at the tenant with a list of scopes and optional settings (alerts scopes: platform.admin only)' })
+  @ApiOperation({
+    summary:
+      'Deploy an app at the tenant with a list of scopes and optional settings (alerts scopes: platform.admin only)',
+  })
   @ApiParam(TENANT)
   @ApiCreatedResponse({ type: DeploymentView })
-  create(@CurrentPrincipal() who: Principal, @Param('tenant_id') tenantId: string, @Body() dto: CreateDeploymentDto): Promise<DeploymentView> {
+  create(
+    @CurrentPrincipal() who: Principal,
+    @Param('tenant_id') tenantId: string,
+    @Body() dto: CreateDeploymentDto,
+  ): Promise<DeploymentView> {
     return this.deployments.create(who, tenantId, dto);
   }
 
@@ -50,7 +72,12 @@ export class DeploymentsController {
   @ApiParam(TENANT)
   @ApiParam(APP)
   @ApiOkResponse({ type: DeploymentView })
-  update(@CurrentPrincipal() who: Principal, @Param('tenant_id') tenantId: string, @Param('app_id') appId: string, @Body() dto: UpdateDeploymentDto): Promise<DeploymentView> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param('tenant_id') tenantId: string,
+    @Param('app_id') appId: string,
+    @Body() dto: UpdateDeploymentDto,
+  ): Promise<DeploymentView> {
     return this.deployments.update(who, tenantId, appId, dto);
   }
 
@@ -61,7 +88,11 @@ export class DeploymentsController {
   @ApiParam(TENANT)
   @ApiParam(APP)
   @ApiNoContentResponse()
-  remove(@CurrentPrincipal() who: Principal, @Param('tenant_id') tenantId: string, @Param('app_id') appId: string): Promise<void> {
+  remove(
+    @CurrentPrincipal() who: Principal,
+    @Param('tenant_id') tenantId: string,
+    @Param('app_id') appId: string,
+  ): Promise<void> {
     return this.deployments.remove(who, tenantId, appId);
   }
 
@@ -72,7 +103,11 @@ export class DeploymentsController {
   @ApiParam(TENANT)
   @ApiParam(APP)
   @ApiOkResponse({ type: DeploymentCredentialsView })
-  issueCredentials(@CurrentPrincipal() who: Principal, @Param('tenant_id') tenantId: string, @Param('app_id') appId: string): Promise<DeploymentCredentialsView> {
+  issueCredentials(
+    @CurrentPrincipal() who: Principal,
+    @Param('tenant_id') tenantId: string,
+    @Param('app_id') appId: string,
+  ): Promise<DeploymentCredentialsView> {
     return this.deployments.issueCredentials(who, tenantId, appId);
   }
 }

@@ -51,7 +51,14 @@ export class DeploymentsService {
           if (await this.deployments.find(actor.tenantId, app.id, m)) throw conflict(ALREADY_DEPLOYED);
           this.checkScopes(actor, dto.scope, []);
           const saved = await this.deployments.save(
-            { tenantId: actor.tenantId, appId: app.id, scope: [...dto.scope], clientId: null, clientSecretHash: null, settings: mergeSettings({}, dto.settings) },
+            {
+              tenantId: actor.tenantId,
+              appId: app.id,
+              scope: [...dto.scope],
+              clientId: null,
+              clientSecretHash: null,
+              settings: mergeSettings({}, dto.settings),
+            },
             m,
           );
           return toDeploymentView(saved, app);
@@ -64,7 +71,12 @@ export class DeploymentsService {
    * Replaces the scope list when given (scopes the caller cannot grant may be kept or dropped,
    * never added) and sets the named settings, keeping the others.
    */
-  async update(who: Principal, rawTenantId: string, rawAppId: string, dto: UpdateDeploymentDto): Promise<DeploymentView> {
+  async update(
+    who: Principal,
+    rawTenantId: string,
+    rawAppId: string,
+    dto: UpdateDeploymentDto,
+  ): Promise<DeploymentView> {
     return this.ds.transaction(async (m) => {
       const actor = await this.actor(who, 'write', rawTenantId, m);
       const d = await this.found(actor.tenantId, rawAppId, m);
@@ -121,7 +133,10 @@ export class DeploymentsService {
   private checkQuotaSettings(actor: TenantActor, settings: object | undefined): void {
     const named = namedQuotaSettings(settings);
     if (actor.by !== 'operator' && named.length > 0) {
-      throw new ApiError(ApiErrorCode.InsufficientScope, `Only the operator (platform.admin) sets rate limits: settings.${named.join(', settings.')}`);
+      throw new ApiError(
+        ApiErrorCode.InsufficientScope,
+        `Only the operator (platform.admin) sets rate limits: settings.${named.join(', settings.')}`,
+      );
     }
   }
 

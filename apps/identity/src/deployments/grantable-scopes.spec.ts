@@ -1,7 +1,10 @@
 import { ScopeCatalog } from '@edu/domain';
 import { scopeGrantProblem } from './grantable-scopes';
 
-const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 const ALERTS = catalog.uri('alerts.webhooks.write');
 const ROSTER = catalog.uri('roster.readonly');
 const ADMIN = catalog.uri('platform.admin');

@@ -20,15 +20,18 @@ export const QUOTA_MAX = 1_000_000;
 export const QUOTA_SETTINGS = {
   rate_limit_read: {
     stored: 'rateLimitRead',
-    description: 'Reads (GET) per rate-limit window by this deployment\u2019s tokens, instead of the service default `RATE_LIMIT_READ_PER_CLIENT`; null = the default. Operator only.',
+    description:
+      'Reads (GET) per rate-limit window by this deployment\u2019s tokens, instead of the service default `RATE_LIMIT_READ_PER_CLIENT`; null = the default. Operator only.',
   },
   rate_limit_write: {
     stored: 'rateLimitWrite',
-    description: 'Writes other than grades (webhook registrations, identity records) per window, instead of `RATE_LIMIT_WRITE_PER_CLIENT`; null = the default. Operator only.',
+    description:
+      'Writes other than grades (webhook registrations, identity records) per window, instead of `RATE_LIMIT_WRITE_PER_CLIENT`; null = the default. Operator only.',
   },
   rate_limit_gradebook_write: {
     stored: 'rateLimitGradebookWrite',
-    description: 'OneRoster gradebook PUT, DELETE and POST per window, instead of `RATE_LIMIT_GRADEBOOK_WRITE_PER_CLIENT`; null = the default. Operator only.',
+    description:
+      'OneRoster gradebook PUT, DELETE and POST per window, instead of `RATE_LIMIT_GRADEBOOK_WRITE_PER_CLIENT`; null = the default. Operator only.',
   },
 } as const satisfies Record<string, QuotaSettingDefinition>;
 
@@ -40,7 +43,8 @@ export type QuotaSettingsView = { -readonly [K in QuotaSettingName]?: number };
 /** A write: a number sets the quota, null returns to the default, absent keeps it. */
 export type QuotaSettingsInput = { -readonly [K in QuotaSettingName]?: number | null };
 
-const isQuota = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= QUOTA_MIN && v <= QUOTA_MAX;
+const isQuota = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= QUOTA_MIN && v <= QUOTA_MAX;
 
 export function toQuotaView(stored: DeploymentSettings | null | undefined): QuotaSettingsView {
   const view: Record<string, number> = {};
@@ -62,7 +66,10 @@ export function storedQuotas(stored: DeploymentSettings | null | undefined): Rec
 }
 
 /** Applies a write's quotas to the stored settings (returns a new object). */
-export function mergeQuotas(stored: Record<string, unknown>, input: QuotaSettingsInput | undefined): Record<string, unknown> {
+export function mergeQuotas(
+  stored: Record<string, unknown>,
+  input: QuotaSettingsInput | undefined,
+): Record<string, unknown> {
   const merged = { ...stored };
   for (const name of QUOTA_SETTING_NAMES) {
     const value = input?.[name];
@@ -75,15 +82,28 @@ export function mergeQuotas(stored: Record<string, unknown>, input: QuotaSetting
 
 /** The quota settings a write names (only the operator may name them). */
 export function namedQuotaSettings(input: object | undefined): QuotaSettingName[] {
-  return QUOTA_SETTING_NAMES.filter((name) => input !== undefined && (input as Record<string, unknown>)[name] !== undefined);
+  return QUOTA_SETTING_NAMES.filter(
+    (name) => input !== undefined && (input as Record<string, unknown>)[name] !== undefined,
+  );
 }
 
 /** In a write: an integer, or null to return to the default. */
 export function quotaSettingSchema(name: QuotaSettingName) {
-  return { type: 'integer' as const, nullable: true, minimum: QUOTA_MIN, maximum: QUOTA_MAX, description: QUOTA_SETTINGS[name].description };
+  return {
+    type: 'integer' as const,
+    nullable: true,
+    minimum: QUOTA_MIN,
+    maximum: QUOTA_MAX,
+    description: QUOTA_SETTINGS[name].description,
+  };
 }
 
 /** In the read shape: present only when the operator set it. */
 export function quotaViewSchema(name: QuotaSettingName) {
-  return { type: 'integer' as const, minimum: QUOTA_MIN, maximum: QUOTA_MAX, description: `${QUOTA_SETTINGS[name].description} Left out while the default applies.` };
+  return {
+    type: 'integer' as const,
+    minimum: QUOTA_MIN,
+    maximum: QUOTA_MAX,
+    description: `${QUOTA_SETTINGS[name].description} Left out while the default applies.`,
+  };
 }

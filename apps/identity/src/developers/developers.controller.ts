@@ -1,5 +1,12 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -46,7 +53,11 @@ export class DevelopersController {
   @ApiOperation({ summary: 'Change a developer\u2019s name or e-mail address' })
   @ApiParam(ID)
   @ApiOkResponse({ type: DeveloperView })
-  update(@CurrentPrincipal() who: Principal, @Param('id') id: string, @Body() dto: UpdateDeveloperDto): Promise<DeveloperView> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param('id') id: string,
+    @Body() dto: UpdateDeveloperDto,
+  ): Promise<DeveloperView> {
     return this.developers.update(who, id, dto);
   }
 }

@@ -52,7 +52,9 @@ export class DevelopersService {
           const email = dto.email === undefined ? developer.email : normalizeEmail(dto.email);
           const holder = email === developer.email ? null : await this.developers.findByEmail(email, m);
           if (holder) throw conflict(EMAIL_TAKEN);
-          return toDeveloperView(await this.developers.save({ ...developer, name: dto.name ?? developer.name, email }, m));
+          return toDeveloperView(
+            await this.developers.save({ ...developer, name: dto.name ?? developer.name, email }, m),
+          );
         }),
       EMAIL_TAKEN,
     );

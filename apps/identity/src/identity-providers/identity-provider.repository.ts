@@ -35,7 +35,9 @@ export class IdentityProviderRepository {
 
   coreByIds(ids: string[], m?: EntityManager): Promise<CoreIdentityProviderEntity[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return (m ?? this.ds.manager).getRepository(CoreIdentityProviderEntity).find({ where: { id: In(ids) }, order: { id: 'ASC' } });
+    return (m ?? this.ds.manager)
+      .getRepository(CoreIdentityProviderEntity)
+      .find({ where: { id: In(ids) }, order: { id: 'ASC' } });
   }
 
   async coreIds(m?: EntityManager): Promise<Set<string>> {

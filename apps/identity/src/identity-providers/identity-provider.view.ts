@@ -1,5 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { CoreIdentityProviderEntity, IdentityProviderEntity, IdentityProviderLtiSettings, IdentityProviderOAuth2Settings } from '@edu/persistence';
+import type {
+  CoreIdentityProviderEntity,
+  IdentityProviderEntity,
+  IdentityProviderLtiSettings,
+  IdentityProviderOAuth2Settings,
+} from '@edu/persistence';
 import type { KeyEncryption } from '@edu/signing';
 import { IdpLtiDto, IdpOAuth2Dto, type CreateIdentityProviderDto } from './dto/identity-provider.dto';
 
@@ -16,8 +21,10 @@ export class TenantIdentityProviderView {
   @ApiProperty() provision_just_in_time: boolean;
   @ApiProperty({ format: 'uuid' }) tenant: string;
   @ApiProperty({ enum: ['lti1.3', 'oauth2'] }) type: 'lti1.3' | 'oauth2';
-  @ApiPropertyOptional({ type: IdpLtiDto, description: 'Present when type is lti1.3' }) lti?: IdentityProviderLtiSettings;
-  @ApiPropertyOptional({ type: IdpOAuth2Dto, description: 'Present when type is oauth2' }) oauth2?: IdentityProviderOAuth2Settings;
+  @ApiPropertyOptional({ type: IdpLtiDto, description: 'Present when type is lti1.3' })
+  lti?: IdentityProviderLtiSettings;
+  @ApiPropertyOptional({ type: IdpOAuth2Dto, description: 'Present when type is oauth2' })
+  oauth2?: IdentityProviderOAuth2Settings;
 }
 
 export type IdentityProviderView = CoreIdentityProviderView | TenantIdentityProviderView;
@@ -72,14 +79,20 @@ export function identityProviderInput(p: IdentityProviderEntity): Record<string,
  * The sealed client secret to store: a new one when the body brings it, else the stored one; none
  * once the provider is not `oauth2`. Sealed like signing keys (KEY_ENCRYPTION_KEY), never returned.
  */
-export function clientSecretColumn(dto: CreateIdentityProviderDto, stored: string | null, kek: KeyEncryption): string | null {
+export function clientSecretColumn(
+  dto: CreateIdentityProviderDto,
+  stored: string | null,
+  kek: KeyEncryption,
+): string | null {
   if (dto.type !== 'oauth2') return null;
   const given = dto.oauth2?.client_secret;
   return given ? kek.encrypt(given) : stored;
 }
 
 /** Columns from a validated body: only the settings object matching `type` is kept (never the secret, see clientSecretColumn). */
-export function identityProviderColumns(dto: CreateIdentityProviderDto): Pick<IdentityProviderEntity, 'buttonGraphic' | 'provisionJustInTime' | 'type' | 'lti' | 'oauth2'> {
+export function identityProviderColumns(
+  dto: CreateIdentityProviderDto,
+): Pick<IdentityProviderEntity, 'buttonGraphic' | 'provisionJustInTime' | 'type' | 'lti' | 'oauth2'> {
   return {
     buttonGraphic: dto.button_graphic,
     provisionJustInTime: dto.provision_just_in_time,

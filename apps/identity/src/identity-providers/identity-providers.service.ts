@@ -70,8 +70,13 @@ export class IdentityProvidersService {
     return this.ds.transaction(async (m) => {
       const current = await this.providers.find(tenantId, id, m);
       if (!current) throw ApiError.notFound('Identity provider');
-      const valid = await validateDto(CreateIdentityProviderDto, mergePatch(identityProviderInput(current), dto, TYPE_VARIANTS));
-      Object.assign(current, identityProviderColumns(valid), { clientSecretEncrypted: clientSecretColumn(valid, current.clientSecretEncrypted, this.kek) });
+      const valid = await validateDto(
+        CreateIdentityProviderDto,
+        mergePatch(identityProviderInput(current), dto, TYPE_VARIANTS),
+      );
+      Object.assign(current, identityProviderColumns(valid), {
+        clientSecretEncrypted: clientSecretColumn(valid, current.clientSecretEncrypted, this.kek),
+      });
       return toTenantIdentityProviderView(await this.providers.save(current, m));
     });
   }

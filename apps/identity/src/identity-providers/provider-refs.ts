@@ -28,6 +28,8 @@ export class ProviderRefs {
   /** `[i] problem` for the first id that is not a known core provider or one of the tenant's. */
   firstUnknown(ids: string[]): string | undefined {
     const i = ids.findIndex((id) => !this.visible(id));
-    return i < 0 ? undefined : `[${i}] "${ids[i]}" is neither a core identity provider nor one of this tenant's providers`;
+    return i < 0
+      ? undefined
+      : `[${i}] "${ids[i]}" is neither a core identity provider nor one of this tenant's providers`;
   }
 }

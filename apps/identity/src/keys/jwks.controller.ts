@@ -16,7 +16,11 @@ export class JwksController {
   @ApiOkResponse({ description: 'JSON Web Key Set (RFC 7517)' })
   async jwks(): Promise<{ keys: unknown[] }> {
     // Make sure both key kinds exist before anyone needs to verify with them.
-    await Promise.all([this.keys.activeKey('access-token'), this.keys.activeKey('webhook'), this.keys.activeKey('oidc')]);
+    await Promise.all([
+      this.keys.activeKey('access-token'),
+      this.keys.activeKey('webhook'),
+      this.keys.activeKey('oidc'),
+    ]);
     return { keys: await this.keys.publishedKeys() };
   }
 }

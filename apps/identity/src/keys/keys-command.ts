@@ -13,7 +13,10 @@ export type { CliOutput } from '@edu/persistence';
 
 /** What the key commands read from the environment: the database and the key that encrypts private keys at rest. */
 export class KeysCliEnv extends BaseEnv {
-  @Secret() @IsString() @MinLength(32) @RefuseInProduction(DEMO_KEY_ENCRYPTION_KEY)
+  @Secret()
+  @IsString()
+  @MinLength(32)
+  @RefuseInProduction(DEMO_KEY_ENCRYPTION_KEY)
   KEY_ENCRYPTION_KEY = DEMO_KEY_ENCRYPTION_KEY;
 }
 
@@ -34,13 +37,19 @@ export const STAGE_AT_LEAST_SECONDS = 2 * JWKS_MAX_AGE_SECONDS;
 /** The shortest publication of a retired key that outlives what it signed (`0` is allowed: an emergency removal). */
 const SAFE_KEEP_SECONDS: Record<SigningKeyUse, { seconds: number; why: string }> = {
   // Access tokens live ACCESS_TOKEN_TTL_SECONDS (default 3600); signers cache the active key 60 s.
-  'access-token': { seconds: 3600 + 60, why: 'access tokens it signed stay valid for up to ACCESS_TOKEN_TTL_SECONDS (default 1 h)' },
+  'access-token': {
+    seconds: 3600 + 60,
+    why: 'access tokens it signed stay valid for up to ACCESS_TOKEN_TTL_SECONDS (default 1 h)',
+  },
   // Webhook tokens expire 300 s after signing; dispatchers cache the active key 60 s.
   // ID tokens and JWT access tokens of sign-in live 1 h (ACCESS_TOKEN_TTL_SECONDS); the provider reloads its key within 60 s.
   oidc: { seconds: 3600 + 60, why: 'ID tokens and sign-in access tokens it signed stay valid for up to 1 h' },
   // SAML assertions are valid 5 min (NotOnOrAfter); the identity provider reloads its key within 60 s.
   saml: { seconds: 300 + 60, why: 'SAML assertions it signed are accepted for up to 5 min' },
-  webhook: { seconds: 300 + 60, why: 'deliveries signed with it carry exp = iat + 300 s, and dispatchers keep signing with it for up to 60 s' },
+  webhook: {
+    seconds: 300 + 60,
+    why: 'deliveries signed with it carry exp = iat + 300 s, and dispatchers keep signing with it for up to 60 s',
+  },
 };
 
 /** `24h`, `30m`, `90s`, `7d`, `500ms` or `0` → milliseconds; undefined when malformed. */
@@ -75,16 +84,19 @@ function parse(args: string[]): Parsed | string {
   const { use, 'keep-published': keep } = parsed.values;
   const out: Parsed = { command, keepMs: 24 * 3_600_000 };
   if (use !== undefined) {
-    if (!USES.includes(use as SigningKeyUse)) return `--use must be webhook, access-token, oidc or saml (got ${JSON.stringify(use)})`;
+    if (!USES.includes(use as SigningKeyUse))
+      return `--use must be webhook, access-token, oidc or saml (got ${JSON.stringify(use)})`;
     out.use = use as SigningKeyUse;
   }
   if (keep !== undefined) {
     if (command !== 'rotate') return `unexpected argument "--keep-published" for ${command}`;
     const ms = parseDuration(keep);
-    if (ms === undefined) return `--keep-published must be a duration such as 24h, 90m or 0 (got ${JSON.stringify(keep)})`;
+    if (ms === undefined)
+      return `--keep-published must be a duration such as 24h, 90m or 0 (got ${JSON.stringify(keep)})`;
     out.keepMs = ms;
   }
-  if (command !== 'list' && !out.use) return `${command} needs --use webhook, --use access-token, --use oidc or --use saml`;
+  if (command !== 'list' && !out.use)
+    return `${command} needs --use webhook, --use access-token, --use oidc or --use saml`;
   return out;
 }
 
@@ -100,7 +112,9 @@ function describeKey(k: SigningKeyInfo): string {
 
 /** Refuses a database that receives the identity data by replication: keys are made in the global one. */
 async function refuseReplica(ds: DataSource): Promise<string | undefined> {
-  const subs: { subname: string }[] = await ds.query(`SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+  const subs: { subname: string }[] = await ds.query(
+    `SELECT subname FROM pg_subscription WHERE subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
   if (subs.length === 0) return undefined;
   return `this database subscribes to the identity replication (${subs.map((s) => s.subname).join(', ')}): signing keys are staged and rotated in the global identity database, and reach the regions by replication`;
 }
@@ -130,7 +144,9 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
     try {
       await store.checkDecryptable(use);
     } catch {
-      out.error(`Refused: KEY_ENCRYPTION_KEY does not decrypt the active ${use} key. Use the value the identity service (and the webhook dispatcher) run with, or they could not use the new key.`);
+      out.error(
+        `Refused: KEY_ENCRYPTION_KEY does not decrypt the active ${use} key. Use the value the identity service (and the webhook dispatcher) run with, or they could not use the new key.`,
+      );
       return 1;
     }
     if (parsed.command === 'stage') return stageKey(store, use, out);
@@ -141,7 +157,11 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
 async function listKeys(store: SigningKeyStore, use: Parsed['use'], out: CliOutput): Promise<number> {
   const keys = await store.list(use);
   const shown = keys.filter((k) => k.published);
-  out.log(shown.length ? 'Signing keys in the JWKS:' : 'No signing keys yet: the identity service creates them when it starts.');
+  out.log(
+    shown.length
+      ? 'Signing keys in the JWKS:'
+      : 'No signing keys yet: the identity service creates them when it starts.',
+  );
   for (const k of shown) out.log(describeKey(k));
   const hidden = keys.length - shown.length;
   if (hidden) out.log(`  (${hidden} retired key${hidden === 1 ? '' : 's'} no longer published)`);
@@ -177,7 +197,9 @@ async function rotateKey(store: SigningKeyStore, use: SigningKeyUse, keepMs: num
   }
   const safe = SAFE_KEEP_SECONDS[use];
   if (previous && keepMs > 0 && keepMs < safe.seconds * 1000) {
-    out.error(`Warning: --keep-published ${humanSeconds(keepMs / 1000)} is short: ${safe.why}; keep it published for at least ${humanSeconds(safe.seconds)}.`);
+    out.error(
+      `Warning: --keep-published ${humanSeconds(keepMs / 1000)} is short: ${safe.why}; keep it published for at least ${humanSeconds(safe.seconds)}.`,
+    );
   }
   return 0;
 }
@@ -185,7 +207,13 @@ async function rotateKey(store: SigningKeyStore, use: SigningKeyUse, keepMs: num
 /** Publishes a next key without signing with it yet (or names the one already staged). */
 async function stageKey(store: SigningKeyStore, use: SigningKeyUse, out: CliOutput): Promise<number> {
   const staged = await store.stage(use);
-  out.log(staged.created ? `Staged ${use} key ${staged.kid}: published in the ${use === 'saml' ? 'SAML metadata' : 'JWKS'}, not signing yet.` : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`);
-  out.log(`Activate it with \`npm run keys:rotate -- --use ${use}\` once it has been published for at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} (verifiers may cache the JWKS for ${JWKS_MAX_AGE_SECONDS} s).`);
+  out.log(
+    staged.created
+      ? `Staged ${use} key ${staged.kid}: published in the ${use === 'saml' ? 'SAML metadata' : 'JWKS'}, not signing yet.`
+      : `A ${use} key is already staged: ${staged.kid} (published since ${staged.createdAt.toISOString()}).`,
+  );
+  out.log(
+    `Activate it with \`npm run keys:rotate -- --use ${use}\` once it has been published for at least ${humanSeconds(STAGE_AT_LEAST_SECONDS)} (verifiers may cache the JWKS for ${JWKS_MAX_AGE_SECONDS} s).`,
+  );
   return 0;
 }

@@ -10,12 +10,21 @@ import { SigningKeysBootstrap } from './signing-keys.bootstrap';
 @Module({
   controllers: [JwksController],
   providers: [
-    { provide: KeyEncryption, inject: [IdentityEnv], useFactory: (env: IdentityEnv) => new KeyEncryption(env.KEY_ENCRYPTION_KEY) },
-    { provide: SigningKeyStore, inject: [DataSource, KeyEncryption], useFactory: (ds: DataSource, enc: KeyEncryption) => new SigningKeyStore(ds, enc) },
+    {
+      provide: KeyEncryption,
+      inject: [IdentityEnv],
+      useFactory: (env: IdentityEnv) => new KeyEncryption(env.KEY_ENCRYPTION_KEY),
+    },
+    {
+      provide: SigningKeyStore,
+      inject: [DataSource, KeyEncryption],
+      useFactory: (ds: DataSource, enc: KeyEncryption) => new SigningKeyStore(ds, enc),
+    },
     {
       provide: AccessTokenSigner,
       inject: [SigningKeyStore, IdentityEnv],
-      useFactory: (keys: SigningKeyStore, env: IdentityEnv) => new AccessTokenSigner(keys, env.TOKEN_ISSUER, env.TOKEN_AUDIENCE, env.ACCESS_TOKEN_TTL_SECONDS),
+      useFactory: (keys: SigningKeyStore, env: IdentityEnv) =>
+        new AccessTokenSigner(keys, env.TOKEN_ISSUER, env.TOKEN_AUDIENCE, env.ACCESS_TOKEN_TTL_SECONDS),
     },
     SigningKeysBootstrap,
   ],

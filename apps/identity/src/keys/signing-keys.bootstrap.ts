@@ -14,7 +14,11 @@ export class SigningKeysBootstrap implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     try {
-      await Promise.all([this.keys.activeKey('access-token'), this.keys.activeKey('webhook'), this.keys.activeKey('oidc')]);
+      await Promise.all([
+        this.keys.activeKey('access-token'),
+        this.keys.activeKey('webhook'),
+        this.keys.activeKey('oidc'),
+      ]);
     } catch (err) {
       // The database may be down at boot: the first JWKS request creates the keys instead.
       this.logger.warn({ err }, 'Signing keys not ensured at boot; the JWKS endpoint will create them');

@@ -21,7 +21,11 @@ export class OAuthErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (exception instanceof OAuthError) {
-      if (exception.status === 401) res.set('WWW-Authenticate', exception.basicChallenge ? 'Basic realm="edu-platform", charset="UTF-8"' : 'Bearer realm="edu-platform"');
+      if (exception.status === 401)
+        res.set(
+          'WWW-Authenticate',
+          exception.basicChallenge ? 'Basic realm="edu-platform", charset="UTF-8"' : 'Bearer realm="edu-platform"',
+        );
       this.send(res, exception.status, exception.code, exception.description);
       return;
     }
@@ -29,7 +33,8 @@ export class OAuthErrorFilter implements ExceptionFilter {
     if (exception instanceof RetryLaterError) {
       // A spent token budget is RFC 8628's `slow_down` (registered for token endpoint errors); load shedding is an outage.
       res.set(e.headers);
-      if (e.status === 429) this.send(res, 429, 'slow_down', `Too many token requests; retry after ${exception.retryAfterSeconds} s`);
+      if (e.status === 429)
+        this.send(res, 429, 'slow_down', `Too many token requests; retry after ${exception.retryAfterSeconds} s`);
       else this.send(res, e.status, 'temporarily_unavailable', 'The token service is overloaded; retry later');
       return;
     }

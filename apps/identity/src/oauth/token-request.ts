@@ -30,21 +30,30 @@ function basicCredentials(header: string): ClientCredentials {
   try {
     // RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding.
     const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)), viaBasic: true };
+    return {
+      clientId: decode(decoded.slice(0, colon)),
+      clientSecret: decode(decoded.slice(colon + 1)),
+      viaBasic: true,
+    };
   } catch {
     throw new OAuthError('invalid_client', 'Malformed HTTP Basic client authentication', true);
   }
 }
 
 /** Parses and checks a client-credentials token request (RFC 6749 §4.4). */
-export function parseTokenRequest(contentType: string | undefined, authorization: string | undefined, body: unknown): TokenRequest {
+export function parseTokenRequest(
+  contentType: string | undefined,
+  authorization: string | undefined,
+  body: unknown,
+): TokenRequest {
   if (!contentType || !/^application\/x-www-form-urlencoded\b/i.test(contentType)) {
     throw new OAuthError('invalid_request', 'The token request must be application/x-www-form-urlencoded');
   }
   const form = (body ?? {}) as Record<string, unknown>;
   const grantType = param(form, 'grant_type');
   if (!grantType) throw new OAuthError('invalid_request', 'Missing "grant_type"');
-  if (grantType !== 'client_credentials') throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+  if (grantType !== 'client_credentials')
+    throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
 
   const formId = param(form, 'client_id');
   const formSecret = param(form, 'client_secret');
@@ -52,9 +61,14 @@ export function parseTokenRequest(contentType: string | undefined, authorization
   if (authorization) {
     if (formSecret) throw new OAuthError('invalid_request', 'Use one client authentication method, not both');
     credentials = basicCredentials(authorization);
-    if (formId && formId !== credentials.clientId) throw new OAuthError('invalid_request', 'client_id does not match the authenticated client');
+    if (formId && formId !== credentials.clientId)
+      throw new OAuthError('invalid_request', 'client_id does not match the authenticated client');
   } else {
-    if (!formId || !formSecret) throw new OAuthError('invalid_client', 'Client authentication is required (HTTP Basic or client_id and client_secret)');
+    if (!formId || !formSecret)
+      throw new OAuthError(
+        'invalid_client',
+        'Client authentication is required (HTTP Basic or client_id and client_secret)',
+      );
     credentials = { clientId: formId, clientSecret: formSecret, viaBasic: false };
   }
 
@@ -63,6 +77,7 @@ export function parseTokenRequest(contentType: string | undefined, authorization
   if (scopes && scopes.length === 0) throw new OAuthError('invalid_scope', 'The scope parameter is empty');
 
   const tenantId = param(form, 'tenant_id');
-  if (tenantId !== undefined && !isUuid(tenantId)) throw new OAuthError('invalid_request', '"tenant_id" must be a UUID');
+  if (tenantId !== undefined && !isUuid(tenantId))
+    throw new OAuthError('invalid_request', '"tenant_id" must be a UUID');
   return { credentials, scopes, tenantId: tenantId?.toLowerCase() };
 }

@@ -39,7 +39,12 @@ export class TokenService {
     const client = await this.authenticate(req.credentials);
     const claims = await this.claimsFor(client, req);
     const signed = await this.signer.sign(claims);
-    return { access_token: signed.token, token_type: 'Bearer', expires_in: signed.expiresIn, scope: claims.scope.join(' ') };
+    return {
+      access_token: signed.token,
+      token_type: 'Bearer',
+      expires_in: signed.expiresIn,
+      scope: claims.scope.join(' '),
+    };
   }
 
   private async authenticate(c: ClientCredentials): Promise<AuthenticatedClient> {
@@ -53,7 +58,9 @@ export class TokenService {
       if (!verifyClientSecret(c.clientSecret, app.clientSecretHash)) throw refuse();
       return { kind: 'app', app };
     }
-    const deployment = await this.ds.getRepository(DeploymentEntity).findOne({ where: { clientId: c.clientId }, relations: { app: true } });
+    const deployment = await this.ds
+      .getRepository(DeploymentEntity)
+      .findOne({ where: { clientId: c.clientId }, relations: { app: true } });
     if (deployment?.clientSecretHash && deployment.app) {
       if (!verifyClientSecret(c.clientSecret, deployment.clientSecretHash)) throw refuse();
       return { kind: 'deployment', deployment: deployment as DeploymentEntity & { app: AppEntity } };
@@ -71,13 +78,16 @@ export class TokenService {
       }
       case 'deployment': {
         const d = client.deployment;
-        if (req.tenantId && req.tenantId !== d.tenantId) throw new OAuthError('invalid_request', 'These credentials belong to another tenant');
+        if (req.tenantId && req.tenantId !== d.tenantId)
+          throw new OAuthError('invalid_request', 'These credentials belong to another tenant');
         return this.tenantClaims(d, d.app, req.credentials.clientId, req.scopes);
       }
       case 'app': {
         const app = client.app;
         if (req.tenantId) {
-          const d = await this.ds.getRepository(DeploymentEntity).findOne({ where: { appId: app.id, tenantId: req.tenantId } });
+          const d = await this.ds
+            .getRepository(DeploymentEntity)
+            .findOne({ where: { appId: app.id, tenantId: req.tenantId } });
           if (!d) throw new OAuthError('unauthorized_client', 'The app is not deployed at this tenant');
           return this.tenantClaims(d, app, app.clientId, req.scopes);
         }
@@ -90,18 +100,31 @@ export class TokenService {
     }
   }
 
-  private async tenantClaims(d: DeploymentEntity, app: AppEntity, clientId: string, requested?: string[]): Promise<AccessTokenClaims> {
+  private async tenantClaims(
+    d: DeploymentEntity,
+    app: AppEntity,
+    clientId: string,
+    requested?: string[],
+  ): Promise<AccessTokenClaims> {
     const tenant = await this.ds.getRepository(TenantEntity).findOne({ where: { id: d.tenantId } });
     const operatorOnly = new Set(this.catalog.uris(OPERATOR_SCOPE_KEYS));
     const allowed = d.scope.filter((s) => !operatorOnly.has(s));
     const scope = this.grant(requested, allowed);
-    return { sub: app.id, client_id: clientId, scope, tenant_id: d.tenantId, deployment_id: d.id, region: tenant?.regionId };
+    return {
+      sub: app.id,
+      client_id: clientId,
+      scope,
+      tenant_id: d.tenantId,
+      deployment_id: d.id,
+      region: tenant?.regionId,
+    };
   }
 
   /** Requested ∩ allowed (all allowed when nothing was requested); nothing left = invalid_scope. */
   private grant(requested: string[] | undefined, allowed: string[]): string[] {
     const granted = requested ? [...new Set(requested)].filter((s) => allowed.includes(s)) : [...allowed];
-    if (granted.length === 0) throw new OAuthError('invalid_scope', 'None of the requested scopes can be granted to this client');
+    if (granted.length === 0)
+      throw new OAuthError('invalid_scope', 'None of the requested scopes can be granted to this client');
     return granted;
   }
 }

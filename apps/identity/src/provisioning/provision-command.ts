@@ -12,15 +12,23 @@ const USAGE = 'usage: npm run provision -- <file.json> [--dry-run]';
 function describe(report: ProvisionReport, file: string): string[] {
   const lines = [`${report.dryRun ? 'Checked (dry run, nothing written)' : 'Loaded'} ${file}:`];
   for (const [section, c] of Object.entries(report.counts)) {
-    if (c.created + c.updated + c.unchanged > 0) lines.push(`  ${section.padEnd(20)} ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`);
+    if (c.created + c.updated + c.unchanged > 0)
+      lines.push(`  ${section.padEnd(20)} ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`);
   }
-  for (const s of report.generatedSecrets) lines.push(`  generated client secret for ${s.record}: client_id=${s.client_id} client_secret=${s.client_secret} (shown once)`);
+  for (const s of report.generatedSecrets)
+    lines.push(
+      `  generated client secret for ${s.record}: client_id=${s.client_id} client_secret=${s.client_secret} (shown once)`,
+    );
   return lines;
 }
 
 /** The CLI as a function (exit code), so tests can run it in-process. */
 export async function runProvisionCli(args: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
-  const parsed = parseCommandLine({ args, options: { 'dry-run': { type: 'boolean', default: false } }, allowPositionals: true });
+  const parsed = parseCommandLine({
+    args,
+    options: { 'dry-run': { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
   if (typeof parsed === 'string' || parsed.positionals.length !== 1) {
     if (typeof parsed === 'string') out.error(parsed);
     out.error(USAGE);
@@ -51,7 +59,9 @@ export async function runProvisionCli(args: string[], env: NodeJS.ProcessEnv, ou
         out.error(`${files[0]}: ${err.message}`);
         return 1;
       }
-      out.error(`${files[0]}: provisioning failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`);
+      out.error(
+        `${files[0]}: provisioning failed, nothing was written: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return 1;
     }
   });

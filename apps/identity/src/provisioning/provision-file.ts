@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { AppOwnerDto, CreateAppDto } from '../apps/dto/app.dto';
 import { CreateConstituencyDto } from '../constituencies/dto/constituency.dto';
 import { CreateDeploymentDto } from '../deployments/dto/deployment.dto';

@@ -54,7 +54,10 @@ export class Provisioner {
 
   /** Shape and field rules of every record. */
   async parse(input: unknown): Promise<ProvisionFile> {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ProvisioningError(['(file): must be a JSON object with the sections ' + Object.keys(SECTIONS).join(', ')]);
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      throw new ProvisioningError([
+        '(file): must be a JSON object with the sections ' + Object.keys(SECTIONS).join(', '),
+      ]);
     const problems: string[] = [];
     const file = {} as Record<string, unknown[]>;
     for (const key of Object.keys(input)) {
@@ -68,7 +71,12 @@ export class Provisioner {
       }
       file[section] = [];
       for (let i = 0; i < records.length; i++) {
-        const { value, problems: found } = await dtoProblems(cls as new () => object, records[i], `${section}[${i}]`, 'bracket');
+        const { value, problems: found } = await dtoProblems(
+          cls as new () => object,
+          records[i],
+          `${section}[${i}]`,
+          'bracket',
+        );
         for (const f of found) problems.push(`${f.field}: ${f.problems.join('; ')}`);
         file[section].push(value);
       }

@@ -48,7 +48,12 @@ export async function referenceProblems(f: ProvisionFile, m: EntityManager, cata
   const providerTenant = checkIdentityProviders(c, tenantIds);
   const providerProblem = providerProblems(c.db, providerTenant);
   const constituencyKeys = checkConstituencies(c, tenantIds, providerProblem);
-  await checkUserRecords(f, { tenantIds, providerTenant, constituencyKeys, providerProblem, repeated: c.repeated }, m, problems);
+  await checkUserRecords(
+    f,
+    { tenantIds, providerTenant, constituencyKeys, providerProblem, repeated: c.repeated },
+    m,
+    problems,
+  );
   checkDeployments(c, { tenantIds, appOwners, claimClientId, catalog });
   checkVanityDomains(c, tenantIds);
   return problems;
@@ -60,7 +65,8 @@ function repeatedKeys(problems: string[]): Repeated {
     const first = new Map<string, number>();
     items.forEach((item, i) => {
       const k = key(item);
-      if (first.has(k)) problems.push(`${section}[${i}].${field}: repeated in the file (also ${section}[${first.get(k)}])`);
+      if (first.has(k))
+        problems.push(`${section}[${i}].${field}: repeated in the file (also ${section}[${first.get(k)}])`);
       else first.set(k, i);
     });
   };
@@ -71,9 +77,11 @@ function checkTenants({ f, db, problems, repeated }: Checks): Set<string> {
   repeated('tenants', f.tenants, (t) => t.id.toLowerCase(), 'id');
   repeated('tenants', f.tenants, (t) => String(t.customer_id), 'customer_id');
   f.tenants.forEach((t, i) => {
-    if (!db.regions.has(t.region)) problems.push(`tenants[${i}].region: unknown region "${t.region}" (known: ${[...db.regions].join(', ')})`);
+    if (!db.regions.has(t.region))
+      problems.push(`tenants[${i}].region: unknown region "${t.region}" (known: ${[...db.regions].join(', ')})`);
     const holder = db.tenantByCustomerId.get(t.customer_id);
-    if (holder && holder !== t.id.toLowerCase()) problems.push(`tenants[${i}].customer_id: already used by tenant ${holder}`);
+    if (holder && holder !== t.id.toLowerCase())
+      problems.push(`tenants[${i}].customer_id: already used by tenant ${holder}`);
   });
   return new Set([...db.tenants.keys(), ...f.tenants.map((t) => t.id.toLowerCase())]);
 }
@@ -84,13 +92,18 @@ function checkDevelopers({ f, db, problems, repeated }: Checks): Set<string> {
   repeated('developers', f.developers, (d) => normalizeEmail(d.email), 'email');
   f.developers.forEach((d, i) => {
     const holder = db.developerByEmail.get(normalizeEmail(d.email));
-    if (holder && holder !== d.id.toLowerCase()) problems.push(`developers[${i}].email: already used by developer ${holder}`);
+    if (holder && holder !== d.id.toLowerCase())
+      problems.push(`developers[${i}].email: already used by developer ${holder}`);
   });
   return new Set([...db.developers, ...f.developers.map((d) => d.id.toLowerCase())]);
 }
 
 /** Apps' owners; returns the owner of every app in the file or the database. */
-function checkApps({ f, db, problems, repeated }: Checks, tenantIds: Set<string>, developerIds: Set<string>): Map<string, AppOwner> {
+function checkApps(
+  { f, db, problems, repeated }: Checks,
+  tenantIds: Set<string>,
+  developerIds: Set<string>,
+): Map<string, AppOwner> {
   repeated('apps', f.apps, (a) => a.id.toLowerCase(), 'id');
   const appOwners = new Map<string, AppOwner>(db.appOwners);
   f.apps.forEach((a, i) => {
@@ -121,11 +134,15 @@ function checkIdentityProviders({ f, db, problems, repeated }: Checks, tenantIds
   const providerTenant = new Map<string, string>(db.providerTenant);
   f.identity_providers.forEach((p, i) => {
     const tenant = p.tenant.toLowerCase();
-    if (!tenantIds.has(tenant)) problems.push(`identity_providers[${i}].tenant: no tenant ${tenant} in the file or the database`);
+    if (!tenantIds.has(tenant))
+      problems.push(`identity_providers[${i}].tenant: no tenant ${tenant} in the file or the database`);
     const current = db.providerTenant.get(p.id.toLowerCase());
     if (current && current !== tenant) problems.push(`identity_providers[${i}].id: belongs to another tenant`);
     // Files stay free of providers' secrets (the CLI has no key-encryption key); the API seals them.
-    if (p.oauth2?.client_secret !== undefined) problems.push(`identity_providers[${i}].oauth2.client_secret: not accepted in a provisioning file; set it with PATCH /identity-providers/:id`);
+    if (p.oauth2?.client_secret !== undefined)
+      problems.push(
+        `identity_providers[${i}].oauth2.client_secret: not accepted in a provisioning file; set it with PATCH /identity-providers/:id`,
+      );
     providerTenant.set(p.id.toLowerCase(), tenant);
   });
   return providerTenant;
@@ -134,7 +151,10 @@ function checkIdentityProviders({ f, db, problems, repeated }: Checks, tenantIds
 /** Why an identity provider id (a core provider's name or a tenant's provider's UUID) cannot be used, if it cannot. */
 function providerProblems(db: Directory, providerTenant: Map<string, string>): ProviderProblem {
   return (idpId, tenant) => {
-    if (!isUuid(idpId)) return db.coreProviders.has(idpId) ? undefined : `"${idpId}" is not a core identity provider (known: ${[...db.coreProviders].join(', ')})`;
+    if (!isUuid(idpId))
+      return db.coreProviders.has(idpId)
+        ? undefined
+        : `"${idpId}" is not a core identity provider (known: ${[...db.coreProviders].join(', ')})`;
     const owner = providerTenant.get(idpId.toLowerCase());
     if (!owner) return `no identity provider ${idpId} in the file or the database`;
     if (tenant && owner !== tenant) return `identity provider ${idpId} belongs to another tenant`;
@@ -143,11 +163,16 @@ function providerProblems(db: Directory, providerTenant: Map<string, string>): P
 }
 
 /** Constituencies' tenants and providers; returns the `tenant/constituency` keys of the file and the database. */
-function checkConstituencies({ f, db, problems, repeated }: Checks, tenantIds: Set<string>, providerProblem: ProviderProblem): Set<string> {
+function checkConstituencies(
+  { f, db, problems, repeated }: Checks,
+  tenantIds: Set<string>,
+  providerProblem: ProviderProblem,
+): Set<string> {
   repeated('constituencies', f.constituencies, (c) => `${c.tenant_id.toLowerCase()}/${c.id}`, 'id');
   f.constituencies.forEach((c, i) => {
     const tenant = c.tenant_id.toLowerCase();
-    if (!tenantIds.has(tenant)) problems.push(`constituencies[${i}].tenant_id: no tenant ${tenant} in the file or the database`);
+    if (!tenantIds.has(tenant))
+      problems.push(`constituencies[${i}].tenant_id: no tenant ${tenant} in the file or the database`);
     c.allowed_identity_providers.forEach((idp, j) => {
       const p = providerProblem(idp, tenant);
       if (p) problems.push(`constituencies[${i}].allowed_identity_providers[${j}]: ${p}`);
@@ -166,21 +191,29 @@ interface DeploymentRefs {
 /** Deployments' tenants, apps, scopes, ids and client ids. */
 function checkDeployments({ f, db, problems, repeated }: Checks, refs: DeploymentRefs): void {
   repeated('deployments', f.deployments, (d) => `${d.tenant_id.toLowerCase()}/${d.app_id.toLowerCase()}`, 'app_id');
-  repeated('deployments', f.deployments.filter((d) => d.id), (d) => (d.id as string).toLowerCase(), 'id');
+  repeated(
+    'deployments',
+    f.deployments.filter((d) => d.id),
+    (d) => (d.id as string).toLowerCase(),
+    'id',
+  );
   f.deployments.forEach((d, i) => {
     const tenant = d.tenant_id.toLowerCase();
     const app = d.app_id.toLowerCase();
-    if (!refs.tenantIds.has(tenant)) problems.push(`deployments[${i}].tenant_id: no tenant ${tenant} in the file or the database`);
+    if (!refs.tenantIds.has(tenant))
+      problems.push(`deployments[${i}].tenant_id: no tenant ${tenant} in the file or the database`);
     const owner = refs.appOwners.get(app);
     if (!owner) problems.push(`deployments[${i}].app_id: no app ${app} in the file or the database`);
-    else if (owner.type === 'tenant' && owner.id !== tenant) problems.push(`deployments[${i}].app_id: the app is owned by another tenant`);
+    else if (owner.type === 'tenant' && owner.id !== tenant)
+      problems.push(`deployments[${i}].app_id: the app is owned by another tenant`);
     d.scope.forEach((s, j) => {
       // The operator's own rule over the API: the tenant's scopes plus the alerts scopes.
       const problem = scopeGrantProblem(refs.catalog, 'operator', s, []);
       if (problem) problems.push(`deployments[${i}].scope[${j}]: "${s}" ${problem}`);
     });
     const existing = db.deploymentByKey.get(`${tenant}/${app}`);
-    if (d.id && existing && existing !== d.id.toLowerCase()) problems.push(`deployments[${i}].id: the app is already deployed at this tenant as ${existing}`);
+    if (d.id && existing && existing !== d.id.toLowerCase())
+      problems.push(`deployments[${i}].id: the app is already deployed at this tenant as ${existing}`);
     const keyOfId = d.id ? db.deploymentKeyById.get(d.id.toLowerCase()) : undefined;
     if (keyOfId && keyOfId !== `${tenant}/${app}`) problems.push(`deployments[${i}].id: belongs to another deployment`);
     refs.claimClientId(d.client_id, `deployments[${i}]`, `deployment:${existing ?? d.id?.toLowerCase() ?? ''}`);
@@ -192,11 +225,13 @@ function checkVanityDomains({ f, db, problems, repeated }: Checks, tenantIds: Se
   repeated('vanity_domains', f.vanity_domains, (v) => normalizeDomain(v.domain), 'domain');
   f.vanity_domains.forEach((v, i) => {
     const owner = v.owner.id.toLowerCase();
-    if (!tenantIds.has(owner)) problems.push(`vanity_domains[${i}].owner.id: no tenant ${owner} in the file or the database`);
+    if (!tenantIds.has(owner))
+      problems.push(`vanity_domains[${i}].owner.id: no tenant ${owner} in the file or the database`);
     const served = (v.tenants ?? [owner]).map((t) => t.toLowerCase());
     if (!served.includes(owner)) problems.push(`vanity_domains[${i}].tenants: must include the owner ${owner}`);
     served.forEach((t, j) => {
-      if (!tenantIds.has(t)) problems.push(`vanity_domains[${i}].tenants[${j}]: no tenant ${t} in the file or the database`);
+      if (!tenantIds.has(t))
+        problems.push(`vanity_domains[${i}].tenants[${j}]: no tenant ${t} in the file or the database`);
     });
     const holder = db.domainOwner.get(normalizeDomain(v.domain));
     if (holder && holder !== owner) problems.push(`vanity_domains[${i}].domain: already registered by another tenant`);
@@ -205,7 +240,9 @@ function checkVanityDomains({ f, db, problems, repeated }: Checks, tenantIds: Se
 /** Keys of what the database already holds, for reference checks. */
 async function loadDirectory(m: EntityManager) {
   const rows = async <T>(entity: new () => T, select: (keyof T)[]) =>
-    m.getRepository(entity as new () => ObjectLiteral).find({ select: Object.fromEntries(select.map((k) => [k, true])) as never }) as Promise<T[]>;
+    m
+      .getRepository(entity as new () => ObjectLiteral)
+      .find({ select: Object.fromEntries(select.map((k) => [k, true])) as never }) as Promise<T[]>;
   const tenants = await rows(TenantEntity, ['id', 'customerId']);
   const developers = await rows(DeveloperEntity, ['id', 'email']);
   const apps = await rows(AppEntity, ['id', 'ownerType', 'ownerId', 'clientId']);

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager, ObjectLiteral } from 'typeorm';
 import { isUuid } from '@edu/domain';
-import { AppEntity, ConstituencyEntity, DeploymentEntity, DeveloperEntity, IdentityProviderEntity, TenantEntity, VanityDomainEntity } from '@edu/persistence';
+import {
+  AppEntity,
+  ConstituencyEntity,
+  DeploymentEntity,
+  DeveloperEntity,
+  IdentityProviderEntity,
+  TenantEntity,
+  VanityDomainEntity,
+} from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret, verifyClientSecret } from '@edu/signing';
 import { appSettings } from '../apps/app.view';
 import { normalizeDomain, normalizeEmail } from '../common/ids';
@@ -27,7 +35,12 @@ export interface SectionCounts {
 export type GeneratedSecret = { record: string; client_id: string; client_secret: string };
 
 /** Keeps a stored hash that still matches the file's secret; generates one when neither exists. */
-type SecretHash = (given: string | undefined, stored: string | null | undefined, record: string, clientId: string) => string;
+type SecretHash = (
+  given: string | undefined,
+  stored: string | null | undefined,
+  record: string,
+  clientId: string,
+) => string;
 
 interface Writer {
   f: ProvisionFile;
@@ -37,8 +50,13 @@ interface Writer {
 }
 
 /** Writes every section; returns what changed per section and the secrets it generated. */
-export async function writeSections(f: ProvisionFile, m: EntityManager): Promise<{ counts: Record<SectionName, SectionCounts>; generatedSecrets: GeneratedSecret[] }> {
-  const counts = Object.fromEntries(Object.keys(SECTIONS).map((k) => [k, { created: 0, updated: 0, unchanged: 0 }])) as Record<SectionName, SectionCounts>;
+export async function writeSections(
+  f: ProvisionFile,
+  m: EntityManager,
+): Promise<{ counts: Record<SectionName, SectionCounts>; generatedSecrets: GeneratedSecret[] }> {
+  const counts = Object.fromEntries(
+    Object.keys(SECTIONS).map((k) => [k, { created: 0, updated: 0, unchanged: 0 }]),
+  ) as Record<SectionName, SectionCounts>;
   const generatedSecrets: GeneratedSecret[] = [];
   const w: Writer = { f, m, upsert: upserter(m, counts), secretHash: secretHasher(generatedSecrets) };
   await writeDevelopers(w);
@@ -57,7 +75,12 @@ const asStored = (value: unknown): unknown => (value === undefined ? null : JSON
 
 /** Inserts or updates one row, counting it; the columns of `desired` decide "changed". */
 function upserter(m: EntityManager, counts: Record<SectionName, SectionCounts>): Upsert {
-  return async <E extends ObjectLiteral>(section: SectionName, entity: new () => E, where: Partial<E>, desired: Partial<E>): Promise<E | null> => {
+  return async <E extends ObjectLiteral>(
+    section: SectionName,
+    entity: new () => E,
+    where: Partial<E>,
+    desired: Partial<E>,
+  ): Promise<E | null> => {
     const repo = m.getRepository(entity);
     const existing = await repo.findOne({ where: where as never });
     if (!existing) {
@@ -89,20 +112,30 @@ const lowerIfUuid = (id: string) => (isUuid(id) ? id.toLowerCase() : id);
 
 async function writeDevelopers({ f, upsert }: Writer): Promise<void> {
   for (const d of f.developers) {
-    await upsert('developers', DeveloperEntity, { id: d.id.toLowerCase() }, { name: d.name, email: normalizeEmail(d.email) });
+    await upsert(
+      'developers',
+      DeveloperEntity,
+      { id: d.id.toLowerCase() },
+      { name: d.name, email: normalizeEmail(d.email) },
+    );
   }
 }
 
 async function writeTenants({ f, upsert }: Writer): Promise<void> {
   for (const t of f.tenants) {
-    await upsert('tenants', TenantEntity, { id: t.id.toLowerCase() }, {
-      name: t.name,
-      customerId: t.customer_id,
-      govtId: t.govt_id,
-      regionId: t.region,
-      licences: [...t.licences],
-      rootOrgSourcedId: t.root_org_sourced_id ?? null,
-    });
+    await upsert(
+      'tenants',
+      TenantEntity,
+      { id: t.id.toLowerCase() },
+      {
+        name: t.name,
+        customerId: t.customer_id,
+        govtId: t.govt_id,
+        regionId: t.region,
+        licences: [...t.licences],
+        rootOrgSourcedId: t.root_org_sourced_id ?? null,
+      },
+    );
   }
 }
 
@@ -112,31 +145,46 @@ async function writeApps({ f, m, upsert, secretHash }: Writer): Promise<void> {
     const id = a.id.toLowerCase();
     const existing = await m.getRepository(AppEntity).findOne({ where: { id } });
     const clientId = a.client_id ?? existing?.clientId ?? generateClientId('app');
-    await upsert('apps', AppEntity, { id }, {
-      name: a.name,
-      ownerType: a.owner.type,
-      ownerId: a.owner.id.toLowerCase(),
-      authType: a.auth_type,
-      ...appSettings(a),
-      clientId,
-      clientSecretHash: secretHash(a.client_secret, existing?.clientSecretHash, `apps[${i}]`, clientId),
-    });
+    await upsert(
+      'apps',
+      AppEntity,
+      { id },
+      {
+        name: a.name,
+        ownerType: a.owner.type,
+        ownerId: a.owner.id.toLowerCase(),
+        authType: a.auth_type,
+        ...appSettings(a),
+        clientId,
+        clientSecretHash: secretHash(a.client_secret, existing?.clientSecretHash, `apps[${i}]`, clientId),
+      },
+    );
   }
 }
 
 async function writeIdentityProviders({ f, upsert }: Writer): Promise<void> {
   for (const p of f.identity_providers) {
-    await upsert('identity_providers', IdentityProviderEntity, { id: p.id.toLowerCase() }, { tenantId: p.tenant.toLowerCase(), ...identityProviderColumns(p) });
+    await upsert(
+      'identity_providers',
+      IdentityProviderEntity,
+      { id: p.id.toLowerCase() },
+      { tenantId: p.tenant.toLowerCase(), ...identityProviderColumns(p) },
+    );
   }
 }
 
 async function writeConstituencies({ f, upsert }: Writer): Promise<void> {
   for (const c of f.constituencies) {
-    await upsert('constituencies', ConstituencyEntity, { tenantId: c.tenant_id.toLowerCase(), id: c.id }, {
-      name: c.name,
-      enableSelfServiceProvisioning: c.enable_self_service_provisioning,
-      allowedIdentityProviders: c.allowed_identity_providers.map(lowerIfUuid),
-    });
+    await upsert(
+      'constituencies',
+      ConstituencyEntity,
+      { tenantId: c.tenant_id.toLowerCase(), id: c.id },
+      {
+        name: c.name,
+        enableSelfServiceProvisioning: c.enable_self_service_provisioning,
+        allowedIdentityProviders: c.allowed_identity_providers.map(lowerIfUuid),
+      },
+    );
   }
 }
 
@@ -153,7 +201,12 @@ async function writeDeployments({ f, m, upsert, secretHash }: Writer): Promise<v
       desired.clientSecretHash = secretHash(d.client_secret, existing?.clientSecretHash, `deployments[${i}]`, clientId);
     }
     if (existing) await upsert('deployments', DeploymentEntity, key, desired);
-    else await upsert('deployments', DeploymentEntity, key, { id: d.id?.toLowerCase() ?? randomUUID(), settings: mergeSettings({}, d.settings), ...desired });
+    else
+      await upsert('deployments', DeploymentEntity, key, {
+        id: d.id?.toLowerCase() ?? randomUUID(),
+        settings: mergeSettings({}, d.settings),
+        ...desired,
+      });
   }
 }
 
@@ -162,8 +215,17 @@ async function writeVanityDomains({ f, m, upsert }: Writer): Promise<void> {
   for (const v of f.vanity_domains) {
     const owner = v.owner.id.toLowerCase();
     const domain = normalizeDomain(v.domain);
-    const desired = { tenantId: owner, tenants: (v.tenants ?? [owner]).map((t) => t.toLowerCase()), brandConfiguration: brandConfiguration(v.brand_configuration) };
+    const desired = {
+      tenantId: owner,
+      tenants: (v.tenants ?? [owner]).map((t) => t.toLowerCase()),
+      brandConfiguration: brandConfiguration(v.brand_configuration),
+    };
     const exists = await m.getRepository(VanityDomainEntity).exists({ where: { domain } });
-    await upsert('vanity_domains', VanityDomainEntity, { domain }, exists ? desired : { ...desired, status: 'PENDING_DNS' as const });
+    await upsert(
+      'vanity_domains',
+      VanityDomainEntity,
+      { domain },
+      exists ? desired : { ...desired, status: 'PENDING_DNS' as const },
+    );
   }
 }

@@ -24,17 +24,29 @@ export interface UserReferenceContext {
   repeated: <T>(section: string, items: T[], key: (t: T) => string, field: string) => void;
 }
 
-export type Upsert = <E extends ObjectLiteral>(section: SectionName, entity: new () => E, where: Partial<E>, desired: Partial<E>) => Promise<E | null>;
+export type Upsert = <E extends ObjectLiteral>(
+  section: SectionName,
+  entity: new () => E,
+  where: Partial<E>,
+  desired: Partial<E>,
+) => Promise<E | null>;
 
 const lowerIfUuid = (id: string) => (isUuid(id) ? id.toLowerCase() : id);
 const recordKey = (tenantId: string, email: string) => `${tenantId.toLowerCase()}/${normalizeEmail(email)}`;
 
 /** Every problem of the two sections, against the file and the database. */
-export async function checkUserRecords(f: ProvisionFile, ctx: UserReferenceContext, m: EntityManager, problems: string[]): Promise<void> {
+export async function checkUserRecords(
+  f: ProvisionFile,
+  ctx: UserReferenceContext,
+  m: EntityManager,
+  problems: string[],
+): Promise<void> {
   const persons = await m.getRepository(UserEntity).find({ select: { id: true, email: true } });
   const idByEmail = new Map(persons.map((p) => [p.email, p.id]));
   const emailById = new Map(persons.map((p) => [p.id, p.email]));
-  const stored: { tenant_id: string; email: string }[] = await m.query(`SELECT tu.tenant_id, u.email FROM tenant_users tu JOIN users u ON u.id = tu.user_id`);
+  const stored: { tenant_id: string; email: string }[] = await m.query(
+    `SELECT tu.tenant_id, u.email FROM tenant_users tu JOIN users u ON u.id = tu.user_id`,
+  );
   const storedRecords = new Set(stored.map((r) => recordKey(r.tenant_id, r.email)));
 
   const fileUsers = new Set(f.users.map((u) => normalizeEmail(u.email)));
@@ -45,32 +57,48 @@ export async function checkUserRecords(f: ProvisionFile, ctx: UserReferenceConte
   }
 
   ctx.repeated('users', f.users, (u) => normalizeEmail(u.email), 'email');
-  ctx.repeated('users', f.users.filter((u) => u.id), (u) => (u.id as string).toLowerCase(), 'id');
+  ctx.repeated(
+    'users',
+    f.users.filter((u) => u.id),
+    (u) => (u.id as string).toLowerCase(),
+    'id',
+  );
   f.users.forEach((u, i) => {
     const email = normalizeEmail(u.email);
     const existing = idByEmail.get(email);
-    if (u.id && existing && existing !== u.id.toLowerCase()) problems.push(`users[${i}].id: the user with this e-mail address has id ${existing}`);
+    if (u.id && existing && existing !== u.id.toLowerCase())
+      problems.push(`users[${i}].id: the user with this e-mail address has id ${existing}`);
     const holder = u.id ? emailById.get(u.id.toLowerCase()) : undefined;
     if (holder && holder !== email) problems.push(`users[${i}].id: belongs to the user ${holder}`);
     const tenants = tenantsOf.get(email);
-    if (!tenants) problems.push(`users[${i}].email: no tenant_users record in the file adds this user to a tenant (profiles are kept per tenant)`);
+    if (!tenants)
+      problems.push(
+        `users[${i}].email: no tenant_users record in the file adds this user to a tenant (profiles are kept per tenant)`,
+      );
     (u.idp_identifiers ?? []).forEach((ident, j) => {
       const problem = ctx.providerProblem(ident.idp_id);
       const owner = isUuid(ident.idp_id) ? ctx.providerTenant.get(ident.idp_id.toLowerCase()) : undefined;
       if (problem) problems.push(`users[${i}].idp_identifiers[${j}].idp_id: ${problem}`);
-      else if (owner && tenants && !tenants.has(owner)) problems.push(`users[${i}].idp_identifiers[${j}].idp_id: identity provider ${ident.idp_id} belongs to a tenant the file does not add this user to`);
+      else if (owner && tenants && !tenants.has(owner))
+        problems.push(
+          `users[${i}].idp_identifiers[${j}].idp_id: identity provider ${ident.idp_id} belongs to a tenant the file does not add this user to`,
+        );
     });
   });
 
   ctx.repeated('tenant_users', f.tenant_users, (l) => recordKey(l.tenant_id, l.user_email), 'user_email');
   f.tenant_users.forEach((l, i) => {
     const tenant = l.tenant_id.toLowerCase();
-    if (!ctx.tenantIds.has(tenant)) problems.push(`tenant_users[${i}].tenant_id: no tenant ${tenant} in the file or the database`);
+    if (!ctx.tenantIds.has(tenant))
+      problems.push(`tenant_users[${i}].tenant_id: no tenant ${tenant} in the file or the database`);
     if (!fileUsers.has(normalizeEmail(l.user_email)) && !storedRecords.has(recordKey(tenant, l.user_email))) {
-      problems.push(`tenant_users[${i}].user_email: no users record for ${l.user_email} in the file (a tenant's new record of a user takes its profile from it)`);
+      problems.push(
+        `tenant_users[${i}].user_email: no users record for ${l.user_email} in the file (a tenant's new record of a user takes its profile from it)`,
+      );
     }
     l.constituencies.forEach((c, j) => {
-      if (!ctx.constituencyKeys.has(`${tenant}/${c}`)) problems.push(`tenant_users[${i}].constituencies[${j}]: "${c}" is not a constituency of tenant ${tenant}`);
+      if (!ctx.constituencyKeys.has(`${tenant}/${c}`))
+        problems.push(`tenant_users[${i}].constituencies[${j}]: "${c}" is not a constituency of tenant ${tenant}`);
     });
   });
 }
@@ -100,8 +128,16 @@ export async function writeUserRecords(f: ProvisionFile, m: EntityManager, upser
       const identifiers: UserIdpIdentifier[] = (u.idp_identifiers ?? [])
         .map((i) => ({ id: i.id, idp_id: lowerIfUuid(i.idp_id) }))
         .filter((i) => !isUuid(i.idp_id) || providerTenant.get(i.idp_id) === tenantId)
-        .map((i) => ({ id: (i.id ?? previous.find((p) => p.idp_id === i.idp_id)?.id ?? randomUUID()).toLowerCase(), idp_id: i.idp_id }));
-      Object.assign(desired, { name: u.name, nickname: u.nickname ?? u.name, picture: u.picture, idpIdentifiers: identifiers });
+        .map((i) => ({
+          id: (i.id ?? previous.find((p) => p.idp_id === i.idp_id)?.id ?? randomUUID()).toLowerCase(),
+          idp_id: i.idp_id,
+        }));
+      Object.assign(desired, {
+        name: u.name,
+        nickname: u.nickname ?? u.name,
+        picture: u.picture,
+        idpIdentifiers: identifiers,
+      });
     }
     await upsert('tenant_users', TenantUserEntity, key, desired);
   }

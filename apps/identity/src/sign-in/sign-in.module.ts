@@ -23,6 +23,19 @@ import { UpstreamProviders } from './upstream/upstream-providers';
 @Module({
   imports: [JitProvisioningModule, SignInLogModule, LtiModule],
   controllers: [OidcController, PortalController, SchoolAppsController, BrandController, ...SAML_CONTROLLERS],
-  providers: [SignInRepository, AccountFinder, IdentityMapper, OidcProviderHost, UpstreamClient, UpstreamLogins, UpstreamProviders, PortalService, SchoolApps, BrandStore, PortalCsrf, ...SAML_PROVIDERS],
+  providers: [
+    SignInRepository,
+    AccountFinder,
+    IdentityMapper,
+    OidcProviderHost,
+    UpstreamClient,
+    UpstreamLogins,
+    UpstreamProviders,
+    PortalService,
+    SchoolApps,
+    BrandStore,
+    PortalCsrf,
+    ...SAML_PROVIDERS,
+  ],
 })
 export class SignInModule {}

@@ -50,12 +50,22 @@ export class SignInRepository {
     );
     const row = rows[0];
     return row
-      ? { id: row.id, name: row.name, clientId: row.clientId, clientSecretHash: row.clientSecretHash, redirectUris: row.oauth2?.redirect_uris ?? [], authType: row.authType }
+      ? {
+          id: row.id,
+          name: row.name,
+          clientId: row.clientId,
+          clientSecretHash: row.clientSecretHash,
+          redirectUris: row.oauth2?.redirect_uris ?? [],
+          authType: row.authType,
+        }
       : null;
   }
 
   async isDeployed(appId: string, tenantId: string): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query(`SELECT 1 FROM tenant_app_deployments WHERE app_id = $1 AND tenant_id = $2`, [appId, tenantId]);
+    const rows: unknown[] = await this.ds.query(
+      `SELECT 1 FROM tenant_app_deployments WHERE app_id = $1 AND tenant_id = $2`,
+      [appId, tenantId],
+    );
     return rows.length > 0;
   }
 
@@ -67,7 +77,10 @@ export class SignInRepository {
 
   /** The tenants a vanity domain serves (its owner first). */
   async vanityDomainTenants(domain: string): Promise<string[] | null> {
-    const rows: { tenant_id: string; tenants: string[] }[] = await this.ds.query(`SELECT tenant_id, tenants FROM vanity_domains WHERE domain = $1`, [domain.toLowerCase()]);
+    const rows: { tenant_id: string; tenants: string[] }[] = await this.ds.query(
+      `SELECT tenant_id, tenants FROM vanity_domains WHERE domain = $1`,
+      [domain.toLowerCase()],
+    );
     const row = rows[0];
     return row ? [row.tenant_id, ...row.tenants.filter((t) => t !== row.tenant_id)] : null;
   }
@@ -92,7 +105,10 @@ export class SignInRepository {
   }
 
   async memberByIdentifier(tenantId: string, identifier: UserIdpIdentifier): Promise<TenantMember | null> {
-    return this.member(`tu.tenant_id = $1 AND tu.idp_identifiers @> $2::jsonb`, [tenantId, JSON.stringify([identifier])]);
+    return this.member(`tu.tenant_id = $1 AND tu.idp_identifiers @> $2::jsonb`, [
+      tenantId,
+      JSON.stringify([identifier]),
+    ]);
   }
 
   async memberByEmail(tenantId: string, email: string): Promise<TenantMember | null> {
@@ -116,7 +132,10 @@ export class SignInRepository {
   /** Names of the tenant's constituencies, by id. */
   async constituencyNames(tenantId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
     if (ids.length === 0) return [];
-    return this.ds.query(`SELECT id, name FROM constituencies WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id`, [tenantId, ids]);
+    return this.ds.query(`SELECT id, name FROM constituencies WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id`, [
+      tenantId,
+      ids,
+    ]);
   }
 
   async allowedProviders(tenantId: string, constituencies: string[]): Promise<Set<string>> {

@@ -22,7 +22,9 @@ export class TenantRepository {
   }
 
   listAll(m?: EntityManager): Promise<TenantWithRegion[]> {
-    return this.repo(m).find({ relations: { region: true }, order: { name: 'ASC', id: 'ASC' } }) as Promise<TenantWithRegion[]>;
+    return this.repo(m).find({ relations: { region: true }, order: { name: 'ASC', id: 'ASC' } }) as Promise<
+      TenantWithRegion[]
+    >;
   }
 
   findByCustomerId(customerId: number, m?: EntityManager): Promise<TenantEntity | null> {

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -7,7 +16,10 @@ import { CreateTenantDto, UpdateTenantDto } from './dto/tenant.dto';
 import { TenantAdminView, TenantView } from './tenant.view';
 import { TenantsService } from './tenants.service';
 
-const ID = { name: 'id', description: 'Tenant id (uuid). Unknown, malformed and other tenants\u2019 ids all answer 404.' };
+const ID = {
+  name: 'id',
+  description: 'Tenant id (uuid). Unknown, malformed and other tenants\u2019 ids all answer 404.',
+};
 
 @ApiTags('tenants')
 @ApiExtraModels(TenantAdminView)
@@ -46,7 +58,11 @@ export class TenantsController {
   @ApiOperation({ summary: 'Change a tenant, its region or its licences' })
   @ApiParam(ID)
   @ApiOkResponse({ type: TenantAdminView })
-  update(@CurrentPrincipal() who: Principal, @Param('id') id: string, @Body() dto: UpdateTenantDto): Promise<TenantAdminView> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param('id') id: string,
+    @Body() dto: UpdateTenantDto,
+  ): Promise<TenantAdminView> {
     return this.tenants.update(who, id, dto);
   }
 

@@ -51,7 +51,14 @@ export class TenantsService {
           await this.checkRegion(dto.region, m);
           if (await this.tenants.findByCustomerId(dto.customer_id, m)) throw conflict(CUSTOMER_ID_TAKEN);
           const saved = await this.tenants.save(
-            { name: dto.name, customerId: dto.customer_id, govtId: dto.govt_id, regionId: dto.region, licences: [...dto.licences], rootOrgSourcedId: dto.root_org_sourced_id ?? null },
+            {
+              name: dto.name,
+              customerId: dto.customer_id,
+              govtId: dto.govt_id,
+              regionId: dto.region,
+              licences: [...dto.licences],
+              rootOrgSourcedId: dto.root_org_sourced_id ?? null,
+            },
             m,
           );
           return toTenantAdminView(await this.found(saved.id, m));
@@ -68,7 +75,12 @@ export class TenantsService {
         this.ds.transaction(async (m) => {
           const tenant = await this.found(id, m);
           if (dto.region !== undefined) await this.checkRegion(dto.region, m);
-          if (dto.customer_id !== undefined && dto.customer_id !== tenant.customerId && (await this.tenants.findByCustomerId(dto.customer_id, m))) throw conflict(CUSTOMER_ID_TAKEN);
+          if (
+            dto.customer_id !== undefined &&
+            dto.customer_id !== tenant.customerId &&
+            (await this.tenants.findByCustomerId(dto.customer_id, m))
+          )
+            throw conflict(CUSTOMER_ID_TAKEN);
           await this.tenants.save(
             {
               id,
@@ -77,7 +89,8 @@ export class TenantsService {
               govtId: dto.govt_id ?? tenant.govtId,
               regionId: dto.region ?? tenant.regionId,
               licences: dto.licences ? [...dto.licences] : tenant.licences,
-              rootOrgSourcedId: dto.root_org_sourced_id === undefined ? tenant.rootOrgSourcedId : dto.root_org_sourced_id,
+              rootOrgSourcedId:
+                dto.root_org_sourced_id === undefined ? tenant.rootOrgSourcedId : dto.root_org_sourced_id,
             },
             m,
           );
@@ -111,6 +124,7 @@ export class TenantsService {
   }
 
   private async checkRegion(region: string, m: EntityManager): Promise<void> {
-    if (!(await this.tenants.regionExists(region, m))) throw fieldError('region', 'must be a known region id (AU-NSW, SG)');
+    if (!(await this.tenants.regionExists(region, m)))
+      throw fieldError('region', 'must be a known region id (AU-NSW, SG)');
   }
 }

@@ -13,6 +13,8 @@ describe('PersonIds', () => {
   it('depends on the address and on the secret', () => {
     const ids = PersonIds.fromSecret(secret);
     expect(ids.forEmail('jo@school.example')).not.toBe(ids.forEmail('jo2@school.example'));
-    expect(PersonIds.fromSecret(`${secret}!`).forEmail('jo@school.example')).not.toBe(ids.forEmail('jo@school.example'));
+    expect(PersonIds.fromSecret(`${secret}!`).forEmail('jo@school.example')).not.toBe(
+      ids.forEmail('jo@school.example'),
+    );
   });
 });

@@ -25,7 +25,10 @@ export interface NewTenantUser {
  * providers and the tenant's own providers are accepted; problems name the offending entry.
  */
 export function tenantIdentifiers(given: IdpIdentifierDto[], refs: ProviderRefs): UserIdpIdentifier[] {
-  const normalized = given.map((i) => ({ id: (i.id ?? randomUUID()).toLowerCase(), idp_id: isUuid(i.idp_id) ? i.idp_id.toLowerCase() : i.idp_id }));
+  const normalized = given.map((i) => ({
+    id: (i.id ?? randomUUID()).toLowerCase(),
+    idp_id: isUuid(i.idp_id) ? i.idp_id.toLowerCase() : i.idp_id,
+  }));
   const unknown = refs.firstUnknown(normalized.map((i) => i.idp_id));
   if (unknown) throw fieldError('idp_identifiers', unknown);
   const seen = new Set<string>();

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -26,10 +33,17 @@ export class TenantUsersController {
 
   @Post()
   @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Add a person to the tenant with constituencies and the tenant\u2019s own profile (409 only when this tenant already has them)' })
+  @ApiOperation({
+    summary:
+      'Add a person to the tenant with constituencies and the tenant\u2019s own profile (409 only when this tenant already has them)',
+  })
   @ApiParam(TENANT)
   @ApiCreatedResponse({ type: TenantUserView })
-  create(@CurrentPrincipal() who: Principal, @Param('id') tenantId: string, @Body() dto: CreateTenantUserDto): Promise<TenantUserView> {
+  create(
+    @CurrentPrincipal() who: Principal,
+    @Param('id') tenantId: string,
+    @Body() dto: CreateTenantUserDto,
+  ): Promise<TenantUserView> {
     return this.links.create(who, tenantId, dto);
   }
 
@@ -39,7 +53,12 @@ export class TenantUsersController {
   @ApiParam(TENANT)
   @ApiParam(EMAIL)
   @ApiOkResponse({ type: TenantUserView })
-  update(@CurrentPrincipal() who: Principal, @Param('id') tenantId: string, @Param('email') email: string, @Body() dto: UpdateTenantUserDto): Promise<TenantUserView> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param('id') tenantId: string,
+    @Param('email') email: string,
+    @Body() dto: UpdateTenantUserDto,
+  ): Promise<TenantUserView> {
     return this.links.update(who, tenantId, email, dto);
   }
 
@@ -50,7 +69,11 @@ export class TenantUsersController {
   @ApiParam(TENANT)
   @ApiParam(EMAIL)
   @ApiNoContentResponse()
-  remove(@CurrentPrincipal() who: Principal, @Param('id') tenantId: string, @Param('email') email: string): Promise<void> {
+  remove(
+    @CurrentPrincipal() who: Principal,
+    @Param('id') tenantId: string,
+    @Param('email') email: string,
+  ): Promise<void> {
     return this.links.remove(who, tenantId, email);
   }
 }

@@ -50,7 +50,12 @@ export class TenantUsersService {
     );
   }
 
-  async update(who: Principal, rawTenantId: string, rawEmail: string, dto: UpdateTenantUserDto): Promise<TenantUserView> {
+  async update(
+    who: Principal,
+    rawTenantId: string,
+    rawEmail: string,
+    dto: UpdateTenantUserDto,
+  ): Promise<TenantUserView> {
     const tenantId = this.policy.pathTenant(who, 'write', rawTenantId);
     const email = emailOr404(rawEmail, 'Tenant user');
     return this.ds.transaction(async (m) => {

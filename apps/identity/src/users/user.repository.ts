@@ -35,7 +35,10 @@ export class UserRepository {
   async deleteOrphans(ids: string[], m: EntityManager): Promise<void> {
     if (ids.length === 0) return;
     await m.query(`SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
-    await m.query(`DELETE FROM users u WHERE u.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM tenant_users tu WHERE tu.user_id = u.id)`, [ids]);
+    await m.query(
+      `DELETE FROM users u WHERE u.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM tenant_users tu WHERE tu.user_id = u.id)`,
+      [ids],
+    );
   }
 
   /**
@@ -68,12 +71,17 @@ export class TenantUserRepository {
 
   /** The tenant's records, by e-mail address. */
   list(tenantId: string, m?: EntityManager): Promise<LinkedUser[]> {
-    return this.withUser(m).where('tu.tenant_id = :tenantId', { tenantId }).orderBy('u.email', 'ASC').getMany() as Promise<LinkedUser[]>;
+    return this.withUser(m)
+      .where('tu.tenant_id = :tenantId', { tenantId })
+      .orderBy('u.email', 'ASC')
+      .getMany() as Promise<LinkedUser[]>;
   }
 
   /** The tenant's record of the person with `email` (normalized). */
   async findByEmail(tenantId: string, email: string, m?: EntityManager): Promise<LinkedUser | null> {
-    return (await this.withUser(m).where('tu.tenant_id = :tenantId AND u.email = :email', { tenantId, email }).getOne()) as LinkedUser | null;
+    return (await this.withUser(m)
+      .where('tu.tenant_id = :tenantId AND u.email = :email', { tenantId, email })
+      .getOne()) as LinkedUser | null;
   }
 
   exists(tenantId: string, userId: string, m: EntityManager): Promise<boolean> {
@@ -86,7 +94,10 @@ export class TenantUserRepository {
   }
 
   /** Always an INSERT: a record that exists already is a unique violation, never overwritten. */
-  async insert(link: Omit<TenantUserEntity, 'createdAt' | 'updatedAt' | 'tenant' | 'user'>, m: EntityManager): Promise<TenantUserEntity> {
+  async insert(
+    link: Omit<TenantUserEntity, 'createdAt' | 'updatedAt' | 'tenant' | 'user'>,
+    m: EntityManager,
+  ): Promise<TenantUserEntity> {
     const entity = this.repo(m).create(link);
     await this.repo(m).insert(entity);
     return entity;

@@ -40,10 +40,17 @@ export function toUserSummaryView(link: LinkedUser): UserSummaryView {
 export function toUserView(link: LinkedUser, refs: ProviderRefs): UserView {
   return {
     ...toUserSummaryView(link),
-    idp_identifiers: link.idpIdentifiers.filter((i) => refs.visible(i.idp_id)).map((i) => ({ id: i.id, idp_id: i.idp_id })),
+    idp_identifiers: link.idpIdentifiers
+      .filter((i) => refs.visible(i.idp_id))
+      .map((i) => ({ id: i.id, idp_id: i.idp_id })),
   };
 }
 
 export function toTenantUserView(link: LinkedUser): TenantUserView {
-  return { user_email: link.user.email, tenant_id: link.tenantId, constituencies: [...link.constituencies], user: toUserSummaryView(link) };
+  return {
+    user_email: link.user.email,
+    tenant_id: link.tenantId,
+    constituencies: [...link.constituencies],
+    user: toUserSummaryView(link),
+  };
 }

@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -7,7 +15,10 @@ import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
 import { UserView } from './user.view';
 import { UsersService } from './users.service';
 
-const EMAIL = { name: 'email', description: 'E-mail address (case-insensitive) of a user linked to the token\u2019s tenant' };
+const EMAIL = {
+  name: 'email',
+  description: 'E-mail address (case-insensitive) of a user linked to the token\u2019s tenant',
+};
 
 @ApiTags('users')
 @Controller('users')
@@ -34,7 +45,10 @@ export class UsersController {
 
   @Post()
   @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Add a person to the token\u2019s tenant with the tenant\u2019s own profile (409 only when this tenant already has them)' })
+  @ApiOperation({
+    summary:
+      'Add a person to the token\u2019s tenant with the tenant\u2019s own profile (409 only when this tenant already has them)',
+  })
   @ApiCreatedResponse({ type: UserView })
   create(@CurrentPrincipal() who: Principal, @Body() dto: CreateUserDto): Promise<UserView> {
     return this.users.create(who, dto);
@@ -42,10 +56,16 @@ export class UsersController {
 
   @Patch(':email')
   @Scopes('id.tenant-core.write')
-  @ApiOperation({ summary: 'Change this tenant\u2019s profile and identifiers of a user (other tenants\u2019 records are untouched)' })
+  @ApiOperation({
+    summary: 'Change this tenant\u2019s profile and identifiers of a user (other tenants\u2019 records are untouched)',
+  })
   @ApiParam(EMAIL)
   @ApiOkResponse({ type: UserView })
-  update(@CurrentPrincipal() who: Principal, @Param('email') email: string, @Body() dto: UpdateUserDto): Promise<UserView> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param('email') email: string,
+    @Body() dto: UpdateUserDto,
+  ): Promise<UserView> {
     return this.users.update(who, email, dto);
   }
 

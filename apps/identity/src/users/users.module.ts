@@ -10,7 +10,11 @@ import { UsersService } from './users.service';
 @Module({
   controllers: [UsersController, TenantUsersController],
   providers: [
-    { provide: PersonIds, inject: [IdentityEnv], useFactory: (env: IdentityEnv) => PersonIds.fromSecret(env.KEY_ENCRYPTION_KEY) },
+    {
+      provide: PersonIds,
+      inject: [IdentityEnv],
+      useFactory: (env: IdentityEnv) => PersonIds.fromSecret(env.KEY_ENCRYPTION_KEY),
+    },
     TenantUserRecords,
     UsersService,
     TenantUsersService,

@@ -44,7 +44,18 @@ export class UsersService {
         this.ds.transaction(async (m) => {
           const refs = await ProviderRefs.load(this.providers, tenantId, m);
           const idpIdentifiers = tenantIdentifiers(dto.idp_identifiers ?? [], refs);
-          const link = await this.records.add(tenantId, email, { constituencies: [], name: dto.name, nickname: dto.nickname ?? dto.name, picture: dto.picture, idpIdentifiers }, m);
+          const link = await this.records.add(
+            tenantId,
+            email,
+            {
+              constituencies: [],
+              name: dto.name,
+              nickname: dto.nickname ?? dto.name,
+              picture: dto.picture,
+              idpIdentifiers,
+            },
+            m,
+          );
           return toUserView(link, refs);
         }),
       ALREADY_AT_TENANT,

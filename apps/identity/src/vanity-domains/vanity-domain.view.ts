@@ -17,7 +17,9 @@ export class VanityDomainView {
 }
 
 function typeface(t: TypefaceEntry | TypefaceDto): TypefaceEntry {
-  return t.source === 'file' ? { name: t.name, source: t.source, file_type: t.file_type, file: t.file } : { name: t.name, source: t.source };
+  return t.source === 'file'
+    ? { name: t.name, source: t.source, file_type: t.file_type, file: t.file }
+    : { name: t.name, source: t.source };
 }
 
 /** A canonical copy (fixed key order, `via` always present) of a brand configuration. */
@@ -32,7 +34,11 @@ export function brandConfiguration(b: BrandConfiguration | BrandConfigurationDto
     logo: { light: b.logo.light, dark: b.logo.dark },
     background: {
       color: { dark: b.background.color.dark, light: b.background.color.light },
-      gradient: { from: b.background.gradient.from, via: b.background.gradient.via ?? null, to: b.background.gradient.to },
+      gradient: {
+        from: b.background.gradient.from,
+        via: b.background.gradient.via ?? null,
+        to: b.background.gradient.to,
+      },
       image: b.background.image,
       position: b.background.position,
       repeat: b.background.repeat,
@@ -42,5 +48,11 @@ export function brandConfiguration(b: BrandConfiguration | BrandConfigurationDto
 }
 
 export function toVanityDomainView(d: VanityDomainEntity): VanityDomainView {
-  return { domain: d.domain, owner: { type: 'tenant', id: d.tenantId }, tenants: [...d.tenants], status: d.status, brand_configuration: brandConfiguration(d.brandConfiguration) };
+  return {
+    domain: d.domain,
+    owner: { type: 'tenant', id: d.tenantId },
+    tenants: [...d.tenants],
+    status: d.status,
+    brand_configuration: brandConfiguration(d.brandConfiguration),
+  };
 }

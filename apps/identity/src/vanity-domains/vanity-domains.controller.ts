@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentPrincipal } from '@edu/auth';
 import type { Principal } from '@edu/domain';
 import { Scopes } from '../common/scopes.decorator';
@@ -50,7 +59,11 @@ export class VanityDomainsController {
   @ApiParam(DOMAIN)
   @ApiOkResponse({ type: VanityDomainView })
   @ApiForbiddenResponse(LICENCE)
-  update(@CurrentPrincipal() who: Principal, @Param('domain') domain: string, @Body() dto: UpdateVanityDomainDto): Promise<VanityDomainView> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param('domain') domain: string,
+    @Body() dto: UpdateVanityDomainDto,
+  ): Promise<VanityDomainView> {
     return this.domains.update(who, domain, dto);
   }
 

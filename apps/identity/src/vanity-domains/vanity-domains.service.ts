@@ -37,7 +37,16 @@ export class VanityDomainsService {
       () =>
         this.ds.transaction(async (m) => {
           if (await this.domains.exists(domain, m)) throw conflict(TAKEN);
-          const saved = await this.domains.save({ domain, tenantId, tenants: [tenantId], status: 'PENDING_DNS', brandConfiguration: brandConfiguration(dto.brand_configuration) }, m);
+          const saved = await this.domains.save(
+            {
+              domain,
+              tenantId,
+              tenants: [tenantId],
+              status: 'PENDING_DNS',
+              brandConfiguration: brandConfiguration(dto.brand_configuration),
+            },
+            m,
+          );
           return toVanityDomainView(saved);
         }),
       TAKEN,

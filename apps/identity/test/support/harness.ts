@@ -10,7 +10,10 @@ import { DEMO_OPERATOR_SECRET, IdentityEnv } from '../../src/config/identity.env
 import { IdentityModule } from '../../src/identity.module';
 import { setupOpenApi } from '../../src/openapi';
 
-export const catalog = new ScopeCatalog({ schemaBase: 'https://api.edu.example', onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope' });
+export const catalog = new ScopeCatalog({
+  schemaBase: 'https://api.edu.example',
+  onerosterBase: 'https://purl.imsglobal.org/spec/or/v1p1/scope',
+});
 export const uri = (key: ScopeKey) => catalog.uri(key);
 
 /**
@@ -51,7 +54,10 @@ export class IdentityHarness {
   }
 
   private async token(form: Record<string, string>): Promise<string> {
-    const res = await this.http().post('/oauth/token').type('form').send({ grant_type: 'client_credentials', ...form });
+    const res = await this.http()
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', ...form });
     if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.access_token as string;
   }
@@ -68,7 +74,11 @@ export class IdentityHarness {
   /** A developer-context token from one of the developer's apps. */
   async developerToken(developerId: string, keys: ScopeKey[] = ['id.apps.readonly', 'id.apps.write']): Promise<string> {
     const created = await this.world().app({ type: 'developer', id: developerId }, 'Developer Console');
-    return this.token({ client_id: created.clientId, client_secret: created.clientSecret, scope: keys.map(uri).join(' ') });
+    return this.token({
+      client_id: created.clientId,
+      client_secret: created.clientSecret,
+      scope: keys.map(uri).join(' '),
+    });
   }
 
   operatorToken(): Promise<string> {
@@ -77,7 +87,17 @@ export class IdentityHarness {
 
   /** Row counts and contents of every identity table, to prove a refused write changed nothing. */
   async snapshot(): Promise<Record<string, unknown[]>> {
-    const tables = ['tenants', 'developers', 'apps', 'tenant_app_deployments', 'identity_providers', 'constituencies', 'users', 'tenant_users', 'vanity_domains'];
+    const tables = [
+      'tenants',
+      'developers',
+      'apps',
+      'tenant_app_deployments',
+      'identity_providers',
+      'constituencies',
+      'users',
+      'tenant_users',
+      'vanity_domains',
+    ];
     const out: Record<string, unknown[]> = {};
     for (const t of tables) out[t] = await this.ds.query(`SELECT * FROM "${t}" ORDER BY 1, 2`);
     return out;

@@ -35,9 +35,20 @@ export class RelyingPartyServer {
     const server = createServer();
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await h.ds.query(`UPDATE apps SET oauth2 = jsonb_build_object('redirect_uris', jsonb_build_array($2::text)) WHERE id = $1`, [app.app.id, `${url}/callback`]);
+    await h.ds.query(
+      `UPDATE apps SET oauth2 = jsonb_build_object('redirect_uris', jsonb_build_array($2::text)) WHERE id = $1`,
+      [app.app.id, `${url}/callback`],
+    );
     const self = new RelyingPartyServer(server, url, await h.relyingParty(app), h);
-    server.on('request', (req, res) => void self.route(req, res).catch((err: unknown) => self.page(res, 500, 'Sign-in failed', err instanceof Error ? err.message : String(err))));
+    server.on(
+      'request',
+      (req, res) =>
+        void self
+          .route(req, res)
+          .catch((err: unknown) =>
+            self.page(res, 500, 'Sign-in failed', err instanceof Error ? err.message : String(err)),
+          ),
+    );
     return self;
   }
 
@@ -54,7 +65,11 @@ export class RelyingPartyServer {
 
   /** RP-initiated logout of the last sign-in, back to the redirect URI with `state`, on `origin` if given. */
   endSessionUrl(state: string, origin?: string): string {
-    const url = oidc.buildEndSessionUrl(this.rp.config, { id_token_hint: this.lastIdToken ?? '', post_logout_redirect_uri: this.redirectUri, state });
+    const url = oidc.buildEndSessionUrl(this.rp.config, {
+      id_token_hint: this.lastIdToken ?? '',
+      post_logout_redirect_uri: this.redirectUri,
+      state,
+    });
     return origin ? `${origin}${url.pathname}${url.search}` : url.href;
   }
 
@@ -66,23 +81,40 @@ export class RelyingPartyServer {
     if (!q.has('code') && !q.has('error')) return this.page(res, 200, 'Signed out', `state ${q.get('state')}`);
     const checks = this.pending.get(current.searchParams.get('state') ?? '');
     if (!checks) return this.page(res, 400, 'Unknown sign-in', 'no sign-in was started with this state');
-    if (current.searchParams.get('error')) return this.page(res, 403, 'Not signed in', current.searchParams.get('error'));
+    if (current.searchParams.get('error'))
+      return this.page(res, 403, 'Not signed in', current.searchParams.get('error'));
     this.pending.delete(checks.state);
-    const tokens = await oidc.authorizationCodeGrant(this.rp.config, current, { pkceCodeVerifier: checks.verifier, expectedState: checks.state, expectedNonce: checks.nonce, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(this.rp.config, current, {
+      pkceCodeVerifier: checks.verifier,
+      expectedState: checks.state,
+      expectedNonce: checks.nonce,
+      idTokenExpected: true,
+    });
     const claims = tokens.claims() as oidc.IDToken;
     this.lastIdToken = tokens.id_token;
     this.signedIn.push(claims);
-    this.page(res, 200, 'Signed in', `${claims.name} (${claims.email}) at ${claims.tenant_name}; ID token from ${claims.iss}, verified`);
+    this.page(
+      res,
+      200,
+      'Signed in',
+      `${claims.name} (${claims.email}) at ${claims.tenant_name}; ID token from ${claims.iss}, verified`,
+    );
   }
 
   private form(res: ServerResponse, q: URLSearchParams): void {
-    const fields = [...q].filter(([k]) => k !== 'action').map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`);
+    const fields = [...q]
+      .filter(([k]) => k !== 'action')
+      .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!DOCTYPE html><html lang="en"><title>Another site</title><form method="post" action="${esc(q.get('action'))}">${fields.join('')}<button type="submit">Win a prize</button></form></html>`);
+    res.end(
+      `<!DOCTYPE html><html lang="en"><title>Another site</title><form method="post" action="${esc(q.get('action'))}">${fields.join('')}<button type="submit">Win a prize</button></form></html>`,
+    );
   }
 
   private page(res: ServerResponse, status: number, title: string, detail: unknown): void {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!DOCTYPE html><html lang="en"><title>${esc(title)}</title><main><h1>${esc(title)}</h1><p id="detail">${esc(detail)}</p></main></html>`);
+    res.end(
+      `<!DOCTYPE html><html lang="en"><title>${esc(title)}</title><main><h1>${esc(title)}</h1><p id="detail">${esc(detail)}</p></main></html>`,
+    );
   }
 }

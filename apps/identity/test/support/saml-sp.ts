@@ -17,7 +17,9 @@ export interface NodeSamlProfile {
 export interface NodeSaml {
   getAuthorizeUrlAsync(relayState: string, host: string | undefined, options: Record<string, unknown>): Promise<string>;
   getAuthorizeFormAsync(relayState: string, host?: string, options?: Record<string, unknown>): Promise<string>;
-  validatePostResponseAsync(container: Record<string, string>): Promise<{ profile: NodeSamlProfile | null; loggedOut: boolean }>;
+  validatePostResponseAsync(
+    container: Record<string, string>,
+  ): Promise<{ profile: NodeSamlProfile | null; loggedOut: boolean }>;
   getLogoutUrlAsync(user: NodeSamlProfile, relayState: string, options: Record<string, unknown>): Promise<string>;
   generateServiceProviderMetadata(decryptionCert: string | null, publicCerts?: string | string[] | null): string;
 }
@@ -41,11 +43,17 @@ export interface TestSpOptions {
 /** An RSA key pair and a self-signed certificate, as a service provider has. */
 export function spCredentials(): { privateKey: string; certificate: string } {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), certificate: certificatePem(selfSignedCertificate(privateKey, 'test service provider')) };
+  return {
+    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    certificate: certificatePem(selfSignedCertificate(privateKey, 'test service provider')),
+  };
 }
 
 /** A node-saml service provider, and its metadata (what a partner would paste into `metadata_xml`). */
-export function testSp(o: TestSpOptions, credentials = spCredentials()): { sp: NodeSaml; metadata: string; credentials: ReturnType<typeof spCredentials> } {
+export function testSp(
+  o: TestSpOptions,
+  credentials = spCredentials(),
+): { sp: NodeSaml; metadata: string; credentials: ReturnType<typeof spCredentials> } {
   const options = {
     entryPoint: o.ssoUrl,
     logoutUrl: o.ssoUrl.replace(/\/sso$/, '/slo'),
@@ -61,11 +69,16 @@ export function testSp(o: TestSpOptions, credentials = spCredentials()): { sp: N
     authnRequestBinding: o.binding ?? 'HTTP-Redirect',
     signatureAlgorithm: 'sha256',
     digestAlgorithm: 'sha256',
-    identifierFormat: o.identifierFormat === undefined ? 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' : o.identifierFormat,
+    identifierFormat:
+      o.identifierFormat === undefined ? 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' : o.identifierFormat,
     disableRequestedAuthnContext: true,
     acceptedClockSkewMs: 2000,
     ...(o.signRequests ? { privateKey: credentials.privateKey, publicCert: credentials.certificate } : {}),
   };
   const sp = new SAML(options);
-  return { sp, metadata: sp.generateServiceProviderMetadata(null, o.signRequests ? credentials.certificate : null), credentials };
+  return {
+    sp,
+    metadata: sp.generateServiceProviderMetadata(null, o.signRequests ? credentials.certificate : null),
+    credentials,
+  };
 }

@@ -31,7 +31,10 @@ const samlObject = object({
   sign_out_url: url,
   claims: {
     type: 'array',
-    items: object({ namespace: str, claims: { type: 'array', items: object({ name: str, value: { type: 'string', pattern: '^user\\.' } }) } }),
+    items: object({
+      namespace: str,
+      claims: { type: 'array', items: object({ name: str, value: { type: 'string', pattern: '^user\\.' } }) },
+    }),
   },
 });
 
@@ -72,7 +75,14 @@ export const TENANT_IDENTITY_PROVIDER = {
         validate_lti_tokens_at_oidc_login: { type: 'boolean' },
         deployment_id: str,
       }),
-      oauth2: object({ client_id: str, authorization_url: url, token_url: url, scope: strings, oidc_discovery: url, jwks_url: url }),
+      oauth2: object({
+        client_id: str,
+        authorization_url: url,
+        token_url: url,
+        scope: strings,
+        oidc_discovery: url,
+        jwks_url: url,
+      }),
     },
     ['lti', 'oauth2'],
   ),
@@ -129,11 +139,27 @@ export const DEPLOYMENT = object({
 /** An app developer as the operator reads it (the spec shows no developer object). */
 export const DEVELOPER = object({ id: uuid, name: str, email: { type: 'string', format: 'email' } });
 
-export const CONSTITUENCY = object({ id: str, name: str, enable_self_service_provisioning: { type: 'boolean' }, allowed_identity_providers: strings });
+export const CONSTITUENCY = object({
+  id: str,
+  name: str,
+  enable_self_service_provisioning: { type: 'boolean' },
+  allowed_identity_providers: strings,
+});
 
-const userSummary = object({ id: uuid, email: { type: 'string', format: 'email' }, name: str, nickname: str, picture: url });
+const userSummary = object({
+  id: uuid,
+  email: { type: 'string', format: 'email' },
+  name: str,
+  nickname: str,
+  picture: url,
+});
 
-export const TENANT_USER = object({ user_email: { type: 'string', format: 'email' }, tenant_id: uuid, constituencies: strings, user: userSummary });
+export const TENANT_USER = object({
+  user_email: { type: 'string', format: 'email' },
+  tenant_id: uuid,
+  constituencies: strings,
+  user: userSummary,
+});
 
 export const USER = object({
   id: uuid,
@@ -145,7 +171,10 @@ export const USER = object({
 });
 
 const typeface = {
-  ...object({ name: str, source: str, file_type: str, file: { type: 'string', contentEncoding: 'base64' } }, ['file_type', 'file']),
+  ...object({ name: str, source: str, file_type: str, file: { type: 'string', contentEncoding: 'base64' } }, [
+    'file_type',
+    'file',
+  ]),
   if: { properties: { source: { const: 'file' } } },
   then: { required: ['file_type', 'file'] },
   else: { not: { anyOf: [{ required: ['file'] }, { required: ['file_type'] }] } },
@@ -199,7 +228,10 @@ export function expectArrayOf(schema: object, body: unknown, minItems = 1): void
     validate = ajv.compile({ type: 'array', minItems, items: schema });
     compiled.set(schema, validate);
   }
-  if (!validate(body)) throw new Error(`response does not match the spec schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body, null, 2).slice(0, 2000)}`);
+  if (!validate(body))
+    throw new Error(
+      `response does not match the spec schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body, null, 2).slice(0, 2000)}`,
+    );
 }
 
 export function expectShape(schema: object, body: unknown): void {

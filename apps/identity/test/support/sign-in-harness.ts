@@ -4,7 +4,15 @@ import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@edu/config';
 import { baseTestEnv, createTestApp, createTestDatabase, World, type TestDatabase } from '@edu/testing';
-import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, TestUpstream, type BrowserResponse, type UpstreamPerson } from '@edu/testing/sign-in';
+import {
+  CookieBrowser,
+  FORM_HEADERS,
+  nextStop,
+  providerChoice,
+  TestUpstream,
+  type BrowserResponse,
+  type UpstreamPerson,
+} from '@edu/testing/sign-in';
 import { IdentityEnv } from '../../src/config/identity.env';
 import { IdentityModule } from '../../src/identity.module';
 import { setupOpenApi } from '../../src/openapi';
@@ -60,11 +68,18 @@ export class SignInHarness {
     return `http://127.0.0.1:${(this.apps[i].getHttpServer().address() as { port: number }).port}`;
   }
 
-  static async start(o: { replicas?: number; env?: Record<string, string>; upstreamLoginPage?: boolean } = {}): Promise<SignInHarness> {
+  static async start(
+    o: { replicas?: number; env?: Record<string, string>; upstreamLoginPage?: boolean } = {},
+  ): Promise<SignInHarness> {
     const db = await createTestDatabase();
     const port = await freePort();
     const issuer = `http://127.0.0.1:${port}`;
-    const upstream = await TestUpstream.start({ clientId: 'edu-google', clientSecret: 'upstream-secret', redirectUris: [`${issuer}/signin/callback`], loginPage: o.upstreamLoginPage });
+    const upstream = await TestUpstream.start({
+      clientId: 'edu-google',
+      clientSecret: 'upstream-secret',
+      redirectUris: [`${issuer}/signin/callback`],
+      loginPage: o.upstreamLoginPage,
+    });
     const env = loadConfig(
       IdentityEnv,
       baseTestEnv({
@@ -93,14 +108,23 @@ export class SignInHarness {
     await this.db?.drop();
   }
 
-  async relyingParty(app: { app: { id: string }; clientId: string; clientSecret: string }, auth: 'basic' | 'post' = 'basic'): Promise<RelyingParty> {
-    const clientAuth = auth === 'basic' ? oidc.ClientSecretBasic(app.clientSecret) : oidc.ClientSecretPost(app.clientSecret);
-    const config = await oidc.discovery(new URL(this.issuer), app.clientId, undefined, clientAuth, { execute: [oidc.allowInsecureRequests] });
+  async relyingParty(
+    app: { app: { id: string }; clientId: string; clientSecret: string },
+    auth: 'basic' | 'post' = 'basic',
+  ): Promise<RelyingParty> {
+    const clientAuth =
+      auth === 'basic' ? oidc.ClientSecretBasic(app.clientSecret) : oidc.ClientSecretPost(app.clientSecret);
+    const config = await oidc.discovery(new URL(this.issuer), app.clientId, undefined, clientAuth, {
+      execute: [oidc.allowInsecureRequests],
+    });
     return { config, clientId: app.clientId, clientSecret: app.clientSecret, appId: app.app.id };
   }
 
   /** The app's authorization request with fresh state, nonce and PKCE. */
-  async authorizationUrl(rp: RelyingParty, params: Record<string, string> = {}): Promise<{ url: URL; checks: Journey['checks'] }> {
+  async authorizationUrl(
+    rp: RelyingParty,
+    params: Record<string, string> = {},
+  ): Promise<{ url: URL; checks: Journey['checks'] }> {
     const checks = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier() };
     const url = oidc.buildAuthorizationUrl(rp.config, {
       redirect_uri: RP_REDIRECT,
@@ -119,7 +143,11 @@ export class SignInHarness {
    * upstream provider, back to the app's redirect URI (or wherever it stopped). `hop` rewrites
    * each URL of the identity service (to send steps to other replicas).
    */
-  async signIn(rp: RelyingParty, person: UpstreamPerson, o: { params?: Record<string, string>; provider?: string; hop?: (url: string, step: number) => string } = {}): Promise<Journey> {
+  async signIn(
+    rp: RelyingParty,
+    person: UpstreamPerson,
+    o: { params?: Record<string, string>; provider?: string; hop?: (url: string, step: number) => string } = {},
+  ): Promise<Journey> {
     const { url, checks } = await this.authorizationUrl(rp, o.params);
     this.upstream.nextPerson = person;
     const browser = new CookieBrowser();
@@ -127,14 +155,19 @@ export class SignInHarness {
     let step = 0;
     const follow = async (start: string): Promise<BrowserResponse> => {
       let res = await browser.get(hop(start, step++));
-      while (res.location && res.status >= 300 && res.status < 400 && !res.location.startsWith(RP_REDIRECT)) res = await browser.get(hop(res.location, step++));
+      while (res.location && res.status >= 300 && res.status < 400 && !res.location.startsWith(RP_REDIRECT))
+        res = await browser.get(hop(res.location, step++));
       return res;
     };
     let res = await follow(url.href);
     // The providers page: press the provider's button (a form with the CSRF token).
     const choice = res.status === 200 ? providerChoice(res.body, o.provider ?? 'google') : undefined;
     if (choice) {
-      res = await browser.request(hop(`${this.issuer}${choice.action}`, step++), { method: 'POST', headers: FORM_HEADERS, body: choice.body });
+      res = await browser.request(hop(`${this.issuer}${choice.action}`, step++), {
+        method: 'POST',
+        headers: FORM_HEADERS,
+        body: choice.body,
+      });
       const next = nextStop(res);
       if (next && !next.startsWith(RP_REDIRECT)) res = await follow(next);
     }
@@ -143,6 +176,11 @@ export class SignInHarness {
 
   /** The app's code exchange, with openid-client checking the ID token against our discovery. */
   exchange(rp: RelyingParty, j: Journey) {
-    return oidc.authorizationCodeGrant(rp.config, new URL(j.res.location as string), { pkceCodeVerifier: j.checks.verifier, expectedState: j.checks.state, expectedNonce: j.checks.nonce, idTokenExpected: true });
+    return oidc.authorizationCodeGrant(rp.config, new URL(j.res.location as string), {
+      pkceCodeVerifier: j.checks.verifier,
+      expectedState: j.checks.state,
+      expectedNonce: j.checks.nonce,
+      idTokenExpected: true,
+    });
   }
 }

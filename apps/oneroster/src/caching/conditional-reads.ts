@@ -88,7 +88,12 @@ export class ConditionalReads {
    * An answer already kept under the guessed tag is not trusted this way: the versions are read
    * first, as for any read (`undefined`).
    */
-  private async answerOnGuess(read: ReadContext, guess: DataVersions, render: RenderRead, send: SendRead): Promise<DataVersions | 'sent' | undefined> {
+  private async answerOnGuess(
+    read: ReadContext,
+    guess: DataVersions,
+    render: RenderRead,
+    send: SendRead,
+  ): Promise<DataVersions | 'sent' | undefined> {
     const etag = this.etagOf(read, guess);
     if (this.cache.get(etag)) return undefined;
     const fresh = await render({ ...read.access, rosterVersion: guess.roster }, true);

@@ -12,7 +12,8 @@ export interface DataVersions {
 
 /** The tenant's (`$1`) versions as SQL expressions: scalar subqueries, evaluated once per statement. */
 const ROSTER_VERSION_SQL = 'COALESCE((SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid), 0)::text';
-const GRADEBOOK_VERSION_SQL = 'COALESCE((SELECT version FROM gradebook_data_versions WHERE tenant_id = $1::uuid), 0)::text';
+const GRADEBOOK_VERSION_SQL =
+  'COALESCE((SELECT version FROM gradebook_data_versions WHERE tenant_id = $1::uuid), 0)::text';
 
 const READ_VERSIONS_SQL = `SELECT ${ROSTER_VERSION_SQL} AS roster, ${GRADEBOOK_VERSION_SQL} AS gradebook`;
 

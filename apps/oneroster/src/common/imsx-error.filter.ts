@@ -37,7 +37,13 @@ const CODE_MINOR: Readonly<Record<ApiErrorCode, ImsxCodeMinorValue>> = {
 export const OPERATION_KEY = 'onerosterOperation';
 
 /** One failure as the body of the binding the request path belongs to. */
-function errorBody(path: string, codeMinor: ImsxCodeMinorValue, description: string, context: StatusContext, fieldName?: string): object {
+function errorBody(
+  path: string,
+  codeMinor: ImsxCodeMinorValue,
+  description: string,
+  context: StatusContext,
+  fieldName?: string,
+): object {
   if (apiOfPath(path)?.version === 'v1p2') return v1p2FailureStatusInfo(codeMinor, description, fieldName);
   return statusInfoSet(failureStatusInfo(codeMinor, description, context, fieldName));
 }
@@ -63,17 +69,30 @@ export class ImsxErrorFilter implements ExceptionFilter {
       ...(typeof req[OPERATION_KEY] === 'string' ? { operationRefIdentifier: req[OPERATION_KEY] as string } : {}),
     };
     if (isOneRosterQueryError(exception)) {
-      this.send(res, exception.httpStatus, errorBody(req.path, exception.code, exception.message, context, exception.parameter), {});
+      this.send(
+        res,
+        exception.httpStatus,
+        errorBody(req.path, exception.code, exception.message, context, exception.parameter),
+        {},
+      );
       return;
     }
     if (exception instanceof URIError) {
       // The router could not percent-decode a path segment (e.g. `%FF`): a malformed request.
-      this.send(res, 400, errorBody(req.path, 'invaliddata', 'The request path is not valid percent-encoded UTF-8', context), {});
+      this.send(
+        res,
+        400,
+        errorBody(req.path, 'invaliddata', 'The request path is not valid percent-encoded UTF-8', context),
+        {},
+      );
       return;
     }
     const e = classifyError(exception);
     logClassifiedError(this.logger, exception, e);
-    const minor = typeof e.details?.imsxCodeMinor === 'string' ? (e.details.imsxCodeMinor as ImsxCodeMinorValue) : CODE_MINOR[e.code];
+    const minor =
+      typeof e.details?.imsxCodeMinor === 'string'
+        ? (e.details.imsxCodeMinor as ImsxCodeMinorValue)
+        : CODE_MINOR[e.code];
     const fieldName = typeof e.details?.parameter === 'string' ? e.details.parameter : undefined;
     const headers: Record<string, string> = { ...e.headers };
     if (typeof e.details?.allow === 'string') headers['Allow'] = e.details.allow;

@@ -67,7 +67,11 @@ export const V1P1_API: OneRosterApi = {
 /** v1.2: the scopes of the official OpenAPI files, operation by operation (reference v1.2 §8). */
 export const V1P2_API: OneRosterApi = {
   version: 'v1p2',
-  prefix: { rostering: 'ims/oneroster/rostering/v1p2', gradebook: 'ims/oneroster/gradebook/v1p2', resources: 'ims/oneroster/resources/v1p2' },
+  prefix: {
+    rostering: 'ims/oneroster/rostering/v1p2',
+    gradebook: 'ims/oneroster/gradebook/v1p2',
+    resources: 'ims/oneroster/resources/v1p2',
+  },
   scopes: {
     rosterBase: ['v1p2.roster-core.readonly', 'v1p2.roster.readonly'],
     rosterRelated: ['v1p2.roster.readonly'],
@@ -90,7 +94,9 @@ export const ONEROSTER_APIS: readonly OneRosterApi[] = [V1P1_API, V1P2_API];
 /** The binding a request path belongs to (errors answer in its format), or undefined outside both. */
 export function apiOfPath(path: string): OneRosterApi | undefined {
   const trimmed = path.replace(/^\/+/, '');
-  return ONEROSTER_APIS.find((api) => Object.values(api.prefix).some((p) => trimmed === p || trimmed.startsWith(`${p}/`)));
+  return ONEROSTER_APIS.find((api) =>
+    Object.values(api.prefix).some((p) => trimmed === p || trimmed.startsWith(`${p}/`)),
+  );
 }
 
 /**

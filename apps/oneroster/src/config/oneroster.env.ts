@@ -25,7 +25,8 @@ export class OnerosterEnv extends WithTrafficControl(ResourceServerEnv) {
    */
   @ValidateIf((env: OnerosterEnv) => env.NODE_ENV !== 'development' || env.PUBLIC_BASE_URL !== undefined)
   @IsUrl(PUBLIC_URL_OPTS, {
-    message: 'PUBLIC_BASE_URL must be the public http(s) URL of this service (e.g. https://au-nsw.api.edu.example); it is required unless NODE_ENV=development',
+    message:
+      'PUBLIC_BASE_URL must be the public http(s) URL of this service (e.g. https://au-nsw.api.edu.example); it is required unless NODE_ENV=development',
   })
   PUBLIC_BASE_URL?: string;
 
@@ -35,15 +36,24 @@ export class OnerosterEnv extends WithTrafficControl(ResourceServerEnv) {
    * that, so this only bounds other uses, such as a bulk POST's check of its parents. 0 = read
    * it every time.
    */
-  @ToInt() @IsInt() @Min(0) @Max(60_000)
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
   ONEROSTER_DATA_VERSION_TTL_MS = 1_000;
 
   /** How long a tenant's licences, region, root org and a deployment's settings are cached (ms). 0 = read them on every request. */
-  @ToInt() @IsInt() @Min(0) @Max(600_000)
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
   ONEROSTER_TENANT_CACHE_TTL_MS = 5_000;
 
   /** Entries kept in the per-replica total-count cache (keyed by tenant, data version, request). */
-  @ToInt() @IsInt() @Min(0) @Max(10_000_000)
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
   ONEROSTER_COUNT_CACHE_ENTRIES = 50_000;
 
   /**
@@ -51,26 +61,39 @@ export class OnerosterEnv extends WithTrafficControl(ResourceServerEnv) {
    * and request, so never stale and never shared between deployments). 0 = keep none; ETags and
    * 304 answers work either way.
    */
-  @ToInt() @IsInt() @Min(0) @Max(16 * 1024 ** 3)
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(16 * 1024 ** 3)
   ONEROSTER_RESPONSE_CACHE_BYTES = 64 * 1024 ** 2;
 
   /** Largest roster CSV package (zip) the operator import endpoint accepts, in bytes. */
-  @ToInt() @IsInt() @Min(1024) @Max(64 * 1024 ** 3)
+  @ToInt()
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 ** 3)
   ONEROSTER_IMPORT_MAX_BYTES = 1024 ** 3;
 
   /**
    * How long the import endpoint waits for an import to finish before answering 202 (ms):
    * small packages get their final report at once, large ones are polled. 0 = always 202.
    */
-  @ToInt() @IsInt() @Min(0) @Max(60_000)
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
   ONEROSTER_IMPORT_WAIT_MS = 5_000;
 
   /** Imports this process runs at a time; later uploads wait their turn (status `running`). */
-  @ToInt() @IsInt() @Min(1) @Max(16)
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(16)
   ONEROSTER_IMPORT_CONCURRENCY = 1;
 
   /** Where uploaded packages are stored until imported. Unset: the OS temp directory. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   ONEROSTER_IMPORT_DIR?: string;
 }
 

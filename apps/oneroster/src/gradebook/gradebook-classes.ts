@@ -6,7 +6,14 @@
  */
 import { RESOURCE_KEYS } from '@edu/oneroster-query';
 
-export const GRADEBOOK_CLASSES = ['category', 'lineItem', 'result', 'scoreScale', 'assessmentLineItem', 'assessmentResult'] as const;
+export const GRADEBOOK_CLASSES = [
+  'category',
+  'lineItem',
+  'result',
+  'scoreScale',
+  'assessmentLineItem',
+  'assessmentResult',
+] as const;
 export type GradebookClass = (typeof GRADEBOOK_CLASSES)[number];
 
 /** Objects of another class that name this one and live and die with it. */
@@ -25,7 +32,11 @@ export interface GradebookClassInfo {
 
 export const GRADEBOOK: Readonly<Record<GradebookClass, GradebookClassInfo>> = {
   category: { table: 'gradebook_categories', noun: 'category' },
-  lineItem: { table: 'gradebook_line_items', noun: 'line item', dependents: { table: 'gradebook_results', column: 'line_item_sourced_id' } },
+  lineItem: {
+    table: 'gradebook_line_items',
+    noun: 'line item',
+    dependents: { table: 'gradebook_results', column: 'line_item_sourced_id' },
+  },
   result: { table: 'gradebook_results', noun: 'result' },
   scoreScale: { table: 'gradebook_score_scales', noun: 'score scale' },
   assessmentLineItem: {

@@ -20,6 +20,18 @@ export interface GradebookDialect {
 }
 
 export const DIALECTS: Readonly<Record<OneRosterVersion, GradebookDialect>> = {
-  v1p1: { bodies: V1P1_BODIES, fieldError: ApiErrorCode.ValidationFailed, notOwner: 'unauthorisedrequest', createdWithBody: true, unknownParent: 'empty' },
-  v1p2: { bodies: V1P2_BODIES, fieldError: ApiErrorCode.Unprocessable, notOwner: 'forbidden', createdWithBody: false, unknownParent: 'notFound' },
+  v1p1: {
+    bodies: V1P1_BODIES,
+    fieldError: ApiErrorCode.ValidationFailed,
+    notOwner: 'unauthorisedrequest',
+    createdWithBody: true,
+    unknownParent: 'empty',
+  },
+  v1p2: {
+    bodies: V1P2_BODIES,
+    fieldError: ApiErrorCode.Unprocessable,
+    notOwner: 'forbidden',
+    createdWithBody: false,
+    unknownParent: 'notFound',
+  },
 };

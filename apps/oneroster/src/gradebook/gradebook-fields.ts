@@ -104,7 +104,11 @@ export class FieldReader {
   /** Refuses any own property not in `known` (v1.2 objects are closed). */
   closed(known: ReadonlySet<string>): void {
     const extra = Object.keys(this.obj).find((k) => !known.has(k));
-    if (extra !== undefined) this.fail(extra, 'is not a property of this object (OneRoster 1.2 objects are closed; use metadata for extensions)');
+    if (extra !== undefined)
+      this.fail(
+        extra,
+        'is not a property of this object (OneRoster 1.2 objects are closed; use metadata for extensions)',
+      );
   }
 
   text(name: string, max: number, required: boolean): string | null {
@@ -169,7 +173,8 @@ export class FieldReader {
     const problem = checkSourcedId(id);
     if (problem) ref.fail('sourcedId', problem);
     const type = ref.raw('type');
-    if (type !== undefined && (typeof type !== 'string' || !types.includes(type))) ref.fail('type', `must be ${types.map((t) => `'${t}'`).join(' or ')}`);
+    if (type !== undefined && (typeof type !== 'string' || !types.includes(type)))
+      ref.fail('type', `must be ${types.map((t) => `'${t}'`).join(' or ')}`);
     return id as string;
   }
 
@@ -203,7 +208,8 @@ export class FieldReader {
     if (v === undefined) return null;
     if (!isPlainObject(v)) this.fail('metadata', 'must be a JSON object');
     const bad = findUnstorable(v, 'metadata');
-    if (bad !== undefined) this.fail('metadata', `holds a string with a NUL character or an unpaired surrogate (${bad})`);
+    if (bad !== undefined)
+      this.fail('metadata', `holds a string with a NUL character or an unpaired surrogate (${bad})`);
     return Object.keys(v).length === 0 ? null : v;
   }
 }

@@ -22,7 +22,16 @@ export class GradebookHttp {
     private readonly http: RosterHttp,
   ) {}
 
-  async put(api: OneRosterApi, access: TenantAccess, who: Principal, kind: GradebookClass, operation: string, id: string, req: Request, res: Response): Promise<void> {
+  async put(
+    api: OneRosterApi,
+    access: TenantAccess,
+    who: Principal,
+    kind: GradebookClass,
+    operation: string,
+    id: string,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
     const info = this.http.info(api, req, operation);
     const out = await this.writes.put(api, kind, access, who.appId, id, req.body as unknown, info);
     if (out.body === '') {
@@ -32,13 +41,30 @@ export class GradebookHttp {
     sendJson(res, out, out.created ? 201 : 200);
   }
 
-  async delete(api: OneRosterApi, access: TenantAccess, who: Principal, kind: GradebookClass, operation: string, id: string, req: Request, res: Response): Promise<void> {
+  async delete(
+    api: OneRosterApi,
+    access: TenantAccess,
+    who: Principal,
+    kind: GradebookClass,
+    operation: string,
+    id: string,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
     this.http.info(api, req, operation);
     await this.writes.delete(api, kind, access, who.appId, id);
     res.status(204).end();
   }
 
-  async post(api: OneRosterApi, access: TenantAccess, who: Principal, op: BulkPost, ids: Record<string, string>, req: Request, res: Response): Promise<void> {
+  async post(
+    api: OneRosterApi,
+    access: TenantAccess,
+    who: Principal,
+    op: BulkPost,
+    ids: Record<string, string>,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
     const info = this.http.info(api, req, op.name);
     sendJson(res, await this.posts.post(op, access, who.appId, ids, req.body as unknown, info), 201);
   }

@@ -118,9 +118,11 @@ export function columnsOf(dialect: BodyDialect, kind: GradebookClass, values: Va
 }
 
 function envelope(body: unknown, key: string, closed: boolean, what: string): unknown {
-  if (!isPlainObject(body) || !Object.hasOwn(body, key)) throw new GradebookInputError(key, `The body must be a JSON object ${what}`, 'envelope');
+  if (!isPlainObject(body) || !Object.hasOwn(body, key))
+    throw new GradebookInputError(key, `The body must be a JSON object ${what}`, 'envelope');
   const extra = closed ? Object.keys(body).find((k) => k !== key) : undefined;
-  if (extra !== undefined) throw new GradebookInputError(extra, `${extra} is not allowed beside ${key} (the body holds one wrapper key)`);
+  if (extra !== undefined)
+    throw new GradebookInputError(extra, `${extra} is not allowed beside ${key} (the body holds one wrapper key)`);
   return body[key];
 }
 
@@ -131,13 +133,19 @@ export interface ReadObject {
 }
 
 /** A PUT body for `kind` whose path sourcedId is `pathId`. */
-export function readGradebookBody(dialect: BodyDialect, kind: GradebookClass, body: unknown, pathId: string): ReadObject {
+export function readGradebookBody(
+  dialect: BodyDialect,
+  kind: GradebookClass,
+  body: unknown,
+  pathId: string,
+): ReadObject {
   const key = singleKeyOf(kind);
   const inner = envelope(body, key, dialect.closed, `{"${key}": {...}}`);
   if (!isPlainObject(inner)) throw new GradebookInputError(key, `${key} must be a JSON object`, 'envelope');
   const r = new FieldReader(inner, key);
   const id = r.raw('sourcedId');
-  if (id !== undefined && id !== pathId) r.fail('sourcedId', "differs from the sourcedId in the path (the path's is authoritative)");
+  if (id !== undefined && id !== pathId)
+    r.fail('sourcedId', "differs from the sourcedId in the path (the path's is authoritative)");
   return { values: readRecord(dialect, kind, r), r };
 }
 
@@ -155,7 +163,11 @@ export function postedRecords(kind: GradebookClass, body: unknown, closed: boole
   const key = collectionOf(kind);
   const list = envelope(body, key, closed, `{"${key}": [...]}`);
   if (!Array.isArray(list)) throw new GradebookInputError(key, `${key} must be a JSON array`, 'envelope');
-  if (list.length > MAX_POSTED_RECORDS) throw new GradebookInputError(key, `${key} holds ${list.length} records; at most ${MAX_POSTED_RECORDS} per request`);
+  if (list.length > MAX_POSTED_RECORDS)
+    throw new GradebookInputError(
+      key,
+      `${key} holds ${list.length} records; at most ${MAX_POSTED_RECORDS} per request`,
+    );
   const seen = new Set<string>();
   return list.map((item, i) => {
     const at = `${key}[${i}]`;

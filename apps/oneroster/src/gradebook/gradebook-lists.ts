@@ -18,7 +18,10 @@ function source(r: FieldReader): string {
   const bare = typeof v === 'string' && v.startsWith('/') ? v.slice(1) : v;
   if (bare === 'case' || bare === 'unknown') return bare;
   if (typeof bare === 'string' && NAMED_SOURCE.test(bare)) return `/${bare}`;
-  return r.fail('source', "must be 'case', 'unknown' or a lower-case alphanumeric name (with or without a leading '/')");
+  return r.fail(
+    'source',
+    "must be 'case', 'unknown' or a lower-case alphanumeric name (with or without a leading '/')",
+  );
 }
 
 const OBJECTIVES = new Set(['source', 'learningObjectiveIds']);
@@ -52,7 +55,10 @@ function objectiveResult(item: FieldReader): Record<string, unknown> {
 export function readObjectiveScores(r: FieldReader, name: string): unknown[] | null {
   const sets = r.list(name, false, 0, (item) => {
     item.closed(OBJECTIVE_SCORES);
-    return { source: source(item), learningObjectiveResults: item.list('learningObjectiveResults', true, 1, objectiveResult) };
+    return {
+      source: source(item),
+      learningObjectiveResults: item.list('learningObjectiveResults', true, 1, objectiveResult),
+    };
   });
   return sets && sets.length > 0 ? sets : null;
 }
@@ -61,6 +67,9 @@ export function readObjectiveScores(r: FieldReader, name: string): unknown[] | n
 export function readScaleValues(r: FieldReader, name: string, required: boolean): unknown[] | null {
   return r.list(name, required, 1, (item) => {
     item.closed(SCALE_VALUE);
-    return { itemValueLHS: item.text('itemValueLHS', TEXT_MAX, true), itemValueRHS: item.text('itemValueRHS', TEXT_MAX, true) };
+    return {
+      itemValueLHS: item.text('itemValueLHS', TEXT_MAX, true),
+      itemValueRHS: item.text('itemValueRHS', TEXT_MAX, true),
+    };
   });
 }

@@ -18,7 +18,18 @@
  *   (written ones: their class's school), and none unless it is a school of the tenant's visible
  *   org tree.
  */
-import { ALL, EMPTY, isVisibleSchool, pathId, SINGLES, text, type BaseSet, type BaseSetInput, type CollectionOperation, type SingleOperation } from '../roster/roster-operations';
+import {
+  ALL,
+  EMPTY,
+  isVisibleSchool,
+  pathId,
+  SINGLES,
+  text,
+  type BaseSet,
+  type BaseSetInput,
+  type CollectionOperation,
+  type SingleOperation,
+} from '../roster/roster-operations';
 
 /** Live objects only: a deleted gradebook object is gone for single reads. */
 const LIVE: BaseSet = { conditions: [`t.status = 'active'`] };
@@ -35,7 +46,12 @@ function ofClassLineItems(input: BaseSetInput): string {
 }
 
 /** Parents of the relationship reads (v1.2: 404 when unknown). A line item parent may be deleted. */
-const ANY_LINE_ITEM: SingleOperation = { name: 'getLineItem', resource: 'lineItem', noun: 'line item', base: () => ALL };
+const ANY_LINE_ITEM: SingleOperation = {
+  name: 'getLineItem',
+  resource: 'lineItem',
+  noun: 'line item',
+  base: () => ALL,
+};
 const OF_CLASS = { class_id: SINGLES.getClass };
 
 export const GRADEBOOK_COLLECTIONS = {
@@ -93,7 +109,6 @@ export const GRADEBOOK_SINGLES = {
   getResult: { name: 'getResult', resource: 'result', noun: 'result', base: () => LIVE },
 } as const satisfies Record<string, SingleOperation>;
 
-
 /** The reads only v1.2 has (reference v1.2 §9.2): score scales and assessments. */
 export const GRADEBOOK_V1P2_COLLECTIONS = {
   getAllScoreScales: { name: 'getAllScoreScales', resource: 'scoreScale', base: () => ALL },
@@ -118,6 +133,16 @@ export const GRADEBOOK_V1P2_COLLECTIONS = {
 
 export const GRADEBOOK_V1P2_SINGLES = {
   getScoreScale: { name: 'getScoreScale', resource: 'scoreScale', noun: 'score scale', base: () => LIVE },
-  getAssessmentLineItem: { name: 'getAssessmentLineItem', resource: 'assessmentLineItem', noun: 'assessment line item', base: () => LIVE },
-  getAssessmentResult: { name: 'getAssessmentResult', resource: 'assessmentResult', noun: 'assessment result', base: () => LIVE },
+  getAssessmentLineItem: {
+    name: 'getAssessmentLineItem',
+    resource: 'assessmentLineItem',
+    noun: 'assessment line item',
+    base: () => LIVE,
+  },
+  getAssessmentResult: {
+    name: 'getAssessmentResult',
+    resource: 'assessmentResult',
+    noun: 'assessment result',
+    base: () => LIVE,
+  },
 } as const satisfies Record<string, SingleOperation>;

@@ -28,15 +28,24 @@ export class GradebookPostsService {
     private readonly repo: GradebookWritesRepository,
   ) {}
 
-  async post(op: BulkPost, access: TenantAccess, appId: string, ids: PathIds, body: unknown, info: RequestInfo): Promise<RosterResponse> {
+  async post(
+    op: BulkPost,
+    access: TenantAccess,
+    appId: string,
+    ids: PathIds,
+    body: unknown,
+    info: RequestInfo,
+  ): Promise<RosterResponse> {
     const w = this.writes.writer(info.api, access, appId);
     return refusingInput(w.dialect, async () => {
       const records = postedRecords(op.kind, body, w.dialect.bodies.closed);
       // The path's parents through the read path: 404 as a single read of them would answer.
-      for (const [param, parent] of Object.entries(op.parents)) await this.roster.get(access, parent, ids[param] as string, {}, info);
+      for (const [param, parent] of Object.entries(op.parents))
+        await this.roster.get(access, parent, ids[param] as string, {}, info);
       const pairs = await this.db.transaction(async (tx) => {
         const out: Array<{ suppliedSourcedId: string; allocatedSourcedId: string }> = [];
-        for (const { suppliedId, reader } of records) out.push({ suppliedSourcedId: suppliedId, allocatedSourcedId: await this.create(tx, w, op, ids, reader) });
+        for (const { suppliedId, reader } of records)
+          out.push({ suppliedSourcedId: suppliedId, allocatedSourcedId: await this.create(tx, w, op, ids, reader) });
         await bumpGradebookVersion(tx, w.tenantId);
         return out;
       });
@@ -44,22 +53,45 @@ export class GradebookPostsService {
     });
   }
 
-  private async create(tx: SqlTransaction, w: Writer, op: BulkPost, ids: PathIds, reader: FieldReader): Promise<string> {
+  private async create(
+    tx: SqlTransaction,
+    w: Writer,
+    op: BulkPost,
+    ids: PathIds,
+    reader: FieldReader,
+  ): Promise<string> {
     const forced = Object.entries(op.forced).map(([field, param]) => [field, ids[param] as string] as const);
     let r = reader;
     for (const [field, id] of forced) r = r.withDefault(field, { sourcedId: id });
     const values = readRecord(w.dialect.bodies, op.kind, r);
-    for (const [field, id] of forced) if (values[field] !== id) r.fail(field, `must be the ${field} the path names ('${excerpt(id)}'), or be left out`);
-    if (op.inSession) await this.lineItemInSession(tx, w, ids[op.inSession.classParam] as string, ids[op.inSession.sessionParam] as string, values, r);
+    for (const [field, id] of forced)
+      if (values[field] !== id) r.fail(field, `must be the ${field} the path names ('${excerpt(id)}'), or be left out`);
+    if (op.inSession)
+      await this.lineItemInSession(
+        tx,
+        w,
+        ids[op.inSession.classParam] as string,
+        ids[op.inSession.sessionParam] as string,
+        values,
+        r,
+      );
     return this.writes.createIn(tx, w, op.kind, { values, r });
   }
 
   /** The result's line item belongs to the class and is graded in the session (its academicSession or gradingPeriod). */
-  private async lineItemInSession(tx: SqlTransaction, w: Writer, classId: string, sessionId: string, values: Values, r: FieldReader): Promise<void> {
+  private async lineItemInSession(
+    tx: SqlTransaction,
+    w: Writer,
+    classId: string,
+    sessionId: string,
+    values: Values,
+    r: FieldReader,
+  ): Promise<void> {
     const id = values.lineItem as string;
     const lineItem = await this.repo.lockLineItem(tx, w.tenantId, id);
     if (lineItem?.status !== 'active') return; // the result's own checks name it
-    if (lineItem.classId !== classId) r.fail('lineItem', `'${excerpt(id)}' is not a line item of class '${excerpt(classId)}'`);
+    if (lineItem.classId !== classId)
+      r.fail('lineItem', `'${excerpt(id)}' is not a line item of class '${excerpt(classId)}'`);
     if (lineItem.academicSessionId !== sessionId && lineItem.gradingPeriodId !== sessionId) {
       r.fail('lineItem', `'${excerpt(id)}' has neither academicSession nor gradingPeriod '${excerpt(sessionId)}'`);
     }

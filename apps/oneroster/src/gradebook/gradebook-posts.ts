@@ -21,9 +21,24 @@ export interface BulkPost {
 }
 
 export const BULK_POSTS = {
-  postLineItemsForClass: { name: 'postLineItemsForClass', kind: 'lineItem', parents: { class_id: SINGLES.getClass }, forced: { class: 'class_id' } },
-  postLineItemsForSchool: { name: 'postLineItemsForSchool', kind: 'lineItem', parents: { school_id: SINGLES.getSchool }, forced: { school: 'school_id' } },
-  postResultsForLineItem: { name: 'postResultsForLineItem', kind: 'result', parents: { li_id: GRADEBOOK_SINGLES.getLineItem }, forced: { lineItem: 'li_id' } },
+  postLineItemsForClass: {
+    name: 'postLineItemsForClass',
+    kind: 'lineItem',
+    parents: { class_id: SINGLES.getClass },
+    forced: { class: 'class_id' },
+  },
+  postLineItemsForSchool: {
+    name: 'postLineItemsForSchool',
+    kind: 'lineItem',
+    parents: { school_id: SINGLES.getSchool },
+    forced: { school: 'school_id' },
+  },
+  postResultsForLineItem: {
+    name: 'postResultsForLineItem',
+    kind: 'result',
+    parents: { li_id: GRADEBOOK_SINGLES.getLineItem },
+    forced: { lineItem: 'li_id' },
+  },
   postResultsForAcademicSessionForClass: {
     name: 'postResultsForAcademicSessionForClass',
     kind: 'result',

@@ -57,18 +57,28 @@ export class GradebookReferences {
   private async lineItem({ tx, tenantId, values, r }: RefContext): Promise<ColumnValue[]> {
     if (values.school === null || values.school === undefined) return [];
     const school = await this.repo.schoolOfClass(tx, tenantId, values.class as string);
-    if (school !== values.school) r.fail('school', `${q(values.school)} is not the school of class ${q(values.class)} (${q(school)})`);
+    if (school !== values.school)
+      r.fail('school', `${q(values.school)} is not the school of class ${q(values.class)} (${q(school)})`);
     return [];
   }
 
   private async result(c: RefContext): Promise<ColumnValue[]> {
     const { tx, tenantId, values } = c;
     // One round trip for both: a grade sync PUTs thousands of results.
-    const { lineItem, student } = await this.repo.lockLineItemWithStudent(tx, tenantId, values.lineItem as string, values.student as string);
-    if (lineItem?.status !== 'active') return c.r.fail('lineItem', `${q(values.lineItem)} is not an active line item of this tenant`);
+    const { lineItem, student } = await this.repo.lockLineItemWithStudent(
+      tx,
+      tenantId,
+      values.lineItem as string,
+      values.student as string,
+    );
+    if (lineItem?.status !== 'active')
+      return c.r.fail('lineItem', `${q(values.lineItem)} is not an active line item of this tenant`);
     checkStudent(c, student, lineItem.classId);
     if (values.class !== null && values.class !== undefined && values.class !== lineItem.classId) {
-      c.r.fail('class', `${q(values.class)} is not the class of line item ${q(values.lineItem)} (${q(lineItem.classId)})`);
+      c.r.fail(
+        'class',
+        `${q(values.class)} is not the class of line item ${q(values.lineItem)} (${q(lineItem.classId)})`,
+      );
     }
     return [];
   }
@@ -83,15 +93,21 @@ export class GradebookReferences {
     if (typeof parent !== 'string') return [];
     const field = 'parentAssessmentLineItem';
     if (parent === id) r.fail(field, 'cannot be the assessment line item itself');
-    if ((await this.repo.refStatus(tx, 'gradebook_assessment_line_items', tenantId, parent)) !== 'active') r.fail(field, `${q(parent)} is not an active assessment line item of this tenant`);
-    if (await this.repo.closesCycle(tx, tenantId, id, parent)) r.fail(field, `${q(parent)} is below this assessment line item: the parents would form a cycle`);
+    if ((await this.repo.refStatus(tx, 'gradebook_assessment_line_items', tenantId, parent)) !== 'active')
+      r.fail(field, `${q(parent)} is not an active assessment line item of this tenant`);
+    if (await this.repo.closesCycle(tx, tenantId, id, parent))
+      r.fail(field, `${q(parent)} is below this assessment line item: the parents would form a cycle`);
     return [];
   }
 
   private async assessmentResult(c: RefContext): Promise<ColumnValue[]> {
     const { tx, tenantId, values } = c;
     const status = await this.repo.lockAssessmentLineItem(tx, tenantId, values.assessmentLineItem as string);
-    if (status !== 'active') c.r.fail('assessmentLineItem', `${q(values.assessmentLineItem)} is not an active assessment line item of this tenant`);
+    if (status !== 'active')
+      c.r.fail(
+        'assessmentLineItem',
+        `${q(values.assessmentLineItem)} is not an active assessment line item of this tenant`,
+      );
     await this.student(c, null);
     return [];
   }
@@ -106,5 +122,9 @@ function checkStudent({ values, r }: RefContext, student: StudentState | undefin
   const id = values.student as string;
   if (student?.status !== 'active') return r.fail('student', `${q(id)} is not an active user of this tenant`);
   if (!student.isStudent) r.fail('student', `${q(id)} is a ${student.role}, not a student`);
-  if (classId !== null && !student.enrolled) r.fail('student', `${q(id)} is not enrolled as a student in class ${q(classId)} of line item ${q(values.lineItem)}`);
+  if (classId !== null && !student.enrolled)
+    r.fail(
+      'student',
+      `${q(id)} is not enrolled as a student in class ${q(classId)} of line item ${q(values.lineItem)}`,
+    );
 }

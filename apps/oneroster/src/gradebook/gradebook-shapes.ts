@@ -31,7 +31,13 @@ export type FieldKind =
   | 'metadata';
 
 /** Tables a reference may be checked against by status alone (others have rules of their own). */
-export type RefTable = 'roster_classes' | 'roster_courses' | 'roster_academic_sessions' | 'gradebook_categories' | 'gradebook_score_scales' | 'gradebook_assessment_line_items';
+export type RefTable =
+  | 'roster_classes'
+  | 'roster_courses'
+  | 'roster_academic_sessions'
+  | 'gradebook_categories'
+  | 'gradebook_score_scales'
+  | 'gradebook_assessment_line_items';
 
 export interface FieldSpec {
   readonly name: string;
@@ -74,7 +80,8 @@ type Options = Omit<FieldSpec, 'name' | 'kind'>;
 const f = (name: string, kind: FieldKind, o: Options = {}): FieldSpec => ({ name, kind, column: snake(name), ...o });
 const required = (name: string, kind: FieldKind, o: Options = {}): FieldSpec => f(name, kind, { required: true, ...o });
 /** A reference stored in `<name>_sourced_id`. */
-const ref = (name: string, types: readonly string[], o: Options = {}): FieldSpec => f(name, 'ref', { column: `${snake(name)}_sourced_id`, types, ...o });
+const ref = (name: string, types: readonly string[], o: Options = {}): FieldSpec =>
+  f(name, 'ref', { column: `${snake(name)}_sourced_id`, types, ...o });
 const METADATA = f('metadata', 'metadata');
 
 function snake(name: string): string {
@@ -83,7 +90,8 @@ function snake(name: string): string {
 
 const lowNotAboveHigh: CrossRule = (v, r) => {
   const [min, max] = [v.resultValueMin, v.resultValueMax];
-  if (typeof min === 'number' && typeof max === 'number' && min > max) r.fail('resultValueMin', `(${min}) is greater than resultValueMax (${max})`);
+  if (typeof min === 'number' && typeof max === 'number' && min > max)
+    r.fail('resultValueMin', `(${min}) is greater than resultValueMax (${max})`);
 };
 
 /** A graded status needs one of `fields` (a score); `exempt` and `not submitted` need none. */
@@ -91,7 +99,12 @@ const scoredUnlessUnscored =
   (fields: readonly string[]): CrossRule =>
   (v, r) => {
     if (UNSCORED_STATUSES.has(v.scoreStatus as string) || fields.some((name) => v[name] !== null)) return;
-    r.fail(fields[0] as string, fields.length === 1 ? 'is required' : `or ${fields.slice(1).join(', ')} is required unless scoreStatus is 'exempt' or 'not submitted'`);
+    r.fail(
+      fields[0] as string,
+      fields.length === 1
+        ? 'is required'
+        : `or ${fields.slice(1).join(', ')} is required unless scoreStatus is 'exempt' or 'not submitted'`,
+    );
   };
 
 export const V1P1_BODIES: BodyDialect = {

@@ -45,7 +45,12 @@ const table = (kind: GradebookClass) => quoteIdent(GRADEBOOK[kind].table);
 @Injectable()
 export class GradebookWritesRepository {
   /** Owner and status of a stored object (any status), or undefined. */
-  async state(tx: SqlTransaction, kind: GradebookClass, tenantId: string, id: string): Promise<StoredState | undefined> {
+  async state(
+    tx: SqlTransaction,
+    kind: GradebookClass,
+    tenantId: string,
+    id: string,
+  ): Promise<StoredState | undefined> {
     const [row] = await tx.query<{ owner_app_id: string | null; status: string }>(
       `SELECT owner_app_id, status FROM ${table(kind)} WHERE tenant_id = $1::uuid AND sourced_id = $2::text`,
       [tenantId, id],
@@ -57,9 +62,24 @@ export class GradebookWritesRepository {
    * Inserts a new object owned by `appId`, returning `returning` (a SELECT list over alias `t`,
    * e.g. the read path's serializer columns); undefined when a row with that id appeared meanwhile.
    */
-  async insert(tx: SqlTransaction, kind: GradebookClass, tenantId: string, id: string, appId: string, values: readonly ColumnValue[], returning: string): Promise<Record<string, unknown> | undefined> {
+  async insert(
+    tx: SqlTransaction,
+    kind: GradebookClass,
+    tenantId: string,
+    id: string,
+    appId: string,
+    values: readonly ColumnValue[],
+    returning: string,
+  ): Promise<Record<string, unknown> | undefined> {
     const p = new SqlParams([tenantId, id, appId]);
-    const columns = ['tenant_id', 'sourced_id', 'owner_app_id', 'status', 'date_last_modified', ...values.map((v) => v.column)];
+    const columns = [
+      'tenant_id',
+      'sourced_id',
+      'owner_app_id',
+      'status',
+      'date_last_modified',
+      ...values.map((v) => v.column),
+    ];
     const placeholders = ['$1::uuid', '$2::text', '$3::uuid', `'active'`, NOW, ...values.map((v) => typed(p, v))];
     const { rows } = await tx.execute<Record<string, unknown>>(
       `INSERT INTO ${table(kind)} AS t (${columns.map(quoteIdent).join(', ')}) VALUES (${placeholders.join(', ')}) ` +
@@ -74,7 +94,15 @@ export class GradebookWritesRepository {
    * when some value differs, so a PUT of identical content leaves `dateLastModified` alone.
    * Columns not given keep their values. Returns `returning`; undefined when nothing was written.
    */
-  async replace(tx: SqlTransaction, kind: GradebookClass, tenantId: string, id: string, appId: string, values: readonly ColumnValue[], returning: string): Promise<Record<string, unknown> | undefined> {
+  async replace(
+    tx: SqlTransaction,
+    kind: GradebookClass,
+    tenantId: string,
+    id: string,
+    appId: string,
+    values: readonly ColumnValue[],
+    returning: string,
+  ): Promise<Record<string, unknown> | undefined> {
     const p = new SqlParams([tenantId, id, appId]);
     const sets = values.map((v) => `${quoteIdent(v.column)} = ${typed(p, v)}`);
     const columns = ['status', ...values.map((v) => v.column)].map((c) => `t.${quoteIdent(c)}`);
@@ -90,13 +118,28 @@ export class GradebookWritesRepository {
   }
 
   /** The stored object, as `returning`. */
-  async read(tx: SqlTransaction, kind: GradebookClass, tenantId: string, id: string, returning: string): Promise<Record<string, unknown> | undefined> {
-    const [row] = await tx.query<Record<string, unknown>>(`SELECT ${returning} FROM ${table(kind)} AS t WHERE t.tenant_id = $1::uuid AND t.sourced_id = $2::text`, [tenantId, id]);
+  async read(
+    tx: SqlTransaction,
+    kind: GradebookClass,
+    tenantId: string,
+    id: string,
+    returning: string,
+  ): Promise<Record<string, unknown> | undefined> {
+    const [row] = await tx.query<Record<string, unknown>>(
+      `SELECT ${returning} FROM ${table(kind)} AS t WHERE t.tenant_id = $1::uuid AND t.sourced_id = $2::text`,
+      [tenantId, id],
+    );
     return row;
   }
 
   /** Tombstones an active object of `appId`; true when it was active. */
-  async tombstone(tx: SqlTransaction, kind: GradebookClass, tenantId: string, id: string, appId: string): Promise<boolean> {
+  async tombstone(
+    tx: SqlTransaction,
+    kind: GradebookClass,
+    tenantId: string,
+    id: string,
+    appId: string,
+  ): Promise<boolean> {
     const { count } = await tx.execute(
       `UPDATE ${table(kind)} SET status = 'tobedeleted', date_last_modified = ${NEXT_STAMP} ` +
         `WHERE tenant_id = $1::uuid AND sourced_id = $2::text AND owner_app_id = $3::uuid AND status = 'active'`,
@@ -119,13 +162,19 @@ export class GradebookWritesRepository {
 
   /** Status of a referenced row of the tenant. */
   async refStatus(tx: SqlTransaction, refTable: RefTable, tenantId: string, id: string): Promise<string | undefined> {
-    const [row] = await tx.query<{ status: string }>(`SELECT status FROM ${quoteIdent(refTable)} WHERE tenant_id = $1::uuid AND sourced_id = $2::text`, [tenantId, id]);
+    const [row] = await tx.query<{ status: string }>(
+      `SELECT status FROM ${quoteIdent(refTable)} WHERE tenant_id = $1::uuid AND sourced_id = $2::text`,
+      [tenantId, id],
+    );
     return row?.status;
   }
 
   /** The school of a class of the tenant. */
   async schoolOfClass(tx: SqlTransaction, tenantId: string, classId: string): Promise<string | undefined> {
-    const [row] = await tx.query<{ school_sourced_id: string }>(`SELECT school_sourced_id FROM roster_classes WHERE tenant_id = $1::uuid AND sourced_id = $2::text`, [tenantId, classId]);
+    const [row] = await tx.query<{ school_sourced_id: string }>(
+      `SELECT school_sourced_id FROM roster_classes WHERE tenant_id = $1::uuid AND sourced_id = $2::text`,
+      [tenantId, classId],
+    );
     return row?.school_sourced_id;
   }
 
@@ -135,18 +184,35 @@ export class GradebookWritesRepository {
    * it, so no active result outlives its line item.
    */
   async lockLineItem(tx: SqlTransaction, tenantId: string, id: string): Promise<LineItemState | undefined> {
-    const [row] = await tx.query<{ status: string; class_sourced_id: string; academic_session_sourced_id: string | null; grading_period_sourced_id: string | null }>(
+    const [row] = await tx.query<{
+      status: string;
+      class_sourced_id: string;
+      academic_session_sourced_id: string | null;
+      grading_period_sourced_id: string | null;
+    }>(
       `SELECT status, class_sourced_id, academic_session_sourced_id, grading_period_sourced_id FROM gradebook_line_items WHERE tenant_id = $1::uuid AND sourced_id = $2::text FOR SHARE`,
       [tenantId, id],
     );
-    return row ? { status: row.status, classId: row.class_sourced_id, academicSessionId: row.academic_session_sourced_id, gradingPeriodId: row.grading_period_sourced_id } : undefined;
+    return row
+      ? {
+          status: row.status,
+          classId: row.class_sourced_id,
+          academicSessionId: row.academic_session_sourced_id,
+          gradingPeriodId: row.grading_period_sourced_id,
+        }
+      : undefined;
   }
 
   /**
    * `lockLineItem` and `student` in one round trip, for a result: the line item share-locked, and
    * the student with whether they hold an active student enrollment in the line item's class.
    */
-  async lockLineItemWithStudent(tx: SqlTransaction, tenantId: string, lineItemId: string, studentId: string): Promise<{ lineItem?: LineItemState; student?: StudentState }> {
+  async lockLineItemWithStudent(
+    tx: SqlTransaction,
+    tenantId: string,
+    lineItemId: string,
+    studentId: string,
+  ): Promise<{ lineItem?: LineItemState; student?: StudentState }> {
     const [row] = await tx.query<{
       li_status: string | null;
       class_sourced_id: string;
@@ -168,19 +234,38 @@ export class GradebookWritesRepository {
     );
     if (!row) return {};
     return {
-      lineItem: row.li_status === null ? undefined : { status: row.li_status, classId: row.class_sourced_id, academicSessionId: row.academic_session_sourced_id, gradingPeriodId: row.grading_period_sourced_id },
-      student: row.user_status === null ? undefined : { status: row.user_status, role: row.role, isStudent: row.is_student, enrolled: row.enrolled },
+      lineItem:
+        row.li_status === null
+          ? undefined
+          : {
+              status: row.li_status,
+              classId: row.class_sourced_id,
+              academicSessionId: row.academic_session_sourced_id,
+              gradingPeriodId: row.grading_period_sourced_id,
+            },
+      student:
+        row.user_status === null
+          ? undefined
+          : { status: row.user_status, role: row.role, isStudent: row.is_student, enrolled: row.enrolled },
     };
   }
 
   /** An assessment line item an assessment result names, share-locked (as `lockLineItem`); its status. */
   async lockAssessmentLineItem(tx: SqlTransaction, tenantId: string, id: string): Promise<string | undefined> {
-    const [row] = await tx.query<{ status: string }>(`SELECT status FROM gradebook_assessment_line_items WHERE tenant_id = $1::uuid AND sourced_id = $2::text FOR SHARE`, [tenantId, id]);
+    const [row] = await tx.query<{ status: string }>(
+      `SELECT status FROM gradebook_assessment_line_items WHERE tenant_id = $1::uuid AND sourced_id = $2::text FOR SHARE`,
+      [tenantId, id],
+    );
     return row?.status;
   }
 
   /** A user with their role and whether they hold an active student enrollment in the class (none asked: false). */
-  async student(tx: SqlTransaction, tenantId: string, userId: string, classId: string | null): Promise<StudentState | undefined> {
+  async student(
+    tx: SqlTransaction,
+    tenantId: string,
+    userId: string,
+    classId: string | null,
+  ): Promise<StudentState | undefined> {
     const [row] = await tx.query<{ status: string; role: string; is_student: boolean; enrolled: boolean }>(
       `SELECT u.status, u.role, (u.role = 'student' OR u.roles @> '[{"role": "student"}]'::jsonb) AS is_student, ` +
         `EXISTS (SELECT 1 FROM roster_enrollments AS e WHERE e.tenant_id = $1::uuid AND e.class_sourced_id = $3::text ` +

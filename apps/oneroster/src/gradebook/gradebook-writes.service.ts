@@ -11,7 +11,14 @@ import type { RequestInfo, RosterResponse } from '../roster/roster.service';
 import { outputFor, type TenantAccess } from '../tenancy/tenant-access.service';
 import { collectionOf, GRADEBOOK, singleKeyOf, type GradebookClass } from './gradebook-classes';
 import { DIALECTS, type GradebookDialect } from './gradebook-dialects';
-import { checkSourcedId, columnsOf, GradebookInputError, readGradebookBody, type ColumnValue, type ReadObject } from './gradebook-input';
+import {
+  checkSourcedId,
+  columnsOf,
+  GradebookInputError,
+  readGradebookBody,
+  type ColumnValue,
+  type ReadObject,
+} from './gradebook-input';
 import { GradebookReferences } from './gradebook-references';
 import { GradebookWritesRepository } from './gradebook-writes.repository';
 
@@ -34,7 +41,9 @@ export async function refusingInput<T>(dialect: GradebookDialect, work: () => Pr
     return await work();
   } catch (err) {
     if (!(err instanceof GradebookInputError)) throw err;
-    throw new ApiError(err.problem === 'envelope' ? ApiErrorCode.ValidationFailed : dialect.fieldError, err.message, { parameter: err.field });
+    throw new ApiError(err.problem === 'envelope' ? ApiErrorCode.ValidationFailed : dialect.fieldError, err.message, {
+      parameter: err.field,
+    });
   }
 }
 
@@ -66,12 +75,27 @@ export class GradebookWritesService {
     return { dialect: DIALECTS[api.version], tenantId: access.tenantId, owner: ownerOf(appId) };
   }
 
-  async put(api: OneRosterApi, kind: GradebookClass, access: TenantAccess, appId: string, id: string, body: unknown, info: RequestInfo): Promise<PutOutcome> {
+  async put(
+    api: OneRosterApi,
+    kind: GradebookClass,
+    access: TenantAccess,
+    appId: string,
+    id: string,
+    body: unknown,
+    info: RequestInfo,
+  ): Promise<PutOutcome> {
     const w = this.writer(api, access, appId);
     const idProblem = checkSourcedId(id);
-    if (idProblem) throw new ApiError(ApiErrorCode.ValidationFailed, `The sourcedId in the path ${idProblem}`, { parameter: 'sourcedId' });
+    if (idProblem)
+      throw new ApiError(ApiErrorCode.ValidationFailed, `The sourcedId in the path ${idProblem}`, {
+        parameter: 'sourcedId',
+      });
     const output = outputFor(api, access);
-    const serializer = rowSerializer(tableOf(kind, api.version), undefined, { dateMode: output.dateMode, booleans: output.booleans, hrefRoots: info.hrefRoots });
+    const serializer = rowSerializer(tableOf(kind, api.version), undefined, {
+      dateMode: output.dateMode,
+      booleans: output.booleans,
+      hrefRoots: info.hrefRoots,
+    });
     return refusingInput(w.dialect, async () => {
       const read = readGradebookBody(w.dialect.bodies, kind, body, id);
       const out = await this.db.transaction(async (tx) => {
@@ -80,17 +104,28 @@ export class GradebookWritesService {
         return put;
       });
       // A header is ASCII: the id fully percent-encoded (the body's href is the same IRI, escaped as in every href).
-      const headers: Record<string, string> = out.created ? { Location: `${info.hrefRoots.gradebook}/${collectionOf(kind)}/${encodeURIComponent(id)}` } : {};
+      const headers: Record<string, string> = out.created
+        ? { Location: `${info.hrefRoots.gradebook}/${collectionOf(kind)}/${encodeURIComponent(id)}` }
+        : {};
       return { ...out, headers };
     });
   }
 
-  private async putIn(tx: SqlTransaction, w: Writer, kind: GradebookClass, id: string, read: ReadObject, serializer: RowSerializer): Promise<PutOutcome> {
+  private async putIn(
+    tx: SqlTransaction,
+    w: Writer,
+    kind: GradebookClass,
+    id: string,
+    read: ReadObject,
+    serializer: RowSerializer,
+  ): Promise<PutOutcome> {
     const before = await this.repo.state(tx, kind, w.tenantId, id);
     if (before) this.assertOwner(w, kind, id, before.ownerAppId);
     const columns = await this.columns(tx, w, kind, id, read);
     let created = !before || before.status !== 'active';
-    let row = before ? undefined : await this.repo.insert(tx, kind, w.tenantId, id, w.owner, columns, serializer.columns);
+    let row = before
+      ? undefined
+      : await this.repo.insert(tx, kind, w.tenantId, id, w.owner, columns, serializer.columns);
     if (!before && !row) {
       // Another request created it between our read and our insert: replace it if ours.
       const now = await this.repo.state(tx, kind, w.tenantId, id);
@@ -98,9 +133,12 @@ export class GradebookWritesService {
       created = now?.status !== 'active';
     }
     // The written row comes back from the write itself; a replace that changed nothing is read.
-    row ??= (await this.repo.replace(tx, kind, w.tenantId, id, w.owner, columns, serializer.columns)) ?? (await this.repo.read(tx, kind, w.tenantId, id, serializer.columns));
+    row ??=
+      (await this.repo.replace(tx, kind, w.tenantId, id, w.owner, columns, serializer.columns)) ??
+      (await this.repo.read(tx, kind, w.tenantId, id, serializer.columns));
     if (!row) throw new Error(`${kind} ${id} vanished inside its own transaction`);
-    const body = created && !w.dialect.createdWithBody ? '' : `{${JSON.stringify(singleKeyOf(kind))}:${serializer.write(row)}}`;
+    const body =
+      created && !w.dialect.createdWithBody ? '' : `{${JSON.stringify(singleKeyOf(kind))}:${serializer.write(row)}}`;
     return { created, headers: {}, body };
   }
 
@@ -108,19 +146,33 @@ export class GradebookWritesService {
   async createIn(tx: SqlTransaction, w: Writer, kind: GradebookClass, read: ReadObject): Promise<string> {
     const id = randomUUID();
     const columns = await this.columns(tx, w, kind, id, read);
-    if (!(await this.repo.insert(tx, kind, w.tenantId, id, w.owner, columns, 't.sourced_id'))) throw new Error(`allocated ${kind} id ${id} already taken`);
+    if (!(await this.repo.insert(tx, kind, w.tenantId, id, w.owner, columns, 't.sourced_id')))
+      throw new Error(`allocated ${kind} id ${id} already taken`);
     return id;
   }
 
   /** The columns the binding writes: the body's, after its references are checked, and those derived from them. */
-  private async columns(tx: SqlTransaction, w: Writer, kind: GradebookClass, id: string, { values, r }: ReadObject): Promise<ColumnValue[]> {
+  private async columns(
+    tx: SqlTransaction,
+    w: Writer,
+    kind: GradebookClass,
+    id: string,
+    { values, r }: ReadObject,
+  ): Promise<ColumnValue[]> {
     const derived = await this.refs.check(w.dialect.bodies, kind, { tx, tenantId: w.tenantId, id, values, r });
     return [...columnsOf(w.dialect.bodies, kind, values), ...derived];
   }
 
-  async delete(api: OneRosterApi, kind: GradebookClass, access: TenantAccess, appId: string, id: string): Promise<void> {
+  async delete(
+    api: OneRosterApi,
+    kind: GradebookClass,
+    access: TenantAccess,
+    appId: string,
+    id: string,
+  ): Promise<void> {
     const w = this.writer(api, access, appId);
-    const notFound = () => new ApiError(ApiErrorCode.NotFound, `No ${GRADEBOOK[kind].noun} with sourcedId '${excerpt(id)}'`);
+    const notFound = () =>
+      new ApiError(ApiErrorCode.NotFound, `No ${GRADEBOOK[kind].noun} with sourcedId '${excerpt(id)}'`);
     if (checkSourcedId(id)) throw notFound();
     await this.db.transaction(async (tx) => {
       const before = await this.repo.state(tx, kind, w.tenantId, id);
@@ -135,14 +187,19 @@ export class GradebookWritesService {
   private assertOwner(w: Writer, kind: GradebookClass, id: string, stored: string | null): void {
     if (stored === w.owner) return;
     const who = stored === null ? "the school's data import" : 'another app';
-    throw new ApiError(ApiErrorCode.InsufficientScope, `The ${GRADEBOOK[kind].noun} '${excerpt(id)}' was created by ${who}; only its creator may replace or delete it`, {
-      imsxCodeMinor: w.dialect.notOwner,
-    });
+    throw new ApiError(
+      ApiErrorCode.InsufficientScope,
+      `The ${GRADEBOOK[kind].noun} '${excerpt(id)}' was created by ${who}; only its creator may replace or delete it`,
+      {
+        imsxCodeMinor: w.dialect.notOwner,
+      },
+    );
   }
 }
 
 /** The app id a write is recorded under: the token's `sub`, which must be an app id. */
 function ownerOf(appId: string): string {
-  if (!isUuid(appId)) throw new ApiError(ApiErrorCode.InsufficientScope, 'The token names no app that could own gradebook objects');
+  if (!isUuid(appId))
+    throw new ApiError(ApiErrorCode.InsufficientScope, 'The token names no app that could own gradebook objects');
   return appId.toLowerCase();
 }

@@ -19,7 +19,16 @@ const V1P2_ONLY = [...V1P2_OBJECT_CONTROLLERS, classScoreScalesController, bulkP
 /** The gradebook of both bindings: reads through the shared read path, writes here. */
 @Module({
   imports: [RosterModule],
-  controllers: [...ONEROSTER_APIS.flatMap((api) => SHARED.map((controller) => controller(api))), ...V1P2_ONLY.map((controller) => controller(V1P2_API))],
-  providers: [GradebookWritesRepository, GradebookReferences, GradebookWritesService, GradebookPostsService, GradebookHttp],
+  controllers: [
+    ...ONEROSTER_APIS.flatMap((api) => SHARED.map((controller) => controller(api))),
+    ...V1P2_ONLY.map((controller) => controller(V1P2_API)),
+  ],
+  providers: [
+    GradebookWritesRepository,
+    GradebookReferences,
+    GradebookWritesService,
+    GradebookPostsService,
+    GradebookHttp,
+  ],
 })
 export class GradebookModule {}

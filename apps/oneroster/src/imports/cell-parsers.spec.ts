@@ -118,8 +118,11 @@ describe('v1.2 cells', () => {
     const lookup = enumLookup(ROLE_TYPES);
     expect(readEnum('ext:Tutor.1', ROLE_TYPES, lookup, true)).toBe('ext:Tutor.1');
     expect(readEnum('Teacher', ROLE_TYPES, lookup, true)).toBe('teacher');
-    expect(err(readEnum('ext:Tutor', ROLE_TYPES, lookup))).toBe("'ext:Tutor' is not one of administrator, aide, guardian, parent, proctor, relative, student, teacher");
-    for (const bad of ['ext:', 'ext:a b', 'EXT:a', 'x-ext:a', 'ext:a/b']) expect(err(readEnum(bad, ROLE_TYPES, lookup, true))).toMatch(/or an ext:<name> value$/);
+    expect(err(readEnum('ext:Tutor', ROLE_TYPES, lookup))).toBe(
+      "'ext:Tutor' is not one of administrator, aide, guardian, parent, proctor, relative, student, teacher",
+    );
+    for (const bad of ['ext:', 'ext:a b', 'EXT:a', 'x-ext:a', 'ext:a/b'])
+      expect(err(readEnum(bad, ROLE_TYPES, lookup, true))).toMatch(/or an ext:<name> value$/);
     expect(readEnumList('student,ext:tutor', ROLE_TYPES, lookup, true)).toEqual(['student', 'ext:tutor']);
   });
 
@@ -128,13 +131,22 @@ describe('v1.2 cells', () => {
       { itemValueLHS: 'A', itemValueRHS: '90 - 100' },
       { itemValueLHS: 'B', itemValueRHS: '80 - 89' },
     ]);
-    expect(readScaleValues('{4:Exceeds: all criteria}')).toEqual([{ itemValueLHS: '4', itemValueRHS: 'Exceeds: all criteria' }]);
-    for (const bad of ['A:90', 'A=90,B=80', '{A:90}{B:80}', '{A:90},B:80', '{A}']) expect(err(readScaleValues(bad))).toMatch(/is not a list of \{lhs:rhs\} items/);
+    expect(readScaleValues('{4:Exceeds: all criteria}')).toEqual([
+      { itemValueLHS: '4', itemValueRHS: 'Exceeds: all criteria' },
+    ]);
+    for (const bad of ['A:90', 'A=90,B=80', '{A:90}{B:80}', '{A:90},B:80', '{A}'])
+      expect(err(readScaleValues(bad))).toMatch(/is not a list of \{lhs:rhs\} items/);
     expect(err(readScaleValues('{ :90}'))).toMatch(/needs both a left-hand and a right-hand value/);
   });
 
   it('read learning objective sources as the API stores them: case, unknown, /name', () => {
-    expect([readObjectiveSource('CASE'), readObjectiveSource('/unknown'), readObjectiveSource('state'), readObjectiveSource('/ngss2')]).toEqual(['case', 'unknown', '/state', '/ngss2']);
-    for (const bad of ['State', '/a b', '//x', 'a-b']) expect(err(readObjectiveSource(bad))).toMatch(/not a learning objective source/);
+    expect([
+      readObjectiveSource('CASE'),
+      readObjectiveSource('/unknown'),
+      readObjectiveSource('state'),
+      readObjectiveSource('/ngss2'),
+    ]).toEqual(['case', 'unknown', '/state', '/ngss2']);
+    for (const bad of ['State', '/a b', '//x', 'a-b'])
+      expect(err(readObjectiveSource(bad))).toMatch(/not a learning objective source/);
   });
 });

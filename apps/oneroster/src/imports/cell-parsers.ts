@@ -2,7 +2,15 @@
  * Reading one CSV cell of the OneRoster binding into its stored value. Pure functions, no I/O;
  * a bad cell yields a `CellError` (never thrown, so the importer can collect every error).
  */
-import { EXT_VALUE, parseDateLiteral, parseDateTimeLiteral, parseNumberLiteral, STATUS_ALIASES, STATUS_TYPES, type StatusType } from '@edu/oneroster-query';
+import {
+  EXT_VALUE,
+  parseDateLiteral,
+  parseDateTimeLiteral,
+  parseNumberLiteral,
+  STATUS_ALIASES,
+  STATUS_TYPES,
+  type StatusType,
+} from '@edu/oneroster-query';
 import { GRADES } from './csv-layout';
 
 export class CellError {
@@ -12,7 +20,10 @@ export class CellError {
 export const MAX_SOURCED_ID_LENGTH = 256;
 
 /** Case-insensitive lookup of an enumeration's canonical spelling. */
-export function enumLookup(values: readonly string[], aliases: Readonly<Record<string, string>> = {}): (raw: string) => string | undefined {
+export function enumLookup(
+  values: readonly string[],
+  aliases: Readonly<Record<string, string>> = {},
+): (raw: string) => string | undefined {
   const map = new Map<string, string>();
   for (const v of values) map.set(v.toLowerCase(), v);
   for (const [alias, v] of Object.entries(aliases)) map.set(alias.toLowerCase(), v);
@@ -47,11 +58,16 @@ export function readSourcedId(raw: string): string | CellError {
 }
 
 export function readStatus(raw: string): StatusType | CellError {
-  return statusOf(raw) as StatusType | undefined ?? new CellError(`'${raw}' is not a status (active, tobedeleted)`);
+  return (statusOf(raw) as StatusType | undefined) ?? new CellError(`'${raw}' is not a status (active, tobedeleted)`);
 }
 
 /** One of `values` in canonical case; with `extensible` (v1.2), also an `ext:<name>` value, as given. */
-export function readEnum(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined, extensible = false): string | CellError {
+export function readEnum(
+  raw: string,
+  values: readonly string[],
+  lookup: (raw: string) => string | undefined,
+  extensible = false,
+): string | CellError {
   const value = lookup(raw);
   if (value !== undefined) return value;
   if (extensible && EXT_VALUE.test(raw)) return raw;
@@ -73,7 +89,9 @@ export function readDate(raw: string): string | CellError {
 export function readDateTime(raw: string): string | CellError {
   const parsed = parseDateTimeLiteral(raw);
   const year = parsed?.instant.getUTCFullYear() ?? 0;
-  return parsed && year >= 1 && year <= 9999 ? parsed.instant.toISOString() : new CellError(`'${raw}' is not an ISO 8601 datetime (e.g. 2024-08-20T14:03:11.000Z)`);
+  return parsed && year >= 1 && year <= 9999
+    ? parsed.instant.toISOString()
+    : new CellError(`'${raw}' is not an ISO 8601 datetime (e.g. 2024-08-20T14:03:11.000Z)`);
 }
 
 /** A decimal number (gradebook floats), kept exactly. */
@@ -108,7 +126,12 @@ export function readGrades(raw: string): string[] | CellError {
 }
 
 /** Comma-separated values of an enumeration, each in canonical case. */
-export function readEnumList(raw: string, values: readonly string[], lookup: (raw: string) => string | undefined, extensible = false): string[] | CellError {
+export function readEnumList(
+  raw: string,
+  values: readonly string[],
+  lookup: (raw: string) => string | undefined,
+  extensible = false,
+): string[] | CellError {
   const out: string[] = [];
   for (const item of readList(raw)) {
     const value = readEnum(item, values, lookup, extensible);
@@ -160,7 +183,9 @@ export function readUserIds(raw: string): { type: string; identifier: string }[]
  */
 export function readScaleValues(raw: string): { itemValueLHS: string; itemValueRHS: string }[] | CellError {
   const pairs = readPairs(raw, '{lhs:rhs}', 'a left-hand and a right-hand value');
-  return pairs instanceof CellError ? pairs : pairs.map(([itemValueLHS, itemValueRHS]) => ({ itemValueLHS, itemValueRHS }));
+  return pairs instanceof CellError
+    ? pairs
+    : pairs.map(([itemValueLHS, itemValueRHS]) => ({ itemValueLHS, itemValueRHS }));
 }
 
 const NAMED_SOURCE = /^[a-z0-9]+$/;
@@ -174,5 +199,7 @@ export function readObjectiveSource(raw: string): string | CellError {
   const keyword = bare.toLowerCase();
   if (keyword === 'case' || keyword === 'unknown') return keyword;
   if (NAMED_SOURCE.test(bare)) return `/${bare}`;
-  return new CellError(`'${raw}' is not a learning objective source (case, unknown, or a lower-case alphanumeric name)`);
+  return new CellError(
+    `'${raw}' is not a learning objective source (case, unknown, or a lower-case alphanumeric name)`,
+  );
 }

@@ -44,16 +44,26 @@ export function formatReport(r: ImportReport): string {
   const lines: string[] = [];
   if (r.status === 'succeeded') {
     const rate = seconds > 0 ? Math.round(r.rows / seconds) : r.rows;
-    lines.push(`Imported ${r.source} into tenant ${r.tenantId} (${r.mode}): ${r.rows} rows in ${seconds.toFixed(2)} s (${rate} rows/s), data version ${r.dataVersion}, import ${r.id}`);
-    lines.push(`  ${'file'.padEnd(22)}${pad('inserted', 10)}${pad('updated', 10)}${pad('unchanged', 11)}${pad('tombstoned', 12)}`);
+    lines.push(
+      `Imported ${r.source} into tenant ${r.tenantId} (${r.mode}): ${r.rows} rows in ${seconds.toFixed(2)} s (${rate} rows/s), data version ${r.dataVersion}, import ${r.id}`,
+    );
+    lines.push(
+      `  ${'file'.padEnd(22)}${pad('inserted', 10)}${pad('updated', 10)}${pad('unchanged', 11)}${pad('tombstoned', 12)}`,
+    );
     for (const [file, c] of Object.entries(r.counts)) {
-      lines.push(`  ${file.padEnd(22)}${pad(c.inserted, 10)}${pad(c.updated, 10)}${pad(c.unchanged, 11)}${pad(c.tombstoned, 12)}`);
+      lines.push(
+        `  ${file.padEnd(22)}${pad(c.inserted, 10)}${pad(c.updated, 10)}${pad(c.unchanged, 11)}${pad(c.tombstoned, 12)}`,
+      );
     }
   } else {
-    lines.push(`Import of ${r.source} into tenant ${r.tenantId} refused: ${r.errorCount} error(s); nothing was written${r.id ? ` (import ${r.id})` : ''}`);
-    for (const e of r.errors) lines.push(`  ${e.file}${e.line ? `:${e.line}` : ''}${e.column ? ` [${e.column}]` : ''}: ${e.message}`);
+    lines.push(
+      `Import of ${r.source} into tenant ${r.tenantId} refused: ${r.errorCount} error(s); nothing was written${r.id ? ` (import ${r.id})` : ''}`,
+    );
+    for (const e of r.errors)
+      lines.push(`  ${e.file}${e.line ? `:${e.line}` : ''}${e.column ? ` [${e.column}]` : ''}: ${e.message}`);
     if (r.errorCount > r.errors.length) lines.push(`  ... and ${r.errorCount - r.errors.length} more`);
   }
-  for (const w of r.warnings) lines.push(`  warning: ${w.file}${w.line ? `:${w.line}` : ''}${w.column ? ` [${w.column}]` : ''}: ${w.message}`);
+  for (const w of r.warnings)
+    lines.push(`  warning: ${w.file}${w.line ? `:${w.line}` : ''}${w.column ? ` [${w.column}]` : ''}: ${w.message}`);
   return lines.join('\n');
 }

@@ -29,7 +29,8 @@ async function main(): Promise<number> {
       onProgress: args.quiet || args.json ? undefined : (m) => console.error(`  ${m}`),
     });
     if (args.json) console.log(JSON.stringify(report, null, 2));
-    else if (!args.quiet || report.status === 'failed') (report.status === 'succeeded' ? console.log : console.error)(formatReport(report));
+    else if (!args.quiet || report.status === 'failed')
+      (report.status === 'succeeded' ? console.log : console.error)(formatReport(report));
     return report.status === 'succeeded' ? 0 : 1;
   } catch (err) {
     if (err instanceof UnknownTenantError) {

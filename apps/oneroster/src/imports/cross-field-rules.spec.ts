@@ -5,7 +5,13 @@ import { RowLayout } from './row-layout';
 
 /** Org types and class schools as the reference index would keep them; users u1, u2. */
 const refs: RuleRefs = {
-  extra: (type, id) => ({ orgs: { d: 'district', s: 'school', blank: '' }, classes: { c1: 's' } } as Record<string, Record<string, string>>)[type]?.[id],
+  extra: (type, id) =>
+    (
+      ({ orgs: { d: 'district', s: 'school', blank: '' }, classes: { c1: 's' } }) as Record<
+        string,
+        Record<string, string>
+      >
+    )[type]?.[id],
   has: (type, id) => type === 'users' && ['u1', 'u2'].includes(id),
   isChecked: () => true,
   isAppOwned: (type, id) => type === 'lineItems' && id === 'li-app',
@@ -24,25 +30,44 @@ function check(type: V1p1FileType, values: Record<string, unknown>, r: RuleRefs 
 
 describe('cross-field rules', () => {
   it('resolve for every file type (each rule names columns its file stores)', () => {
-    for (const type of ROSTER_FILE_TYPES) expect(() => new FileRules(new RowLayout(FILE_LAYOUTS[type], false), refs, new IssueLog())).not.toThrow();
-    expect(Object.keys(CROSS_FIELD_RULES).sort()).toEqual(['academicSessions', 'classes', 'demographics', 'enrollments', 'lineItems', 'results']);
+    for (const type of ROSTER_FILE_TYPES)
+      expect(() => new FileRules(new RowLayout(FILE_LAYOUTS[type], false), refs, new IssueLog())).not.toThrow();
+    expect(Object.keys(CROSS_FIELD_RULES).sort()).toEqual([
+      'academicSessions',
+      'classes',
+      'demographics',
+      'enrollments',
+      'lineItems',
+      'results',
+    ]);
   });
 
   it('academic sessions end on or after they start', () => {
-    expect(check('academicSessions', { startDate: '2025-02-01', endDate: '2025-01-31' })).toEqual(['academicSessions.csv:7:endDate endDate 2025-01-31 is before startDate 2025-02-01']);
+    expect(check('academicSessions', { startDate: '2025-02-01', endDate: '2025-01-31' })).toEqual([
+      'academicSessions.csv:7:endDate endDate 2025-01-31 is before startDate 2025-02-01',
+    ]);
     expect(check('academicSessions', { startDate: '2025-02-01', endDate: '2025-02-01' })).toEqual([]);
     expect(check('academicSessions', { startDate: null, endDate: '2025-01-31' })).toEqual([]);
   });
 
   it("a class's school is an org of type school, when its type is known", () => {
-    expect(check('classes', { schoolSourcedId: 'd' })).toEqual(["classes.csv:7:schoolSourcedId 'd' is an org of type district, not a school"]);
+    expect(check('classes', { schoolSourcedId: 'd' })).toEqual([
+      "classes.csv:7:schoolSourcedId 'd' is an org of type district, not a school",
+    ]);
     expect(check('classes', { schoolSourcedId: 's' })).toEqual([]);
     expect(check('classes', { schoolSourcedId: 'blank' })).toEqual([]);
     expect(check('classes', { schoolSourcedId: 'unknown' })).toEqual([]);
   });
 
   it("an enrollment's school is its class's, and it ends on or after it begins (both reported, in that order)", () => {
-    expect(check('enrollments', { classSourcedId: 'c1', schoolSourcedId: 'd', beginDate: '2025-03-01', endDate: '2025-02-01' })).toEqual([
+    expect(
+      check('enrollments', {
+        classSourcedId: 'c1',
+        schoolSourcedId: 'd',
+        beginDate: '2025-03-01',
+        endDate: '2025-02-01',
+      }),
+    ).toEqual([
       "enrollments.csv:7:schoolSourcedId 'd' is not the school of class 'c1' (s)",
       'enrollments.csv:7:endDate endDate 2025-02-01 is before beginDate 2025-03-01',
     ]);
@@ -51,13 +76,17 @@ describe('cross-field rules', () => {
   });
 
   it('line items: resultValueMin is not above resultValueMax', () => {
-    expect(check('lineItems', { resultValueMin: 10, resultValueMax: 5 })).toEqual(['lineItems.csv:7:resultValueMin resultValueMin 10 is greater than resultValueMax 5']);
+    expect(check('lineItems', { resultValueMin: 10, resultValueMax: 5 })).toEqual([
+      'lineItems.csv:7:resultValueMin resultValueMin 10 is greater than resultValueMax 5',
+    ]);
     expect(check('lineItems', { resultValueMin: 5, resultValueMax: 5 })).toEqual([]);
     expect(check('lineItems', { resultValueMin: 10, resultValueMax: null })).toEqual([]);
   });
 
   it('results need a score unless exempt or not submitted', () => {
-    expect(check('results', { scoreStatus: 'fully graded', score: null })).toEqual(["results.csv:7:score score is required unless scoreStatus is exempt or not submitted (it is 'fully graded')"]);
+    expect(check('results', { scoreStatus: 'fully graded', score: null })).toEqual([
+      "results.csv:7:score score is required unless scoreStatus is exempt or not submitted (it is 'fully graded')",
+    ]);
     expect(check('results', { scoreStatus: 'exempt', score: null })).toEqual([]);
     expect(check('results', { scoreStatus: 'not submitted', score: null })).toEqual([]);
     expect(check('results', { scoreStatus: 'fully graded', score: 0 })).toEqual([]);
@@ -65,7 +94,9 @@ describe('cross-field rules', () => {
   });
 
   it('demographics describe users (unless users.csv could not be read)', () => {
-    expect(check('demographics', { sourcedId: 'u9' })).toEqual(["demographics.csv:7:sourcedId 'u9' is not a known user sourcedId (looked in users.csv); demographics describe users"]);
+    expect(check('demographics', { sourcedId: 'u9' })).toEqual([
+      "demographics.csv:7:sourcedId 'u9' is not a known user sourcedId (looked in users.csv); demographics describe users",
+    ]);
     expect(check('demographics', { sourcedId: 'u1' })).toEqual([]);
     expect(check('demographics', { sourcedId: 'u9' }, { ...refs, isChecked: () => false })).toEqual([]);
   });
@@ -84,7 +115,8 @@ describe('cross-field rules', () => {
   it('take new rules as data: named columns resolved to slots once', () => {
     const sameNames: CrossFieldRule = {
       uses: { given: 'givenName', family: 'familyName' },
-      check: (row, at) => (row[at['given']!] === row[at['family']!] ? { column: 'familyName', message: 'same names' } : undefined),
+      check: (row, at) =>
+        row[at['given']!] === row[at['family']!] ? { column: 'familyName', message: 'same names' } : undefined,
     };
     const rl = new RowLayout(FILE_LAYOUTS.users, false);
     const row = rl.newRow();

@@ -36,7 +36,8 @@ const notBefore = (start: string, end: string): CrossFieldRule =>
     check(row, at) {
       const from = row[at.start];
       const to = row[at.end];
-      if (typeof from === 'string' && typeof to === 'string' && to < from) return { column: end, message: `${end} ${to} is before ${start} ${from}` };
+      if (typeof from === 'string' && typeof to === 'string' && to < from)
+        return { column: end, message: `${end} ${to} is before ${start} ${from}` };
       return undefined;
     },
   });
@@ -48,7 +49,8 @@ const notGreater = (low: string, high: string): CrossFieldRule =>
     check(row, at) {
       const min = row[at.low];
       const max = row[at.high];
-      if (typeof min === 'number' && typeof max === 'number' && min > max) return { column: low, message: `${low} ${min} is greater than ${high} ${max}` };
+      if (typeof min === 'number' && typeof max === 'number' && min > max)
+        return { column: low, message: `${low} ${min} is greater than ${high} ${max}` };
       return undefined;
     },
   });
@@ -60,7 +62,8 @@ const schoolIsASchool = rule({
   check(row, at, refs) {
     const school = row[at.school];
     const type = typeof school === 'string' ? refs.extra('orgs', school) : undefined;
-    if (type !== undefined && type !== '' && type !== 'school') return { column: 'schoolSourcedId', message: `'${school}' is an org of type ${type}, not a school` };
+    if (type !== undefined && type !== '' && type !== 'school')
+      return { column: 'schoolSourcedId', message: `'${school}' is an org of type ${type}, not a school` };
     return undefined;
   },
 });
@@ -86,7 +89,10 @@ const scoreUnlessUnscored = rule({
   check(row, at) {
     const status = row[at.status];
     if (row[at.score] === null && typeof status === 'string' && !UNSCORED_STATUSES.has(status)) {
-      return { column: 'score', message: `score is required unless scoreStatus is exempt or not submitted (it is '${status}')` };
+      return {
+        column: 'score',
+        message: `score is required unless scoreStatus is exempt or not submitted (it is '${status}')`,
+      };
     }
     return undefined;
   },
@@ -97,8 +103,16 @@ const scoreOrTextUnlessUnscored = rule({
   uses: { score: 'score', text: 'textScore', status: 'scoreStatus' },
   check(row, at) {
     const status = row[at.status];
-    if (row[at.score] === null && row[at.text] === null && typeof status === 'string' && !UNSCORED_STATUSES.has(status)) {
-      return { column: 'score', message: `score or textScore is required unless scoreStatus is exempt or not submitted (it is '${status}')` };
+    if (
+      row[at.score] === null &&
+      row[at.text] === null &&
+      typeof status === 'string' &&
+      !UNSCORED_STATUSES.has(status)
+    ) {
+      return {
+        column: 'score',
+        message: `score or textScore is required unless scoreStatus is exempt or not submitted (it is '${status}')`,
+      };
     }
     return undefined;
   },
@@ -112,7 +126,11 @@ const classOfTheLineItem = rule({
     const cls = row[at.cls];
     const lineItem = row[at.lineItem];
     const itemClass = typeof lineItem === 'string' ? refs.extra('lineItems', lineItem) : undefined;
-    if (typeof cls === 'string' && itemClass && cls !== itemClass) return { column: 'classSourcedId', message: `'${cls}' is not the class of line item '${lineItem}' (${itemClass})` };
+    if (typeof cls === 'string' && itemClass && cls !== itemClass)
+      return {
+        column: 'classSourcedId',
+        message: `'${cls}' is not the class of line item '${lineItem}' (${itemClass})`,
+      };
     return undefined;
   },
 });
@@ -125,7 +143,11 @@ const profileOfTheUser = rule({
     const user = row[at.user];
     const profile = row[at.profile];
     const owner = typeof profile === 'string' ? refs.extra('userProfiles', profile) : undefined;
-    if (owner && typeof user === 'string' && owner !== user) return { column: 'userProfileSourcedId', message: `'${profile}' is a profile of user '${owner}', not of '${user}'` };
+    if (owner && typeof user === 'string' && owner !== user)
+      return {
+        column: 'userProfileSourcedId',
+        message: `'${profile}' is a profile of user '${owner}', not of '${user}'`,
+      };
     return undefined;
   },
 });
@@ -136,7 +158,8 @@ const notAppOwned = (column: string, type: RosterFileType, noun: string): CrossF
     uses: { id: column },
     check(row, at, refs) {
       const id = row[at.id];
-      if (typeof id === 'string' && refs.isAppOwned(type, id)) return { column, message: `'${id}' is a ${noun} an app created through the API; an import cannot change it` };
+      if (typeof id === 'string' && refs.isAppOwned(type, id))
+        return { column, message: `'${id}' is a ${noun} an app created through the API; an import cannot change it` };
       return undefined;
     },
   });
@@ -148,7 +171,10 @@ const describesAUser = rule({
   check(row, at, refs) {
     const id = row[at.id] as string;
     if (refs.isChecked('users') && !refs.has('users', id)) {
-      return { column: 'sourcedId', message: `'${id}' is not a known user sourcedId (looked ${refs.scope('users')}); demographics describe users` };
+      return {
+        column: 'sourcedId',
+        message: `'${id}' is not a known user sourcedId (looked ${refs.scope('users')}); demographics describe users`,
+      };
     }
     return undefined;
   },

@@ -1,11 +1,23 @@
 import { FileRules, type RuleRefs } from './cross-field-rules';
 import { CSV_BINDINGS, CSV_VERSIONS, layoutOf } from './csv-bindings';
-import { stagedDataColumns, copyStagingSql, createStagingSql, insertNewSql, updateChangedSql } from './roster-merge-sql';
+import {
+  stagedDataColumns,
+  copyStagingSql,
+  createStagingSql,
+  insertNewSql,
+  updateChangedSql,
+} from './roster-merge-sql';
 import { fillStagedSql, foldOwnersSql } from './fold-sql';
 import { IssueLog } from './import-issues';
 import { RowLayout } from './row-layout';
 
-const refs: RuleRefs = { extra: () => undefined, has: () => true, isChecked: () => true, scope: () => '', isAppOwned: () => false };
+const refs: RuleRefs = {
+  extra: () => undefined,
+  has: () => true,
+  isChecked: () => true,
+  scope: () => '',
+  isAppOwned: () => false,
+};
 const columns = (sql: string) => /\((.*)\)/.exec(sql)![1]!.split(', ');
 
 describe.each(CSV_VERSIONS)('the %s CSV binding', (version) => {
@@ -14,7 +26,9 @@ describe.each(CSV_VERSIONS)('the %s CSV binding', (version) => {
   it('lists each file once, after the files it references', () => {
     expect(new Set(binding.files).size).toBe(binding.files.length);
     binding.files.forEach((type, i) => {
-      for (const c of layoutOf(binding, type).columns) if (c.ref && c.ref !== type) expect({ type, ref: c.ref, before: binding.files.indexOf(c.ref) < i }).toMatchObject({ before: true });
+      for (const c of layoutOf(binding, type).columns)
+        if (c.ref && c.ref !== type)
+          expect({ type, ref: c.ref, before: binding.files.indexOf(c.ref) < i }).toMatchObject({ before: true });
     });
   });
 
@@ -44,7 +58,11 @@ describe('the 1.2 binding', () => {
     const users = layoutOf(binding, 'users');
     const folded = binding.folds.filter((f) => f.owner === 'users').flatMap((f) => f.columns);
     expect(users.filledByFolds!.map((c) => c.db).sort()).toEqual([...folded].sort());
-    expect(stagedDataColumns(users).slice(-folded.length).map((c) => c.name)).toEqual(users.filledByFolds!.map((c) => c.db));
+    expect(
+      stagedDataColumns(users)
+        .slice(-folded.length)
+        .map((c) => c.name),
+    ).toEqual(users.filledByFolds!.map((c) => c.db));
     for (const c of ['role', 'org_sourced_ids', 'role_group']) expect(updateChangedSql(users)).toContain(`t."${c}"`);
   });
 

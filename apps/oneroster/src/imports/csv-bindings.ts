@@ -46,7 +46,9 @@ const NEW_IN_V1P2 = V1P2_FILE_TYPES.filter((t) => !(ROSTER_FILE_TYPES as readonl
 const V1P2: CsvBinding = {
   version: '1.2',
   files: V1P2_FILE_TYPES,
-  mergeOrder: V1P2_FILE_TYPES.filter((t) => !USER_RECORDS.includes(t)).flatMap((t) => (t === 'users' ? [...USER_RECORDS, t] : [t])),
+  mergeOrder: V1P2_FILE_TYPES.filter((t) => !USER_RECORDS.includes(t)).flatMap((t) =>
+    t === 'users' ? [...USER_RECORDS, t] : [t],
+  ),
   layouts: FILE_LAYOUTS_V1P2,
   rules: CROSS_FIELD_RULES_V1P2,
   folds: [...USER_FOLDS, ...GRADEBOOK_FOLDS],

@@ -29,9 +29,24 @@ describe('readCsvHeader', () => {
     const { header, issues } = read(['sourcedId', 'title', 'orgSourcedId']);
     expect(issues.errors).toEqual([]);
     expect(header).toMatchObject({ width: 3, sourcedId: 0, status: -1, modified: -1, metadata: [] });
-    expect(header!.columns).toEqual(courses.columns.map((c) => (c.name === 'title' ? 1 : c.name === 'orgSourcedId' ? 2 : -1)));
-    expect(issues.warnings.map((w) => w.column)).toEqual(['status', 'dateLastModified', 'schoolYearSourcedId', 'courseCode', 'grades', 'subjects', 'subjectCodes']);
-    expect(issues.warnings[0]).toEqual({ file: 'courses.csv', line: 1, column: 'status', message: "column 'status' is missing; read as empty" });
+    expect(header!.columns).toEqual(
+      courses.columns.map((c) => (c.name === 'title' ? 1 : c.name === 'orgSourcedId' ? 2 : -1)),
+    );
+    expect(issues.warnings.map((w) => w.column)).toEqual([
+      'status',
+      'dateLastModified',
+      'schoolYearSourcedId',
+      'courseCode',
+      'grades',
+      'subjects',
+      'subjectCodes',
+    ]);
+    expect(issues.warnings[0]).toEqual({
+      file: 'courses.csv',
+      line: 1,
+      column: 'status',
+      message: "column 'status' is missing; read as empty",
+    });
   });
 
   it('refuses repeated, unknown (with a hint) and missing required columns, in that order; delta files need status and dateLastModified', () => {
@@ -39,11 +54,31 @@ describe('readCsvHeader', () => {
     expect(header).toBeUndefined();
     expect(issues.errors).toEqual([
       { file: 'courses.csv', line: 1, column: 'title', message: "column 'title' appears twice" },
-      { file: 'courses.csv', line: 1, column: 'titles', message: "unknown column 'titles' (did you mean 'title'?); extension columns must be named 'metadata.<name>'" },
-      { file: 'courses.csv', line: 1, column: 'nickName', message: "unknown column 'nickName'; extension columns must be named 'metadata.<name>'" },
-      { file: 'courses.csv', line: 1, column: 'metadata.', message: "unknown column 'metadata.'; extension columns must be named 'metadata.<name>'" },
+      {
+        file: 'courses.csv',
+        line: 1,
+        column: 'titles',
+        message: "unknown column 'titles' (did you mean 'title'?); extension columns must be named 'metadata.<name>'",
+      },
+      {
+        file: 'courses.csv',
+        line: 1,
+        column: 'nickName',
+        message: "unknown column 'nickName'; extension columns must be named 'metadata.<name>'",
+      },
+      {
+        file: 'courses.csv',
+        line: 1,
+        column: 'metadata.',
+        message: "unknown column 'metadata.'; extension columns must be named 'metadata.<name>'",
+      },
       { file: 'courses.csv', line: 1, column: 'status', message: "missing column 'status' (required in delta files)" },
-      { file: 'courses.csv', line: 1, column: 'dateLastModified', message: "missing column 'dateLastModified' (required in delta files)" },
+      {
+        file: 'courses.csv',
+        line: 1,
+        column: 'dateLastModified',
+        message: "missing column 'dateLastModified' (required in delta files)",
+      },
       { file: 'courses.csv', line: 1, column: 'orgSourcedId', message: "missing column 'orgSourcedId'" },
     ]);
   });
@@ -52,6 +87,10 @@ describe('readCsvHeader', () => {
     const bulk = expectedColumns(courses, false);
     expect(bulk.map((c) => c.name)).toEqual(standardHeaders(courses));
     expect(bulk.filter((c) => c.required).map((c) => c.name)).toEqual(['sourcedId', 'title', 'orgSourcedId']);
-    expect(expectedColumns(courses, true).filter((c) => c.required).map((c) => c.name)).toEqual(['sourcedId', 'status', 'dateLastModified', 'title', 'orgSourcedId']);
+    expect(
+      expectedColumns(courses, true)
+        .filter((c) => c.required)
+        .map((c) => c.name),
+    ).toEqual(['sourcedId', 'status', 'dateLastModified', 'title', 'orgSourcedId']);
   });
 });

@@ -42,7 +42,12 @@ export function expectedColumns(layout: FileLayout, delta: boolean): Presence[] 
 const isMetadata = (name: string) => name.startsWith(METADATA_PREFIX) && name.length > METADATA_PREFIX.length;
 
 /** Each name once, and known; fills `positions` (name → first index). False on errors. */
-function checkNames(names: readonly string[], layout: FileLayout, positions: Map<string, number>, issues: IssueLog): boolean {
+function checkNames(
+  names: readonly string[],
+  layout: FileLayout,
+  positions: Map<string, number>,
+  issues: IssueLog,
+): boolean {
   const file = layout.fileName;
   const known = standardHeaders(layout);
   let ok = true;
@@ -52,7 +57,12 @@ function checkNames(names: readonly string[], layout: FileLayout, positions: Map
       ok = false;
     } else positions.set(name, i);
     if (!known.includes(name) && !isMetadata(name)) {
-      issues.error(file, 1, name, `unknown column '${name}'${didYouMean(name, known)}; extension columns must be named 'metadata.<name>'`);
+      issues.error(
+        file,
+        1,
+        name,
+        `unknown column '${name}'${didYouMean(name, known)}; extension columns must be named 'metadata.<name>'`,
+      );
       ok = false;
     }
   });
@@ -60,7 +70,12 @@ function checkNames(names: readonly string[], layout: FileLayout, positions: Map
 }
 
 /** Every required column present; a missing optional one is a warning. False on errors. */
-function checkPresence(expected: readonly Presence[], positions: ReadonlyMap<string, number>, file: string, issues: IssueLog): boolean {
+function checkPresence(
+  expected: readonly Presence[],
+  positions: ReadonlyMap<string, number>,
+  file: string,
+  issues: IssueLog,
+): boolean {
   let ok = true;
   for (const { name, required, why } of expected) {
     if (positions.has(name)) continue;
@@ -78,7 +93,11 @@ function checkPresence(expected: readonly Presence[], positions: ReadonlyMap<str
  * Columns of a refused header that this file has in the other binding (`other`) and not in this
  * one: a package whose manifest names the wrong `oneroster.version`.
  */
-export function otherVersionColumns(cells: readonly string[], layout: FileLayout, other: FileLayout | undefined): string[] {
+export function otherVersionColumns(
+  cells: readonly string[],
+  layout: FileLayout,
+  other: FileLayout | undefined,
+): string[] {
   if (!other) return [];
   const ours = new Set(standardHeaders(layout));
   const theirs = new Set(standardHeaders(other));
@@ -86,7 +105,12 @@ export function otherVersionColumns(cells: readonly string[], layout: FileLayout
 }
 
 /** Reads the header row (line 1); undefined when it has errors (reported to `issues`). */
-export function readCsvHeader(cells: readonly string[], layout: FileLayout, delta: boolean, issues: IssueLog): CsvHeader | undefined {
+export function readCsvHeader(
+  cells: readonly string[],
+  layout: FileLayout,
+  delta: boolean,
+  issues: IssueLog,
+): CsvHeader | undefined {
   const names = cells.map((c) => c.trim());
   const positions = new Map<string, number>();
   const namesOk = checkNames(names, layout, positions, issues);
@@ -97,7 +121,9 @@ export function readCsvHeader(cells: readonly string[], layout: FileLayout, delt
     sourcedId: positions.get('sourcedId') ?? -1,
     status: positions.get('status') ?? -1,
     modified: positions.get('dateLastModified') ?? -1,
-    metadata: [...positions].filter(([n]) => n.startsWith(METADATA_PREFIX)).map(([n, i]) => [n.slice(METADATA_PREFIX.length), i] as const),
+    metadata: [...positions]
+      .filter(([n]) => n.startsWith(METADATA_PREFIX))
+      .map(([n, i]) => [n.slice(METADATA_PREFIX.length), i] as const),
     columns: layout.columns.map((c) => positions.get(c.name) ?? -1),
   };
 }

@@ -6,7 +6,17 @@
  * are stored as records of their own and folded into their owner after the merge
  * (`import-folds.ts`).
  */
-import { CLASS_TYPES, ENROLLMENT_ROLE_TYPES, ORG_TYPES, ROLE_TYPES, SCORE_STATUS_TYPES, SESSION_TYPES, V1P2_GENDER_TYPES, V1P2_ROLE_KINDS, V1P2_ROLE_TYPES } from '@edu/oneroster-query';
+import {
+  CLASS_TYPES,
+  ENROLLMENT_ROLE_TYPES,
+  ORG_TYPES,
+  ROLE_TYPES,
+  SCORE_STATUS_TYPES,
+  SESSION_TYPES,
+  V1P2_GENDER_TYPES,
+  V1P2_ROLE_KINDS,
+  V1P2_ROLE_TYPES,
+} from '@edu/oneroster-query';
 import { col, FILE_LAYOUTS, req, type CsvColumn, type FileLayout, type RosterFileType } from './csv-layout';
 
 /** An enumeration that also takes `ext:<name>` values. */
@@ -15,10 +25,20 @@ const ext = (values: readonly string[], required = false) => ({ values, extensib
 const ref = (ref: RosterFileType, required = false) => ({ ref, required });
 
 /** A v1.1 layout with other columns (and other settings). */
-const v1p1 = (type: keyof typeof FILE_LAYOUTS, columns: readonly CsvColumn[], more: Partial<FileLayout> = {}): FileLayout => ({ ...FILE_LAYOUTS[type], columns, ...more });
+const v1p1 = (
+  type: keyof typeof FILE_LAYOUTS,
+  columns: readonly CsvColumn[],
+  more: Partial<FileLayout> = {},
+): FileLayout => ({ ...FILE_LAYOUTS[type], columns, ...more });
 
 /** A new file of records (no ordinals, never written by apps). */
-const records = (type: RosterFileType, recordName: string, table: string, columns: readonly CsvColumn[], more: Partial<FileLayout> = {}): FileLayout => ({
+const records = (
+  type: RosterFileType,
+  recordName: string,
+  table: string,
+  columns: readonly CsvColumn[],
+  more: Partial<FileLayout> = {},
+): FileLayout => ({
   type,
   recordName,
   fileName: `${type}.csv`,
@@ -28,7 +48,9 @@ const records = (type: RosterFileType, recordName: string, table: string, column
   ...more,
 });
 
-const rostering: Readonly<Record<'orgs' | 'academicSessions' | 'courses' | 'classes' | 'users' | 'enrollments' | 'demographics', FileLayout>> = {
+const rostering: Readonly<
+  Record<'orgs' | 'academicSessions' | 'courses' | 'classes' | 'users' | 'enrollments' | 'demographics', FileLayout>
+> = {
   orgs: v1p1('orgs', [
     col('name', 'text', 'name', req),
     col('type', 'enum', 'type', ext(ORG_TYPES, true)),
@@ -103,7 +125,12 @@ const rostering: Readonly<Record<'orgs' | 'academicSessions' | 'courses' | 'clas
     col('beginDate', 'date', 'begin_date'),
     col('endDate', 'date', 'end_date'),
   ]),
-  demographics: v1p1('demographics', FILE_LAYOUTS.demographics.columns.map((c) => (c.name === 'sex' ? col('sex', 'enum', 'sex', ext(V1P2_GENDER_TYPES)) : c))),
+  demographics: v1p1(
+    'demographics',
+    FILE_LAYOUTS.demographics.columns.map((c) =>
+      c.name === 'sex' ? col('sex', 'enum', 'sex', ext(V1P2_GENDER_TYPES)) : c,
+    ),
+  ),
 };
 
 const userRecords: Readonly<Record<'userProfiles' | 'roles' | 'userResources', FileLayout>> = {
@@ -142,7 +169,12 @@ const userRecords: Readonly<Record<'userProfiles' | 'roles' | 'userResources', F
 };
 
 const resources: Readonly<Record<'resources' | 'classResources' | 'courseResources', FileLayout>> = {
-  resources: v1p1('resources', FILE_LAYOUTS.resources.columns.map((c) => (c.name === 'roles' ? col('roles', 'enumList', 'roles', ext(ROLE_TYPES)) : c))),
+  resources: v1p1(
+    'resources',
+    FILE_LAYOUTS.resources.columns.map((c) =>
+      c.name === 'roles' ? col('roles', 'enumList', 'roles', ext(ROLE_TYPES)) : c,
+    ),
+  ),
   classResources: FILE_LAYOUTS.classResources,
   courseResources: FILE_LAYOUTS.courseResources,
 };
@@ -198,29 +230,50 @@ const gradebook: Readonly<Record<'categories' | 'scoreScales' | 'lineItems' | 'r
   ]),
 };
 
-const gradebookRecords: Readonly<Record<'lineItemScoreScales' | 'lineItemLearningObjectiveIds' | 'resultScoreScales' | 'resultLearningObjectiveIds', FileLayout>> = {
+const gradebookRecords: Readonly<
+  Record<
+    'lineItemScoreScales' | 'lineItemLearningObjectiveIds' | 'resultScoreScales' | 'resultLearningObjectiveIds',
+    FileLayout
+  >
+> = {
   lineItemScoreScales: records('lineItemScoreScales', 'line item score scale', 'gradebook_line_item_score_scales', [
     col('title', 'text', 'title'),
     col('lineItemSourcedId', 'ref', 'line_item_sourced_id', ref('lineItems', true)),
     col('scoreScaleSourcedId', 'ref', 'score_scale_sourced_id', ref('scoreScales', true)),
   ]),
-  lineItemLearningObjectiveIds: records('lineItemLearningObjectiveIds', 'line item learning objective', 'gradebook_line_item_learning_objectives', [
-    col('lineItemSourcedId', 'ref', 'line_item_sourced_id', ref('lineItems', true)),
-    col('source', 'objectiveSource', 'source', req),
-    col('learningObjectiveId', 'text', 'learning_objective_id', req),
-  ]),
+  lineItemLearningObjectiveIds: records(
+    'lineItemLearningObjectiveIds',
+    'line item learning objective',
+    'gradebook_line_item_learning_objectives',
+    [
+      col('lineItemSourcedId', 'ref', 'line_item_sourced_id', ref('lineItems', true)),
+      col('source', 'objectiveSource', 'source', req),
+      col('learningObjectiveId', 'text', 'learning_objective_id', req),
+    ],
+  ),
   resultScoreScales: records('resultScoreScales', 'result score scale', 'gradebook_result_score_scales', [
     col('title', 'text', 'title'),
     col('resultSourcedId', 'ref', 'result_sourced_id', ref('results', true)),
     col('scoreScaleSourcedId', 'ref', 'score_scale_sourced_id', ref('scoreScales', true)),
   ]),
-  resultLearningObjectiveIds: records('resultLearningObjectiveIds', 'result learning objective', 'gradebook_result_learning_objectives', [
-    col('resultSourcedId', 'ref', 'result_sourced_id', ref('results', true)),
-    col('source', 'objectiveSource', 'source', req),
-    col('learningObjectiveId', 'text', 'learning_objective_id', req),
-    col('score', 'number', 'score'),
-    col('textScore', 'text', 'text_score'),
-  ]),
+  resultLearningObjectiveIds: records(
+    'resultLearningObjectiveIds',
+    'result learning objective',
+    'gradebook_result_learning_objectives',
+    [
+      col('resultSourcedId', 'ref', 'result_sourced_id', ref('results', true)),
+      col('source', 'objectiveSource', 'source', req),
+      col('learningObjectiveId', 'text', 'learning_objective_id', req),
+      col('score', 'number', 'score'),
+      col('textScore', 'text', 'text_score'),
+    ],
+  ),
 };
 
-export const FILE_LAYOUTS_V1P2: Readonly<Record<RosterFileType, FileLayout>> = { ...rostering, ...userRecords, ...resources, ...gradebook, ...gradebookRecords };
+export const FILE_LAYOUTS_V1P2: Readonly<Record<RosterFileType, FileLayout>> = {
+  ...rostering,
+  ...userRecords,
+  ...resources,
+  ...gradebook,
+  ...gradebookRecords,
+};

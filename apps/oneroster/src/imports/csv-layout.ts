@@ -7,7 +7,15 @@
 import { roleGroupOf, type RosterRole } from '@edu/persistence';
 import { firstOfTextArrayLiteral } from './copy-in';
 import { v1p1RowRolesJson } from './role-mapping';
-import { CLASS_TYPES, GENDER_TYPES, IMPORTANCE_TYPES, ORG_TYPES, ROLE_TYPES, SCORE_STATUS_TYPES, SESSION_TYPES } from '@edu/oneroster-query';
+import {
+  CLASS_TYPES,
+  GENDER_TYPES,
+  IMPORTANCE_TYPES,
+  ORG_TYPES,
+  ROLE_TYPES,
+  SCORE_STATUS_TYPES,
+  SESSION_TYPES,
+} from '@edu/oneroster-query';
 
 /** Every file of the v1.1 binding, in referential-integrity import order (reference §11.1). */
 export const ROSTER_FILE_TYPES = [
@@ -55,7 +63,29 @@ export const V1P2_FILE_TYPES = [
 export type RosterFileType = (typeof V1P2_FILE_TYPES)[number];
 
 /** CEDS grade levels (reference §2), canonical case. */
-export const GRADES = ['IT', 'PR', 'PK', 'TK', 'KG', '01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', 'PS', 'UG', 'Other'] as const;
+export const GRADES = [
+  'IT',
+  'PR',
+  'PK',
+  'TK',
+  'KG',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '07',
+  '08',
+  '09',
+  '10',
+  '11',
+  '12',
+  '13',
+  'PS',
+  'UG',
+  'Other',
+] as const;
 
 export type CellKind =
   /** Free text; empty = absent. */
@@ -292,16 +322,27 @@ export const FILE_LAYOUTS: Readonly<Record<V1p1FileType, FileLayout>> = {
     ],
     partitionOrdinal: { column: 'group_ordinal', by: 'role_group' },
     derived: [
-      { db: 'role_group', pg: 'text', from: ['role'], compute: (v) => (typeof v[0] === 'string' ? roleGroupOf(v[0] as RosterRole) : null) },
+      {
+        db: 'role_group',
+        pg: 'text',
+        from: ['role'],
+        compute: (v) => (typeof v[0] === 'string' ? roleGroupOf(v[0] as RosterRole) : null),
+      },
       // The v1.2 view of the row (one store, two views): a primary role per org, the first org primary.
       {
         db: 'roles',
         pg: 'jsonb',
         from: ['role', 'orgSourcedIds'],
         looksUp: ['orgs'],
-        compute: (v, refs) => (typeof v[0] === 'string' && typeof v[1] === 'string' ? v1p1RowRolesJson(v[0], v[1], refs) : null),
+        compute: (v, refs) =>
+          typeof v[0] === 'string' && typeof v[1] === 'string' ? v1p1RowRolesJson(v[0], v[1], refs) : null,
       },
-      { db: 'primary_org_sourced_id', pg: 'text', from: ['orgSourcedIds'], compute: (v) => (typeof v[0] === 'string' ? firstOfTextArrayLiteral(v[0]) : null) },
+      {
+        db: 'primary_org_sourced_id',
+        pg: 'text',
+        from: ['orgSourcedIds'],
+        compute: (v) => (typeof v[0] === 'string' ? firstOfTextArrayLiteral(v[0]) : null),
+      },
     ],
     // A v1.1 row says all there is about the user's roles: v1.2 role records of the user end.
     replaces: { table: 'roster_user_roles', owner: 'user_sourced_id' },

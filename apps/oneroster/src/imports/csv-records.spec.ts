@@ -14,7 +14,12 @@ const collect = async (text: string, size = 2) => {
 describe('csv records', () => {
   it('number records by the line they start on, across quoted line breaks and blank lines', async () => {
     const { records, lines } = await collect('a,b\n1,"two\nlines"\n\n3,"x,y"\r\n4,"say ""hi"""\n');
-    expect(records).toEqual([['a', 'b'], ['1', 'two\nlines'], ['3', 'x,y'], ['4', 'say "hi"']]);
+    expect(records).toEqual([
+      ['a', 'b'],
+      ['1', 'two\nlines'],
+      ['3', 'x,y'],
+      ['4', 'say "hi"'],
+    ]);
     expect(lines).toEqual([1, 2, 5, 6]);
   });
 

@@ -37,7 +37,12 @@ function countNewlines(record: string[]): number {
  */
 export async function* csvBatches(input: Readable, size: number): AsyncGenerator<CsvBatch> {
   // Both line endings, even mixed in one file (hand-edited exports).
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n'] });
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: false,
+    record_delimiter: ['\r\n', '\n'],
+  });
   input.on('error', (err) => parser.destroy(err));
   input.pipe(parser);
   let line = 1;
@@ -60,7 +65,8 @@ export async function* csvBatches(input: Readable, size: number): AsyncGenerator
     if (err instanceof CsvSyntaxError) throw err;
     // csv-parse's CsvError: a code (INVALID_OPENING_QUOTE, CSV_QUOTE_NOT_CLOSED, ...) and the line.
     const e = err as { code?: unknown; lines?: unknown; message?: string };
-    if (typeof e.code === 'string' && typeof e.lines === 'number') throw new CsvSyntaxError(e.message ?? 'malformed CSV', e.lines);
+    if (typeof e.code === 'string' && typeof e.lines === 'number')
+      throw new CsvSyntaxError(e.message ?? 'malformed CSV', e.lines);
     throw err;
   } finally {
     input.unpipe(parser);

@@ -18,12 +18,25 @@ interface Owner {
   readonly noun: string;
 }
 
-const LINE_ITEM: Owner = { type: 'lineItems', table: 'gradebook_line_items', column: 'line_item_sourced_id', noun: 'line item' };
+const LINE_ITEM: Owner = {
+  type: 'lineItems',
+  table: 'gradebook_line_items',
+  column: 'line_item_sourced_id',
+  noun: 'line item',
+};
 const RESULT: Owner = { type: 'results', table: 'gradebook_results', column: 'result_sourced_id', noun: 'result' };
 
-const active = (table: string, owner: Owner) => `FROM ${table} x WHERE x.tenant_id = $1 AND x.${owner.column} = o.sourced_id AND x.status = 'active'`;
+const active = (table: string, owner: Owner) =>
+  `FROM ${table} x WHERE x.tenant_id = $1 AND x.${owner.column} = o.sourced_id AND x.status = 'active'`;
 
-function fold(name: string, records: RosterFileType, recordTable: string, owner: Owner, column: string, value: string): FoldSpec {
+function fold(
+  name: string,
+  records: RosterFileType,
+  recordTable: string,
+  owner: Owner,
+  column: string,
+  value: string,
+): FoldSpec {
   return {
     name,
     records,
@@ -39,7 +52,14 @@ function fold(name: string, records: RosterFileType, recordTable: string, owner:
 }
 
 function scoreScaleFold(records: RosterFileType, recordTable: string, owner: Owner): FoldSpec {
-  const spec = fold(`${owner.noun} score scales`, records, recordTable, owner, 'score_scale_sourced_id', `(SELECT min(x.score_scale_sourced_id) ${active(recordTable, owner)})`);
+  const spec = fold(
+    `${owner.noun} score scales`,
+    records,
+    recordTable,
+    owner,
+    'score_scale_sourced_id',
+    `(SELECT min(x.score_scale_sourced_id) ${active(recordTable, owner)})`,
+  );
   const oneScale: FoldCheck = {
     file: `${records}.csv`,
     column: owner.column === LINE_ITEM.column ? 'lineItemSourcedId' : 'resultSourcedId',
@@ -68,7 +88,12 @@ export const GRADEBOOK_FOLDS: readonly FoldSpec[] = [
     'gradebook_line_item_learning_objectives',
     LINE_ITEM,
     'learning_objective_set',
-    objectivesValue('gradebook_line_item_learning_objectives', LINE_ITEM, 'learningObjectiveIds', 'to_jsonb(x.learning_objective_id)'),
+    objectivesValue(
+      'gradebook_line_item_learning_objectives',
+      LINE_ITEM,
+      'learningObjectiveIds',
+      'to_jsonb(x.learning_objective_id)',
+    ),
   ),
   fold(
     'result learning objectives',

@@ -52,7 +52,8 @@ function roleGroupSql(role: string): string {
   return `(CASE ${role} ${ROLE_TYPES.map((r) => `WHEN ${literal(r)} THEN ${literal(roleGroupOf(r))}`).join(' ')} ELSE 'other' END)`;
 }
 
-const active = (table: string) => `FROM ${table} x WHERE x.tenant_id = $1 AND x.user_sourced_id = o.sourced_id AND x.status = 'active'`;
+const active = (table: string) =>
+  `FROM ${table} x WHERE x.tenant_id = $1 AND x.user_sourced_id = o.sourced_id AND x.status = 'active'`;
 
 function rolesSelect(owners: string): string {
   const role =
@@ -80,7 +81,13 @@ function resourcesSelect(owners: string): string {
   return `SELECT o.sourced_id AS owner, ARRAY(SELECT x.resource_sourced_id ${active(RESOURCES)} GROUP BY 1 ORDER BY x.resource_sourced_id COLLATE "C") AS resource_sourced_ids FROM ${owners} o`;
 }
 
-const user = (name: string, records: RosterFileType, recordTable: string, columns: string[], select: (o: string) => string): FoldSpec => ({
+const user = (
+  name: string,
+  records: RosterFileType,
+  recordTable: string,
+  columns: string[],
+  select: (o: string) => string,
+): FoldSpec => ({
   name,
   records,
   recordTable,
@@ -94,7 +101,8 @@ const user = (name: string, records: RosterFileType, recordTable: string, column
 
 const ROLES_FOLD = user('user roles', 'roles', ROLES, ['roles', 'role', 'org_sourced_ids', 'role_group'], rolesSelect);
 const affectedUsers = `u.tenant_id = $1 AND u.status = 'active' AND u.sourced_id IN (SELECT owner FROM "${affectedTable(ROLES_FOLD)}")`;
-const hasRoles = (where = '') => `EXISTS (SELECT 1 FROM ${ROLES} x WHERE x.tenant_id = $1 AND x.user_sourced_id = u.sourced_id AND x.status = 'active'${where})`;
+const hasRoles = (where = '') =>
+  `EXISTS (SELECT 1 FROM ${ROLES} x WHERE x.tenant_id = $1 AND x.user_sourced_id = u.sourced_id AND x.status = 'active'${where})`;
 
 const ROLE_CHECKS: readonly FoldCheck[] = [
   {
@@ -104,7 +112,8 @@ const ROLE_CHECKS: readonly FoldCheck[] = [
       `SELECT coalesce(max(s._line), 0) AS line, x.user_sourced_id AS id, x.org_sourced_id AS detail FROM ${ROLES} x LEFT JOIN "stg_${ROLES}" s ON s.sourced_id = x.sourced_id AND NOT s._tombstone ` +
       `WHERE x.tenant_id = $1 AND x.status = 'active' AND x.role_type = 'primary' AND x.user_sourced_id IN (SELECT owner FROM "${affectedTable(ROLES_FOLD)}") ` +
       `GROUP BY x.user_sourced_id, x.org_sourced_id HAVING count(*) > 1 ORDER BY 1, 2`,
-    message: (id, org) => `user '${id}' has more than one active primary role at org '${org}' (one primary role per user and org)`,
+    message: (id, org) =>
+      `user '${id}' has more than one active primary role at org '${org}' (one primary role per user and org)`,
   },
   {
     file: 'roles.csv',
@@ -118,7 +127,8 @@ const ROLE_CHECKS: readonly FoldCheck[] = [
     sql:
       `SELECT ${lastLineSql(ROLES_FOLD, 'u.sourced_id')} AS line, u.sourced_id AS id, u.primary_org_sourced_id AS detail FROM ${USERS} u ` +
       `WHERE ${affectedUsers} AND u.primary_org_sourced_id IS NOT NULL AND ${hasRoles()} AND NOT ${hasRoles(' AND x.org_sourced_id = u.primary_org_sourced_id')} ORDER BY 1, 2`,
-    message: (id, org) => `user '${id}' has no active role at its primary org '${org}' any more (its users.csv row names it)`,
+    message: (id, org) =>
+      `user '${id}' has no active role at its primary org '${org}' any more (its users.csv row names it)`,
   },
 ];
 
@@ -127,7 +137,8 @@ const STAGED_USER_CHECKS: readonly FoldCheck[] = [
     file: 'users.csv',
     column: 'sourcedId',
     sql: `SELECT s._line AS line, s.sourced_id AS id, NULL AS detail FROM "stg_${USERS}" s WHERE NOT s._tombstone AND s.roles = '[]'::jsonb ORDER BY 1`,
-    message: (id) => `user '${id}' has no active role: every user needs at least one in roles.csv (or among the tenant's stored roles)`,
+    message: (id) =>
+      `user '${id}' has no active role: every user needs at least one in roles.csv (or among the tenant's stored roles)`,
   },
   {
     file: 'users.csv',

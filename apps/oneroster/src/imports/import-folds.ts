@@ -47,7 +47,9 @@ export class ImportFolds {
   /** After a records file's merge: the owners of its records now (a bulk file's: all of them). */
   async afterMerge(type: RosterFileType, mode: FileMode): Promise<void> {
     for (const spec of this.fedBy(type)) {
-      await this.client.query(mode === 'bulk' ? captureAllOwnersSql(spec) : captureNamedOwnersSql(spec), [this.tenantId]);
+      await this.client.query(mode === 'bulk' ? captureAllOwnersSql(spec) : captureNamedOwnersSql(spec), [
+        this.tenantId,
+      ]);
       this.pending.push(spec);
     }
   }
@@ -69,7 +71,13 @@ export class ImportFolds {
   private async fillStaged(layout: FileLayout): Promise<void> {
     const specs = this.binding.folds.filter((f) => f.owner === layout.type);
     for (const spec of specs) await this.client.query(fillStagedSql(spec), [this.tenantId]);
-    await this.client.query(restampFoldedSql(layout.table, (layout.filledByFolds ?? []).map((c) => c.db)), [this.tenantId]);
+    await this.client.query(
+      restampFoldedSql(
+        layout.table,
+        (layout.filledByFolds ?? []).map((c) => c.db),
+      ),
+      [this.tenantId],
+    );
     for (const spec of specs) await this.check(spec.stagedChecks ?? []);
     this.lap(`filled the ${specs.map((s) => s.name).join(', ')} of ${layout.fileName}`);
   }
@@ -78,7 +86,10 @@ export class ImportFolds {
     for (const c of checks) {
       // Reported like reading errors: the first `maxErrors` listed.
       const params = c.sql.includes('$1') ? [this.tenantId] : [];
-      const { rows } = await this.client.query<{ line: number; id: string; detail: string | null }>(`${c.sql} LIMIT ${this.issues.maxErrors}`, params);
+      const { rows } = await this.client.query<{ line: number; id: string; detail: string | null }>(
+        `${c.sql} LIMIT ${this.issues.maxErrors}`,
+        params,
+      );
       for (const r of rows) this.issues.error(c.file, r.line, c.column, c.message(r.id, r.detail));
     }
   }

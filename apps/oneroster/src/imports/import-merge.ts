@@ -49,7 +49,12 @@ export interface MergeContext {
 const ANALYZE_THRESHOLD = 10_000;
 
 /** Merges one read file into its table; its counts, and whether ordinals were renumbered. */
-async function mergeFile(ctx: MergeContext, layout: FileLayout, mode: FileMode, file: LoadedFile): Promise<{ counts: RosterImportFileCounts; shifted: boolean }> {
+async function mergeFile(
+  ctx: MergeContext,
+  layout: FileLayout,
+  mode: FileMode,
+  file: LoadedFile,
+): Promise<{ counts: RosterImportFileCounts; shifted: boolean }> {
   const { client, tenantId, stamp } = ctx;
   const { result, hadRows } = file;
   let inserted = result.directRows;
@@ -67,17 +72,28 @@ async function mergeFile(ctx: MergeContext, layout: FileLayout, mode: FileMode, 
   if (mode === 'delta' && result.tombstones > 0) {
     tombstoned = (await client.query(deltaTombstoneSql(layout), [tenantId, stamp])).rowCount ?? 0;
     const unknown = await client.query<{ line: number; sourced_id: string }>(unknownTombstonesSql(layout), [tenantId]);
-    for (const u of unknown.rows) ctx.issues.warn(layout.fileName, u.line, 'sourcedId', `'${u.sourced_id}' is marked tobedeleted but the tenant has no such record; skipped`);
+    for (const u of unknown.rows)
+      ctx.issues.warn(
+        layout.fileName,
+        u.line,
+        'sourcedId',
+        `'${u.sourced_id}' is marked tobedeleted but the tenant has no such record; skipped`,
+      );
   }
   // New rows got their final positions; rows already there move when rows are added before
   // them, and partition ordinals move when a row changes partition (role, session type).
-  const shifted = layout.ordinals && ((hadRows && inserted > 0) || (layout.partitionOrdinal !== undefined && updated > 0) || (result.directRows > 0 && result.staged > 0));
+  const shifted =
+    layout.ordinals &&
+    ((hadRows && inserted > 0) ||
+      (layout.partitionOrdinal !== undefined && updated > 0) ||
+      (result.directRows > 0 && result.staged > 0));
   if (shifted) await client.query(reassignOrdinalsSql(layout), [tenantId]);
   // A class's or course's `resources` derive from its active links: a changed set is a change of the record.
   if (layout.links) await client.query(bumpLinkOwnersSql(layout), [tenantId, stamp]);
   if (layout.replaces && result.staged > result.tombstones) await tombstoneReplaced(ctx, layout);
   const upserted = result.staged - result.tombstones;
-  const unchanged = upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
+  const unchanged =
+    upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
   return { counts: { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned }, shifted };
 }
 
@@ -100,7 +116,11 @@ async function cascadeLineItemTombstones(ctx: MergeContext): Promise<void> {
  * Merges every read file and folds the record files into their owners; returns the tables
  * changed enough to refresh their statistics. Stops at the first fold error (reported).
  */
-export async function mergeFiles(ctx: MergeContext, manifest: Manifest, loaded: readonly LoadedFile[]): Promise<string[]> {
+export async function mergeFiles(
+  ctx: MergeContext,
+  manifest: Manifest,
+  loaded: readonly LoadedFile[],
+): Promise<string[]> {
   const changedTables: string[] = [];
   const folds = new ImportFolds(ctx.client, ctx.tenantId, ctx.stamp, ctx.binding, ctx.issues, ctx.lap);
   const byType = new Map(loaded.map((l) => [l.type, l]));
@@ -116,7 +136,9 @@ export async function mergeFiles(ctx: MergeContext, manifest: Manifest, loaded: 
     const { inserted, updated, tombstoned } = counts;
     ctx.counts[layout.fileName] = counts;
     if (inserted + updated + tombstoned > ANALYZE_THRESHOLD) changedTables.push(layout.table);
-    ctx.lap(`merged ${layout.fileName}: ${inserted} inserted (${file.result.directRows} while reading), ${updated} updated, ${tombstoned} tombstoned${shifted ? ', ordinals renumbered' : ''}`);
+    ctx.lap(
+      `merged ${layout.fileName}: ${inserted} inserted (${file.result.directRows} while reading), ${updated} updated, ${tombstoned} tombstoned${shifted ? ', ordinals renumbered' : ''}`,
+    );
   }
   if (byType.has('lineItems') || byType.has('results')) await cascadeLineItemTombstones(ctx);
   await folds.foldOwners();

@@ -38,7 +38,9 @@ const WORKER_FILE = path.join(__dirname, 'import-worker.js');
  * connection settings; no statement limit, since one COPY of a large file may take minutes.
  */
 export async function runImportHere(o: RunImportOptions): Promise<ImportReport> {
-  const client = new Client(connectionSettings({ url: o.databaseUrl, applicationName: 'roster-import', statementTimeoutMs: 0 }));
+  const client = new Client(
+    connectionSettings({ url: o.databaseUrl, applicationName: 'roster-import', statementTimeoutMs: 0 }),
+  );
   await client.connect();
   try {
     const { databaseUrl: _url, location, inProcess: _here, ...options } = o;
@@ -52,7 +54,10 @@ export function runImport(o: RunImportOptions): Promise<ImportReport> {
   if (o.inProcess || !existsSync(WORKER_FILE)) return runImportHere(o);
   return new Promise<ImportReport>((resolve, reject) => {
     const { onProgress, ...data } = o;
-    const worker = new Worker(WORKER_FILE, { workerData: { ...data, progress: onProgress !== undefined }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const worker = new Worker(WORKER_FILE, {
+      workerData: { ...data, progress: onProgress !== undefined },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     let settled = false;
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress') onProgress?.(m.message);

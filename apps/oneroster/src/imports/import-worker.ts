@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   const data = workerData as Omit<import('./import-runner').RunImportOptions, 'onProgress'> & { progress: boolean };
   const post = (m: import('./import-runner').WorkerMessage) => parentPort!.postMessage(m);
   try {
-    const report = await runner.runImportHere({ ...data, onProgress: data.progress ? (message) => post({ type: 'progress', message }) : undefined });
+    const report = await runner.runImportHere({
+      ...data,
+      onProgress: data.progress ? (message) => post({ type: 'progress', message }) : undefined,
+    });
     post({ type: 'done', report });
   } catch (err) {
     const e = err as Error;

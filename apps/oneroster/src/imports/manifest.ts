@@ -28,7 +28,13 @@ const MODES: readonly FileMode[] = ['absent', 'bulk', 'delta'];
 
 /** The manifest keys of a binding. */
 function knownKeys(binding: CsvBinding): string[] {
-  return ['manifest.version', 'oneroster.version', ...binding.files.map((t) => `file.${t}`), 'source.systemName', 'source.systemCode'];
+  return [
+    'manifest.version',
+    'oneroster.version',
+    ...binding.files.map((t) => `file.${t}`),
+    'source.systemName',
+    'source.systemCode',
+  ];
 }
 
 /** The binding the manifest names (its `oneroster.version` row, read first: it decides which keys are known). */
@@ -60,7 +66,12 @@ async function readRows(input: Readable, issues: IssueLog): Promise<ManifestRow[
     return undefined;
   }
   const header = rows.shift();
-  if (!header || header.cells.length < 2 || header.cells[0]!.trim() !== 'propertyName' || header.cells[1]!.trim() !== 'value') {
+  if (
+    !header ||
+    header.cells.length < 2 ||
+    header.cells[0]!.trim() !== 'propertyName' ||
+    header.cells[1]!.trim() !== 'value'
+  ) {
     issues.error(MANIFEST_FILE, 1, header?.cells[0] ?? '', "the header must be 'propertyName,value'");
     return undefined;
   }
@@ -70,7 +81,8 @@ async function readRows(input: Readable, issues: IssueLog): Promise<ManifestRow[
 /** Why a key is unknown: a file of the other binding, or a misspelling. */
 function unknownKey(key: string, binding: CsvBinding, known: readonly string[]): string {
   const v1p2 = CSV_BINDINGS['1.2'];
-  if (binding.version === '1.1' && knownKeys(v1p2).includes(canonicalKey(key, v1p2))) return `unknown manifest key '${key}' (a file of the OneRoster 1.2 binding; this manifest says 1.1)`;
+  if (binding.version === '1.1' && knownKeys(v1p2).includes(canonicalKey(key, v1p2)))
+    return `unknown manifest key '${key}' (a file of the OneRoster 1.2 binding; this manifest says 1.1)`;
   return `unknown manifest key '${key}'${didYouMean(key, known)}`;
 }
 
@@ -107,13 +119,20 @@ export async function readManifest(input: Readable, issues: IssueLog): Promise<M
     const value = values.get(key);
     const list = wanted.map((w) => `'${w}'`).join(' or ');
     if (value === undefined) issues.error(MANIFEST_FILE, 0, 'propertyName', `'${key}' is missing (expected ${list})`);
-    else if (!wanted.includes(value)) issues.error(MANIFEST_FILE, seen.get(key)!, 'value', `'${key}' is '${value}'; this importer reads ${list}`);
+    else if (!wanted.includes(value))
+      issues.error(MANIFEST_FILE, seen.get(key)!, 'value', `'${key}' is '${value}'; this importer reads ${list}`);
   };
   expect('manifest.version', ['1.0']);
   expect('oneroster.version', CSV_VERSIONS);
   const systemName = values.get('source.systemName') || undefined;
   const systemCode = values.get('source.systemCode') || undefined;
-  return { binding, files, lines: Object.fromEntries(seen), ...(systemName ? { systemName } : {}), ...(systemCode ? { systemCode } : {}) };
+  return {
+    binding,
+    files,
+    lines: Object.fromEntries(seen),
+    ...(systemName ? { systemName } : {}),
+    ...(systemCode ? { systemCode } : {}),
+  };
 }
 
 /** The import's overall mode: bulk or delta when every listed file says so, else mixed. */

@@ -10,15 +10,31 @@ import { ReferenceIndex } from './reference-index';
 import { LINE, METADATA, MODIFIED, RowLayout, SOURCED_ID, STATUS, TOMBSTONE } from './row-layout';
 
 /** A reader of users.csv over a header, every other type bulk with `known` ids. */
-function usersReader(header: string[], mode: FileMode = 'bulk', known: Partial<Record<RosterFileType, string[]>> = { orgs: ['org-1', 'org-d'] }) {
-  const modes = Object.fromEntries(ROSTER_FILE_TYPES.map((t) => [t, t === 'users' ? mode : 'bulk'])) as Record<RosterFileType, FileMode>;
+function usersReader(
+  header: string[],
+  mode: FileMode = 'bulk',
+  known: Partial<Record<RosterFileType, string[]>> = { orgs: ['org-1', 'org-d'] },
+) {
+  const modes = Object.fromEntries(ROSTER_FILE_TYPES.map((t) => [t, t === 'users' ? mode : 'bulk'])) as Record<
+    RosterFileType,
+    FileMode
+  >;
   const refs = new ReferenceIndex({} as ClientBase, 'tenant', modes, CSV_BINDINGS['1.1']);
-  for (const [type, ids] of Object.entries(known)) for (const id of ids) refs.add(type as RosterFileType, id, id === 'org-d' ? 'district' : '');
+  for (const [type, ids] of Object.entries(known))
+    for (const id of ids) refs.add(type as RosterFileType, id, id === 'org-d' ? 'district' : '');
   const issues = new IssueLog();
   const rl = new RowLayout(FILE_LAYOUTS.users, false);
   const row = rl.newRow();
   const ids = new FileReferences(rl, refs, issues, mode === 'delta');
-  const reader = new RecordReader(row, rl, readCsvHeader(header, FILE_LAYOUTS.users, mode === 'delta', issues)!, mode === 'delta', ids, issues, refs);
+  const reader = new RecordReader(
+    row,
+    rl,
+    readCsvHeader(header, FILE_LAYOUTS.users, mode === 'delta', issues)!,
+    mode === 'delta',
+    ids,
+    issues,
+    refs,
+  );
   const read = (cells: string[], line: number) => {
     row[SOURCED_ID] = undefined;
     const ok = reader.read(cells, line);
@@ -28,16 +44,47 @@ function usersReader(header: string[], mode: FileMode = 'bulk', known: Partial<R
   return { read, row, rl, issues, reader, ids };
 }
 
-const HEADER = ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName', 'grades', 'userIds', 'password', 'metadata.house'];
+const HEADER = [
+  'sourcedId',
+  'status',
+  'dateLastModified',
+  'enabledUser',
+  'orgSourcedIds',
+  'role',
+  'username',
+  'givenName',
+  'familyName',
+  'grades',
+  'userIds',
+  'password',
+  'metadata.house',
+];
 
 describe('RecordReader', () => {
   it('stages each value in its named slot, empty list kinds as empty arrays, and derives role_group', () => {
     const { read, row, rl, issues } = usersReader(HEADER);
-    expect(read(['u1', '', '', 'TRUE', 'org-1', 'Teacher', 'tt', 'Tess', 'Ong', '', '{SIS:1}', 'secret', 'Blue'], 2)).toBe(true);
+    expect(
+      read(['u1', '', '', 'TRUE', 'org-1', 'Teacher', 'tt', 'Tess', 'Ong', '', '{SIS:1}', 'secret', 'Blue'], 2),
+    ).toBe(true);
     expect(issues.errors).toEqual([]);
-    expect([row[LINE], row[TOMBSTONE], row[SOURCED_ID], row[STATUS], row[MODIFIED], row[METADATA]]).toEqual([2, false, 'u1', 'active', null, '{"house":"Blue"}']);
+    expect([row[LINE], row[TOMBSTONE], row[SOURCED_ID], row[STATUS], row[MODIFIED], row[METADATA]]).toEqual([
+      2,
+      false,
+      'u1',
+      'active',
+      null,
+      '{"house":"Blue"}',
+    ]);
     const at = (db: string) => row[rl.slot(db)];
-    expect([at('enabled_user'), at('org_sourced_ids'), at('role'), at('grades'), at('user_ids'), at('agent_sourced_ids'), at('email')]).toEqual([true, '{"org-1"}', 'teacher', '{}', '[{"type":"SIS","identifier":"1"}]', '{}', null]);
+    expect([
+      at('enabled_user'),
+      at('org_sourced_ids'),
+      at('role'),
+      at('grades'),
+      at('user_ids'),
+      at('agent_sourced_ids'),
+      at('email'),
+    ]).toEqual([true, '{"org-1"}', 'teacher', '{}', '[{"type":"SIS","identifier":"1"}]', '{}', null]);
     expect(at('role_group')).toBe('staff');
     expect(row).not.toContain('secret');
   });
@@ -51,12 +98,16 @@ describe('RecordReader', () => {
     ]);
     expect(row[rl.slot('primary_org_sourced_id')]).toBe('org-d');
     expect(read(['u3', '', '', 'true', 'org-1', 'parent', 'p', 'P', 'Q', '', '', '', ''], 4)).toBe(true);
-    expect(JSON.parse(row[rl.slot('roles')] as string)).toEqual([{ roleType: 'primary', role: 'parent', org: 'org-1' }]);
+    expect(JSON.parse(row[rl.slot('roles')] as string)).toEqual([
+      { roleType: 'primary', role: 'parent', org: 'org-1' },
+    ]);
   });
 
-  it('reports every bad cell of a record with its column, in the binding\'s column order, and stores null for it', () => {
+  it("reports every bad cell of a record with its column, in the binding's column order, and stores null for it", () => {
     const { read, row, rl, issues } = usersReader(HEADER);
-    expect(read(['u1', 'gone', 'soon', 'yes', 'org-1,org-9', 'wizard', '', 'Tess', 'Ong', '7,Year 9', 'x', '', ''], 5)).toBe(false);
+    expect(
+      read(['u1', 'gone', 'soon', 'yes', 'org-1,org-9', 'wizard', '', 'Tess', 'Ong', '7,Year 9', 'x', '', ''], 5),
+    ).toBe(false);
     expect(issues.errors.map((e) => `${e.line}:${e.column} ${e.message}`)).toEqual([
       "5:status 'gone' is not a status (active, tobedeleted)",
       "5:dateLastModified 'soon' is not an ISO 8601 datetime (e.g. 2024-08-20T14:03:11.000Z)",
@@ -71,7 +122,15 @@ describe('RecordReader', () => {
   });
 
   it('refuses rows of the wrong width, missing, bad and repeated sourcedIds, without staging their id', () => {
-    const { read, row, issues } = usersReader(['sourcedId', 'enabledUser', 'orgSourcedIds', 'role', 'username', 'givenName', 'familyName']);
+    const { read, row, issues } = usersReader([
+      'sourcedId',
+      'enabledUser',
+      'orgSourcedIds',
+      'role',
+      'username',
+      'givenName',
+      'familyName',
+    ]);
     const user = (id: string) => [id, 'true', 'org-1', 'student', 'u', 'G', 'F'];
     expect(read(user('u1'), 2)).toBe(true);
     expect(read(['u2'], 3)).toBe(false);
@@ -94,7 +153,10 @@ describe('RecordReader', () => {
     expect(row[MODIFIED]).toBe('2025-01-02T03:04:05.000Z');
     expect(row.slice(METADATA, rl.width).every((v) => v === null)).toBe(true);
     expect(read(['u2', '', '', 'true', 'org-1', 'student', 'u', 'G', 'F', '', '', '', ''], 3)).toBe(false);
-    expect(issues.errors.map((e) => e.message)).toEqual(['status is required in delta files', 'dateLastModified is required in delta files']);
+    expect(issues.errors.map((e) => e.message)).toEqual([
+      'status is required in delta files',
+      'dateLastModified is required in delta files',
+    ]);
     expect(reader.tombstones).toBe(1);
   });
 });

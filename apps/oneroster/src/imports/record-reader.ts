@@ -73,7 +73,8 @@ const READ_CELL: Readonly<Record<CellKind, CellRead>> = {
   refs: (text, c, reader) => {
     const list = readRefs(text);
     if (list instanceof CellError) return list;
-    const value = list.length === 0 && c.spec.required ? new CellError('needs at least one sourcedId') : textArrayLiteral(list);
+    const value =
+      list.length === 0 && c.spec.required ? new CellError('needs at least one sourcedId') : textArrayLiteral(list);
     for (const ref of list) reader.reference(c.spec, ref);
     return value;
   },
@@ -138,7 +139,12 @@ export class RecordReader {
       read: READ_CELL[spec.kind],
       lookup: spec.values ? enumLookup(spec.values) : undefined,
     }));
-    this.derived = rl.derived.map((d) => ({ slot: d.slot, from: d.from, compute: d.column.compute, values: new Array<unknown>(d.from.length) }));
+    this.derived = rl.derived.map((d) => ({
+      slot: d.slot,
+      from: d.from,
+      compute: d.column.compute,
+      values: new Array<unknown>(d.from.length),
+    }));
   }
 
   /**
@@ -147,7 +153,12 @@ export class RecordReader {
    */
   read(cells: string[], line: number): boolean {
     if (cells.length !== this.header.width) {
-      this.issues.error(this.file, line, '', `the row has ${cells.length} cells but the header has ${this.header.width}`);
+      this.issues.error(
+        this.file,
+        line,
+        '',
+        `the row has ${cells.length} cells but the header has ${this.header.width}`,
+      );
       return false;
     }
     this.ok = true;
@@ -190,7 +201,8 @@ export class RecordReader {
     let problem: string;
     if (id === undefined) problem = 'sourcedId is required';
     else if (id instanceof CellError) problem = `sourcedId ${id.message}`;
-    else if (this.ids.isAppOwned(id)) problem = `'${id}' is a ${this.rl.layout.recordName} an app created through the API; an import cannot change or delete it`;
+    else if (this.ids.isAppOwned(id))
+      problem = `'${id}' is a ${this.rl.layout.recordName} an app created through the API; an import cannot change or delete it`;
     else {
       const first = this.ids.claim(id, this.line);
       if (first === undefined) return id;

@@ -68,7 +68,12 @@ export class FileReferences {
     if (target === this.type) {
       if (!this.refs.has(target, id)) this.pending.push({ id, line, column });
     } else if (!this.refs.has(target, id)) {
-      this.issues.error(this.file, line, column, `'${id}' is not a known ${this.refs.layout(target).recordName} sourcedId (looked ${this.refs.scope(target)})`);
+      this.issues.error(
+        this.file,
+        line,
+        column,
+        `'${id}' is not a known ${this.refs.layout(target).recordName} sourcedId (looked ${this.refs.scope(target)})`,
+      );
     }
   }
 
@@ -76,7 +81,12 @@ export class FileReferences {
   register(row: readonly unknown[]): void {
     const id = row[SOURCED_ID] as string;
     if (row[TOMBSTONE] === true) return;
-    const extra = this.extraSlot >= 0 ? ((row[this.extraSlot] as string | null) ?? '') : this.linesInIndex ? (row[LINE] as number) : '';
+    const extra =
+      this.extraSlot >= 0
+        ? ((row[this.extraSlot] as string | null) ?? '')
+        : this.linesInIndex
+          ? (row[LINE] as number)
+          : '';
     this.refs.add(this.type, id, extra);
     if (this.parents) {
       const parent = row[this.parentSlot];
@@ -90,13 +100,23 @@ export class FileReferences {
     const { refs, type } = this;
     for (const p of this.pending) {
       if (!refs.has(type, p.id)) {
-        this.issues.error(this.file, p.line, p.column, `'${p.id}' is not a known ${refs.layout(type).recordName} sourcedId (looked ${refs.scope(type)})`);
+        this.issues.error(
+          this.file,
+          p.line,
+          p.column,
+          `'${p.id}' is not a known ${refs.layout(type).recordName} sourcedId (looked ${refs.scope(type)})`,
+        );
       }
     }
     const column = this.parentColumn;
     if (this.parents && column?.ref === type) {
       for (const id of findCycles(this.seen.keys(), this.parents)) {
-        this.issues.error(this.file, this.seen.get(id) ?? 0, column.name, `'${id}' is its own ancestor (${column.name} cycle)`);
+        this.issues.error(
+          this.file,
+          this.seen.get(id) ?? 0,
+          column.name,
+          `'${id}' is its own ancestor (${column.name} cycle)`,
+        );
       }
     }
   }

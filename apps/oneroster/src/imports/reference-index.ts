@@ -48,13 +48,20 @@ export class ReferenceIndex {
     if (this.modes[type] === 'bulk' && !layout.appWritable) return;
     const extra = layout.refIndex?.extra;
     const parent = layout.refIndex?.parent;
-    const cols = ['sourced_id', extra ? `${extra} AS extra` : `'' AS extra`, parent ? `${parent} AS parent` : 'NULL AS parent', layout.appWritable ? 'owner_app_id IS NOT NULL AS owned' : 'false AS owned'];
+    const cols = [
+      'sourced_id',
+      extra ? `${extra} AS extra` : `'' AS extra`,
+      parent ? `${parent} AS parent` : 'NULL AS parent',
+      layout.appWritable ? 'owner_app_id IS NOT NULL AS owned' : 'false AS owned',
+    ];
     // A bulk gradebook file replaces the imported objects only: the apps' stay.
     const only = this.modes[type] === 'bulk' ? ' AND owner_app_id IS NOT NULL' : '';
-    const { rows } = await this.client.query<{ sourced_id: string; extra: string; parent: string | null; owned: boolean }>(
-      `SELECT ${cols.join(', ')} FROM "${layout.table}" WHERE tenant_id = $1${only}`,
-      [this.tenantId],
-    );
+    const { rows } = await this.client.query<{
+      sourced_id: string;
+      extra: string;
+      parent: string | null;
+      owned: boolean;
+    }>(`SELECT ${cols.join(', ')} FROM "${layout.table}" WHERE tenant_id = $1${only}`, [this.tenantId]);
     const map = this.ids.get(type)!;
     const owned = new Set<string>();
     for (const r of rows) {

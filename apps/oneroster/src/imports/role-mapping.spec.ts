@@ -2,8 +2,12 @@ import { V1P1_ROLE_OF, v1p1RolesJson, v1p2RoleOf } from './role-mapping';
 
 describe('role values between the versions', () => {
   it('v1.1 → v1.2: administrators by org type (unknown: site), the other roles unchanged', () => {
-    expect(['district', 'local', 'state', 'national'].map((t) => v1p2RoleOf('administrator', t))).toEqual(Array(4).fill('districtAdministrator'));
-    expect(['school', 'department', 'ext:trust', undefined].map((t) => v1p2RoleOf('administrator', t))).toEqual(Array(4).fill('siteAdministrator'));
+    expect(['district', 'local', 'state', 'national'].map((t) => v1p2RoleOf('administrator', t))).toEqual(
+      Array(4).fill('districtAdministrator'),
+    );
+    expect(['school', 'department', 'ext:trust', undefined].map((t) => v1p2RoleOf('administrator', t))).toEqual(
+      Array(4).fill('siteAdministrator'),
+    );
     expect(v1p2RoleOf('aide', 'district')).toBe('aide');
     expect(JSON.parse(v1p1RolesJson('teacher', ['s"1', 's2'], () => 'school'))).toEqual([
       { roleType: 'primary', role: 'teacher', org: 's"1' },

@@ -16,7 +16,13 @@ export function v1p2RoleOf(role: string, orgType: string | undefined): string {
 }
 
 /** v1.2 roles v1.1 calls `administrator`; every other v1.2 role keeps its name. */
-const ADMINISTRATORS: ReadonlySet<V1p2RoleType> = new Set(['districtAdministrator', 'siteAdministrator', 'systemAdministrator', 'principal', 'counselor']);
+const ADMINISTRATORS: ReadonlySet<V1p2RoleType> = new Set([
+  'districtAdministrator',
+  'siteAdministrator',
+  'systemAdministrator',
+  'principal',
+  'counselor',
+]);
 
 /** The v1.1 value of every v1.2 user role (`ext:` roles keep theirs). */
 export const V1P1_ROLE_OF: Readonly<Record<V1p2RoleType, RoleType>> = Object.fromEntries(
@@ -27,7 +33,11 @@ export const V1P1_ROLE_OF: Readonly<Record<V1p2RoleType, RoleType>> = Object.fro
  * The stored v1.2 `roles` of a v1.1 users row: one `{roleType: primary, role, org}` per org, in
  * the row's order, `administrator` mapped by each org's type. JSON text (jsonb on COPY).
  */
-export function v1p1RolesJson(role: string, orgs: readonly string[], orgType: (org: string) => string | undefined): string {
+export function v1p1RolesJson(
+  role: string,
+  orgs: readonly string[],
+  orgType: (org: string) => string | undefined,
+): string {
   let out = '[';
   for (let i = 0; i < orgs.length; i++) {
     const org = orgs[i]!;
@@ -44,7 +54,11 @@ const MAX_CACHED = 10_000;
  * `v1p1RolesJson` of a users row from its staged values (the role, the orgs as a text[] literal),
  * remembered per import: a school's users share a few role lists, and this runs for every row.
  */
-export function v1p1RowRolesJson(role: string, orgsLiteral: string, refs: { extra(type: 'orgs', id: string): string | undefined }): string {
+export function v1p1RowRolesJson(
+  role: string,
+  orgsLiteral: string,
+  refs: { extra(type: 'orgs', id: string): string | undefined },
+): string {
   let cache = rowRoles.get(refs);
   if (!cache) rowRoles.set(refs, (cache = new Map()));
   // A role never contains a tab: the key is unambiguous.

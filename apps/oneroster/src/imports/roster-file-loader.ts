@@ -60,7 +60,13 @@ const CSV_BATCH = 2000;
  * with no rows in that table yet), rows go straight into the roster table for as long as the
  * file is in sourcedId order, and to staging from the first row that is not.
  */
-export async function loadRosterFile(ctx: LoaderContext, layout: FileLayout, mode: FileMode, input: Readable, direct?: DirectLoad): Promise<FileLoadResult> {
+export async function loadRosterFile(
+  ctx: LoaderContext,
+  layout: FileLayout,
+  mode: FileMode,
+  input: Readable,
+  direct?: DirectLoad,
+): Promise<FileLoadResult> {
   const { issues, refs } = ctx;
   const file = layout.fileName;
   const delta = mode === 'delta';
@@ -130,10 +136,19 @@ function blameVersion(ctx: LoaderContext, layout: FileLayout, cells: readonly st
   const other = CSV_BINDINGS[ctx.binding.version === '1.1' ? '1.2' : '1.1'];
   const columns = otherVersionColumns(cells, layout, other.layouts[layout.type]);
   if (columns.length === 0) return;
-  ctx.issues.error(MANIFEST_FILE, ctx.versionLine, 'value', `'oneroster.version' is '${ctx.binding.version}' but ${layout.fileName} has the OneRoster ${other.version} columns ${columns.join(', ')}`);
+  ctx.issues.error(
+    MANIFEST_FILE,
+    ctx.versionLine,
+    'value',
+    `'oneroster.version' is '${ctx.binding.version}' but ${layout.fileName} has the OneRoster ${other.version} columns ${columns.join(', ')}`,
+  );
 }
 
 /** Types whose ids reading a file looks up (its references, its rules', its derived columns'): the index loads them first. */
 export function lookedUpTypes(layout: FileLayout, rules: FileRuleSet): RosterFileType[] {
-  return [...layout.columns.flatMap((c) => (c.ref ? [c.ref] : [])), ...ruleLookups(layout.type, rules), ...(layout.derived ?? []).flatMap((d) => d.looksUp ?? [])];
+  return [
+    ...layout.columns.flatMap((c) => (c.ref ? [c.ref] : [])),
+    ...ruleLookups(layout.type, rules),
+    ...(layout.derived ?? []).flatMap((d) => d.looksUp ?? []),
+  ];
 }

@@ -16,7 +16,8 @@ export interface RosterImportRow {
   data_version: string | null;
 }
 
-const COLUMNS = 'id, tenant_id, status, mode, source, started_at, finished_at, counts, errors, warnings, data_version::text AS data_version';
+const COLUMNS =
+  'id, tenant_id, status, mode, source, started_at, finished_at, counts, errors, warnings, data_version::text AS data_version';
 
 /** SQL of the import log (`roster_imports`); always scoped by tenant. */
 @Injectable()
@@ -38,13 +39,19 @@ export class RosterImportRepository {
   }
 
   async get(tenantId: string, id: string): Promise<RosterImportRow | undefined> {
-    const rows: RosterImportRow[] = await this.ds.query(`SELECT ${COLUMNS} FROM roster_imports WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const rows: RosterImportRow[] = await this.ds.query(
+      `SELECT ${COLUMNS} FROM roster_imports WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
     return rows[0];
   }
 
   /** Most recent first. */
   async list(tenantId: string, limit: number): Promise<RosterImportRow[]> {
-    return this.ds.query(`SELECT ${COLUMNS} FROM roster_imports WHERE tenant_id = $1 ORDER BY started_at DESC, id LIMIT $2`, [tenantId, limit]);
+    return this.ds.query(
+      `SELECT ${COLUMNS} FROM roster_imports WHERE tenant_id = $1 ORDER BY started_at DESC, id LIMIT $2`,
+      [tenantId, limit],
+    );
   }
 
   /** Fails a still-running import (the process stops, the job crashed); a finished one is kept. */

@@ -66,7 +66,15 @@ export function refusedImportPayload(view: RosterImportView, requestId: string):
     imsx_severity: 'error',
     imsx_messageRefIdentifier: requestId,
     imsx_description: `${e.file}${e.line ? ` line ${e.line}` : ''}${e.column ? `, column ${e.column}` : ''}: ${e.message}`,
-    imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: [e.file, e.line, e.column].filter((p) => p !== '' && p !== 0).join(':') || 'TargetEndSystem', imsx_codeMinorFieldValue: 'invaliddata' }] },
+    imsx_CodeMinor: {
+      imsx_codeMinorField: [
+        {
+          imsx_codeMinorFieldName:
+            [e.file, e.line, e.column].filter((p) => p !== '' && p !== 0).join(':') || 'TargetEndSystem',
+          imsx_codeMinorFieldValue: 'invaliddata',
+        },
+      ],
+    },
   }));
   return { statusInfoSet: entries, import: view };
 }

@@ -13,7 +13,12 @@
  * Readers see the previous data and version until the commit, then the new ones together.
  */
 import type { ClientBase } from 'pg';
-import { inTransaction, TransactionAbandonedError, type RosterImportFileCounts, type RosterImportMode } from '@edu/persistence';
+import {
+  inTransaction,
+  TransactionAbandonedError,
+  type RosterImportFileCounts,
+  type RosterImportMode,
+} from '@edu/persistence';
 import { layoutOf } from './csv-bindings';
 import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
 import { mergeFiles, type LoadedFile } from './import-merge';
@@ -68,7 +73,12 @@ function checkFiles(pkg: RosterPackage, manifest: Manifest, issues: IssueLog): v
     const fileName = layoutOf(binding, type).fileName;
     const mode = manifest.files[type];
     if (mode !== 'absent' && !names.has(fileName)) {
-      issues.error(MANIFEST_FILE, manifest.lines[`file.${type}`] ?? 0, 'value', `file.${type} is '${mode}' but ${fileName} is not in the package`);
+      issues.error(
+        MANIFEST_FILE,
+        manifest.lines[`file.${type}`] ?? 0,
+        'value',
+        `file.${type} is '${mode}' but ${fileName} is not in the package`,
+      );
     }
     if (mode === 'absent' && names.has(fileName)) {
       issues.warn(fileName, 0, '', `${fileName} is in the package but the manifest marks it absent; not imported`);
@@ -76,12 +86,22 @@ function checkFiles(pkg: RosterPackage, manifest: Manifest, issues: IssueLog): v
   }
   const known = new Set([MANIFEST_FILE, ...binding.files.map((t) => layoutOf(binding, t).fileName)]);
   for (const name of pkg.names) {
-    if (!known.has(name)) issues.warn(name, 0, '', `${name} is not a file of the OneRoster v${binding.version} CSV binding; ignored`);
+    if (!known.has(name))
+      issues.warn(name, 0, '', `${name} is not a file of the OneRoster v${binding.version} CSV binding; ignored`);
   }
 }
 
 async function recordFailure(client: ClientBase, report: ImportReport): Promise<string | null> {
-  const values = [report.status, report.mode, report.source, report.startedAt, report.finishedAt, JSON.stringify(report.counts), JSON.stringify(report.errors), JSON.stringify(report.warnings)];
+  const values = [
+    report.status,
+    report.mode,
+    report.source,
+    report.startedAt,
+    report.finishedAt,
+    JSON.stringify(report.counts),
+    JSON.stringify(report.errors),
+    JSON.stringify(report.warnings),
+  ];
   if (report.id) {
     await client.query(
       'UPDATE roster_imports SET status = $2, mode = $3, source = $4, started_at = $5, finished_at = $6, counts = $7, errors = $8, warnings = $9 WHERE id = $1',
@@ -158,8 +178,11 @@ async function beginImport(client: ClientBase, tenantId: string): Promise<Date> 
 
 /** Reads the manifest and checks the file list against it; undefined without a readable manifest. */
 async function readPackageManifest(pkg: RosterPackage, run: ImportRun, source: string): Promise<Manifest | undefined> {
-  const manifest = pkg.names.includes(MANIFEST_FILE) ? await readManifest(await pkg.open(MANIFEST_FILE), run.issues) : undefined;
-  if (!pkg.names.includes(MANIFEST_FILE)) run.issues.error(MANIFEST_FILE, 0, '', 'the package has no manifest.csv at its root');
+  const manifest = pkg.names.includes(MANIFEST_FILE)
+    ? await readManifest(await pkg.open(MANIFEST_FILE), run.issues)
+    : undefined;
+  if (!pkg.names.includes(MANIFEST_FILE))
+    run.issues.error(MANIFEST_FILE, 0, '', 'the package has no manifest.csv at its root');
   if (manifest) {
     run.report.mode = manifestMode(manifest);
     if (manifest.systemName) run.report.source = `${source} (${manifest.systemName})`;
@@ -169,11 +192,25 @@ async function readPackageManifest(pkg: RosterPackage, run: ImportRun, source: s
 }
 
 /** Reads the package's files in referential order (stops at the error cap). */
-async function loadFiles(client: ClientBase, pkg: RosterPackage, manifest: Manifest, o: ImportOptions, stamp: Date, run: ImportRun): Promise<LoadedFile[]> {
+async function loadFiles(
+  client: ClientBase,
+  pkg: RosterPackage,
+  manifest: Manifest,
+  o: ImportOptions,
+  stamp: Date,
+  run: ImportRun,
+): Promise<LoadedFile[]> {
   const loaded: LoadedFile[] = [];
   const { binding } = manifest;
   const refs = new ReferenceIndex(client, o.tenantId, manifest.files, binding);
-  const ctx = { client, issues: run.issues, refs, batchSize: o.batchSize ?? 5000, binding, versionLine: manifest.lines['oneroster.version'] ?? 0 };
+  const ctx = {
+    client,
+    issues: run.issues,
+    refs,
+    batchSize: o.batchSize ?? 5000,
+    binding,
+    versionLine: manifest.lines['oneroster.version'] ?? 0,
+  };
   for (const type of binding.files) {
     const mode = manifest.files[type];
     if (mode === 'absent') continue;
@@ -183,11 +220,16 @@ async function loadFiles(client: ClientBase, pkg: RosterPackage, manifest: Manif
     const { rows: has } = await client.query<{ has_rows: boolean }>(tableHasRowsSql(layout), [o.tenantId]);
     const hadRows = has[0]!.has_rows;
     // Straight into the table only where the loader can number ordinals as it reads (and no fold fills the rows first).
-    const direct = mode === 'bulk' && !hadRows && layout.ordinals && !layout.filledByFolds ? { tenantId: o.tenantId, stamp } : undefined;
+    const direct =
+      mode === 'bulk' && !hadRows && layout.ordinals && !layout.filledByFolds
+        ? { tenantId: o.tenantId, stamp }
+        : undefined;
     const result = await loadRosterFile(ctx, layout, mode, await pkg.open(layout.fileName), direct);
     run.report.rows += result.rows;
     loaded.push({ type, result, hadRows });
-    run.lap(`read ${layout.fileName}: ${result.rows} rows, ${(result.waitedMs / 1000).toFixed(2)} s of it waiting for the database`);
+    run.lap(
+      `read ${layout.fileName}: ${result.rows} rows, ${(result.waitedMs / 1000).toFixed(2)} s of it waiting for the database`,
+    );
     if (run.issues.full) break;
   }
   return loaded;
@@ -198,7 +240,14 @@ async function recordSuccess(client: ClientBase, report: ImportReport, stamp: Da
   const { rows: version } = await client.query<{ version: string }>(BUMP_DATA_VERSION_SQL, [report.tenantId, stamp]);
   report.dataVersion = version[0]!.version;
   report.status = 'succeeded';
-  const values = [report.mode, report.source, report.startedAt, JSON.stringify(report.counts), JSON.stringify(report.warnings), report.dataVersion];
+  const values = [
+    report.mode,
+    report.source,
+    report.startedAt,
+    JSON.stringify(report.counts),
+    JSON.stringify(report.warnings),
+    report.dataVersion,
+  ];
   if (report.id) {
     await client.query(
       "UPDATE roster_imports SET status = 'succeeded', mode = $2, source = $3, started_at = $4, finished_at = clock_timestamp(), counts = $5, errors = '[]', warnings = $6, data_version = $7 WHERE id = $1",
@@ -237,7 +286,11 @@ async function failImport(client: ClientBase, run: ImportRun, err: unknown): Pro
  * `failed` report (and are recorded); an unknown tenant throws `UnknownTenantError`; anything
  * unexpected rolls back, is recorded as failed, and is rethrown.
  */
-export async function importRosterPackage(client: ClientBase, openPackage: () => Promise<RosterPackage>, o: ImportOptions): Promise<ImportReport> {
+export async function importRosterPackage(
+  client: ClientBase,
+  openPackage: () => Promise<RosterPackage>,
+  o: ImportOptions,
+): Promise<ImportReport> {
   const run = new ImportRun(o);
   const { issues, report } = run;
   let pkg: RosterPackage | undefined;
@@ -272,11 +325,25 @@ export async function importRosterPackage(client: ClientBase, openPackage: () =>
 }
 
 /** Reads the manifest, loads every file and merges them; returns the tables that changed. */
-async function loadAndMerge(client: ClientBase, pkg: RosterPackage, o: ImportOptions, stamp: Date, run: ImportRun): Promise<string[]> {
+async function loadAndMerge(
+  client: ClientBase,
+  pkg: RosterPackage,
+  o: ImportOptions,
+  stamp: Date,
+  run: ImportRun,
+): Promise<string[]> {
   const { issues, report } = run;
   const manifest = await readPackageManifest(pkg, run, o.source);
   const loaded = manifest && !issues.failed ? await loadFiles(client, pkg, manifest, o, stamp, run) : [];
   if (issues.failed) return [];
-  const merge = () => ({ client, tenantId: o.tenantId, stamp, binding: manifest!.binding, issues, counts: report.counts, lap: (m: string) => run.lap(m) });
+  const merge = () => ({
+    client,
+    tenantId: o.tenantId,
+    stamp,
+    binding: manifest!.binding,
+    issues,
+    counts: report.counts,
+    lap: (m: string) => run.lap(m),
+  });
   return await mergeFiles(merge(), manifest!, loaded);
 }

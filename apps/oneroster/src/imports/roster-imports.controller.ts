@@ -23,7 +23,11 @@ export class RosterImportsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<Record<string, unknown>> {
     const length = req.headers['content-length'];
-    const { view } = await this.imports.accept(who, tenantId, { body: req, contentType: req.headers['content-type'], contentLength: length === undefined ? undefined : Number(length) });
+    const { view } = await this.imports.accept(who, tenantId, {
+      body: req,
+      contentType: req.headers['content-type'],
+      contentLength: length === undefined ? undefined : Number(length),
+    });
     res.location(`/admin/tenants/${view.tenant_id}/roster-imports/${view.id}`);
     if (view.status === 'failed') {
       res.status(400);
@@ -34,12 +38,19 @@ export class RosterImportsController {
   }
 
   @Get()
-  async list(@CurrentPrincipal() who: Principal, @Param('tenantId') tenantId: string): Promise<{ imports: RosterImportView[] }> {
+  async list(
+    @CurrentPrincipal() who: Principal,
+    @Param('tenantId') tenantId: string,
+  ): Promise<{ imports: RosterImportView[] }> {
     return { imports: await this.imports.list(who, tenantId) };
   }
 
   @Get(':importId')
-  async get(@CurrentPrincipal() who: Principal, @Param('tenantId') tenantId: string, @Param('importId') importId: string): Promise<{ import: RosterImportView }> {
+  async get(
+    @CurrentPrincipal() who: Principal,
+    @Param('tenantId') tenantId: string,
+    @Param('importId') importId: string,
+  ): Promise<{ import: RosterImportView }> {
     return { import: await this.imports.get(who, tenantId, importId) };
   }
 }

@@ -70,7 +70,8 @@ export class RosterImportsService implements OnApplicationShutdown {
   }
 
   private assertOperator(who: Principal): void {
-    if (who.kind !== 'operator') throw new ApiError(ApiErrorCode.InsufficientScope, 'Roster imports need the operator credentials');
+    if (who.kind !== 'operator')
+      throw new ApiError(ApiErrorCode.InsufficientScope, 'Roster imports need the operator credentials');
   }
 
   private async tenant(who: Principal, rawId: string): Promise<string> {
@@ -85,7 +86,10 @@ export class RosterImportsService implements OnApplicationShutdown {
     const type = (upload.contentType ?? '').split(';')[0]!.trim().toLowerCase();
     if (!ZIP_TYPES.includes(type)) {
       upload.body.resume();
-      throw new ApiError(ApiErrorCode.UnsupportedMediaType, 'Send the OneRoster CSV package as the body with Content-Type: application/zip');
+      throw new ApiError(
+        ApiErrorCode.UnsupportedMediaType,
+        'Send the OneRoster CSV package as the body with Content-Type: application/zip',
+      );
     }
     const dir = this.env.ONEROSTER_IMPORT_DIR ?? tmpdir();
     const file = path.join(dir, `roster-import-${randomUUID()}.zip`);
@@ -102,7 +106,11 @@ export class RosterImportsService implements OnApplicationShutdown {
       await pkg.close();
     } catch (err) {
       await fs.rm(file, { force: true });
-      if (err instanceof PackageError) throw new ApiError(ApiErrorCode.InvalidRequest, `The body is not a usable OneRoster CSV package: ${err.message}`);
+      if (err instanceof PackageError)
+        throw new ApiError(
+          ApiErrorCode.InvalidRequest,
+          `The body is not a usable OneRoster CSV package: ${err.message}`,
+        );
       throw err;
     }
     const row = await this.repo.createRunning(tenantId, `operator upload (${size} bytes)`);
@@ -113,20 +121,34 @@ export class RosterImportsService implements OnApplicationShutdown {
       () => this.jobs.delete(row.id),
     );
     const wait = this.env.ONEROSTER_IMPORT_WAIT_MS;
-    const outcome = await Promise.race([job, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), wait).unref())]);
+    const outcome = await Promise.race([
+      job,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), wait).unref()),
+    ]);
     return { view: outcome ? reportView(outcome, row.id) : toImportView(row) };
   }
 
   private async run(id: string, tenantId: string, file: string, source: string): Promise<ImportReport> {
     await this.slots.acquire();
     try {
-      const report = await runImport({ databaseUrl: this.env.DATABASE_URL, location: file, tenantId, source, importId: id });
-      this.logger.log({ importId: id, tenantId, status: report.status, rows: report.rows, errors: report.errorCount }, 'Roster import finished');
+      const report = await runImport({
+        databaseUrl: this.env.DATABASE_URL,
+        location: file,
+        tenantId,
+        source,
+        importId: id,
+      });
+      this.logger.log(
+        { importId: id, tenantId, status: report.status, rows: report.rows, errors: report.errorCount },
+        'Roster import finished',
+      );
       return report;
     } catch (err) {
       const errorId = randomUUID();
       this.logger.error({ err, errorId, importId: id, tenantId }, 'Roster import failed unexpectedly');
-      await this.repo.failIfRunning(id, `the import failed unexpectedly (error id ${errorId}); nothing was written`).catch(() => undefined);
+      await this.repo
+        .failIfRunning(id, `the import failed unexpectedly (error id ${errorId}); nothing was written`)
+        .catch(() => undefined);
       throw new ApiError(ApiErrorCode.Internal, `The import failed unexpectedly (error id ${errorId})`);
     } finally {
       await fs.rm(file, { force: true }).catch(() => undefined);
@@ -149,7 +171,9 @@ export class RosterImportsService implements OnApplicationShutdown {
   /** Imports cut short by shutdown roll back; their log rows say so. */
   async onApplicationShutdown(): Promise<void> {
     for (const id of this.jobs.keys()) {
-      await this.repo.failIfRunning(id, 'the service stopped during the import; nothing was written').catch(() => undefined);
+      await this.repo
+        .failIfRunning(id, 'the service stopped during the import; nothing was written')
+        .catch(() => undefined);
     }
   }
 }

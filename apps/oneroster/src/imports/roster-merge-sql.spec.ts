@@ -20,7 +20,15 @@ describe('import SQL', () => {
   it.each(ROSTER_FILE_TYPES)('for %s stays parameterised and quotes identifiers', (type) => {
     const layout = FILE_LAYOUTS[type];
     const ordinal = layout.ordinals ? [copyDirectSql(layout), reassignOrdinalsSql(layout)] : [];
-    for (const sql of [createStagingSql(layout), copyStagingSql(layout), updateChangedSql(layout), insertNewSql(layout), countNewSql(layout), bulkTombstoneSql(layout), ...ordinal]) {
+    for (const sql of [
+      createStagingSql(layout),
+      copyStagingSql(layout),
+      updateChangedSql(layout),
+      insertNewSql(layout),
+      countNewSql(layout),
+      bulkTombstoneSql(layout),
+      ...ordinal,
+    ]) {
       expect(sql).not.toMatch(/'[^']*(usr|org|cls)-/); // no data inlined
     }
     const staged = columns(createStagingSql(layout)).map((c) => c.split(' ')[0]);
@@ -32,13 +40,27 @@ describe('import SQL', () => {
     }
     const direct = columns(copyDirectSql(layout));
     expect(direct.slice(0, staged.length - 2)).toEqual(staged.slice(2));
-    expect(direct.slice(staged.length - 2)).toEqual(['"ordinal"', ...(layout.partitionOrdinal ? [`"${layout.partitionOrdinal.column}"`] : []), '"tenant_id"']);
+    expect(direct.slice(staged.length - 2)).toEqual([
+      '"ordinal"',
+      ...(layout.partitionOrdinal ? [`"${layout.partitionOrdinal.column}"`] : []),
+      '"tenant_id"',
+    ]);
   });
 
   it('compares every stored field, references included, before bumping dateLastModified', () => {
     const sql = updateChangedSql(FILE_LAYOUTS.users);
     const compared = /AND \((.*)\) IS DISTINCT FROM/.exec(sql)![1]!;
-    for (const col of ['status', 'metadata', 'org_sourced_ids', 'agent_sourced_ids', 'user_ids', 'role', 'role_group', 'grades']) expect(compared).toContain(`t."${col}"`);
+    for (const col of [
+      'status',
+      'metadata',
+      'org_sourced_ids',
+      'agent_sourced_ids',
+      'user_ids',
+      'role',
+      'role_group',
+      'grades',
+    ])
+      expect(compared).toContain(`t."${col}"`);
     expect(compared).not.toContain('date_last_modified');
     expect(sql).toContain('SET date_last_modified = coalesce(s.date_last_modified, $2)');
     expect(updateChangedSql(FILE_LAYOUTS.enrollments)).toContain('"primary" = s."primary"');
@@ -60,15 +82,20 @@ describe('import SQL', () => {
     expect(copyValue('plain')).toBe('plain');
     expect(copyValue('a\tb\nc\\d\r')).toBe('a\\tb\\nc\\\\d\\r');
     expect(textArrayLiteral([])).toBe('{}');
-    expect(textArrayLiteral(['a b', 'say "hi"', 'back\\slash', 'NULL'])).toBe('{"a b","say \\"hi\\"","back\\\\slash","NULL"}');
-    for (const items of [[], ['a'], ['a b', 'say "hi"', 'back\\slash', 'NULL', '{x,y}', '']]) expect(parseTextArrayLiteral(textArrayLiteral(items))).toEqual(items);
-    for (const items of [[], ['a', 'b'], ['say "hi"', 'x'], ['back\\slash'], ['', 'x']]) expect(firstOfTextArrayLiteral(textArrayLiteral(items))).toBe(items[0] ?? null);
+    expect(textArrayLiteral(['a b', 'say "hi"', 'back\\slash', 'NULL'])).toBe(
+      '{"a b","say \\"hi\\"","back\\\\slash","NULL"}',
+    );
+    for (const items of [[], ['a'], ['a b', 'say "hi"', 'back\\slash', 'NULL', '{x,y}', '']])
+      expect(parseTextArrayLiteral(textArrayLiteral(items))).toEqual(items);
+    for (const items of [[], ['a', 'b'], ['say "hi"', 'x'], ['back\\slash'], ['', 'x']])
+      expect(firstOfTextArrayLiteral(textArrayLiteral(items))).toBe(items[0] ?? null);
   });
 
   it('never lets an import change or tombstone what apps wrote through the gradebook API', () => {
     for (const type of ['categories', 'lineItems', 'results'] as const) {
       const layout = FILE_LAYOUTS[type];
-      for (const sql of [updateChangedSql(layout), bulkTombstoneSql(layout), deltaTombstoneSql(layout)]) expect(sql).toContain('t.owner_app_id IS NULL');
+      for (const sql of [updateChangedSql(layout), bulkTombstoneSql(layout), deltaTombstoneSql(layout)])
+        expect(sql).toContain('t.owner_app_id IS NULL');
     }
     expect(updateChangedSql(FILE_LAYOUTS.resources)).not.toContain('owner_app_id');
     expect(bulkTombstoneSql(FILE_LAYOUTS.users)).not.toContain('owner_app_id');

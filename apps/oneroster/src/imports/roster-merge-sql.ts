@@ -19,7 +19,14 @@
 import { pgTypeOf, storedColumns, type FileLayout, type PgType } from './csv-layout';
 
 /** Columns every staging table starts with, in this order. */
-export const STAGING_PREFIX: readonly { name: string }[] = [{ name: '_line' }, { name: '_tombstone' }, { name: 'sourced_id' }, { name: 'status' }, { name: 'date_last_modified' }, { name: 'metadata' }];
+export const STAGING_PREFIX: readonly { name: string }[] = [
+  { name: '_line' },
+  { name: '_tombstone' },
+  { name: 'sourced_id' },
+  { name: 'status' },
+  { name: 'date_last_modified' },
+  { name: 'metadata' },
+];
 
 const q = (identifier: string) => `"${identifier}"`;
 
@@ -44,7 +51,15 @@ export function createStagingSql(layout: FileLayout): string {
   const data = stagedDataColumns(layout).map((c) => `${q(c.name)} ${c.pg}`);
   return (
     `CREATE TEMP TABLE ${q(stagingTable(layout))} (` +
-    [`"_line" integer`, `"_tombstone" boolean`, `"sourced_id" text`, `"status" text`, `"date_last_modified" timestamptz`, `"metadata" jsonb`, ...data].join(', ') +
+    [
+      `"_line" integer`,
+      `"_tombstone" boolean`,
+      `"sourced_id" text`,
+      `"status" text`,
+      `"date_last_modified" timestamptz`,
+      `"metadata" jsonb`,
+      ...data,
+    ].join(', ') +
     ') ON COMMIT DROP'
   );
 }
@@ -63,7 +78,16 @@ export function copyStagingSql(layout: FileLayout): string {
 export function copyDirectSql(layout: FileLayout): string {
   requireOrdinals(layout);
   const part = layout.partitionOrdinal;
-  const names = ['sourced_id', 'status', 'date_last_modified', 'metadata', ...stagedDataColumns(layout).map((c) => c.name), 'ordinal', ...(part ? [part.column] : []), 'tenant_id'];
+  const names = [
+    'sourced_id',
+    'status',
+    'date_last_modified',
+    'metadata',
+    ...stagedDataColumns(layout).map((c) => c.name),
+    'ordinal',
+    ...(part ? [part.column] : []),
+    'tenant_id',
+  ];
   return `COPY ${q(layout.table)} (${names.map(q).join(', ')}) FROM STDIN`;
 }
 
@@ -112,7 +136,14 @@ export function insertNewSql(layout: FileLayout): string {
   const data = stagedDataColumns(layout).map((c) => c.name);
   if (!layout.ordinals) {
     const cols = ['tenant_id', 'sourced_id', 'status', 'date_last_modified', 'metadata', ...data];
-    const vals = ['$1', 's.sourced_id', 's.status', 'coalesce(s.date_last_modified, $2)', 's.metadata', ...data.map((c) => `s.${q(c)}`)];
+    const vals = [
+      '$1',
+      's.sourced_id',
+      's.status',
+      'coalesce(s.date_last_modified, $2)',
+      's.metadata',
+      ...data.map((c) => `s.${q(c)}`),
+    ];
     return (
       `INSERT INTO ${q(layout.table)} (${cols.map(q).join(', ')}) SELECT ${vals.join(', ')} FROM ${q(stagingTable(layout))} s ` +
       `WHERE NOT s._tombstone AND NOT EXISTS (SELECT 1 FROM ${q(layout.table)} e WHERE e.tenant_id = $1 AND e.sourced_id = s.sourced_id) ORDER BY s.sourced_id COLLATE "C"`
@@ -122,10 +153,29 @@ export function insertNewSql(layout: FileLayout): string {
   const by = part ? `, ${q(part.by)} AS _by` : '';
   const windows = [`(row_number() OVER (ORDER BY sourced_id COLLATE "C") - 1)::int AS _ord`];
   if (part) windows.push(`(row_number() OVER (PARTITION BY _by ORDER BY sourced_id COLLATE "C") - 1)::int AS _pord`);
-  const targetCols = ['tenant_id', 'sourced_id', 'status', 'date_last_modified', 'metadata', 'ordinal', ...(part ? [part.column] : []), ...data];
-  const values = ['$1', 's.sourced_id', 's.status', 'coalesce(s.date_last_modified, $2)', 's.metadata', 'n._ord', ...(part ? ['n._pord'] : []), ...data.map((c) => `s.${q(c)}`)];
+  const targetCols = [
+    'tenant_id',
+    'sourced_id',
+    'status',
+    'date_last_modified',
+    'metadata',
+    'ordinal',
+    ...(part ? [part.column] : []),
+    ...data,
+  ];
+  const values = [
+    '$1',
+    's.sourced_id',
+    's.status',
+    'coalesce(s.date_last_modified, $2)',
+    's.metadata',
+    'n._ord',
+    ...(part ? ['n._pord'] : []),
+    ...data.map((c) => `s.${q(c)}`),
+  ];
   const stg = q(stagingTable(layout));
-  const missing = (alias: string) => `NOT EXISTS (SELECT 1 FROM ${q(layout.table)} e WHERE e.tenant_id = $1 AND e.sourced_id = ${alias}.sourced_id)`;
+  const missing = (alias: string) =>
+    `NOT EXISTS (SELECT 1 FROM ${q(layout.table)} e WHERE e.tenant_id = $1 AND e.sourced_id = ${alias}.sourced_id)`;
   return (
     `WITH src AS (SELECT * FROM ${stg} WHERE NOT _tombstone), ` +
     `ids AS (SELECT sourced_id${by} FROM src UNION ALL ` +
@@ -168,7 +218,8 @@ export function reassignOrdinalsSql(layout: FileLayout): string {
   requireOrdinals(layout);
   const part = layout.partitionOrdinal;
   const windows = [`(row_number() OVER (ORDER BY sourced_id COLLATE "C") - 1)::int AS _ord`];
-  if (part) windows.push(`(row_number() OVER (PARTITION BY ${q(part.by)} ORDER BY sourced_id COLLATE "C") - 1)::int AS _pord`);
+  if (part)
+    windows.push(`(row_number() OVER (PARTITION BY ${q(part.by)} ORDER BY sourced_id COLLATE "C") - 1)::int AS _pord`);
   const sets = ['ordinal = n._ord', ...(part ? [`${q(part.column)} = n._pord`] : [])];
   const differs = ['t.ordinal <> n._ord', ...(part ? [`t.${q(part.column)} <> n._pord`] : [])];
   return (
@@ -189,9 +240,7 @@ export const BUMP_DATA_VERSION_SQL =
  */
 export function snapshotLinksSql(layout: FileLayout): string {
   const links = requireLinks(layout);
-  return (
-    `CREATE TEMP TABLE ${q(`lnk_${layout.table}`)} ON COMMIT DROP AS ${linkSetsSql(layout, links)}`
-  );
+  return `CREATE TEMP TABLE ${q(`lnk_${layout.table}`)} ON COMMIT DROP AS ${linkSetsSql(layout, links)}`;
 }
 
 /**

@@ -27,10 +27,14 @@ function ignorable(name: string): boolean {
 /** Root-level names, or the names inside the single folder that holds `manifest.csv`. */
 function rootNames(all: string[]): { prefix: string; names: string[] } {
   if (all.includes('manifest.csv')) return { prefix: '', names: all.filter((n) => !n.includes('/')) };
-  const folders = new Set(all.filter((n) => n.endsWith('/manifest.csv')).map((n) => n.slice(0, -'manifest.csv'.length)));
+  const folders = new Set(
+    all.filter((n) => n.endsWith('/manifest.csv')).map((n) => n.slice(0, -'manifest.csv'.length)),
+  );
   if (folders.size === 1) {
     const [prefix] = [...folders] as [string];
-    const names = all.filter((n) => n.startsWith(prefix) && !n.slice(prefix.length).includes('/')).map((n) => n.slice(prefix.length));
+    const names = all
+      .filter((n) => n.startsWith(prefix) && !n.slice(prefix.length).includes('/'))
+      .map((n) => n.slice(prefix.length));
     return { prefix, names };
   }
   return { prefix: '', names: all.filter((n) => !n.includes('/')) };
@@ -38,7 +42,11 @@ function rootNames(all: string[]): { prefix: string; names: string[] } {
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) => (err ? reject(err) : resolve(zip)));
+    yauzl.open(
+      file,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
+      (err, zip) => (err ? reject(err) : resolve(zip)),
+    );
   });
 }
 
@@ -83,7 +91,9 @@ async function openZipPackage(file: string, maxUncompressedBytes: number): Promi
       new Promise<Readable>((resolve, reject) => {
         const entry = byName.get(prefix + name);
         if (!entry) return reject(new PackageError(`${name} is not in the package`));
-        zip.openReadStream(entry, (err, stream) => (err ? reject(new PackageError(`${name}: ${err.message}`)) : resolve(stream)));
+        zip.openReadStream(entry, (err, stream) =>
+          err ? reject(new PackageError(`${name}: ${err.message}`)) : resolve(stream),
+        );
       }),
     close: async () => zip.close(),
   };
@@ -103,7 +113,10 @@ async function openDirectoryPackage(dir: string): Promise<RosterPackage> {
 }
 
 /** Opens a zip file or a directory. */
-export async function openRosterPackage(location: string, o: { maxUncompressedBytes?: number } = {}): Promise<RosterPackage> {
+export async function openRosterPackage(
+  location: string,
+  o: { maxUncompressedBytes?: number } = {},
+): Promise<RosterPackage> {
   let stat;
   try {
     stat = await fs.stat(location);

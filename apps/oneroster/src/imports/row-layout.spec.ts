@@ -4,7 +4,14 @@ import { DATA_START, LINE, METADATA, MODIFIED, RowLayout, SOURCED_ID, STATUS, TO
 
 describe('RowLayout', () => {
   it('names the staging prefix slots in table order, metadata last (the direct COPY sends metadata and the data from there on)', () => {
-    expect([LINE, TOMBSTONE, SOURCED_ID, STATUS, MODIFIED, METADATA].map((i) => STAGING_PREFIX[i]!.name)).toEqual(['_line', '_tombstone', 'sourced_id', 'status', 'date_last_modified', 'metadata']);
+    expect([LINE, TOMBSTONE, SOURCED_ID, STATUS, MODIFIED, METADATA].map((i) => STAGING_PREFIX[i]!.name)).toEqual([
+      '_line',
+      '_tombstone',
+      'sourced_id',
+      'status',
+      'date_last_modified',
+      'metadata',
+    ]);
     expect(METADATA + 1).toBe(DATA_START);
     expect(DATA_START).toBe(STAGING_PREFIX.length);
   });
@@ -32,8 +39,15 @@ describe('RowLayout', () => {
     ]);
     expect(rl.slot('role_group')).toBe(rl.stagedWidth - 3);
     expect(rl.width).toBe(rl.stagedWidth + 2);
-    expect([rl.ordinal, rl.partitionOrdinal, rl.partitionKey]).toEqual([rl.stagedWidth, rl.stagedWidth + 1, rl.slot('role_group')]);
-    expect(new RowLayout(FILE_LAYOUTS.courses, true)).toMatchObject({ ordinal: FILE_LAYOUTS.courses.columns.length + DATA_START, partitionOrdinal: -1 });
+    expect([rl.ordinal, rl.partitionOrdinal, rl.partitionKey]).toEqual([
+      rl.stagedWidth,
+      rl.stagedWidth + 1,
+      rl.slot('role_group'),
+    ]);
+    expect(new RowLayout(FILE_LAYOUTS.courses, true)).toMatchObject({
+      ordinal: FILE_LAYOUTS.courses.columns.length + DATA_START,
+      partitionOrdinal: -1,
+    });
   });
 
   it('finds slots by header name (the prefix and stored columns) and refuses names the file does not stage', () => {
@@ -41,9 +55,14 @@ describe('RowLayout', () => {
     expect(rl.slotOf('sourcedId')).toBe(SOURCED_ID);
     expect(rl.slotOf('dateLastModified')).toBe(MODIFIED);
     expect(rl.slotOf('schoolSourcedId')).toBe(rl.slot('school_sourced_id'));
-    expect(rl.slotsOf({ cls: 'classSourcedId', end: 'endDate' })).toEqual({ cls: rl.slot('class_sourced_id'), end: rl.slot('end_date') });
+    expect(rl.slotsOf({ cls: 'classSourcedId', end: 'endDate' })).toEqual({
+      cls: rl.slot('class_sourced_id'),
+      end: rl.slot('end_date'),
+    });
     expect(() => rl.slotOf('startDate')).toThrow('enrollments.csv stores no column startDate');
-    expect(() => new RowLayout(FILE_LAYOUTS.users, false).slotOf('password')).toThrow('users.csv stores no column password');
+    expect(() => new RowLayout(FILE_LAYOUTS.users, false).slotOf('password')).toThrow(
+      'users.csv stores no column password',
+    );
     expect(() => rl.slot('ordinal')).toThrow('enrollments.csv stages no column ordinal');
   });
 
@@ -51,9 +70,19 @@ describe('RowLayout', () => {
     const layout: FileLayout = {
       ...FILE_LAYOUTS.users,
       partitionOrdinal: undefined,
-      derived: [{ db: 'display_name', pg: 'text', from: ['familyName', 'givenName'], compute: (v) => `${String(v[0])}, ${String(v[1])}` }],
+      derived: [
+        {
+          db: 'display_name',
+          pg: 'text',
+          from: ['familyName', 'givenName'],
+          compute: (v) => `${String(v[0])}, ${String(v[1])}`,
+        },
+      ],
     };
     const rl = new RowLayout(layout, false);
-    expect(rl.derived[0]).toMatchObject({ slot: rl.slot('display_name'), from: [rl.slot('family_name'), rl.slot('given_name')] });
+    expect(rl.derived[0]).toMatchObject({
+      slot: rl.slot('display_name'),
+      from: [rl.slot('family_name'), rl.slot('given_name')],
+    });
   });
 });

@@ -76,9 +76,15 @@ export class RowLayout {
     this.partitionKey = direct && part ? this.slot(part.by) : -1;
     let transient = this.width;
     // A column read but not stored (not `ignored`) still has a value rules may read.
-    this.columnSlots = layout.columns.map((c) => (c.db !== undefined ? this.slot(c.db) : c.kind === 'ignored' ? -1 : transient++));
+    this.columnSlots = layout.columns.map((c) =>
+      c.db !== undefined ? this.slot(c.db) : c.kind === 'ignored' ? -1 : transient++,
+    );
     this.size = transient;
-    this.derived = (layout.derived ?? []).map((column) => ({ slot: this.slot(column.db), from: column.from.map((h) => this.slotOf(h)), column }));
+    this.derived = (layout.derived ?? []).map((column) => ({
+      slot: this.slot(column.db),
+      from: column.from.map((h) => this.slotOf(h)),
+      column,
+    }));
   }
 
   /** Slot of a staged column (prefix or data) by its table name. */

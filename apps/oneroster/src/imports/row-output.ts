@@ -24,7 +24,8 @@ function directLine(rl: RowLayout, direct: DirectLoad): (row: readonly unknown[]
   const stamp = direct.stamp.toISOString();
   const tail = `\t${direct.tenantId}`;
   const width = rl.width;
-  return (r) => `${copyValue(r[SOURCED_ID])}\t${copyValue(r[STATUS])}\t${copyValue(r[MODIFIED] ?? stamp)}\t${copyLine(r, METADATA, width, tail)}`;
+  return (r) =>
+    `${copyValue(r[SOURCED_ID])}\t${copyValue(r[STATUS])}\t${copyValue(r[MODIFIED] ?? stamp)}\t${copyLine(r, METADATA, width, tail)}`;
 }
 
 export class RowOutput {
@@ -48,7 +49,9 @@ export class RowOutput {
     direct?: DirectLoad,
   ) {
     this.staging = new CopyBuffer(client, copyStagingSql(rl.layout), (r) => copyLine(r, 0, rl.stagedWidth), batchSize);
-    this.current = direct ? new CopyBuffer(client, copyDirectSql(rl.layout), directLine(rl, direct), batchSize) : this.staging;
+    this.current = direct
+      ? new CopyBuffer(client, copyDirectSql(rl.layout), directLine(rl, direct), batchSize)
+      : this.staging;
     this.direct = direct !== undefined;
   }
 

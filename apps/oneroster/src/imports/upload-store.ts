@@ -8,7 +8,12 @@ import type { Readable } from 'node:stream';
 
 export class UploadTooLargeError extends Error {}
 
-export async function storeUpload(body: Readable, file: string, maxBytes: number, declaredLength?: number): Promise<number> {
+export async function storeUpload(
+  body: Readable,
+  file: string,
+  maxBytes: number,
+  declaredLength?: number,
+): Promise<number> {
   if (declaredLength !== undefined && declaredLength > maxBytes) {
     body.resume();
     throw new UploadTooLargeError(`the package is ${declaredLength} bytes; the limit is ${maxBytes}`);

@@ -4,8 +4,23 @@
  * (`putScoreScale`, `deleteResult`, `postLineItemsForClass`, ...), so a route added under those
  * names is documented without touching this file.
  */
-import { addResponse, jsonResponse, type DocumentedOperation, type ParameterObject, type ResponseObject, type SchemaObject } from '@edu/http';
-import { DEFAULT_LIMIT, getCatalog, MAX_LIMIT, RESOURCE_KEYS, sortableFields, V1P2_RESOURCES, type V1p2Resource } from '@edu/oneroster-query';
+import {
+  addResponse,
+  jsonResponse,
+  type DocumentedOperation,
+  type ParameterObject,
+  type ResponseObject,
+  type SchemaObject,
+} from '@edu/http';
+import {
+  DEFAULT_LIMIT,
+  getCatalog,
+  MAX_LIMIT,
+  RESOURCE_KEYS,
+  sortableFields,
+  V1P2_RESOURCES,
+  type V1p2Resource,
+} from '@edu/oneroster-query';
 import * as gradebookTables from '../gradebook/gradebook-operations';
 import * as resourceTables from '../resources/resource-operations';
 import * as rosterTables from '../roster/roster-operations';
@@ -15,7 +30,11 @@ import { GUID_PAIR_SET, ref, setName, singleName, STATUS_INFO } from './v1p2-sch
 type Read = { kind: 'collection'; op: CollectionOperation } | { kind: 'single'; op: SingleOperation };
 
 const isOperation = (v: unknown): v is CollectionOperation | SingleOperation =>
-  !!v && typeof v === 'object' && typeof (v as CollectionOperation).name === 'string' && typeof (v as CollectionOperation).resource === 'string' && typeof (v as CollectionOperation).base === 'function';
+  !!v &&
+  typeof v === 'object' &&
+  typeof (v as CollectionOperation).name === 'string' &&
+  typeof (v as CollectionOperation).resource === 'string' &&
+  typeof (v as CollectionOperation).base === 'function';
 
 /**
  * Every read of every operation table the modules export (`COLLECTIONS`, `GRADEBOOK_SINGLES`, and
@@ -54,7 +73,8 @@ function fieldsParameter(r: V1p2Resource): ParameterObject {
     name: 'fields',
     in: 'query',
     required: false,
-    description: 'The fields to write, comma-separated (names match case-insensitively). An unknown one is a 400 invalid_selection_field.',
+    description:
+      'The fields to write, comma-separated (names match case-insensitively). An unknown one is a 400 invalid_selection_field.',
     style: 'form',
     explode: false,
     schema: { type: 'array', items: { type: 'string', enum: names } },
@@ -70,10 +90,34 @@ function collectionParameters(r: V1p2Resource): ParameterObject[] {
       description: `Page size. Above ${MAX_LIMIT} the answer is a page of ${MAX_LIMIT} whose Link header leads to the next and last pages (never a 400).`,
       schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT },
     },
-    { name: 'offset', in: 'query', required: false, description: 'Records to skip', schema: { type: 'integer', minimum: 0, default: 0 } },
-    { name: 'sort', in: 'query', required: false, description: 'Field to sort by (ties by sourcedId); an unknown one is a 400', schema: { type: 'string', enum: sortableFields(getCatalog(r, 'v1p2')) } },
-    { name: 'orderBy', in: 'query', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
-    { name: 'filter', in: 'query', required: false, description: "Filter expression, e.g. status='active' AND dateLastModified>'2024-01-31T00:00:00Z'; an unknown field is a 400 invalid_filter_field", schema: str },
+    {
+      name: 'offset',
+      in: 'query',
+      required: false,
+      description: 'Records to skip',
+      schema: { type: 'integer', minimum: 0, default: 0 },
+    },
+    {
+      name: 'sort',
+      in: 'query',
+      required: false,
+      description: 'Field to sort by (ties by sourcedId); an unknown one is a 400',
+      schema: { type: 'string', enum: sortableFields(getCatalog(r, 'v1p2')) },
+    },
+    {
+      name: 'orderBy',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+    },
+    {
+      name: 'filter',
+      in: 'query',
+      required: false,
+      description:
+        "Filter expression, e.g. status='active' AND dateLastModified>'2024-01-31T00:00:00Z'; an unknown field is a 400 invalid_filter_field",
+      schema: str,
+    },
     fieldsParameter(r),
   ];
 }
@@ -81,12 +125,19 @@ function collectionParameters(r: V1p2Resource): ParameterObject[] {
 const PAGE_HEADERS: ResponseObject['headers'] = {
   'X-Total-Count': { description: 'Records in the whole collection, after the filter', schema: { type: 'integer' } },
   'X-Count': { description: 'Records in this page', schema: { type: 'integer' } },
-  Link: { description: 'first, prev, next and last pages (RFC 8288); next absent on the last page, prev on the first', schema: str },
+  Link: {
+    description: 'first, prev, next and last pages (RFC 8288); next absent on the last page, prev on the first',
+    schema: str,
+  },
 };
 
-const SINGLE_HEADERS: ResponseObject['headers'] = { 'X-Total-Count': { description: 'Always 1', schema: { type: 'integer' } } };
+const SINGLE_HEADERS: ResponseObject['headers'] = {
+  'X-Total-Count': { description: 'Always 1', schema: { type: 'integer' } },
+};
 
-const RETRY_AFTER: ResponseObject['headers'] = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } };
+const RETRY_AFTER: ResponseObject['headers'] = {
+  'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+};
 
 const ERROR_TEXT: Readonly<Record<number, string>> = {
   400: 'invalid_filter_field, invalid_selection_field, invalid_sort_field or invaliddata, naming the query parameter',
@@ -107,7 +158,11 @@ const WRITE_400 = 'invaliddata: the body is not JSON';
 function errors(op: DocumentedOperation, statuses: readonly number[]): void {
   for (const status of statuses) {
     const text = status === 400 && op.method !== 'get' ? WRITE_400 : (ERROR_TEXT[status] as string);
-    addResponse(op, status, jsonResponse(text, ref(STATUS_INFO), status === 429 || status === 503 ? RETRY_AFTER : undefined));
+    addResponse(
+      op,
+      status,
+      jsonResponse(text, ref(STATUS_INFO), status === 429 || status === 503 ? RETRY_AFTER : undefined),
+    );
   }
 }
 
@@ -117,7 +172,8 @@ function replaceSuccess(op: DocumentedOperation, responses: Record<string, Respo
   Object.assign(all, responses);
 }
 
-const pathParameters = (op: DocumentedOperation) => (op.operation.parameters ?? []).filter((p) => 'in' in p && p.in === 'path');
+const pathParameters = (op: DocumentedOperation) =>
+  (op.operation.parameters ?? []).filter((p) => 'in' in p && p.in === 'path');
 
 function name(op: DocumentedOperation, operationId: string, resource: V1p2Resource): void {
   op.operation.operationId = operationId;
@@ -129,14 +185,22 @@ function describeRead(op: DocumentedOperation, read: Read): void {
   const r = read.op.resource as V1p2Resource;
   name(op, read.op.name, r);
   const params = pathParameters(op);
-  op.operation.parameters = [...params, ...(read.kind === 'collection' ? collectionParameters(r) : [fieldsParameter(r)])];
+  op.operation.parameters = [
+    ...params,
+    ...(read.kind === 'collection' ? collectionParameters(r) : [fieldsParameter(r)]),
+  ];
   if (read.kind === 'collection') {
-    replaceSuccess(op, { 200: jsonResponse(`A page of ${RESOURCE_KEYS[r].collection}`, ref(setName(r)), PAGE_HEADERS) });
+    replaceSuccess(op, {
+      200: jsonResponse(`A page of ${RESOURCE_KEYS[r].collection}`, ref(setName(r)), PAGE_HEADERS),
+    });
   } else {
     replaceSuccess(op, { 200: jsonResponse(`The ${read.op.noun}`, ref(singleName(r)), SINGLE_HEADERS) });
   }
   // A relationship read answers 404 for an unknown parent, as a single read for an unknown object.
-  errors(op, read.kind === 'single' || params.length > 0 ? [400, 401, 403, 404, 429, 500, 503] : [400, 401, 403, 429, 500, 503]);
+  errors(
+    op,
+    read.kind === 'single' || params.length > 0 ? [400, 401, 403, 404, 429, 500, 503] : [400, 401, 403, 429, 500, 503],
+  );
 }
 
 const WRITE_ERRORS = [400, 401, 403, 404, 413, 415, 422, 429, 500, 503];
@@ -150,7 +214,10 @@ function describeWrite(op: DocumentedOperation, verb: 'put' | 'delete' | 'post',
       description: `The ${r} in its single wrapper, sourcedId equal to the path's. GUIDRefs may be given as {"sourcedId": ...}; status and dateLastModified are set by the service.`,
       content: { 'application/json': { schema: ref(singleName(r)) } },
     };
-    replaceSuccess(op, { 201: { description: 'Created (no body)' }, 200: jsonResponse('Replaced: the stored object', ref(singleName(r))) });
+    replaceSuccess(op, {
+      201: { description: 'Created (no body)' },
+      200: jsonResponse('Replaced: the stored object', ref(singleName(r))),
+    });
     errors(op, WRITE_ERRORS);
   } else if (verb === 'post') {
     op.operation.requestBody = {
@@ -161,8 +228,16 @@ function describeWrite(op: DocumentedOperation, verb: 'put' | 'delete' | 'post',
     replaceSuccess(op, { 201: jsonResponse('Created: the id allocated for each supplied id', ref(GUID_PAIR_SET)) });
     errors(op, WRITE_ERRORS);
   } else {
-    replaceSuccess(op, { 204: { description: 'Deleted: gone from single reads and plain collections; status and dateLastModified filters still see it' } });
-    errors(op, WRITE_ERRORS.filter((s) => s !== 413 && s !== 415 && s !== 400));
+    replaceSuccess(op, {
+      204: {
+        description:
+          'Deleted: gone from single reads and plain collections; status and dateLastModified filters still see it',
+      },
+    });
+    errors(
+      op,
+      WRITE_ERRORS.filter((s) => s !== 413 && s !== 415 && s !== 400),
+    );
   }
 }
 

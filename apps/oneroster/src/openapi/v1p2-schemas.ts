@@ -32,7 +32,12 @@ export const GUID_PAIR_SET = 'GUIDPairSet';
 const guidRefName = (type: string) => `${cap(type)}GUIDRef`;
 
 const str: SchemaObject = { type: 'string' };
-const closed = (properties: Record<string, Schema>, required: string[]): SchemaObject => ({ type: 'object', required, properties, additionalProperties: false });
+const closed = (properties: Record<string, Schema>, required: string[]): SchemaObject => ({
+  type: 'object',
+  required,
+  properties,
+  additionalProperties: false,
+});
 const arrayOf = (items: Schema): SchemaObject => ({ type: 'array', items });
 const DATE: SchemaObject = { type: 'string', format: 'date' };
 const EXT: SchemaObject = { type: 'string', pattern: '^ext:[A-Za-z0-9._-]+$', description: 'An extension value' };
@@ -119,14 +124,25 @@ function classSchema(r: V1p2Resource): SchemaObject {
   const properties = Object.fromEntries(
     fields.map((f) => {
       const schema = fieldSchema(r, f);
-      return [f.name, required.includes(f.name) && 'type' in schema && schema.type === 'array' ? { ...schema, minItems: 1 } : schema];
+      return [
+        f.name,
+        required.includes(f.name) && 'type' in schema && schema.type === 'array' ? { ...schema, minItems: 1 } : schema,
+      ];
     }),
   );
-  return { ...closed(properties, required), description: `OneRoster v1.2 ${r}. With \`fields\`, only the fields asked for are written, required or not.` };
+  return {
+    ...closed(properties, required),
+    description: `OneRoster v1.2 ${r}. With \`fields\`, only the fields asked for are written, required or not.`,
+  };
 }
 
 /** A learning objective source: `case`, `unknown`, or a lower-case name stored with a leading `/`. */
-const OBJECTIVE_SOURCE: SchemaObject = { anyOf: [{ type: 'string', enum: ['case', 'unknown'] }, { type: 'string', pattern: '^/[a-z0-9]+$' }] };
+const OBJECTIVE_SOURCE: SchemaObject = {
+  anyOf: [
+    { type: 'string', enum: ['case', 'unknown'] },
+    { type: 'string', pattern: '^/[a-z0-9]+$' },
+  ],
+};
 
 /** The structured lists of v1.2 classes. */
 function embeddedSchemas(): Record<string, SchemaObject> {
@@ -144,14 +160,37 @@ function embeddedSchemas(): Record<string, SchemaObject> {
       ['roleType', 'role', 'org'],
     ),
     UserProfile: closed(
-      { profileId: { type: 'string', format: 'uri' }, profileType: str, vendorId: str, applicationId: str, description: str, credentials: arrayOf(ref('Credential')) },
+      {
+        profileId: { type: 'string', format: 'uri' },
+        profileType: str,
+        vendorId: str,
+        applicationId: str,
+        description: str,
+        credentials: arrayOf(ref('Credential')),
+      },
       ['profileId', 'profileType', 'vendorId'],
     ),
     // The model leaves credentials open.
-    Credential: { type: 'object', required: ['type', 'username'], properties: { type: str, username: str, password: str }, additionalProperties: true },
-    LearningObjectiveSet: closed({ source: OBJECTIVE_SOURCE, learningObjectiveIds: { ...arrayOf(str), minItems: 1 } }, ['source', 'learningObjectiveIds']),
-    LearningObjectiveScoreSet: closed({ source: OBJECTIVE_SOURCE, learningObjectiveResults: { ...arrayOf(ref('LearningObjectiveResult')), minItems: 1 } }, ['source', 'learningObjectiveResults']),
-    LearningObjectiveResult: closed({ learningObjectiveId: str, score: { type: 'number' }, textScore: str }, ['learningObjectiveId']),
+    Credential: {
+      type: 'object',
+      required: ['type', 'username'],
+      properties: { type: str, username: str, password: str },
+      additionalProperties: true,
+    },
+    LearningObjectiveSet: closed({ source: OBJECTIVE_SOURCE, learningObjectiveIds: { ...arrayOf(str), minItems: 1 } }, [
+      'source',
+      'learningObjectiveIds',
+    ]),
+    LearningObjectiveScoreSet: closed(
+      {
+        source: OBJECTIVE_SOURCE,
+        learningObjectiveResults: { ...arrayOf(ref('LearningObjectiveResult')), minItems: 1 },
+      },
+      ['source', 'learningObjectiveResults'],
+    ),
+    LearningObjectiveResult: closed({ learningObjectiveId: str, score: { type: 'number' }, textScore: str }, [
+      'learningObjectiveId',
+    ]),
     ScoreScaleValue: closed({ itemValueLHS: str, itemValueRHS: str }, ['itemValueLHS', 'itemValueRHS']),
     GUIDPair: closed({ suppliedSourcedId: str, allocatedSourcedId: str }, ['suppliedSourcedId', 'allocatedSourcedId']),
     [GUID_PAIR_SET]: closed({ sourcedIdPairs: arrayOf(ref('GUIDPair')) }, ['sourcedIdPairs']),
@@ -180,7 +219,18 @@ const statusInfo: SchemaObject = closed(
     imsx_CodeMinor: closed(
       {
         imsx_codeMinorField: {
-          ...arrayOf(closed({ imsx_codeMinorFieldName: { type: 'string', description: 'TargetEndSystem, or the query parameter at fault' }, imsx_codeMinorFieldValue: enumSchema(CODE_MINOR) }, ['imsx_codeMinorFieldName', 'imsx_codeMinorFieldValue'])),
+          ...arrayOf(
+            closed(
+              {
+                imsx_codeMinorFieldName: {
+                  type: 'string',
+                  description: 'TargetEndSystem, or the query parameter at fault',
+                },
+                imsx_codeMinorFieldValue: enumSchema(CODE_MINOR),
+              },
+              ['imsx_codeMinorFieldName', 'imsx_codeMinorFieldValue'],
+            ),
+          ),
           minItems: 1,
         },
       },
@@ -192,7 +242,11 @@ const statusInfo: SchemaObject = closed(
 
 /** A GUIDRef whose `type` is the one literal of its field. */
 function guidRef(type: string): SchemaObject {
-  return closed({ href: { type: 'string', format: 'uri' }, sourcedId: str, type: { type: 'string', enum: [type] } }, ['href', 'sourcedId', 'type']);
+  return closed({ href: { type: 'string', format: 'uri' }, sourcedId: str, type: { type: 'string', enum: [type] } }, [
+    'href',
+    'sourcedId',
+    'type',
+  ]);
 }
 
 /**
@@ -211,4 +265,3 @@ export function v1p2Schemas(): Record<string, SchemaObject> {
   for (const type of V1P2_GUID_REF_TYPES) schemas[guidRefName(type)] = guidRef(type);
   return schemas;
 }
-

@@ -8,7 +8,11 @@ const ROOT = 'https://h.example/ims/oneroster/v1p1';
 
 function sql(resource: OneRosterResource, filter: string): { text: string; values: unknown[] } {
   const params = new SqlParams(['tenant']);
-  const text = filterToSql(parseFilter(filter, resource), { table: tableOf(resource, 'v1p1'), params, hrefRoots: sharedRoot(ROOT) });
+  const text = filterToSql(parseFilter(filter, resource), {
+    table: tableOf(resource, 'v1p1'),
+    params,
+    hrefRoots: sharedRoot(ROOT),
+  });
   return { text, values: params.values.slice(1) };
 }
 
@@ -26,7 +30,10 @@ describe('storage map', () => {
 
 describe('filterToSql', () => {
   it('compares human text case-insensitively and binds the value', () => {
-    expect(sql('user', "familyName='Smith'")).toEqual({ text: 'lower(t."family_name") COLLATE "C" = lower($2::text)', values: ['Smith'] });
+    expect(sql('user', "familyName='Smith'")).toEqual({
+      text: 'lower(t."family_name") COLLATE "C" = lower($2::text)',
+      values: ['Smith'],
+    });
   });
 
   it('compares sourcedIds exactly', () => {
@@ -34,16 +41,25 @@ describe('filterToSql', () => {
   });
 
   it('makes != the NULL-safe negation of =', () => {
-    expect(sql('user', "middleName!='Lee'")).toEqual({ text: '(lower(t."middle_name") COLLATE "C" = lower($2::text)) IS NOT TRUE', values: ['Lee'] });
+    expect(sql('user', "middleName!='Lee'")).toEqual({
+      text: '(lower(t."middle_name") COLLATE "C" = lower($2::text)) IS NOT TRUE',
+      values: ['Lee'],
+    });
   });
 
   it('turns ~ into ILIKE with escaped wildcards (and LIKE for exact fields)', () => {
-    expect(sql('user', "email~'50%_off\\x'")).toEqual({ text: 't."email" ILIKE $2::text', values: ['%50\\%\\_off\\\\x%'] });
+    expect(sql('user', "email~'50%_off\\x'")).toEqual({
+      text: 't."email" ILIKE $2::text',
+      values: ['%50\\%\\_off\\\\x%'],
+    });
     expect(sql('user', "sourcedId~'u-'")).toEqual({ text: 't."sourced_id" LIKE $2::text', values: ['%u-%'] });
   });
 
   it('keeps quotes inside values as data', () => {
-    expect(sql('user', "familyName='O''Brien; DROP TABLE x'")).toEqual({ text: 'lower(t."family_name") COLLATE "C" = lower($2::text)', values: ["O'Brien; DROP TABLE x"] });
+    expect(sql('user', "familyName='O''Brien; DROP TABLE x'")).toEqual({
+      text: 'lower(t."family_name") COLLATE "C" = lower($2::text)',
+      values: ["O'Brien; DROP TABLE x"],
+    });
   });
 
   it('compares datetimes as instants, in either literal form', () => {
@@ -56,12 +72,21 @@ describe('filterToSql', () => {
   });
 
   it('compares dates as dates and years as text', () => {
-    expect(sql('academicSession', "startDate>='20240101'")).toEqual({ text: 't."start_date" >= $2::date', values: ['2024-01-01'] });
-    expect(sql('academicSession', "schoolYear<'2025'")).toEqual({ text: 't."school_year" COLLATE "C" < $2::text', values: ['2025'] });
+    expect(sql('academicSession', "startDate>='20240101'")).toEqual({
+      text: 't."start_date" >= $2::date',
+      values: ['2024-01-01'],
+    });
+    expect(sql('academicSession', "schoolYear<'2025'")).toEqual({
+      text: 't."school_year" COLLATE "C" < $2::text',
+      values: ['2025'],
+    });
   });
 
   it('orders human text by lower-cased code points', () => {
-    expect(sql('user', "givenName>'m'")).toEqual({ text: 'lower(t."given_name") COLLATE "C" > lower($2::text)', values: ['m'] });
+    expect(sql('user', "givenName>'m'")).toEqual({
+      text: 'lower(t."given_name") COLLATE "C" > lower($2::text)',
+      values: ['m'],
+    });
   });
 
   it('binds booleans and canonical enums', () => {
@@ -88,8 +113,14 @@ describe('filterToSql', () => {
   });
 
   it('orders enums as lower-cased text and matches ~ case-insensitively, for listed and unlisted values', () => {
-    expect(sql('user', "role>'Parent'")).toEqual({ text: 'lower(t."role") COLLATE "C" > lower($2::text)', values: ['parent'] });
-    expect(sql('user', "role<='zebra'")).toEqual({ text: 'lower(t."role") COLLATE "C" <= lower($2::text)', values: ['zebra'] });
+    expect(sql('user', "role>'Parent'")).toEqual({
+      text: 'lower(t."role") COLLATE "C" > lower($2::text)',
+      values: ['parent'],
+    });
+    expect(sql('user', "role<='zebra'")).toEqual({
+      text: 'lower(t."role") COLLATE "C" <= lower($2::text)',
+      values: ['zebra'],
+    });
     expect(sql('academicSession', "type>='GradingPeriod'").values).toEqual(['gradingPeriod']);
     expect(sql('user', "status~'ACT'")).toEqual({ text: 't."status" ILIKE $2::text', values: ['%act%'] });
     expect(sql('class', "classType~'%'")).toEqual({ text: 't."class_type" ILIKE $2::text', values: ['%\\%%'] });
@@ -108,7 +139,10 @@ describe('filterToSql', () => {
   });
 
   it('maps GUIDRef sub-fields to the sourcedId columns', () => {
-    expect(sql('class', "school.sourcedId='s-1'")).toEqual({ text: 't."school_sourced_id" = $2::text', values: ['s-1'] });
+    expect(sql('class', "school.sourcedId='s-1'")).toEqual({
+      text: 't."school_sourced_id" = $2::text',
+      values: ['s-1'],
+    });
     expect(sql('class', "school='s-1'").text).toBe('t."school_sourced_id" = $2::text');
     expect(sql('enrollment', "user.sourcedId!='u'").text).toBe('(t."user_sourced_id" = $2::text) IS NOT TRUE');
   });
@@ -128,14 +162,24 @@ describe('filterToSql', () => {
   });
 
   it('uses array containment for exact list membership (GIN-indexable)', () => {
-    expect(sql('class', "terms.sourcedId='t-1'")).toEqual({ text: 't."term_sourced_ids" @> ARRAY[$2::text]', values: ['t-1'] });
+    expect(sql('class', "terms.sourcedId='t-1'")).toEqual({
+      text: 't."term_sourced_ids" @> ARRAY[$2::text]',
+      values: ['t-1'],
+    });
     expect(sql('user', "orgs.sourcedId!='s-1'").text).toBe('(t."org_sourced_ids" @> ARRAY[$2::text]) IS NOT TRUE');
   });
 
   it('matches any element of human-text lists case-insensitively', () => {
-    expect(sql('class', "subjects='math'")).toEqual({ text: 'EXISTS (SELECT 1 FROM unnest(t."subjects") AS x(v) WHERE lower(x.v) COLLATE "C" = lower($2::text))', values: ['math'] });
-    expect(sql('class', "grades~'0'").text).toBe('EXISTS (SELECT 1 FROM unnest(t."grades") AS x(v) WHERE x.v ILIKE $2::text)');
-    expect(sql('class', "grades!='09'").text).toBe('(EXISTS (SELECT 1 FROM unnest(t."grades") AS x(v) WHERE lower(x.v) COLLATE "C" = lower($2::text))) IS NOT TRUE');
+    expect(sql('class', "subjects='math'")).toEqual({
+      text: 'EXISTS (SELECT 1 FROM unnest(t."subjects") AS x(v) WHERE lower(x.v) COLLATE "C" = lower($2::text))',
+      values: ['math'],
+    });
+    expect(sql('class', "grades~'0'").text).toBe(
+      'EXISTS (SELECT 1 FROM unnest(t."grades") AS x(v) WHERE x.v ILIKE $2::text)',
+    );
+    expect(sql('class', "grades!='09'").text).toBe(
+      '(EXISTS (SELECT 1 FROM unnest(t."grades") AS x(v) WHERE lower(x.v) COLLATE "C" = lower($2::text))) IS NOT TRUE',
+    );
   });
 
   it('reads userIds elements from jsonb', () => {
@@ -179,13 +223,22 @@ describe('filterToSql', () => {
 
   it('compares gradebook numbers numerically and score statuses exactly', () => {
     expect(sql('result', "score>='87.5'")).toEqual({ text: 't."score" >= $2::double precision', values: [87.5] });
-    expect(sql('lineItem', "resultValueMax!='100'")).toEqual({ text: '(t."result_value_max" = $2::double precision) IS NOT TRUE', values: [100] });
-    expect(sql('result', "scoreStatus='Fully Graded'")).toEqual({ text: 't."score_status" = $2::text', values: ['fully graded'] });
+    expect(sql('lineItem', "resultValueMax!='100'")).toEqual({
+      text: '(t."result_value_max" = $2::double precision) IS NOT TRUE',
+      values: [100],
+    });
+    expect(sql('result', "scoreStatus='Fully Graded'")).toEqual({
+      text: 't."score_status" = $2::text',
+      values: ['fully graded'],
+    });
     expect(sql('result', "student.sourcedId='s-1' AND lineItem='li-1'")).toEqual({
       text: '(t."student_sourced_id" = $2::text AND t."line_item_sourced_id" = $3::text)',
       values: ['s-1', 'li-1'],
     });
-    expect(sql('lineItem', "dueDate<'2024-02-01'")).toEqual({ text: 't."due_date" < $2::timestamptz', values: ['2024-02-01T00:00:00.000Z'] });
+    expect(sql('lineItem', "dueDate<'2024-02-01'")).toEqual({
+      text: 't."due_date" < $2::timestamptz',
+      values: ['2024-02-01T00:00:00.000Z'],
+    });
   });
 
   it('combines two clauses with AND / OR', () => {
@@ -193,7 +246,9 @@ describe('filterToSql', () => {
       text: '(t."role" = $2::text AND lower(t."family_name") COLLATE "C" = lower($3::text))',
       values: ['student', 'x'],
     });
-    expect(sql('user', "username='a' or email~'b'").text).toBe('(lower(t."username") COLLATE "C" = lower($2::text) OR t."email" ILIKE $3::text)');
+    expect(sql('user', "username='a' or email~'b'").text).toBe(
+      '(lower(t."username") COLLATE "C" = lower($2::text) OR t."email" ILIKE $3::text)',
+    );
   });
 
   it('never puts a literal into the SQL text', () => {

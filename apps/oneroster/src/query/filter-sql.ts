@@ -19,7 +19,16 @@
  * Column names come only from the storage maps (`roster-tables*.ts`); every value is a `$n` parameter.
  */
 import type { ComparisonOperator, FilterNode, PredicateNode, TypedLiteral } from '@edu/oneroster-query';
-import { columnOf, quoteIdent, urlSegmentSql, type ColumnSource, type HrefRoots, type LinkTable, type RefTarget, type RosterTable } from './roster-tables';
+import {
+  columnOf,
+  quoteIdent,
+  urlSegmentSql,
+  type ColumnSource,
+  type HrefRoots,
+  type LinkTable,
+  type RefTarget,
+  type RosterTable,
+} from './roster-tables';
 import { escapeLike, type SqlParams } from './sql-params';
 
 export interface FilterSqlContext {
@@ -92,13 +101,18 @@ function childrenFrom(ctx: FilterSqlContext): { from: string; where: string } {
 /** Correlated source of `linked` GUIDRefs: the link table's active rows owned by this row. */
 function linkedFrom(ctx: FilterSqlContext, link: LinkTable): { from: string; where: string } {
   const a = alias(ctx);
-  return { from: `${quoteIdent(link.table)} AS l`, where: `l.tenant_id = ${a}.tenant_id AND l.${quoteIdent(link.owner)} = ${a}.sourced_id AND l.status = 'active'` };
+  return {
+    from: `${quoteIdent(link.table)} AS l`,
+    where: `l.tenant_id = ${a}.tenant_id AND l.${quoteIdent(link.owner)} = ${a}.sourced_id AND l.status = 'active'`,
+  };
 }
 
 /** A single GUIDRef held by `expr` (a column or a derived expression). */
 function resolveRef(expr: string, target: RefTarget, subField: string | undefined, ctx: FilterSqlContext): Resolved {
-  if (subField === 'type') return { source: { multi: false, expr }, type: 'text', refTypeOf: { target, present: `${expr} IS NOT NULL` } };
-  if (subField === 'href') return { source: { multi: false, expr: `(${hrefPrefix(ctx, target)} || ${urlSegmentSql(expr)})` }, type: 'text' };
+  if (subField === 'type')
+    return { source: { multi: false, expr }, type: 'text', refTypeOf: { target, present: `${expr} IS NOT NULL` } };
+  if (subField === 'href')
+    return { source: { multi: false, expr: `(${hrefPrefix(ctx, target)} || ${urlSegmentSql(expr)})` }, type: 'text' };
   return { source: { multi: false, expr }, type: 'text' };
 }
 
@@ -114,12 +128,27 @@ const ROLE_PARTS: Readonly<Record<string, { key: string; type: SqlType }>> = {
 };
 
 /** `roles.<part>`: any element of the stored role list (org by sourcedId; its href and type derived). */
-function resolveRoles(column: string, target: RefTarget, subField: string | undefined, ctx: FilterSqlContext): Resolved {
-  if (subField === 'org.type') return { source: { multi: false, expr: 'NULL' }, type: 'text', refTypeOf: { target, present: `jsonb_array_length(${column}) > 0` } };
+function resolveRoles(
+  column: string,
+  target: RefTarget,
+  subField: string | undefined,
+  ctx: FilterSqlContext,
+): Resolved {
+  if (subField === 'org.type')
+    return {
+      source: { multi: false, expr: 'NULL' },
+      type: 'text',
+      refTypeOf: { target, present: `jsonb_array_length(${column}) > 0` },
+    };
   const part = subField === undefined ? undefined : ROLE_PARTS[subField];
   if (!part) throw new TypeError(`roles.${String(subField)} is not a Role field`);
   const value = `(r.e ->> ${ctx.params.typed(part.key, 'text')})`;
-  const elem = subField === 'org.href' ? `(${hrefPrefix(ctx, target)} || ${urlSegmentSql(value)})` : part.type === 'date' ? `${value}::date` : value;
+  const elem =
+    subField === 'org.href'
+      ? `(${hrefPrefix(ctx, target)} || ${urlSegmentSql(value)})`
+      : part.type === 'date'
+        ? `${value}::date`
+        : value;
   return { source: { multi: true, from: `jsonb_array_elements(${column}) AS r(e)`, elem }, type: part.type };
 }
 
@@ -133,7 +162,13 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
       // Compared as served: values outside the version's list read as `ext:<value>`.
       const c = col(ctx, source.column);
       const listed = source.values.map((v) => ctx.params.typed(v, 'text')).join(', ');
-      return { source: { multi: false, expr: `(CASE WHEN ${c} IN (${listed}) OR ${c} LIKE 'ext:%' THEN ${c} ELSE 'ext:' || ${c} END)` }, type: 'text' };
+      return {
+        source: {
+          multi: false,
+          expr: `(CASE WHEN ${c} IN (${listed}) OR ${c} LIKE 'ext:%' THEN ${c} ELSE 'ext:' || ${c} END)`,
+        },
+        type: 'text',
+      };
     }
     case 'roles':
       return resolveRoles(col(ctx, source.column), source.ref, subField, ctx);
@@ -153,12 +188,23 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
     }
     case 'metadata': {
       if (subField === undefined) throw new TypeError('metadata filter without a key');
-      return { source: { multi: false, expr: `(${col(ctx, source.column)} ->> ${ctx.params.typed(subField, 'text')})` }, type: 'text' };
+      return {
+        source: { multi: false, expr: `(${col(ctx, source.column)} ->> ${ctx.params.typed(subField, 'text')})` },
+        type: 'text',
+      };
     }
     case 'userIds': {
-      if (subField !== 'type' && subField !== 'identifier') throw new TypeError(`userIds.${String(subField)} is not a UserId field`);
+      if (subField !== 'type' && subField !== 'identifier')
+        throw new TypeError(`userIds.${String(subField)} is not a UserId field`);
       const key = ctx.params.typed(subField, 'text');
-      return { source: { multi: true, from: `jsonb_array_elements(${col(ctx, source.column)}) AS u(e)`, elem: `(u.e ->> ${key})` }, type: 'text' };
+      return {
+        source: {
+          multi: true,
+          from: `jsonb_array_elements(${col(ctx, source.column)}) AS u(e)`,
+          elem: `(u.e ->> ${key})`,
+        },
+        type: 'text',
+      };
     }
     case 'ref':
       return resolveRef(col(ctx, source.column), source.ref, subField, ctx);
@@ -174,23 +220,51 @@ function resolve(node: PredicateNode, ctx: FilterSqlContext): Resolved {
 }
 
 /** Fields naming other records (reference lists, children, linked rows): any one of them matches. */
-function resolveRelated(source: Extract<ColumnSource, { kind: 'refArray' | 'children' | 'linked' }>, subField: string | undefined, ctx: FilterSqlContext): Resolved {
+function resolveRelated(
+  source: Extract<ColumnSource, { kind: 'refArray' | 'children' | 'linked' }>,
+  subField: string | undefined,
+  ctx: FilterSqlContext,
+): Resolved {
   switch (source.kind) {
     case 'refArray': {
       const c = col(ctx, source.column);
-      if (subField === 'type') return { source: { multi: false, expr: c }, type: 'text', refTypeOf: { target: source.ref, present: `COALESCE(cardinality(${c}), 0) > 0` } };
-      if (subField === 'href') return { source: { multi: true, from: `unnest(${c}) AS x(v)`, elem: `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql('x.v')})` }, type: 'text' };
+      if (subField === 'type')
+        return {
+          source: { multi: false, expr: c },
+          type: 'text',
+          refTypeOf: { target: source.ref, present: `COALESCE(cardinality(${c}), 0) > 0` },
+        };
+      if (subField === 'href')
+        return {
+          source: {
+            multi: true,
+            from: `unnest(${c}) AS x(v)`,
+            elem: `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql('x.v')})`,
+          },
+          type: 'text',
+        };
       return { source: { multi: true, from: `unnest(${c}) AS x(v)`, elem: 'x.v', arrayColumn: c }, type: 'text' };
     }
     case 'children': {
       const { from, where } = childrenFrom(ctx);
-      if (subField === 'type') return { source: { multi: false, expr: 'NULL' }, type: 'text', refTypeOf: { target: source.ref, present: `EXISTS (SELECT 1 FROM ${from} WHERE ${where})` } };
-      const elem = subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql('c.sourced_id')})` : 'c.sourced_id';
+      if (subField === 'type')
+        return {
+          source: { multi: false, expr: 'NULL' },
+          type: 'text',
+          refTypeOf: { target: source.ref, present: `EXISTS (SELECT 1 FROM ${from} WHERE ${where})` },
+        };
+      const elem =
+        subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql('c.sourced_id')})` : 'c.sourced_id';
       return { source: { multi: true, from, where, elem }, type: 'text' };
     }
     case 'linked': {
       const { from, where } = linkedFrom(ctx, source.link);
-      if (subField === 'type') return { source: { multi: false, expr: 'NULL' }, type: 'text', refTypeOf: { target: source.ref, present: `EXISTS (SELECT 1 FROM ${from} WHERE ${where})` } };
+      if (subField === 'type')
+        return {
+          source: { multi: false, expr: 'NULL' },
+          type: 'text',
+          refTypeOf: { target: source.ref, present: `EXISTS (SELECT 1 FROM ${from} WHERE ${where})` },
+        };
       const target = `l.${quoteIdent(source.link.target)}`;
       const elem = subField === 'href' ? `(${hrefPrefix(ctx, source.ref)} || ${urlSegmentSql(target)})` : target;
       return { source: { multi: true, from, where, elem }, type: 'text' };
@@ -207,7 +281,8 @@ function positiveSql(node: PredicateNode, resolved: Resolved, ctx: FilterSqlCont
     return enumHolds(resolved.refTypeOf.target.type, op, value) ? resolved.refTypeOf.present : 'FALSE';
   }
   // Enums are text: `~` and ordering ignore case (equality is exact, both sides being canonical).
-  const caseInsensitive = (node.field.textMatch === 'caseInsensitive' || node.field.valueKind === 'enum') && resolved.type === 'text';
+  const caseInsensitive =
+    (node.field.textMatch === 'caseInsensitive' || node.field.valueKind === 'enum') && resolved.type === 'text';
   const { source } = resolved;
   if (!source.multi) return compare(source.expr, op, value, resolved.type, caseInsensitive, ctx);
   if (op === '=' && !caseInsensitive && source.arrayColumn) {
@@ -217,9 +292,22 @@ function positiveSql(node: PredicateNode, resolved: Resolved, ctx: FilterSqlCont
   return `EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.where ? `${source.where} AND ` : ''}${inner})`;
 }
 
-const SQL_OPERATOR: Readonly<Record<Exclude<ComparisonOperator, '!=' | '~'>, string>> = { '=': '=', '>': '>', '>=': '>=', '<': '<', '<=': '<=' };
+const SQL_OPERATOR: Readonly<Record<Exclude<ComparisonOperator, '!=' | '~'>, string>> = {
+  '=': '=',
+  '>': '>',
+  '>=': '>=',
+  '<': '<',
+  '<=': '<=',
+};
 
-function compare(expr: string, op: ComparisonOperator, literal: TypedLiteral, type: SqlType, caseInsensitive: boolean, ctx: FilterSqlContext): string {
+function compare(
+  expr: string,
+  op: ComparisonOperator,
+  literal: TypedLiteral,
+  type: SqlType,
+  caseInsensitive: boolean,
+  ctx: FilterSqlContext,
+): string {
   const p = ctx.params;
   if (op === '!=') throw new TypeError('negation is handled by the caller');
   if (op === '~') {
@@ -249,7 +337,9 @@ function compare(expr: string, op: ComparisonOperator, literal: TypedLiteral, ty
       // COLLATE "C" leaves equality unchanged and lets the (lower(col) COLLATE "C") indexes serve it.
       if (op === '=') return caseInsensitive ? `lower(${expr}) COLLATE "C" = lower(${value})` : `${expr} = ${value}`;
       // Ordering on text: code-point order (COLLATE "C"), lower-cased for human text, like the sort.
-      return caseInsensitive ? `lower(${expr}) COLLATE "C" ${sqlOp} lower(${value})` : `${expr} COLLATE "C" ${sqlOp} ${value}`;
+      return caseInsensitive
+        ? `lower(${expr}) COLLATE "C" ${sqlOp} lower(${value})`
+        : `${expr} COLLATE "C" ${sqlOp} ${value}`;
     }
   }
 }

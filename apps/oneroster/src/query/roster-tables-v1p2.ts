@@ -5,7 +5,12 @@
  * a line item's `school` is its class's school unless one was written, a result's `class` is its
  * line item's class.
  */
-import { ENROLLMENT_ROLE_TYPES, type OneRosterResource, type OneRosterVersion, type V1p2Resource } from '@edu/oneroster-query';
+import {
+  ENROLLMENT_ROLE_TYPES,
+  type OneRosterResource,
+  type OneRosterVersion,
+  type V1p2Resource,
+} from '@edu/oneroster-query';
 import {
   BASE,
   bool,
@@ -27,15 +32,30 @@ import {
 
 const SCORE_SCALE: RefTarget = { type: 'scoreScale', collection: 'scoreScales', service: 'gradebook' };
 const COURSE: RefTarget = { type: 'course', collection: 'courses', service: 'rostering' };
-const ASSESSMENT_LINE_ITEM: RefTarget = { type: 'assessmentLineItem', collection: 'assessmentLineItems', service: 'gradebook' };
+const ASSESSMENT_LINE_ITEM: RefTarget = {
+  type: 'assessmentLineItem',
+  collection: 'assessmentLineItems',
+  service: 'gradebook',
+};
 
 const json = (column: string): ColumnSource => ({ kind: 'jsonList', column });
-const WORK_FLAGS = { inProgress: bool('in_progress'), incomplete: bool('incomplete'), late: bool('late'), missing: bool('missing') };
+const WORK_FLAGS = {
+  inProgress: bool('in_progress'),
+  incomplete: bool('incomplete'),
+  late: bool('late'),
+  missing: bool('missing'),
+};
 const GRADEBOOK = { version: 'v1p2', order: 'sourcedId', changes: 'api' } as const;
 
 /** The v1.2 view of a v1.1 mapping: `add` replaces or adds fields, `drop` removes v1.1-only ones. */
-function v1p2(table: RosterTable, add: Readonly<Record<string, ColumnSource>> = {}, drop: readonly string[] = []): RosterTable {
-  const columns = Object.fromEntries(Object.entries({ ...table.columns, ...add }).filter(([name]) => !drop.includes(name)));
+function v1p2(
+  table: RosterTable,
+  add: Readonly<Record<string, ColumnSource>> = {},
+  drop: readonly string[] = [],
+): RosterTable {
+  const columns = Object.fromEntries(
+    Object.entries({ ...table.columns, ...add }).filter(([name]) => !drop.includes(name)),
+  );
   return { ...table, version: 'v1p2', columns };
 }
 
@@ -52,7 +72,9 @@ export const ROSTER_TABLES_V1P2: Readonly<Record<V1p2Resource, RosterTable>> = {
   // Required in v1.2 (optional in the v1.1 CSV): "" when the import had none.
   course: v1p2(ROSTER_TABLES.course, { courseCode: { kind: 'text', column: 'course_code', orEmpty: true } }),
   demographics: v1p2(ROSTER_TABLES.demographics),
-  enrollment: v1p2(ROSTER_TABLES.enrollment, { role: { kind: 'extText', column: 'role', values: ENROLLMENT_ROLE_TYPES } }),
+  enrollment: v1p2(ROSTER_TABLES.enrollment, {
+    role: { kind: 'extText', column: 'role', values: ENROLLMENT_ROLE_TYPES },
+  }),
   org: v1p2(ROSTER_TABLES.org, { identifier: { kind: 'text', column: 'identifier', orEmpty: true } }),
   user: v1p2(
     ROSTER_TABLES.user,
@@ -136,7 +158,10 @@ export const ROSTER_TABLES_V1P2: Readonly<Record<V1p2Resource, RosterTable>> = {
 
 /** How a class is stored, as seen by a version. Throws for a class the version lacks (a programming error). */
 export function tableOf(resource: OneRosterResource, version: OneRosterVersion): RosterTable {
-  const table = version === 'v1p1' ? (ROSTER_TABLES as Partial<Record<OneRosterResource, RosterTable>>)[resource] : ROSTER_TABLES_V1P2[resource];
+  const table =
+    version === 'v1p1'
+      ? (ROSTER_TABLES as Partial<Record<OneRosterResource, RosterTable>>)[resource]
+      : ROSTER_TABLES_V1P2[resource];
   if (!table) throw new TypeError(`No ${version} storage mapping for ${resource}`);
   return table;
 }

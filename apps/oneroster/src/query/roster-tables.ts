@@ -109,8 +109,16 @@ const CATEGORY: RefTarget = { type: 'category', collection: 'categories', servic
 const LINE_ITEM: RefTarget = { type: 'lineItem', collection: 'lineItems', service: 'gradebook' };
 
 /** Link tables of `classResources.csv` and `courseResources.csv`. */
-export const CLASS_RESOURCES: LinkTable = { table: 'roster_class_resources', owner: 'class_sourced_id', target: 'resource_sourced_id' };
-export const COURSE_RESOURCES: LinkTable = { table: 'roster_course_resources', owner: 'course_sourced_id', target: 'resource_sourced_id' };
+export const CLASS_RESOURCES: LinkTable = {
+  table: 'roster_class_resources',
+  owner: 'class_sourced_id',
+  target: 'resource_sourced_id',
+};
+export const COURSE_RESOURCES: LinkTable = {
+  table: 'roster_course_resources',
+  owner: 'course_sourced_id',
+  target: 'resource_sourced_id',
+};
 
 export const text = (column: string): ColumnSource => ({ kind: 'text', column });
 export const date = (column: string): ColumnSource => ({ kind: 'date', column });

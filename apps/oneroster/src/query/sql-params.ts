@@ -16,7 +16,10 @@ export class SqlParams {
   }
 
   /** Adds a value with an explicit type cast, e.g. `$3::timestamptz`. */
-  typed(value: unknown, type: 'text' | 'text[]' | 'date' | 'timestamptz' | 'boolean' | 'integer' | 'bigint' | 'double precision'): string {
+  typed(
+    value: unknown,
+    type: 'text' | 'text[]' | 'date' | 'timestamptz' | 'boolean' | 'integer' | 'bigint' | 'double precision',
+  ): string {
     return `${this.add(value)}::${type}`;
   }
 

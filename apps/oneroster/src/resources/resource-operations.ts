@@ -6,7 +6,15 @@
  * in v1.1; 404 in v1.2). A user's (v1.2 only) are those of its `resources` (`userResources.csv`).
  */
 import { CLASS_RESOURCES, COURSE_RESOURCES, quoteIdent, type LinkTable } from '../query/roster-tables';
-import { ALL, pathId, SINGLES, text, type BaseSetInput, type CollectionOperation, type SingleOperation } from '../roster/roster-operations';
+import {
+  ALL,
+  pathId,
+  SINGLES,
+  text,
+  type BaseSetInput,
+  type CollectionOperation,
+  type SingleOperation,
+} from '../roster/roster-operations';
 
 function linkedTo(link: LinkTable, input: BaseSetInput, param: string): string {
   const owner = text(input, pathId(input, param));
@@ -33,7 +41,9 @@ export const RESOURCE_COLLECTIONS = {
     parents: { user_id: SINGLES.getUser },
     resource: 'resource',
     base: (i) => ({
-      conditions: [`t.sourced_id = ANY (ARRAY(SELECT unnest(u.resource_sourced_ids) COLLATE "C" FROM roster_users AS u WHERE u.tenant_id = $1::uuid AND u.sourced_id = ${text(i, pathId(i, 'user_id'))}))`],
+      conditions: [
+        `t.sourced_id = ANY (ARRAY(SELECT unnest(u.resource_sourced_ids) COLLATE "C" FROM roster_users AS u WHERE u.tenant_id = $1::uuid AND u.sourced_id = ${text(i, pathId(i, 'user_id'))}))`,
+      ],
     }),
   },
 } as const satisfies Record<string, CollectionOperation>;

@@ -28,13 +28,23 @@ export function resourcesController(api: OneRosterApi) {
 
     @Get('courses/:course_id/resources')
     @RequireScopes(...api.scopes.resourceRelated)
-    getResourcesForCourse(@RosterTenant() t: TenantAccess, @Param('course_id') courseId: string, @Req() req: Request, @Res() res: Response) {
+    getResourcesForCourse(
+      @RosterTenant() t: TenantAccess,
+      @Param('course_id') courseId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getResourcesForCourse, { course_id: courseId }, req, res);
     }
 
     @Get('classes/:class_id/resources')
     @RequireScopes(...api.scopes.resourceRelated)
-    getResourcesForClass(@RosterTenant() t: TenantAccess, @Param('class_id') classId: string, @Req() req: Request, @Res() res: Response) {
+    getResourcesForClass(
+      @RosterTenant() t: TenantAccess,
+      @Param('class_id') classId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getResourcesForClass, { class_id: classId }, req, res);
     }
   }

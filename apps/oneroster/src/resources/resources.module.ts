@@ -5,5 +5,8 @@ import { resourcesController } from './resources.controller';
 import { userResourcesController } from './user-resources.controller';
 
 /** The resources service of both bindings (reads of imported data); v1.2 adds a user's resources. */
-@Module({ imports: [RosterModule], controllers: [...ONEROSTER_APIS.map((api) => resourcesController(api)), userResourcesController(V1P2_API)] })
+@Module({
+  imports: [RosterModule],
+  controllers: [...ONEROSTER_APIS.map((api) => resourcesController(api)), userResourcesController(V1P2_API)],
+})
 export class ResourcesModule {}

@@ -16,7 +16,12 @@ export function userResourcesController(api: OneRosterApi) {
 
     @Get('users/:user_id/resources')
     @RequireScopes(...api.scopes.resourceRelated)
-    getResourcesForUser(@RosterTenant() t: TenantAccess, @Param('user_id') userId: string, @Req() req: Request, @Res() res: Response) {
+    getResourcesForUser(
+      @RosterTenant() t: TenantAccess,
+      @Param('user_id') userId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getResourcesForUser, { user_id: userId }, req, res);
     }
   }

@@ -5,7 +5,8 @@ describe('rolesWriter', () => {
 
   it('writes the stored role list with a GUIDRef per org, in the model key order, optional fields only when present', () => {
     const write = rolesWriter(org);
-    const stored = '[{"org": "s1", "role": "teacher", "roleType": "primary"}, {"org": "d1", "role": "ext:coach", "endDate": "2026-06-30", "roleType": "secondary", "beginDate": "2025-08-01", "userProfile": ""}]';
+    const stored =
+      '[{"org": "s1", "role": "teacher", "roleType": "primary"}, {"org": "d1", "role": "ext:coach", "endDate": "2026-06-30", "roleType": "secondary", "beginDate": "2025-08-01", "userProfile": ""}]';
     expect(write(stored)).toBe(
       `[{"roleType":"primary","role":"teacher","org":${org('s1')}},` +
         `{"roleType":"secondary","role":"ext:coach","org":${org('d1')},"beginDate":"2025-08-01","endDate":"2026-06-30"}]`,

@@ -39,17 +39,33 @@ export class RosterHttp {
     this.publicBase = publicBaseUrl(env);
   }
 
-  async list(api: OneRosterApi, access: TenantAccess, op: CollectionOperation, ids: Record<string, string>, req: Request, res: Response): Promise<void> {
+  async list(
+    api: OneRosterApi,
+    access: TenantAccess,
+    op: CollectionOperation,
+    ids: Record<string, string>,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
     const info = this.info(api, req, op.name);
     const read = { api, access, resource: op.resource, req, res };
-    const render = (keyed: TenantAccess, observe: boolean) => this.roster.list(keyed, op, ids, req.query as Record<string, unknown>, info, observe);
+    const render = (keyed: TenantAccess, observe: boolean) =>
+      this.roster.list(keyed, op, ids, req.query as Record<string, unknown>, info, observe);
     await this.conditional.answer(read, render, (out) => sendJson(res, out));
   }
 
-  async get(api: OneRosterApi, access: TenantAccess, op: SingleOperation, id: string, req: Request, res: Response): Promise<void> {
+  async get(
+    api: OneRosterApi,
+    access: TenantAccess,
+    op: SingleOperation,
+    id: string,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
     const info = this.info(api, req, op.name);
     const read = { api, access, resource: op.resource, req, res };
-    const render = (keyed: TenantAccess, observe: boolean) => this.roster.get(keyed, op, id, req.query as Record<string, unknown>, info, observe);
+    const render = (keyed: TenantAccess, observe: boolean) =>
+      this.roster.get(keyed, op, id, req.query as Record<string, unknown>, info, observe);
     await this.conditional.answer(read, render, (out) => sendJson(res, out));
   }
 
@@ -58,7 +74,11 @@ export class RosterHttp {
     const r = req as RosterRequest;
     r[OPERATION_KEY] = operation;
     const root = (prefix: string) => `${this.publicBase}/${prefix}`;
-    const hrefRoots = { rostering: root(api.prefix.rostering), gradebook: root(api.prefix.gradebook), resources: root(api.prefix.resources) };
+    const hrefRoots = {
+      rostering: root(api.prefix.rostering),
+      gradebook: root(api.prefix.gradebook),
+      resources: root(api.prefix.resources),
+    };
     return { api, hrefRoots, selfUrl: `${this.publicBase}${req.path}`, requestId: String(r.id ?? '') };
   }
 }

@@ -98,7 +98,12 @@ export function isVisibleSchool(input: BaseSetInput, id: string): boolean {
 }
 
 /** Users with an active enrollment in `scopeColumn = value` and one of `roles`. */
-function enrolledUsers(input: BaseSetInput, scopeColumn: 'class_sourced_id' | 'school_sourced_id', value: string, roles: readonly string[]): string {
+function enrolledUsers(
+  input: BaseSetInput,
+  scopeColumn: 'class_sourced_id' | 'school_sourced_id',
+  value: string,
+  roles: readonly string[],
+): string {
   return `t.sourced_id IN (SELECT e.user_sourced_id FROM roster_enrollments AS e WHERE e.tenant_id = $1::uuid AND e.${scopeColumn} = ${value} AND e.status = 'active' AND e.role = ANY(${textList(input, roles)}))`;
 }
 
@@ -107,7 +112,9 @@ function classesOfUser(input: BaseSetInput, roles?: readonly string[]): BaseSet 
   const user = text(input, pathId(input, 'id'));
   const role = roles ? ` AND e.role = ANY(${textList(input, roles)})` : '';
   return {
-    conditions: [`t.sourced_id IN (SELECT e.class_sourced_id FROM roster_enrollments AS e WHERE e.tenant_id = $1::uuid AND e.user_sourced_id = ${user} AND e.status = 'active'${role})`],
+    conditions: [
+      `t.sourced_id IN (SELECT e.class_sourced_id FROM roster_enrollments AS e WHERE e.tenant_id = $1::uuid AND e.user_sourced_id = ${user} AND e.status = 'active'${role})`,
+    ],
   };
 }
 
@@ -147,41 +154,89 @@ function forSchool(column: string): (input: BaseSetInput) => BaseSet {
   };
 }
 
-const ofType = (type: string) => (input: BaseSetInput): BaseSet => ({ conditions: [`t.type = ${text(input, type)}`] });
-const ofGroup = (group: string) => (input: BaseSetInput): BaseSet => ({ conditions: [`t.role_group = ${text(input, group)}`] });
+const ofType =
+  (type: string) =>
+  (input: BaseSetInput): BaseSet => ({ conditions: [`t.type = ${text(input, type)}`] });
+const ofGroup =
+  (group: string) =>
+  (input: BaseSetInput): BaseSet => ({ conditions: [`t.role_group = ${text(input, group)}`] });
 
 export const SINGLES = {
-  getAcademicSession: { name: 'getAcademicSession', resource: 'academicSession', noun: 'academic session', base: () => ALL },
+  getAcademicSession: {
+    name: 'getAcademicSession',
+    resource: 'academicSession',
+    noun: 'academic session',
+    base: () => ALL,
+  },
   getTerm: { name: 'getTerm', resource: 'academicSession', noun: 'term', base: ofType('term') },
-  getGradingPeriod: { name: 'getGradingPeriod', resource: 'academicSession', noun: 'grading period', base: ofType('gradingPeriod') },
+  getGradingPeriod: {
+    name: 'getGradingPeriod',
+    resource: 'academicSession',
+    noun: 'grading period',
+    base: ofType('gradingPeriod'),
+  },
   getClass: { name: 'getClass', resource: 'class', noun: 'class', base: () => ALL },
   getCourse: { name: 'getCourse', resource: 'course', noun: 'course', base: () => ALL },
   getDemographics: { name: 'getDemographics', resource: 'demographics', noun: 'demographics record', base: () => ALL },
   getEnrollment: { name: 'getEnrollment', resource: 'enrollment', noun: 'enrollment', base: () => ALL },
   getOrg: { name: 'getOrg', resource: 'org', noun: 'org', base: (i) => ({ conditions: visibleOrgs(i) }) },
-  getSchool: { name: 'getSchool', resource: 'org', noun: 'school', base: (i) => ({ conditions: [`t.type = ${text(i, 'school')}`, ...visibleOrgs(i)] }) },
+  getSchool: {
+    name: 'getSchool',
+    resource: 'org',
+    noun: 'school',
+    base: (i) => ({ conditions: [`t.type = ${text(i, 'school')}`, ...visibleOrgs(i)] }),
+  },
   getUser: { name: 'getUser', resource: 'user', noun: 'user', base: () => ALL },
   getStudent: { name: 'getStudent', resource: 'user', noun: 'student', base: ofGroup('student') },
   getTeacher: { name: 'getTeacher', resource: 'user', noun: 'teacher', base: ofGroup('staff') },
 } as const satisfies Record<string, SingleOperation>;
 
 export const COLLECTIONS = {
-  getAllAcademicSessions: { name: 'getAllAcademicSessions', resource: 'academicSession', ordinal: 'ordinal', base: () => ALL },
+  getAllAcademicSessions: {
+    name: 'getAllAcademicSessions',
+    resource: 'academicSession',
+    ordinal: 'ordinal',
+    base: () => ALL,
+  },
   getAllTerms: { name: 'getAllTerms', resource: 'academicSession', ordinal: 'type_ordinal', base: ofType('term') },
-  getAllGradingPeriods: { name: 'getAllGradingPeriods', resource: 'academicSession', ordinal: 'type_ordinal', base: ofType('gradingPeriod') },
+  getAllGradingPeriods: {
+    name: 'getAllGradingPeriods',
+    resource: 'academicSession',
+    ordinal: 'type_ordinal',
+    base: ofType('gradingPeriod'),
+  },
   getAllClasses: { name: 'getAllClasses', resource: 'class', ordinal: 'ordinal', base: () => ALL },
   getAllCourses: { name: 'getAllCourses', resource: 'course', ordinal: 'ordinal', base: () => ALL },
   getAllDemographics: { name: 'getAllDemographics', resource: 'demographics', ordinal: 'ordinal', base: () => ALL },
   getAllEnrollments: { name: 'getAllEnrollments', resource: 'enrollment', ordinal: 'ordinal', base: () => ALL },
   getAllOrgs: { name: 'getAllOrgs', resource: 'org', base: (i) => ({ conditions: visibleOrgs(i) }) },
-  getAllSchools: { name: 'getAllSchools', resource: 'org', base: (i) => ({ conditions: [`t.type = ${text(i, 'school')}`, ...visibleOrgs(i)] }) },
+  getAllSchools: {
+    name: 'getAllSchools',
+    resource: 'org',
+    base: (i) => ({ conditions: [`t.type = ${text(i, 'school')}`, ...visibleOrgs(i)] }),
+  },
   getAllUsers: { name: 'getAllUsers', resource: 'user', ordinal: 'ordinal', base: () => ALL },
   getAllStudents: { name: 'getAllStudents', resource: 'user', ordinal: 'group_ordinal', base: ofGroup('student') },
   getAllTeachers: { name: 'getAllTeachers', resource: 'user', ordinal: 'group_ordinal', base: ofGroup('staff') },
 
-  getCoursesForSchool: { name: 'getCoursesForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'course', base: forSchool('org_sourced_id') },
-  getClassesForSchool: { name: 'getClassesForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'class', base: forSchool('school_sourced_id') },
-  getEnrollmentsForSchool: { name: 'getEnrollmentsForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'enrollment', base: forSchool('school_sourced_id') },
+  getCoursesForSchool: {
+    name: 'getCoursesForSchool',
+    parents: { school_id: SINGLES.getSchool },
+    resource: 'course',
+    base: forSchool('org_sourced_id'),
+  },
+  getClassesForSchool: {
+    name: 'getClassesForSchool',
+    parents: { school_id: SINGLES.getSchool },
+    resource: 'class',
+    base: forSchool('school_sourced_id'),
+  },
+  getEnrollmentsForSchool: {
+    name: 'getEnrollmentsForSchool',
+    parents: { school_id: SINGLES.getSchool },
+    resource: 'enrollment',
+    base: forSchool('school_sourced_id'),
+  },
   getEnrollmentsForClassInSchool: {
     name: 'getEnrollmentsForClassInSchool',
     parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass },
@@ -192,10 +247,30 @@ export const COLLECTIONS = {
       return { conditions: [`t.class_sourced_id = ${cls}`, classInSchool(i, cls)] };
     },
   },
-  getStudentsForClassInSchool: { name: 'getStudentsForClassInSchool', parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass }, resource: 'user', base: (i) => usersOfClassInSchool(i, STUDENT_ROLES) },
-  getTeachersForClassInSchool: { name: 'getTeachersForClassInSchool', parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass }, resource: 'user', base: (i) => usersOfClassInSchool(i, STAFF_ROLES) },
-  getStudentsForSchool: { name: 'getStudentsForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'user', base: (i) => usersOfSchool(i, 'student', STUDENT_ROLES) },
-  getTeachersForSchool: { name: 'getTeachersForSchool', parents: { school_id: SINGLES.getSchool }, resource: 'user', base: (i) => usersOfSchool(i, 'staff', STAFF_ROLES) },
+  getStudentsForClassInSchool: {
+    name: 'getStudentsForClassInSchool',
+    parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass },
+    resource: 'user',
+    base: (i) => usersOfClassInSchool(i, STUDENT_ROLES),
+  },
+  getTeachersForClassInSchool: {
+    name: 'getTeachersForClassInSchool',
+    parents: { school_id: SINGLES.getSchool, class_id: SINGLES.getClass },
+    resource: 'user',
+    base: (i) => usersOfClassInSchool(i, STAFF_ROLES),
+  },
+  getStudentsForSchool: {
+    name: 'getStudentsForSchool',
+    parents: { school_id: SINGLES.getSchool },
+    resource: 'user',
+    base: (i) => usersOfSchool(i, 'student', STUDENT_ROLES),
+  },
+  getTeachersForSchool: {
+    name: 'getTeachersForSchool',
+    parents: { school_id: SINGLES.getSchool },
+    resource: 'user',
+    base: (i) => usersOfSchool(i, 'staff', STAFF_ROLES),
+  },
   getTermsForSchool: {
     name: 'getTermsForSchool',
     parents: { school_id: SINGLES.getSchool },
@@ -221,12 +296,34 @@ export const COLLECTIONS = {
     name: 'getGradingPeriodsForTerm',
     parents: { id: SINGLES.getTerm },
     resource: 'academicSession',
-    base: (i) => ({ conditions: [`t.type = ${text(i, 'gradingPeriod')}`, `t.parent_sourced_id = ${text(i, pathId(i, 'id'))}`] }),
+    base: (i) => ({
+      conditions: [`t.type = ${text(i, 'gradingPeriod')}`, `t.parent_sourced_id = ${text(i, pathId(i, 'id'))}`],
+    }),
   },
-  getClassesForCourse: { name: 'getClassesForCourse', parents: { id: SINGLES.getCourse }, resource: 'class', base: columnEquals('course_sourced_id', 'id') },
-  getClassesForStudent: { name: 'getClassesForStudent', parents: { id: SINGLES.getStudent }, resource: 'class', base: (i) => classesOfUser(i, STUDENT_ROLES) },
-  getClassesForTeacher: { name: 'getClassesForTeacher', parents: { id: SINGLES.getTeacher }, resource: 'class', base: (i) => classesOfUser(i, STAFF_ROLES) },
-  getClassesForUser: { name: 'getClassesForUser', parents: { id: SINGLES.getUser }, resource: 'class', base: (i) => classesOfUser(i) },
+  getClassesForCourse: {
+    name: 'getClassesForCourse',
+    parents: { id: SINGLES.getCourse },
+    resource: 'class',
+    base: columnEquals('course_sourced_id', 'id'),
+  },
+  getClassesForStudent: {
+    name: 'getClassesForStudent',
+    parents: { id: SINGLES.getStudent },
+    resource: 'class',
+    base: (i) => classesOfUser(i, STUDENT_ROLES),
+  },
+  getClassesForTeacher: {
+    name: 'getClassesForTeacher',
+    parents: { id: SINGLES.getTeacher },
+    resource: 'class',
+    base: (i) => classesOfUser(i, STAFF_ROLES),
+  },
+  getClassesForUser: {
+    name: 'getClassesForUser',
+    parents: { id: SINGLES.getUser },
+    resource: 'class',
+    base: (i) => classesOfUser(i),
+  },
   getStudentsForClass: {
     name: 'getStudentsForClass',
     parents: { id: SINGLES.getClass },
@@ -240,5 +337,3 @@ export const COLLECTIONS = {
     base: (i) => ({ conditions: [enrolledUsers(i, 'class_sourced_id', text(i, pathId(i, 'id')), STAFF_ROLES)] }),
   },
 } as const satisfies Record<string, CollectionOperation>;
-
-

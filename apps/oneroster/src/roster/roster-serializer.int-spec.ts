@@ -19,7 +19,21 @@ describe('rowSerializer on PostgreSQL: rows as selected, written as JSON.stringi
     await c.connect();
     const insert = `INSERT INTO roster_users (tenant_id, sourced_id, status, date_last_modified, ordinal, username, enabled_user, given_name, family_name, middle_name, role, identifier, email, org_sourced_ids, agent_sourced_ids, grades, user_ids, metadata, role_group, group_ordinal)
       VALUES ($1::uuid, $2, 'active', '2024-03-05T06:07:08.009Z', $3, $4, $5, $6, $7, $8, 'student', $9, NULL, $10, '{}', $11, $12::jsonb, $13::jsonb, 'student', $3)`;
-    await c.query(insert, [tenant, 'u/1 "x"', 0, TRICKY, true, TRICKY, 'Doe', '', '', ['o 1'], ['09', '', null, TRICKY], JSON.stringify([{ type: 'LDAP', identifier: TRICKY }]), JSON.stringify({ k: TRICKY, gone: null })]);
+    await c.query(insert, [
+      tenant,
+      'u/1 "x"',
+      0,
+      TRICKY,
+      true,
+      TRICKY,
+      'Doe',
+      '',
+      '',
+      ['o 1'],
+      ['09', '', null, TRICKY],
+      JSON.stringify([{ type: 'LDAP', identifier: TRICKY }]),
+      JSON.stringify({ k: TRICKY, gone: null }),
+    ]);
     await c.query(insert, [tenant, 'u2', 1, 'plain', false, 'A', 'B', null, null, [], ['', null], '[]', '{}']);
   });
 
@@ -30,7 +44,10 @@ describe('rowSerializer on PostgreSQL: rows as selected, written as JSON.stringi
 
   async function written(fmt: JsonFormat, fields?: string[]): Promise<string[]> {
     const s = rowSerializer(ROSTER_TABLES.user, fields, fmt);
-    const { rows } = await c.query(`SELECT ${s.columns} FROM roster_users AS t WHERE t.tenant_id = $1::uuid ORDER BY t.ordinal`, [tenant]);
+    const { rows } = await c.query(
+      `SELECT ${s.columns} FROM roster_users AS t WHERE t.tenant_id = $1::uuid ORDER BY t.ordinal`,
+      [tenant],
+    );
     return rows.map((r: Record<string, unknown>) => s.write(r));
   }
 
@@ -65,7 +82,15 @@ describe('rowSerializer on PostgreSQL: rows as selected, written as JSON.stringi
   });
 
   it('follows the deployment format and the field selection', async () => {
-    const [first] = await written({ dateMode: 'iso8601', booleans: 'json', hrefRoots: sharedRoot(ROOT) }, ['enabledUser', 'dateLastModified', 'orgs', 'middleName', 'sourcedId']);
-    expect(first).toBe(`{"enabledUser":true,"dateLastModified":"2024-03-05T06:07:08.009Z","orgs":[{"href":"${ROOT}/orgs/o%201","sourcedId":"o 1","type":"org"}],"sourcedId":"u/1 \\"x\\""}`);
+    const [first] = await written({ dateMode: 'iso8601', booleans: 'json', hrefRoots: sharedRoot(ROOT) }, [
+      'enabledUser',
+      'dateLastModified',
+      'orgs',
+      'middleName',
+      'sourcedId',
+    ]);
+    expect(first).toBe(
+      `{"enabledUser":true,"dateLastModified":"2024-03-05T06:07:08.009Z","orgs":[{"href":"${ROOT}/orgs/o%201","sourcedId":"o 1","type":"org"}],"sourcedId":"u/1 \\"x\\""}`,
+    );
   });
 });

@@ -5,17 +5,43 @@ const ROOT = 'https://h.example/ims/oneroster/v1p1';
 
 describe('rowSerializer', () => {
   it('selects slim columns: formatted dates, jsonb as text', () => {
-    const s = rowSerializer(ROSTER_TABLES.enrollment, undefined, { dateMode: 'compact', booleans: 'string', hrefRoots: sharedRoot(ROOT) });
-    expect(s.columns).toContain(`to_char(t."date_last_modified" AT TIME ZONE 'UTC', 'YYYYMMDD"T"HH24MISS.MS"Z"') AS "c2"`);
+    const s = rowSerializer(ROSTER_TABLES.enrollment, undefined, {
+      dateMode: 'compact',
+      booleans: 'string',
+      hrefRoots: sharedRoot(ROOT),
+    });
+    expect(s.columns).toContain(
+      `to_char(t."date_last_modified" AT TIME ZONE 'UTC', 'YYYYMMDD"T"HH24MISS.MS"Z"') AS "c2"`,
+    );
     expect(s.columns).toContain(`to_char(t."begin_date", 'YYYYMMDD')`);
-    const iso = rowSerializer(ROSTER_TABLES.enrollment, undefined, { dateMode: 'iso8601', booleans: 'json', hrefRoots: sharedRoot(ROOT) });
+    const iso = rowSerializer(ROSTER_TABLES.enrollment, undefined, {
+      dateMode: 'iso8601',
+      booleans: 'json',
+      hrefRoots: sharedRoot(ROOT),
+    });
     expect(iso.columns).toContain(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
   });
 
   it('writes GUIDRefs, omits absent values and honours the boolean mode', () => {
-    const s = rowSerializer(ROSTER_TABLES.enrollment, undefined, { dateMode: 'compact', booleans: 'string', hrefRoots: sharedRoot(ROOT) });
+    const s = rowSerializer(ROSTER_TABLES.enrollment, undefined, {
+      dateMode: 'compact',
+      booleans: 'string',
+      hrefRoots: sharedRoot(ROOT),
+    });
     // c0 sourcedId, c1 status, c2 dateLastModified, c3 user, c4 class, c5 school, c6 role, c7 primary, c8 beginDate, c9 endDate, c10 metadata
-    const row = { c0: 'e"1', c1: 'active', c2: '20240101T000000.000Z', c3: 'u 1', c4: 'c1', c5: 's1', c6: 'teacher', c7: true, c8: null, c9: '', c10: null };
+    const row = {
+      c0: 'e"1',
+      c1: 'active',
+      c2: '20240101T000000.000Z',
+      c3: 'u 1',
+      c4: 'c1',
+      c5: 's1',
+      c6: 'teacher',
+      c7: true,
+      c8: null,
+      c9: '',
+      c10: null,
+    };
     expect(JSON.parse(s.write(row))).toEqual({
       sourcedId: 'e"1',
       status: 'active',
@@ -26,12 +52,20 @@ describe('rowSerializer', () => {
       role: 'teacher',
       primary: 'true',
     });
-    const json = rowSerializer(ROSTER_TABLES.enrollment, undefined, { dateMode: 'compact', booleans: 'json', hrefRoots: sharedRoot(ROOT) });
+    const json = rowSerializer(ROSTER_TABLES.enrollment, undefined, {
+      dateMode: 'compact',
+      booleans: 'json',
+      hrefRoots: sharedRoot(ROOT),
+    });
     expect(JSON.parse(json.write({ ...row, c7: false })).primary).toBe(false);
   });
 
   it('writes only the selected fields, in the requested order', () => {
-    const s = rowSerializer(ROSTER_TABLES.user, ['familyName', 'orgs', 'sourcedId', 'password'], { dateMode: 'compact', booleans: 'string', hrefRoots: sharedRoot(ROOT) });
+    const s = rowSerializer(ROSTER_TABLES.user, ['familyName', 'orgs', 'sourcedId', 'password'], {
+      dateMode: 'compact',
+      booleans: 'string',
+      hrefRoots: sharedRoot(ROOT),
+    });
     expect(s.columns).toBe('t."family_name" AS "c0", t."org_sourced_ids" AS "c1", t."sourced_id" AS "c2"');
     expect(s.write({ c0: 'Doe', c1: [], c2: 'u1' })).toBe('{"familyName":"Doe","sourcedId":"u1"}');
     expect(s.write({ c0: 'Doe', c1: ['o1', 'o2'], c2: 'u1' })).toBe(

@@ -21,7 +21,13 @@
  */
 import { EXT_VALUE, getCatalog, type DateOutputMode } from '@edu/oneroster-query';
 import { LRUCache } from 'lru-cache';
-import { quoteIdent, type ColumnSource, type HrefRoots, type RefTarget, type RosterTable } from '../query/roster-tables';
+import {
+  quoteIdent,
+  type ColumnSource,
+  type HrefRoots,
+  type RefTarget,
+  type RosterTable,
+} from '../query/roster-tables';
 import { rolesWriter } from './roles-writer';
 
 export interface JsonFormat {
@@ -40,7 +46,13 @@ export interface RowSerializer {
 
 /** Same escaping as `urlSegmentSql`: `%`, `/`, `?`, `#` and space percent-encoded. */
 const SEGMENT_UNSAFE = /[%/?# ]/g;
-const SEGMENT_ESCAPES: Readonly<Record<string, string>> = { '%': '%25', '/': '%2F', '?': '%3F', '#': '%23', ' ': '%20' };
+const SEGMENT_ESCAPES: Readonly<Record<string, string>> = {
+  '%': '%25',
+  '/': '%2F',
+  '?': '%3F',
+  '#': '%23',
+  ' ': '%20',
+};
 export function urlSegment(id: string): string {
   SEGMENT_UNSAFE.lastIndex = 0;
   return SEGMENT_UNSAFE.test(id) ? id.replace(SEGMENT_UNSAFE, (c) => SEGMENT_ESCAPES[c] as string) : id;
@@ -91,7 +103,10 @@ function referencePlan(
     case 'ref':
     case 'refExpr': {
       const ref = refWriter(source.ref, fmt);
-      return { sql: source.kind === 'ref' ? col(source.column) : source.sql(alias), emit: (v) => (typeof v === 'string' && v !== '' ? ref(v) : '') };
+      return {
+        sql: source.kind === 'ref' ? col(source.column) : source.sql(alias),
+        emit: (v) => (typeof v === 'string' && v !== '' ? ref(v) : ''),
+      };
     }
     case 'refArray': {
       const ref = refWriter(source.ref, fmt);
@@ -118,7 +133,12 @@ function referencePlan(
 }
 
 /** The SQL column and the writer of one field. */
-function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, alias: string): { sql: string; emit: Emit } | undefined {
+function fieldPlan(
+  table: RosterTable,
+  source: ColumnSource,
+  fmt: JsonFormat,
+  alias: string,
+): { sql: string; emit: Emit } | undefined {
   const col = (column: string) => `${alias}.${quoteIdent(column)}`;
   const text: Emit = (v) => (typeof v === 'string' && v !== '' ? q(v) : '');
   switch (source.kind) {
@@ -127,12 +147,18 @@ function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, al
     case 'extText': {
       // A value the version's vocabulary lacks is served as an extension value.
       const listed = new Set(source.values);
-      return { sql: col(source.column), emit: (v) => (typeof v !== 'string' || v === '' ? '' : q(listed.has(v) || EXT_VALUE.test(v) ? v : `ext:${v}`)) };
+      return {
+        sql: col(source.column),
+        emit: (v) => (typeof v !== 'string' || v === '' ? '' : q(listed.has(v) || EXT_VALUE.test(v) ? v : `ext:${v}`)),
+      };
     }
     case 'date':
       return { sql: `to_char(${col(source.column)}, '${DATE_PATTERN[fmt.dateMode]}')`, emit: text };
     case 'timestamptz':
-      return { sql: `to_char(${col(source.column)} AT TIME ZONE 'UTC', '${DATETIME_PATTERN[fmt.dateMode]}')`, emit: text };
+      return {
+        sql: `to_char(${col(source.column)} AT TIME ZONE 'UTC', '${DATETIME_PATTERN[fmt.dateMode]}')`,
+        emit: text,
+      };
     case 'boolean': {
       const [yes, no] = fmt.booleans === 'json' ? ['true', 'false'] : ['"true"', '"false"'];
       return { sql: col(source.column), emit: (v) => (v === true ? yes : v === false ? no : '') };
@@ -173,7 +199,12 @@ function fieldPlan(table: RosterTable, source: ColumnSource, fmt: JsonFormat, al
   }
 }
 
-function build(table: RosterTable, fields: readonly string[] | undefined, fmt: JsonFormat, alias: string): RowSerializer {
+function build(
+  table: RosterTable,
+  fields: readonly string[] | undefined,
+  fmt: JsonFormat,
+  alias: string,
+): RowSerializer {
   const sql: string[] = [];
   const writers: Array<{ key: string; column: string; emit: Emit }> = [];
   for (const name of fields ?? outputFields(table)) {
@@ -202,7 +233,12 @@ function build(table: RosterTable, fields: readonly string[] | undefined, fmt: J
 const CACHE = new LRUCache<string, RowSerializer>({ max: 1_000 });
 
 /** The serializer for a class view, field selection and output format (built once, then cached). */
-export function rowSerializer(table: RosterTable, fields: readonly string[] | undefined, fmt: JsonFormat, alias = 't'): RowSerializer {
+export function rowSerializer(
+  table: RosterTable,
+  fields: readonly string[] | undefined,
+  fmt: JsonFormat,
+  alias = 't',
+): RowSerializer {
   const roots = fmt.hrefRoots;
   const key = `${table.version}|${table.resource}|${fields?.join(',') ?? '*'}|${fmt.dateMode}|${fmt.booleans}|${roots.rostering}|${roots.gradebook}|${roots.resources}|${alias}`;
   let serializer = CACHE.get(key);

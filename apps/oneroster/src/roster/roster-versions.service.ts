@@ -41,7 +41,10 @@ export class RosterVersionsService {
   /** The tenant's roster data version ('0' before any import). */
   async version(tenantId: string): Promise<string> {
     const load = async () => {
-      const rows = await this.db.query<{ version: string }>('SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid', [tenantId]);
+      const rows = await this.db.query<{ version: string }>(
+        'SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid',
+        [tenantId],
+      );
       return rows[0] ? String(rows[0].version) : '0';
     };
     return this.ttl > 0 ? this.versions.get(tenantId, load) : load();
@@ -54,7 +57,9 @@ export class RosterVersionsService {
         'SELECT sourced_id, type, parent_sourced_id FROM roster_orgs WHERE tenant_id = $1::uuid',
         [tenantId],
       );
-      const orgs = new Map<string, OrgNode>(rows.map((r) => [r.sourced_id, { type: r.type, parent: r.parent_sourced_id }]));
+      const orgs = new Map<string, OrgNode>(
+        rows.map((r) => [r.sourced_id, { type: r.type, parent: r.parent_sourced_id }]),
+      );
       return computeVisibility(orgs, root);
     });
   }

@@ -20,9 +20,31 @@ import { RosterVersionsService } from './roster-versions.service';
 import { RosterRepository } from './roster.repository';
 import { RosterService } from './roster.service';
 
-const SHARED = [RosterDb, RosterRepository, RosterVersionsService, RosterService, RosterHttp, TenantAccessService, RosterAccessGuard, DataVersionReader, ResponseCache, CachingMetrics, ConditionalReads];
+const SHARED = [
+  RosterDb,
+  RosterRepository,
+  RosterVersionsService,
+  RosterService,
+  RosterHttp,
+  TenantAccessService,
+  RosterAccessGuard,
+  DataVersionReader,
+  ResponseCache,
+  CachingMetrics,
+  ConditionalReads,
+];
 
-const CONTROLLERS = [academicSessionsController, classesController, coursesController, demographicsController, enrollmentsController, orgsController, schoolReadsController, schoolClassReadsController, usersController];
+const CONTROLLERS = [
+  academicSessionsController,
+  classesController,
+  coursesController,
+  demographicsController,
+  enrollmentsController,
+  orgsController,
+  schoolReadsController,
+  schoolClassReadsController,
+  usersController,
+];
 
 /**
  * Every rostering read of both bindings (v1.1 and the v1.2 rostering service, the same 41

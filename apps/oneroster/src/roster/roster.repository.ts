@@ -34,13 +34,18 @@ export class RosterRepository {
 
   /** The one row of the set (the caller's conditions pin the sourcedId). */
   async findOne(set: RowSet, serializer: RowSerializer): Promise<Row | undefined> {
-    const [row] = await this.db.query<Row>(`SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where}`, [...set.values]);
+    const [row] = await this.db.query<Row>(
+      `SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where}`,
+      [...set.values],
+    );
     return row;
   }
 
   /** Whether the set has a row (a relationship read's parent exists). */
   async exists(set: RowSet): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM ${this.table(set)} AS t WHERE ${set.where} LIMIT 1`, [...set.values]);
+    const rows = await this.db.query(`SELECT 1 FROM ${this.table(set)} AS t WHERE ${set.where} LIMIT 1`, [
+      ...set.values,
+    ]);
     return rows.length > 0;
   }
 
@@ -48,7 +53,14 @@ export class RosterRepository {
    * A page in default order over a dense ordinal: an index range from the first position
    * (ascending: `>= from`; descending: `<= from`), never a skip over earlier rows.
    */
-  ordinalPage(set: RowSet, ordinal: OrdinalColumn, serializer: RowSerializer, from: number, limit: number, direction: 'asc' | 'desc'): Promise<Row[]> {
+  ordinalPage(
+    set: RowSet,
+    ordinal: OrdinalColumn,
+    serializer: RowSerializer,
+    from: number,
+    limit: number,
+    direction: 'asc' | 'desc',
+  ): Promise<Row[]> {
     const p = new SqlParams(set.values);
     const ord = `t.${quoteIdent(ordinal)}`;
     const bound = direction === 'asc' ? `${ord} >= ${p.typed(from, 'bigint')}` : `${ord} <= ${p.typed(from, 'bigint')}`;
@@ -59,7 +71,10 @@ export class RosterRepository {
   /** Size of a set whose ordinals are dense: max + 1 (an index lookup). */
   async ordinalTotal(set: RowSet, ordinal: OrdinalColumn): Promise<number> {
     const ord = `t.${quoteIdent(ordinal)}`;
-    const [row] = await this.db.query<{ n: string }>(`SELECT COALESCE(max(${ord}) + 1, 0)::bigint AS n FROM ${this.table(set)} AS t WHERE ${set.where}`, [...set.values]);
+    const [row] = await this.db.query<{ n: string }>(
+      `SELECT COALESCE(max(${ord}) + 1, 0)::bigint AS n FROM ${this.table(set)} AS t WHERE ${set.where}`,
+      [...set.values],
+    );
     return Number(row?.n ?? 0);
   }
 
@@ -79,7 +94,10 @@ export class RosterRepository {
   }
 
   async count(set: RowSet): Promise<number> {
-    const [row] = await this.db.query<{ n: string }>(`SELECT count(*)::bigint AS n FROM ${this.table(set)} AS t WHERE ${set.where}`, [...set.values]);
+    const [row] = await this.db.query<{ n: string }>(
+      `SELECT count(*)::bigint AS n FROM ${this.table(set)} AS t WHERE ${set.where}`,
+      [...set.values],
+    );
     return Number(row?.n ?? 0);
   }
 

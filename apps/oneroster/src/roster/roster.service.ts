@@ -74,9 +74,10 @@ const SEES_TOMBSTONES = new Set(['status', 'dateLastModified']);
  * `status` or `dateLastModified`, which is how sync clients learn of deletions. Both versions.
  */
 function hidesTombstones(table: RosterTable, filter: FilterNode | undefined): boolean {
-  return table.changes === 'api' && !(filter && filterPredicates(filter).some((p) => SEES_TOMBSTONES.has(p.field.field)));
+  return (
+    table.changes === 'api' && !(filter && filterPredicates(filter).some((p) => SEES_TOMBSTONES.has(p.field.field)))
+  );
 }
-
 
 interface PreparedSet {
   readonly version: string;
@@ -115,14 +116,26 @@ export class RosterService {
     const { version } = info.api;
     const output = outputFor(info.api, access);
     const table = tableOf(op.resource, version);
-    const query = parseCollectionQuery(raw, getCatalog(op.resource, version), { overLimit: output.overLimit, strict: version === 'v1p2' });
+    const query = parseCollectionQuery(raw, getCatalog(op.resource, version), {
+      overLimit: output.overLimit,
+      strict: version === 'v1p2',
+    });
     const prepared = await this.prepare(access, op.base, ids);
     const serializer = observing(rowSerializer(table, query.fields, this.format(output, info)), observeVersions);
-    const { total, rows } = prepared.base.empty ? { total: 0, rows: [] } : await this.page(access, op, table, query, prepared, serializer, info.hrefRoots);
+    const { total, rows } = prepared.base.empty
+      ? { total: 0, rows: [] }
+      : await this.page(access, op, table, query, prepared, serializer, info.hrefRoots);
     if (total === 0 && version === 'v1p2') await this.assertParents(access, op, ids);
-    const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
+    const status = warningsStatusInfoSet(query.warnings, {
+      messageRefIdentifier: info.requestId,
+      operationRefIdentifier: op.name,
+    });
     return {
-      body: envelope(RESOURCE_KEYS[op.resource].collection, `[${rows.map((r) => serializer.write(r)).join(',')}]`, status),
+      body: envelope(
+        RESOURCE_KEYS[op.resource].collection,
+        `[${rows.map((r) => serializer.write(r)).join(',')}]`,
+        status,
+      ),
       headers: {
         'X-Total-Count': String(total),
         'X-Count': String(rows.length),
@@ -133,15 +146,33 @@ export class RosterService {
     };
   }
 
-  async get(access: TenantAccess, op: SingleOperation, id: string, raw: RawQuery, info: RequestInfo, observeVersions = false): Promise<RosterResponse> {
+  async get(
+    access: TenantAccess,
+    op: SingleOperation,
+    id: string,
+    raw: RawQuery,
+    info: RequestInfo,
+    observeVersions = false,
+  ): Promise<RosterResponse> {
     const { version } = info.api;
     const table = tableOf(op.resource, version);
     const query = parseSingleQuery(raw, getCatalog(op.resource, version), { strict: version === 'v1p2' });
     const { input, base } = await this.prepare(access, op.base, { id });
-    const serializer = observing(rowSerializer(table, query.fields, this.format(outputFor(info.api, access), info)), observeVersions);
-    const row = base.empty ? undefined : await this.repo.findOne(rowSet(table, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params), serializer);
+    const serializer = observing(
+      rowSerializer(table, query.fields, this.format(outputFor(info.api, access), info)),
+      observeVersions,
+    );
+    const row = base.empty
+      ? undefined
+      : await this.repo.findOne(
+          rowSet(table, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params),
+          serializer,
+        );
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
-    const status = warningsStatusInfoSet(query.warnings, { messageRefIdentifier: info.requestId, operationRefIdentifier: op.name });
+    const status = warningsStatusInfoSet(query.warnings, {
+      messageRefIdentifier: info.requestId,
+      operationRefIdentifier: op.name,
+    });
     return {
       body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status),
       headers: { 'X-Total-Count': '1' },
@@ -151,7 +182,11 @@ export class RosterService {
   }
 
   /** v1.2: an empty relationship read whose parent is unknown (or invisible) is a 404, not an empty page. */
-  private async assertParents(access: TenantAccess, op: CollectionOperation, ids: Readonly<Record<string, string>>): Promise<void> {
+  private async assertParents(
+    access: TenantAccess,
+    op: CollectionOperation,
+    ids: Readonly<Record<string, string>>,
+  ): Promise<void> {
     for (const [param, parent] of Object.entries(op.parents ?? {})) {
       const id = ids[param] ?? '';
       const { input, base } = await this.prepare(access, parent.base, { id });
@@ -166,12 +201,17 @@ export class RosterService {
     return { dateMode: output.dateMode, booleans: output.booleans, hrefRoots: info.hrefRoots };
   }
 
-  private async prepare(access: TenantAccess, base: (input: BaseSetInput) => BaseSet, ids: Readonly<Record<string, string>>): Promise<PreparedSet> {
+  private async prepare(
+    access: TenantAccess,
+    base: (input: BaseSetInput) => BaseSet,
+    ids: Readonly<Record<string, string>>,
+  ): Promise<PreparedSet> {
     const version = access.rosterVersion ?? (await this.versions.version(access.tenantId));
     const visibility = await this.versions.visibility(access.tenantId, version, access.rootOrgSourcedId);
     const input: BaseSetInput = { params: new SqlParams([access.tenantId]), ids, visibility };
     // PostgreSQL text cannot hold NUL: such an id names nothing (404 / empty), it is not an error.
-    if (Object.values(ids).some((id) => id.includes('\u0000'))) return { version, input, base: { conditions: [], empty: true } };
+    if (Object.values(ids).some((id) => id.includes('\u0000')))
+      return { version, input, base: { conditions: [], empty: true } };
     return { version, input, base: base(input) };
   }
 
@@ -184,9 +224,17 @@ export class RosterService {
     serializer: RowSerializer,
     hrefRoots: HrefRoots,
   ): Promise<{ total: number; rows: Row[] }> {
-    const conditions = hidesTombstones(table, query.filter) ? [...base.conditions, `t.status = 'active'`] : base.conditions;
+    const conditions = hidesTombstones(table, query.filter)
+      ? [...base.conditions, `t.status = 'active'`]
+      : base.conditions;
     const baseSet = rowSet(table, conditions, input.params);
-    const set = query.filter ? rowSet(table, [...conditions, filterToSql(query.filter, { table, params: input.params, hrefRoots })], input.params) : baseSet;
+    const set = query.filter
+      ? rowSet(
+          table,
+          [...conditions, filterToSql(query.filter, { table, params: input.params, hrefRoots })],
+          input.params,
+        )
+      : baseSet;
     const sort = sortToSql(table, query.sort);
     const { offset, limit } = query;
     // A page that is not full ends the set: its end is the total, no count needed (most
@@ -203,7 +251,9 @@ export class RosterService {
     let filterKey = '';
     if (query.filter) {
       // The same filter text can mean different things in the two versions (`ext:` values, `roles`).
-      const usesHref = filterPredicates(query.filter).some((p) => p.field.subField?.endsWith('href') && p.field.fieldKind !== 'metadata');
+      const usesHref = filterPredicates(query.filter).some(
+        (p) => p.field.subField?.endsWith('href') && p.field.fieldKind !== 'metadata',
+      );
       filterKey = `${table.version}|${stringifyFilter(query.filter)}${usesHref ? `|${JSON.stringify(hrefRoots)}` : ''}`;
     }
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
@@ -213,12 +263,18 @@ export class RosterService {
       // Unfiltered default order over a dense ordinal: an index range, never a skip of `offset` rows.
       const total = () => this.totals.get(cacheKey, () => this.repo.ordinalTotal(set, ordinal));
       if (query.sort.direction === 'asc') {
-        const [n, rows] = await Promise.all([total(), this.repo.ordinalPage(set, ordinal, serializer, offset, limit, 'asc')]);
+        const [n, rows] = await Promise.all([
+          total(),
+          this.repo.ordinalPage(set, ordinal, serializer, offset, limit, 'asc'),
+        ]);
         return { total: n, rows };
       }
       const n = await total();
       const highest = n - 1 - offset;
-      return { total: n, rows: highest < 0 ? [] : await this.repo.ordinalPage(set, ordinal, serializer, highest, limit, 'desc') };
+      return {
+        total: n,
+        rows: highest < 0 ? [] : await this.repo.ordinalPage(set, ordinal, serializer, highest, limit, 'desc'),
+      };
     }
 
     const count = async (): Promise<number> => {
@@ -230,7 +286,10 @@ export class RosterService {
     };
     const cached = this.totals.peek(cacheKey);
     if (cached !== undefined) {
-      return { total: cached, rows: offset >= cached ? [] : await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit) };
+      return {
+        total: cached,
+        rows: offset >= cached ? [] : await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit),
+      };
     }
     const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
     if (ends(rows)) {

@@ -30,20 +30,24 @@ const HISTOGRAM_FIELDS = new Set(['status', 'dateLastModified']);
 
 /** True when every predicate of the filter is on `status` or `dateLastModified`. */
 export function histogramCanAnswer(filter: FilterNode): boolean {
-  if (filter.kind === 'predicate') return HISTOGRAM_FIELDS.has(filter.field.field) && filter.field.subField === undefined;
+  if (filter.kind === 'predicate')
+    return HISTOGRAM_FIELDS.has(filter.field.field) && filter.field.subField === undefined;
   return histogramCanAnswer(filter.left) && histogramCanAnswer(filter.right);
 }
 
 function matches(filter: FilterNode, bucket: StampBucket): boolean {
   if (filter.kind !== 'predicate') {
-    return filter.kind === 'and' ? matches(filter.left, bucket) && matches(filter.right, bucket) : matches(filter.left, bucket) || matches(filter.right, bucket);
+    return filter.kind === 'and'
+      ? matches(filter.left, bucket) && matches(filter.right, bucket)
+      : matches(filter.left, bucket) || matches(filter.right, bucket);
   }
   const { value } = filter;
   if (filter.field.field === 'dateLastModified' && value.kind === 'datetime') {
     return holds(bucket.micros, filter.op, value.value.getTime() * 1000);
   }
   // As in the SQL: an unlisted value equals no status; ordering and `~` compare lower-cased text.
-  if (filter.field.field === 'status' && (value.kind === 'enum' || value.kind === 'unlisted')) return enumHolds(bucket.status, filter.op, value);
+  if (filter.field.field === 'status' && (value.kind === 'enum' || value.kind === 'unlisted'))
+    return enumHolds(bucket.status, filter.op, value);
   throw new TypeError(`histogram cannot evaluate ${filter.field.path}`);
 }
 

@@ -7,6 +7,9 @@ import { unsupportedController } from './controllers/unsupported.controller';
  * are registered last. v1.1 has one root; v1.2 one per service.
  */
 @Module({
-  controllers: [unsupportedController(V1P1_API, 'rostering'), ...(['rostering', 'gradebook', 'resources'] as const).map((s) => unsupportedController(V1P2_API, s))],
+  controllers: [
+    unsupportedController(V1P1_API, 'rostering'),
+    ...(['rostering', 'gradebook', 'resources'] as const).map((s) => unsupportedController(V1P2_API, s)),
+  ],
 })
 export class UnsupportedRoutesModule {}

@@ -63,16 +63,30 @@ export class TenantAccessService {
     const deploymentId = who.deploymentId && isUuid(who.deploymentId) ? who.deploymentId.toLowerCase() : null;
     const lookup = isUuid(tenantId) ? await this.lookup(tenantId, deploymentId) : { found: false as const };
     if (!lookup.found) {
-      throw new ApiError(ApiErrorCode.LicenceRequired, `The rostering API needs the tenant's ${REQUIRED_LICENCE} licence`);
+      throw new ApiError(
+        ApiErrorCode.LicenceRequired,
+        `The rostering API needs the tenant's ${REQUIRED_LICENCE} licence`,
+      );
     }
     const { row } = lookup;
     if (this.env.SERVICE_REGION && row.region_id !== this.env.SERVICE_REGION) {
-      throw new ApiError(ApiErrorCode.RegionMismatch, `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`);
+      throw new ApiError(
+        ApiErrorCode.RegionMismatch,
+        `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`,
+      );
     }
     if (!(row.licences ?? []).includes(REQUIRED_LICENCE)) {
-      throw new ApiError(ApiErrorCode.LicenceRequired, `The rostering API needs the tenant's ${REQUIRED_LICENCE} licence`);
+      throw new ApiError(
+        ApiErrorCode.LicenceRequired,
+        `The rostering API needs the tenant's ${REQUIRED_LICENCE} licence`,
+      );
     }
-    return { tenantId, regionId: row.region_id, rootOrgSourcedId: row.root_org_sourced_id, output: outputSettings(row.settings) };
+    return {
+      tenantId,
+      regionId: row.region_id,
+      rootOrgSourcedId: row.root_org_sourced_id,
+      output: outputSettings(row.settings),
+    };
   }
 
   private lookup(tenantId: string, deploymentId: string | null): Promise<Lookup> {

@@ -11,8 +11,15 @@ export interface Rec {
 }
 
 const STAFF = ['teacher', 'administrator', 'aide', 'proctor'];
-const list = (v: string | undefined): string[] => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
-export const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+const list = (v: string | undefined): string[] =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+export const byteOrder = (a: string, b: string): number =>
+  Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
 export class RosterModel {
   constructor(readonly fixture: RosterFixture) {}
@@ -20,7 +27,9 @@ export class RosterModel {
   records(file: FixtureFile): Rec[] {
     const all = fileRows(this.fixture, file, { withTombstones: true });
     const live = new Set(fileRows(this.fixture, file, { withTombstones: false }).map((r) => r.sourcedId));
-    return all.map((row) => ({ id: row.sourcedId as string, row, active: live.has(row.sourcedId as string) })).sort((a, b) => byteOrder(a.id, b.id));
+    return all
+      .map((row) => ({ id: row.sourcedId as string, row, active: live.has(row.sourcedId as string) }))
+      .sort((a, b) => byteOrder(a.id, b.id));
   }
 
   ids(file: FixtureFile, keep: (r: Rec) => boolean = () => true): string[] {
@@ -62,7 +71,8 @@ export class RosterModel {
     const id = ids.id ?? '';
     const usersWith = (rows: CsvRow[]) => new Set(rows.map((e) => e.userSourcedId));
     const classesWith = (rows: CsvRow[]) => new Set(rows.map((e) => e.classSourcedId));
-    const classInSchool = (cls: string) => this.records('classes').some((c) => c.id === cls && c.row.schoolSourcedId === school);
+    const classInSchool = (cls: string) =>
+      this.records('classes').some((c) => c.id === cls && c.row.schoolSourcedId === school);
     switch (op) {
       case 'getAllAcademicSessions':
         return this.ids('academicSessions');
@@ -95,24 +105,38 @@ export class RosterModel {
       case 'getEnrollmentsForSchool':
         return this.isSchool(school) ? this.ids('enrollments', (r) => r.row.schoolSourcedId === school) : [];
       case 'getEnrollmentsForClassInSchool':
-        return this.isSchool(school) && classInSchool(ids.class_id as string) ? this.ids('enrollments', (r) => r.row.classSourcedId === ids.class_id) : [];
+        return this.isSchool(school) && classInSchool(ids.class_id as string)
+          ? this.ids('enrollments', (r) => r.row.classSourcedId === ids.class_id)
+          : [];
       case 'getStudentsForClassInSchool':
       case 'getTeachersForClassInSchool': {
         if (!this.isSchool(school) || !classInSchool(ids.class_id as string)) return [];
         const roles = op === 'getStudentsForClassInSchool' ? ['student'] : STAFF;
-        const members = usersWith(this.activeEnrollments((e) => e.classSourcedId === ids.class_id && roles.includes(e.role as string)));
+        const members = usersWith(
+          this.activeEnrollments((e) => e.classSourcedId === ids.class_id && roles.includes(e.role as string)),
+        );
         return this.ids('users', (r) => members.has(r.id));
       }
       case 'getStudentsForSchool':
       case 'getTeachersForSchool': {
         if (!this.isSchool(school)) return [];
         const roles = op === 'getStudentsForSchool' ? ['student'] : STAFF;
-        const enrolled = usersWith(this.activeEnrollments((e) => e.schoolSourcedId === school && roles.includes(e.role as string)));
-        return this.ids('users', (r) => roles.includes(r.row.role as string) && (list(r.row.orgSourcedIds).includes(school) || enrolled.has(r.id)));
+        const enrolled = usersWith(
+          this.activeEnrollments((e) => e.schoolSourcedId === school && roles.includes(e.role as string)),
+        );
+        return this.ids(
+          'users',
+          (r) =>
+            roles.includes(r.row.role as string) && (list(r.row.orgSourcedIds).includes(school) || enrolled.has(r.id)),
+        );
       }
       case 'getTermsForSchool': {
         if (!this.isSchool(school)) return [];
-        const used = new Set(this.records('classes').filter((c) => c.active && c.row.schoolSourcedId === school).flatMap((c) => list(c.row.termSourcedIds)));
+        const used = new Set(
+          this.records('classes')
+            .filter((c) => c.active && c.row.schoolSourcedId === school)
+            .flatMap((c) => list(c.row.termSourcedIds)),
+        );
         return this.ids('academicSessions', (r) => r.row.type === 'term' && used.has(r.id));
       }
       case 'getClassesForTerm':
@@ -125,13 +149,17 @@ export class RosterModel {
       case 'getClassesForTeacher':
       case 'getClassesForUser': {
         const roles = op === 'getClassesForStudent' ? ['student'] : op === 'getClassesForTeacher' ? STAFF : undefined;
-        const classes = classesWith(this.activeEnrollments((e) => e.userSourcedId === id && (!roles || roles.includes(e.role as string))));
+        const classes = classesWith(
+          this.activeEnrollments((e) => e.userSourcedId === id && (!roles || roles.includes(e.role as string))),
+        );
         return this.ids('classes', (r) => classes.has(r.id));
       }
       case 'getStudentsForClass':
       case 'getTeachersForClass': {
         const roles = op === 'getStudentsForClass' ? ['student'] : STAFF;
-        const members = usersWith(this.activeEnrollments((e) => e.classSourcedId === id && roles.includes(e.role as string)));
+        const members = usersWith(
+          this.activeEnrollments((e) => e.classSourcedId === id && roles.includes(e.role as string)),
+        );
         return this.ids('users', (r) => members.has(r.id));
       }
       default:

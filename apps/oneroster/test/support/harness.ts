@@ -42,7 +42,9 @@ export class RosterHarness {
    * @param env extra configuration, or a function of the fresh database returning it (to start
    *   something on the database, e.g. the identity service, before the app boots)
    */
-  async start(env: Record<string, string> | ((db: TestDatabase) => Promise<Record<string, string>>) = {}): Promise<this> {
+  async start(
+    env: Record<string, string> | ((db: TestDatabase) => Promise<Record<string, string>>) = {},
+  ): Promise<this> {
     this.db = await createTestDatabase();
     this.issuer = await new TestIssuer().start();
     this.app = await this.boot(typeof env === 'function' ? await env(this.db) : env);
@@ -55,7 +57,15 @@ export class RosterHarness {
   async boot(env: Record<string, string> = {}): Promise<NestExpressApplication> {
     const config = loadConfig(
       OnerosterEnv,
-      baseTestEnv({ DATABASE_URL: this.db.url, JWKS_URL: this.issuer.jwksUrl, TOKEN_ISSUER: this.issuer.issuer, ONEROSTER_DATA_VERSION_TTL_MS: '0', ONEROSTER_TENANT_CACHE_TTL_MS: '0', PUBLIC_BASE_URL: PUBLIC_BASE, ...env }),
+      baseTestEnv({
+        DATABASE_URL: this.db.url,
+        JWKS_URL: this.issuer.jwksUrl,
+        TOKEN_ISSUER: this.issuer.issuer,
+        ONEROSTER_DATA_VERSION_TTL_MS: '0',
+        ONEROSTER_TENANT_CACHE_TTL_MS: '0',
+        PUBLIC_BASE_URL: PUBLIC_BASE,
+        ...env,
+      }),
     );
     return createTestApp(OnerosterModule.forRoot(config), { errorFilter: new ImsxErrorFilter() });
   }
@@ -67,11 +77,26 @@ export class RosterHarness {
   }
 
   /** A tenant with an app deployed at it (with the given output settings). */
-  async tenant(o: { rootOrg?: string; licences?: Array<'data-operations' | 'advanced'>; region?: 'AU-NSW' | 'SG'; settings?: DeploymentSettings } = {}): Promise<TenantSetup> {
-    const tenant = await this.world.tenant({ licences: o.licences ?? ['data-operations'], region: o.region, rootOrg: o.rootOrg });
+  async tenant(
+    o: {
+      rootOrg?: string;
+      licences?: Array<'data-operations' | 'advanced'>;
+      region?: 'AU-NSW' | 'SG';
+      settings?: DeploymentSettings;
+    } = {},
+  ): Promise<TenantSetup> {
+    const tenant = await this.world.tenant({
+      licences: o.licences ?? ['data-operations'],
+      region: o.region,
+      rootOrg: o.rootOrg,
+    });
     const { app } = await this.world.app({ type: 'tenant', id: tenant.id });
     const { deployment } = await this.world.deploy(app.id, tenant.id, [SCOPE.core, SCOPE.roster, SCOPE.demographics]);
-    if (o.settings) await this.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [deployment.id, JSON.stringify(o.settings)]);
+    if (o.settings)
+      await this.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [
+        deployment.id,
+        JSON.stringify(o.settings),
+      ]);
     return { tenantId: tenant.id, deploymentId: deployment.id, appId: app.id };
   }
 
@@ -79,7 +104,11 @@ export class RosterHarness {
   async otherApp(t: TenantSetup, settings?: DeploymentSettings): Promise<TenantSetup> {
     const { app } = await this.world.app({ type: 'tenant', id: t.tenantId }, 'Second App');
     const { deployment } = await this.world.deploy(app.id, t.tenantId, Object.values(SCOPE));
-    if (settings) await this.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [deployment.id, JSON.stringify(settings)]);
+    if (settings)
+      await this.ds.query('UPDATE tenant_app_deployments SET settings = $2 WHERE id = $1', [
+        deployment.id,
+        JSON.stringify(settings),
+      ]);
     return { tenantId: t.tenantId, deploymentId: deployment.id, appId: app.id };
   }
 
@@ -89,7 +118,9 @@ export class RosterHarness {
   }
 
   put(path: string, body: unknown, token?: string): request.Test {
-    const r = request(this.app.getHttpServer()).put(`${PREFIX}/${path}`).send(body as object);
+    const r = request(this.app.getHttpServer())
+      .put(`${PREFIX}/${path}`)
+      .send(body as object);
     return token ? r.set('Authorization', `Bearer ${token}`) : r;
   }
 

@@ -54,10 +54,18 @@ export async function startIdentity(databaseUrl: string): Promise<IdentityProces
 }
 
 /** An OAuth 2.0 client-credentials grant (RFC 6749 §4.4) with HTTP Basic client authentication. */
-export async function clientCredentialsToken(identityUrl: string, clientId: string, clientSecret: string, scope?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function clientCredentialsToken(
+  identityUrl: string,
+  clientId: string,
+  clientSecret: string,
+  scope?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${identityUrl}/oauth/token`, {
     method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };

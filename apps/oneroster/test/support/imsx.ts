@@ -24,7 +24,12 @@ export function expectImsxWarning(body: Record<string, unknown>, codeMinor: stri
   const set = body.statusInfoSet as Array<Record<string, unknown>> | undefined;
   expect(set).toBeDefined();
   const found = (set ?? []).find(
-    (s) => (s.imsx_CodeMinor as { imsx_codeMinorField: Array<{ imsx_codeMinorFieldValue: string; imsx_codeMinorFieldName: string }> }).imsx_codeMinorField[0]?.imsx_codeMinorFieldValue === codeMinor,
+    (s) =>
+      (
+        s.imsx_CodeMinor as {
+          imsx_codeMinorField: Array<{ imsx_codeMinorFieldValue: string; imsx_codeMinorFieldName: string }>;
+        }
+      ).imsx_codeMinorField[0]?.imsx_codeMinorFieldValue === codeMinor,
   );
   expect(found).toMatchObject({ imsx_codeMajor: 'success', imsx_severity: 'warning' });
   if (fieldName) expect(JSON.stringify(found)).toContain(`"imsx_codeMinorFieldName":"${fieldName}"`);

@@ -8,16 +8,26 @@ import type { RosterHarness, TenantSetup } from './harness';
 import { csvText, FIXTURE_FILES, manifestText, type RosterFixture } from './roster-fixture';
 
 /** Imports one bulk package (a folder with manifest.csv) through the CSV importer. */
-async function importPackage(databaseUrl: string, tenantId: string, fixture: RosterFixture, withTombstones: boolean): Promise<void> {
+async function importPackage(
+  databaseUrl: string,
+  tenantId: string,
+  fixture: RosterFixture,
+  withTombstones: boolean,
+): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'oneroster-fixture-'));
   try {
     writeFileSync(path.join(dir, 'manifest.csv'), manifestText());
-    for (const file of FIXTURE_FILES) writeFileSync(path.join(dir, `${file}.csv`), csvText(fixture, file, { withTombstones }));
+    for (const file of FIXTURE_FILES)
+      writeFileSync(path.join(dir, `${file}.csv`), csvText(fixture, file, { withTombstones }));
     const client = new Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const report = await importRosterPackage(client, () => openRosterPackage(dir), { tenantId, source: `${fixture.name}-fixture` });
-      if (report.status !== 'succeeded') throw new Error(`fixture import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
+      const report = await importRosterPackage(client, () => openRosterPackage(dir), {
+        tenantId,
+        source: `${fixture.name}-fixture`,
+      });
+      if (report.status !== 'succeeded')
+        throw new Error(`fixture import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
     } finally {
       await client.end();
     }

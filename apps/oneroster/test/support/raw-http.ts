@@ -19,7 +19,12 @@ export async function listening(server: Server): Promise<number> {
  * One HTTP request with the request target sent byte for byte as given (no URL normalisation,
  * so `filter=email='x@y.org'` reaches the server un-encoded, as Google's notebook sends it).
  */
-export function rawRequest(port: number, method: string, target: string, o: { token?: string; body?: string; contentType?: string } = {}): Promise<RawAnswer> {
+export function rawRequest(
+  port: number,
+  method: string,
+  target: string,
+  o: { token?: string; body?: string; contentType?: string } = {},
+): Promise<RawAnswer> {
   const headers: Record<string, string> = {};
   if (o.token) headers['Authorization'] = `Bearer ${o.token}`;
   if (o.body !== undefined) {

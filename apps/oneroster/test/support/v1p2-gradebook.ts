@@ -14,7 +14,8 @@ export const ref = (sourcedId: string, type?: string) => ({ sourcedId, ...(type 
 
 /** A write of the fixture: PUT `body` at `collection/id`; `deleted` ones are deleted afterwards. */
 export interface FixtureWrite {
-  readonly collection: 'categories' | 'lineItems' | 'results' | 'scoreScales' | 'assessmentLineItems' | 'assessmentResults';
+  readonly collection:
+    'categories' | 'lineItems' | 'results' | 'scoreScales' | 'assessmentLineItems' | 'assessmentResults';
   readonly id: string;
   readonly body: object;
   readonly deleted?: boolean;
@@ -40,14 +41,30 @@ export const lineItemBody = (over: Record<string, unknown> = {}) => ({
   },
 });
 export const resultBody = (over: Record<string, unknown> = {}) => ({
-  result: { lineItem: ref('li-alg1-hw1'), student: ref('usr-s-09'), scoreStatus: 'fully graded', score: 7, scoreDate: '2023-09-09', ...over },
+  result: {
+    lineItem: ref('li-alg1-hw1'),
+    student: ref('usr-s-09'),
+    scoreStatus: 'fully graded',
+    score: 7,
+    scoreDate: '2023-09-09',
+    ...over,
+  },
 });
 export const scoreScaleBody = (over: Record<string, unknown> = {}) => ({
   scoreScale: { title: 'Letter grades', type: 'letter', class: ref('cls-alg-1'), scoreScaleValue: letters, ...over },
 });
-export const assessmentLineItemBody = (over: Record<string, unknown> = {}) => ({ assessmentLineItem: { title: 'Unit test', ...over } });
+export const assessmentLineItemBody = (over: Record<string, unknown> = {}) => ({
+  assessmentLineItem: { title: 'Unit test', ...over },
+});
 export const assessmentResultBody = (over: Record<string, unknown> = {}) => ({
-  assessmentResult: { assessmentLineItem: ref('ali-unit1'), student: ref('usr-s-01'), scoreStatus: 'fully graded', score: 80, scoreDate: '2023-10-02', ...over },
+  assessmentResult: {
+    assessmentLineItem: ref('ali-unit1'),
+    student: ref('usr-s-01'),
+    scoreStatus: 'fully graded',
+    score: 80,
+    scoreDate: '2023-10-02',
+    ...over,
+  },
 });
 
 /** The district tenant's v1.2 gradebook (classes and students of `districtFixture`). */
@@ -55,10 +72,23 @@ export function districtV1p2Gradebook(): FixtureWrite[] {
   const objectives = [{ source: 'case', learningObjectiveIds: ['6b9bca2a-8cd6-11e9-a8f4-0242ac120002'] }];
   return [
     { collection: 'categories', id: 'cat-hw', body: { category: { title: 'Homework', weight: 0.4 } } },
-    { collection: 'categories', id: 'cat-quiz', body: { category: { title: 'Quizzes', weight: 0.6, metadata: { 'lms.colour': 'teal' } } } },
+    {
+      collection: 'categories',
+      id: 'cat-quiz',
+      body: { category: { title: 'Quizzes', weight: 0.6, metadata: { 'lms.colour': 'teal' } } },
+    },
     { collection: 'categories', id: 'cat-old', body: { category: { title: 'Retired' } }, deleted: true },
     { collection: 'scoreScales', id: 'ss-letter', body: scoreScaleBody({ course: ref('crs-alg') }) },
-    { collection: 'scoreScales', id: 'ss-pass', body: scoreScaleBody({ title: 'Pass/fail', type: 'pass', class: ref('cls-eng-7a'), scoreScaleValue: [{ itemValueLHS: '50 - 100', itemValueRHS: 'pass' }] }) },
+    {
+      collection: 'scoreScales',
+      id: 'ss-pass',
+      body: scoreScaleBody({
+        title: 'Pass/fail',
+        type: 'pass',
+        class: ref('cls-eng-7a'),
+        scoreScaleValue: [{ itemValueLHS: '50 - 100', itemValueRHS: 'pass' }],
+      }),
+    },
     { collection: 'scoreScales', id: 'ss-old', body: scoreScaleBody({ title: 'Old' }), deleted: true },
     {
       collection: 'lineItems',
@@ -72,8 +102,21 @@ export function districtV1p2Gradebook(): FixtureWrite[] {
         learningObjectiveSet: objectives,
       }),
     },
-    { collection: 'lineItems', id: 'li-alg1-quiz1', body: lineItemBody({ title: 'Quiz 1', category: ref('cat-quiz'), academicSession: ref('as-gp2'), resultValueMax: 20 }) },
-    { collection: 'lineItems', id: 'li-alg2-hw1', body: lineItemBody({ title: 'Homework 1', class: ref('cls-alg-2'), gradingPeriod: ref('as-gp1') }) },
+    {
+      collection: 'lineItems',
+      id: 'li-alg1-quiz1',
+      body: lineItemBody({
+        title: 'Quiz 1',
+        category: ref('cat-quiz'),
+        academicSession: ref('as-gp2'),
+        resultValueMax: 20,
+      }),
+    },
+    {
+      collection: 'lineItems',
+      id: 'li-alg2-hw1',
+      body: lineItemBody({ title: 'Homework 1', class: ref('cls-alg-2'), gradingPeriod: ref('as-gp1') }),
+    },
     { collection: 'lineItems', id: 'li-alg1-old', body: lineItemBody({ title: 'Dropped' }), deleted: true },
     {
       collection: 'results',
@@ -85,22 +128,104 @@ export function districtV1p2Gradebook(): FixtureWrite[] {
         score: 9.5,
         late: 'true',
         missing: 'false',
-        learningObjectiveSet: [{ source: 'case', learningObjectiveResults: [{ learningObjectiveId: '6b9bca2a-8cd6-11e9-a8f4-0242ac120002', score: 4 }] }],
+        learningObjectiveSet: [
+          {
+            source: 'case',
+            learningObjectiveResults: [{ learningObjectiveId: '6b9bca2a-8cd6-11e9-a8f4-0242ac120002', score: 4 }],
+          },
+        ],
       }),
     },
-    { collection: 'results', id: 'r-hw1-s03', body: resultBody({ student: ref('usr-s-03'), scoreStatus: 'partially graded', score: undefined, textScore: 'B', comment: 'Q4 pending' }) },
-    { collection: 'results', id: 'r-hw1-s05', body: resultBody({ student: ref('usr-s-05'), scoreStatus: 'exempt', score: undefined }) },
-    { collection: 'results', id: 'r-quiz1-s01', body: resultBody({ lineItem: ref('li-alg1-quiz1'), student: ref('usr-s-01'), score: 17, inProgress: true }) },
-    { collection: 'results', id: 'r-quiz1-s03', body: resultBody({ lineItem: ref('li-alg1-quiz1'), student: ref('usr-s-03') }), deleted: true },
-    { collection: 'results', id: 'r-alg2-s02', body: resultBody({ lineItem: ref('li-alg2-hw1'), student: ref('usr-s-02'), scoreStatus: 'ext:regraded' }) },
-    { collection: 'assessmentLineItems', id: 'ali-unit1', body: assessmentLineItemBody({ title: 'Unit 1 test', class: ref('cls-alg-1'), resultValueMin: 0, resultValueMax: 100, learningObjectiveSet: objectives }) },
-    { collection: 'assessmentLineItems', id: 'ali-unit1-a', body: assessmentLineItemBody({ title: 'Unit 1, part A', parentAssessmentLineItem: ref('ali-unit1'), scoreScale: ref('ss-letter') }) },
-    { collection: 'assessmentLineItems', id: 'ali-old', body: assessmentLineItemBody({ title: 'Old test' }), deleted: true },
-    { collection: 'assessmentResults', id: 'ar-unit1-s01', body: assessmentResultBody({ score: 88, scorePercentile: 75.5 }) },
+    {
+      collection: 'results',
+      id: 'r-hw1-s03',
+      body: resultBody({
+        student: ref('usr-s-03'),
+        scoreStatus: 'partially graded',
+        score: undefined,
+        textScore: 'B',
+        comment: 'Q4 pending',
+      }),
+    },
+    {
+      collection: 'results',
+      id: 'r-hw1-s05',
+      body: resultBody({ student: ref('usr-s-05'), scoreStatus: 'exempt', score: undefined }),
+    },
+    {
+      collection: 'results',
+      id: 'r-quiz1-s01',
+      body: resultBody({ lineItem: ref('li-alg1-quiz1'), student: ref('usr-s-01'), score: 17, inProgress: true }),
+    },
+    {
+      collection: 'results',
+      id: 'r-quiz1-s03',
+      body: resultBody({ lineItem: ref('li-alg1-quiz1'), student: ref('usr-s-03') }),
+      deleted: true,
+    },
+    {
+      collection: 'results',
+      id: 'r-alg2-s02',
+      body: resultBody({ lineItem: ref('li-alg2-hw1'), student: ref('usr-s-02'), scoreStatus: 'ext:regraded' }),
+    },
+    {
+      collection: 'assessmentLineItems',
+      id: 'ali-unit1',
+      body: assessmentLineItemBody({
+        title: 'Unit 1 test',
+        class: ref('cls-alg-1'),
+        resultValueMin: 0,
+        resultValueMax: 100,
+        learningObjectiveSet: objectives,
+      }),
+    },
+    {
+      collection: 'assessmentLineItems',
+      id: 'ali-unit1-a',
+      body: assessmentLineItemBody({
+        title: 'Unit 1, part A',
+        parentAssessmentLineItem: ref('ali-unit1'),
+        scoreScale: ref('ss-letter'),
+      }),
+    },
+    {
+      collection: 'assessmentLineItems',
+      id: 'ali-old',
+      body: assessmentLineItemBody({ title: 'Old test' }),
+      deleted: true,
+    },
+    {
+      collection: 'assessmentResults',
+      id: 'ar-unit1-s01',
+      body: assessmentResultBody({ score: 88, scorePercentile: 75.5 }),
+    },
     // Assessment results need a student, not an enrollment in the assessment's class.
-    { collection: 'assessmentResults', id: 'ar-unit1-s02', body: assessmentResultBody({ student: ref('usr-s-02'), scoreStatus: 'not submitted', score: undefined, missing: 'true' }) },
-    { collection: 'assessmentResults', id: 'ar-a-s01', body: assessmentResultBody({ assessmentLineItem: ref('ali-unit1-a'), score: undefined, textScore: 'A', scoreScale: ref('ss-letter') }) },
-    { collection: 'assessmentResults', id: 'ar-old', body: assessmentResultBody({ student: ref('usr-s-03') }), deleted: true },
+    {
+      collection: 'assessmentResults',
+      id: 'ar-unit1-s02',
+      body: assessmentResultBody({
+        student: ref('usr-s-02'),
+        scoreStatus: 'not submitted',
+        score: undefined,
+        missing: 'true',
+      }),
+    },
+    {
+      collection: 'assessmentResults',
+      id: 'ar-a-s01',
+      body: assessmentResultBody({
+        assessmentLineItem: ref('ali-unit1-a'),
+        score: undefined,
+        textScore: 'A',
+        scoreScale: ref('ss-letter'),
+      }),
+    },
+    {
+      collection: 'assessmentResults',
+      id: 'ar-old',
+      body: assessmentResultBody({ student: ref('usr-s-03') }),
+      deleted: true,
+    },
   ];
 }
 
@@ -109,20 +234,38 @@ export function schoolV1p2Gradebook(): FixtureWrite[] {
   return [
     { collection: 'categories', id: 'cat-hw', body: { category: { title: 'Hausaufgaben' } } },
     { collection: 'scoreScales', id: 'ss-letter', body: scoreScaleBody({ class: ref('bv-cls-1') }) },
-    { collection: 'lineItems', id: 'li-bv-1', body: lineItemBody({ title: 'Spelling', class: ref('bv-cls-1'), school: ref('org-b1') }) },
-    { collection: 'results', id: 'r-hw1-s01', body: resultBody({ lineItem: ref('li-bv-1'), student: ref('usr-s-01') }) },
+    {
+      collection: 'lineItems',
+      id: 'li-bv-1',
+      body: lineItemBody({ title: 'Spelling', class: ref('bv-cls-1'), school: ref('org-b1') }),
+    },
+    {
+      collection: 'results',
+      id: 'r-hw1-s01',
+      body: resultBody({ lineItem: ref('li-bv-1'), student: ref('usr-s-01') }),
+    },
     { collection: 'assessmentLineItems', id: 'ali-unit1', body: assessmentLineItemBody({ class: ref('bv-cls-1') }) },
     { collection: 'assessmentResults', id: 'ar-unit1-s01', body: assessmentResultBody({ student: ref('bv-s-02') }) },
   ];
 }
 
 /** Every v1.2 gradebook write scope. */
-export const V1P2_WRITE_SCOPES = [SCOPE_V1P2.gradebookPut, SCOPE_V1P2.gradebookDelete, SCOPE_V1P2.assessmentPut, SCOPE_V1P2.assessmentDelete, SCOPE_V1P2.gradebookPost];
+export const V1P2_WRITE_SCOPES = [
+  SCOPE_V1P2.gradebookPut,
+  SCOPE_V1P2.gradebookDelete,
+  SCOPE_V1P2.assessmentPut,
+  SCOPE_V1P2.assessmentDelete,
+  SCOPE_V1P2.gradebookPost,
+];
 /** Every v1.2 gradebook read scope. */
 export const V1P2_READ_SCOPES = [SCOPE_V1P2.gradebook, SCOPE_V1P2.assessment];
 
 /** Writes a fixture through the v1.2 API with `token` (PUTs answer 201, DELETEs 204). */
-export async function writeV1p2Gradebook(h: RosterHarness, writes: readonly FixtureWrite[], token: string): Promise<void> {
+export async function writeV1p2Gradebook(
+  h: RosterHarness,
+  writes: readonly FixtureWrite[],
+  token: string,
+): Promise<void> {
   for (const w of writes) {
     const res = await v1p2(h, 'gradebook', 'put', `${w.collection}/${encodeURIComponent(w.id)}`, token, w.body);
     if (res.status !== 201) throw new Error(`PUT ${w.collection}/${w.id}: ${res.status} ${res.text}`);
@@ -169,10 +312,17 @@ export interface Answer {
  * body). A PUT that replaces answers 200, which the OAS does not list (reference v1.2 §13 #8):
  * its body is the stored object in the operation's Single wrapper, the request schema.
  */
-export function expectOasAnswer(res: Answer, method: string, path: string, options: { fields?: true | readonly string[]; service?: V1p2Service } = {}): void {
+export function expectOasAnswer(
+  res: Answer,
+  method: string,
+  path: string,
+  options: { fields?: true | readonly string[]; service?: V1p2Service } = {},
+): void {
   const service = options.service ?? 'gradebook';
   const replaced = method.toUpperCase() === 'PUT' && res.status === 200;
-  const schema = replaced ? findV1p2Operation(service, method, path).requestSchema : responseSchemaOf(service, method, path, res.status);
+  const schema = replaced
+    ? findV1p2Operation(service, method, path).requestSchema
+    : responseSchemaOf(service, method, path, res.status);
   if (schema === null) {
     expect(res.text ?? '').toBe('');
     return;

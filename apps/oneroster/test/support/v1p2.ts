@@ -40,10 +40,24 @@ export const SCOPE_V1P2 = {
 export type V1p2Method = 'get' | 'put' | 'post' | 'delete';
 
 /** A request to a v1.2 service of the harness's app (`path` relative to the service root). */
-export function v1p2(h: RosterHarness, service: V1p2Service, method: V1p2Method, path: string, token?: string, body?: unknown): request.Test {
+export function v1p2(
+  h: RosterHarness,
+  service: V1p2Service,
+  method: V1p2Method,
+  path: string,
+  token?: string,
+  body?: unknown,
+): request.Test {
   const agent = request(h.app.getHttpServer());
   const url = `${V1P2[service]}/${path.replace(/^\/+/, '')}`;
-  let r = method === 'get' ? agent.get(url) : method === 'put' ? agent.put(url) : method === 'post' ? agent.post(url) : agent.delete(url);
+  let r =
+    method === 'get'
+      ? agent.get(url)
+      : method === 'put'
+        ? agent.put(url)
+        : method === 'post'
+          ? agent.post(url)
+          : agent.delete(url);
   if (token) r = r.set('Authorization', `Bearer ${token}`);
   if (body !== undefined) r = r.send(body as object);
   return r;
@@ -53,10 +67,18 @@ export function v1p2(h: RosterHarness, service: V1p2Service, method: V1p2Method,
  * Asserts a v1.2 error (reference v1.2 §7.2): the status, one bare `imsx_StatusInfo` (no
  * `statusInfoSet`) that validates against the service's schema, and its codeMinor.
  */
-export function expectV1p2Error(res: Response, service: V1p2Service, status: number, codeMinor: string | undefined, fieldName?: string): void {
+export function expectV1p2Error(
+  res: Response,
+  service: V1p2Service,
+  status: number,
+  codeMinor: string | undefined,
+  fieldName?: string,
+): void {
   const minor = res.body?.imsx_CodeMinor?.imsx_codeMinorField?.[0];
   if (res.status !== status || minor?.imsx_codeMinorFieldValue !== codeMinor) {
-    throw new Error(`expected ${status} ${codeMinor ?? '(no codeMinor)'}, got ${res.status} ${JSON.stringify(res.body)}`);
+    throw new Error(
+      `expected ${status} ${codeMinor ?? '(no codeMinor)'}, got ${res.status} ${JSON.stringify(res.body)}`,
+    );
   }
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   expectV1p2(service, 'imsx_StatusInfoDType', res.body);

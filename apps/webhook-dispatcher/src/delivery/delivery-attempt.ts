@@ -39,7 +39,16 @@ export class DeliveryAttempt {
     const bodyTail = body.endsWithMessage ? await this.tails.get(body.endsWithMessage) : undefined;
     let signed;
     try {
-      signed = await this.signer.sign({ appId: d.app_id, deliveryId: d.id, subject: body.subject, tenantId: d.tenant_id, type: body.type, bodyClaim: body.claim, bodyJson: body.json, bodyTail });
+      signed = await this.signer.sign({
+        appId: d.app_id,
+        deliveryId: d.id,
+        subject: body.subject,
+        tenantId: d.tenant_id,
+        type: body.type,
+        bodyClaim: body.claim,
+        bodyJson: body.json,
+        bodyTail,
+      });
     } catch (err) {
       // Every queued job hits this while the key is missing: say so once in a while, not per job.
       if (Date.now() - this.lastSigningError > SIGNING_ERROR_LOG_EVERY_MS) {
@@ -49,7 +58,10 @@ export class DeliveryAttempt {
       throw new SigningUnavailableError(err instanceof Error ? err.message : String(err));
     }
     const url = d.endpoint as string;
-    const sent = await this.sender.send(url, signed.token, { 'webhook-id': d.id, 'webhook-attempt': String(attemptNumber) });
+    const sent = await this.sender.send(url, signed.token, {
+      'webhook-id': d.id,
+      'webhook-attempt': String(attemptNumber),
+    });
     const delivered = sent.errorCode === null;
     const status = delivered ? 'delivered' : final ? 'undeliverable' : 'awaiting_retry';
     return {
@@ -57,7 +69,8 @@ export class DeliveryAttempt {
       messageId: d.message_id,
       attemptNumber,
       status,
-      dueAt: status === 'awaiting_retry' ? new Date(Date.now() + retryDelayMs(this.s.retryBaseMs, attemptNumber)) : null,
+      dueAt:
+        status === 'awaiting_retry' ? new Date(Date.now() + retryDelayMs(this.s.retryBaseMs, attemptNumber)) : null,
       startedAt: sent.startedAt,
       durationMs: sent.durationMs,
       url,

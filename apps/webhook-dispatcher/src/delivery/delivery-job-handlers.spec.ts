@@ -1,5 +1,10 @@
 import { DELIVERY_JOB_KINDS, type DeliveryJobData } from '@edu/queue';
-import { DeliveryJobRouter, deliveryJobHandlers, handlersByKind, type DeliveryJobHandlerMap } from './delivery-job-handlers';
+import {
+  DeliveryJobRouter,
+  deliveryJobHandlers,
+  handlersByKind,
+  type DeliveryJobHandlerMap,
+} from './delivery-job-handlers';
 import type { DeliveryService } from './delivery.service';
 import { DONE } from './job-settlement';
 
@@ -59,6 +64,8 @@ describe('delivery job handlers', () => {
     expect([...handlersByKind(map).keys()]).toEqual([...DELIVERY_JOB_KINDS]);
     const { test: _test, ...withoutTest } = map;
     expect(() => handlersByKind(withoutTest as DeliveryJobHandlerMap)).toThrow('no handler for "test"');
-    expect(() => handlersByKind({ ...map, 'bulk-resend': map.redelivery } as DeliveryJobHandlerMap)).toThrow('a handler for unknown kind "bulk-resend"');
+    expect(() => handlersByKind({ ...map, 'bulk-resend': map.redelivery } as DeliveryJobHandlerMap)).toThrow(
+      'a handler for unknown kind "bulk-resend"',
+    );
   });
 });

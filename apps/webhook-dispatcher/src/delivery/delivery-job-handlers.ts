@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { DELIVERY_JOB_KINDS, deliveryJobOf, type DeliveryJob, type DeliveryJobData, type DeliveryJobKind, type DeliveryJobOf } from '@edu/queue';
+import {
+  DELIVERY_JOB_KINDS,
+  deliveryJobOf,
+  type DeliveryJob,
+  type DeliveryJobData,
+  type DeliveryJobKind,
+  type DeliveryJobOf,
+} from '@edu/queue';
 import { DeliveryService } from './delivery.service';
 import type { JobSettlement } from './job-settlement';
 
 /** Handles one kind of delivery job; `attemptsMade`: BullMQ's count of this job's failed attempts. */
-export type DeliveryJobHandler<K extends DeliveryJobKind> = (job: DeliveryJobOf<K>, attemptsMade: number) => Promise<JobSettlement>;
+export type DeliveryJobHandler<K extends DeliveryJobKind> = (
+  job: DeliveryJobOf<K>,
+  attemptsMade: number,
+) => Promise<JobSettlement>;
 
 /** One handler per kind: a kind without one does not compile. */
 export type DeliveryJobHandlerMap = { readonly [K in DeliveryJobKind]: DeliveryJobHandler<K> };
@@ -29,7 +39,9 @@ export function handlersByKind(map: DeliveryJobHandlerMap): ReadonlyMap<string, 
   const missing = DELIVERY_JOB_KINDS.filter((kind) => typeof map[kind] !== 'function');
   const unknown = Object.keys(map).filter((kind) => !(DELIVERY_JOB_KINDS as readonly string[]).includes(kind));
   if (missing.length || unknown.length) {
-    throw new Error(`Delivery job handlers do not match the job kinds: ${[...missing.map((k) => `no handler for "${k}"`), ...unknown.map((k) => `a handler for unknown kind "${k}"`)].join(', ')}`);
+    throw new Error(
+      `Delivery job handlers do not match the job kinds: ${[...missing.map((k) => `no handler for "${k}"`), ...unknown.map((k) => `a handler for unknown kind "${k}"`)].join(', ')}`,
+    );
   }
   return new Map(DELIVERY_JOB_KINDS.map((kind) => [kind, map[kind] as DeliveryJobHandler<DeliveryJobKind>]));
 }
@@ -51,7 +63,8 @@ export class DeliveryJobRouter {
   route(data: DeliveryJobData, attemptsMade: number): Promise<JobSettlement> {
     const job: DeliveryJob = deliveryJobOf(data);
     const handler = this.handlers.get(job.kind);
-    if (!handler) return Promise.resolve({ kind: 'give-up', reason: `unknown delivery job kind "${String(job.kind)}"` });
+    if (!handler)
+      return Promise.resolve({ kind: 'give-up', reason: `unknown delivery job kind "${String(job.kind)}"` });
     return handler(job, attemptsMade);
   }
 }

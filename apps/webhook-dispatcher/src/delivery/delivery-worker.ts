@@ -1,6 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { DELIVERY_BACKOFF, QUEUES, attemptOffsetOf, deliveryJobOf, redisOptionsFromUrl, retryDelayMs, type DeliveryJobData } from '@edu/queue';
+import {
+  DELIVERY_BACKOFF,
+  QUEUES,
+  attemptOffsetOf,
+  deliveryJobOf,
+  redisOptionsFromUrl,
+  retryDelayMs,
+  type DeliveryJobData,
+} from '@edu/queue';
 import { DispatcherEnv } from '../config/dispatcher.env';
 import { DeliveryJobRouter } from './delivery-job-handlers';
 import { DeliveryService } from './delivery.service';
@@ -35,7 +43,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       settings: {
         backoffStrategy: (attemptsMade, type, _err, job) => {
           if (type !== DELIVERY_BACKOFF || !job) return 0;
-          return retryDelayMs(env.WEBHOOK_RETRY_BASE_MS, attemptOffsetOf(deliveryJobOf(job.data as DeliveryJobData)) + attemptsMade);
+          return retryDelayMs(
+            env.WEBHOOK_RETRY_BASE_MS,
+            attemptOffsetOf(deliveryJobOf(job.data as DeliveryJobData)) + attemptsMade,
+          );
         },
       },
     });
@@ -58,7 +69,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Puts the job back without spending an attempt, or fails this attempt (retried or final). */
-  private async settle(job: Job<DeliveryJobData>, token: string | undefined, s: Exclude<JobSettlement, { kind: 'done' }>): Promise<never> {
+  private async settle(
+    job: Job<DeliveryJobData>,
+    token: string | undefined,
+    s: Exclude<JobSettlement, { kind: 'done' }>,
+  ): Promise<never> {
     switch (s.kind) {
       case 'postpone':
         await job.moveToDelayed(Date.now() + Math.round(s.ms), token);

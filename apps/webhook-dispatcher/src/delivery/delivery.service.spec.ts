@@ -11,7 +11,16 @@ import type { WebhookSender } from './webhook-sender';
 type Answer = 'ok' | 'fail' | Error;
 
 /** A delivery as the batched read returns it (only what the service looks at is set). */
-const delivery = (o: Partial<DeliveryToSend> = {}): DeliveryToSend => ({ id: 'd1', webhook_id: 'w1', status: 'pending', endpoint: 'https://partner.example/hook', trigger: 'message', message_id: 'm1', ...o }) as DeliveryToSend;
+const delivery = (o: Partial<DeliveryToSend> = {}): DeliveryToSend =>
+  ({
+    id: 'd1',
+    webhook_id: 'w1',
+    status: 'pending',
+    endpoint: 'https://partner.example/hook',
+    trigger: 'message',
+    message_id: 'm1',
+    ...o,
+  }) as DeliveryToSend;
 
 /**
  * The service over fakes: deliveries in a map, attempts answered as scripted, writes and
@@ -19,22 +28,61 @@ const delivery = (o: Partial<DeliveryToSend> = {}): DeliveryToSend => ({ id: 'd1
  */
 function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const calls = { attempts: [] as { id: string; attemptNumber: number; final: boolean }[], written: [] as AttemptOutcome[], cancelled: [] as string[], metrics: [] as string[], order: [] as string[] };
+  const calls = {
+    attempts: [] as { id: string; attemptNumber: number; final: boolean }[],
+    written: [] as AttemptOutcome[],
+    cancelled: [] as string[],
+    metrics: [] as string[],
+    order: [] as string[],
+  };
   let readError: Error | undefined;
-  const reads = { add: async (id: string) => { if (readError) throw readError; return byId.get(id); } };
-  const writes = { add: async (o: AttemptOutcome) => { calls.written.push(o); }, drain: async () => { calls.order.push('drain'); } };
+  const reads = {
+    add: async (id: string) => {
+      if (readError) throw readError;
+      return byId.get(id);
+    },
+  };
+  const writes = {
+    add: async (o: AttemptOutcome) => {
+      calls.written.push(o);
+    },
+    drain: async () => {
+      calls.order.push('drain');
+    },
+  };
   const attempts = {
     run: async (d: DeliveryToSend, attemptNumber: number, final: boolean): Promise<AttemptOutcome> => {
       calls.attempts.push({ id: d.id, attemptNumber, final });
       if (answer instanceof Error) throw answer;
       const status = answer === 'ok' ? 'delivered' : final ? 'undeliverable' : 'awaiting_retry';
-      return { deliveryId: d.id, attemptNumber, status, errorCode: answer === 'ok' ? null : 'E_HTTP', errorMessage: answer === 'ok' ? null : 'HTTP 500', durationMs: 12 } as AttemptOutcome;
+      return {
+        deliveryId: d.id,
+        attemptNumber,
+        status,
+        errorCode: answer === 'ok' ? null : 'E_HTTP',
+        errorMessage: answer === 'ok' ? null : 'HTTP 500',
+        durationMs: 12,
+      } as AttemptOutcome;
     },
   };
-  const counter = (name: string) => ({ inc: (labels?: { outcome?: string }) => calls.metrics.push(labels?.outcome ? `${name}:${labels.outcome}` : name) });
-  const metrics = { deliveries: counter('deliveries'), deferred: counter('deferred'), attemptDuration: { observe: () => undefined } };
-  const repo = { cancel: async (ids: string[]) => { calls.cancelled.push(...ids); } };
-  const sender = { close: async () => { calls.order.push('close'); } };
+  const counter = (name: string) => ({
+    inc: (labels?: { outcome?: string }) => calls.metrics.push(labels?.outcome ? `${name}:${labels.outcome}` : name),
+  });
+  const metrics = {
+    deliveries: counter('deliveries'),
+    deferred: counter('deferred'),
+    attemptDuration: { observe: () => undefined },
+  };
+  const repo = {
+    cancel: async (ids: string[]) => {
+      calls.cancelled.push(...ids);
+    },
+  };
+  const sender = {
+    close: async () => {
+      calls.order.push('close');
+    },
+  };
   const limiter = new PerWebhookConcurrencyLimiter(1);
   const service = new DeliveryService(
     { WEBHOOK_MAX_RETRIES: 10 } as DispatcherEnv,
@@ -61,7 +109,10 @@ describe('DeliveryService', () => {
 
   it('numbers the attempt after those made before and asks for a retry while attempts remain', async () => {
     const { service, calls } = setup([delivery({ status: 'awaiting_retry' })], 'fail');
-    await expect(service.attempt('d1', 3, false)).resolves.toEqual({ kind: 'retry', reason: 'attempt 4 failed: E_HTTP HTTP 500' });
+    await expect(service.attempt('d1', 3, false)).resolves.toEqual({
+      kind: 'retry',
+      reason: 'attempt 4 failed: E_HTTP HTTP 500',
+    });
     expect(calls.attempts).toEqual([{ id: 'd1', attemptNumber: 4, final: false }]);
     expect(calls.written.map((o) => o.status)).toEqual(['awaiting_retry']);
     expect(calls.metrics).toEqual(['deliveries:retry']);

@@ -71,8 +71,16 @@ export class DeliveryService {
         return this.postponed(deliveryId, err);
       }
       this.observe(outcome);
-      if (outcome.status === 'awaiting_retry') return { kind: 'retry', reason: `attempt ${attemptNumber} failed: ${outcome.errorCode} ${outcome.errorMessage ?? ''}`.trim() };
-      if (outcome.status === 'undeliverable') return { kind: 'give-up', reason: `attempt ${attemptNumber} failed (${outcome.errorCode}); the delivery is undeliverable` };
+      if (outcome.status === 'awaiting_retry')
+        return {
+          kind: 'retry',
+          reason: `attempt ${attemptNumber} failed: ${outcome.errorCode} ${outcome.errorMessage ?? ''}`.trim(),
+        };
+      if (outcome.status === 'undeliverable')
+        return {
+          kind: 'give-up',
+          reason: `attempt ${attemptNumber} failed (${outcome.errorCode}); the delivery is undeliverable`,
+        };
       return DONE;
     } finally {
       release();
@@ -87,7 +95,8 @@ export class DeliveryService {
 
   private postponed(deliveryId: string, cause: unknown): JobSettlement {
     // A missing signing key is logged, now and then, where it is detected.
-    if (!(cause instanceof SigningUnavailableError)) this.logger.warn({ err: cause, deliveryId }, 'Delivery postponed: a dependency is unavailable');
+    if (!(cause instanceof SigningUnavailableError))
+      this.logger.warn({ err: cause, deliveryId }, 'Delivery postponed: a dependency is unavailable');
     return INFRA_PAUSE;
   }
 
@@ -95,6 +104,10 @@ export class DeliveryService {
     const outcome = o.status === 'awaiting_retry' ? 'retry' : o.status;
     this.metrics.deliveries.inc({ outcome });
     this.metrics.attemptDuration.observe({ outcome, error_code: o.errorCode ?? 'none' }, o.durationMs / 1000);
-    if (o.status === 'undeliverable') this.logger.warn({ deliveryId: o.deliveryId, attempt: o.attemptNumber, errorCode: o.errorCode }, 'Delivery undeliverable');
+    if (o.status === 'undeliverable')
+      this.logger.warn(
+        { deliveryId: o.deliveryId, attempt: o.attemptNumber, errorCode: o.errorCode },
+        'Delivery undeliverable',
+      );
   }
 }

@@ -18,7 +18,12 @@ export class DispatcherMetrics {
 
   constructor(metrics: MetricsRegistry, queue: DeliveryQueue) {
     const registers = [metrics.registry];
-    this.deliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Delivery attempts by outcome (delivered, retry, undeliverable) and deliveries cancelled before sending', labelNames: ['outcome'], registers });
+    this.deliveries = new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Delivery attempts by outcome (delivered, retry, undeliverable) and deliveries cancelled before sending',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.attemptDuration = new Histogram({
       name: 'webhook_attempt_duration_seconds',
       help: 'Duration of delivery attempts (connect, send, response headers)',
@@ -49,7 +54,16 @@ export class DispatcherMetrics {
         this.set((await freshStats()).oldestWaitingAgeMs / 1000);
       },
     });
-    this.deferred = new Counter({ name: 'webhook_deliveries_deferred_total', help: 'Jobs put back for a moment because their webhook had the most deliveries in flight allowed', registers });
-    this.requeued = new Counter({ name: 'webhook_deliveries_requeued_total', help: 'Deliveries queued by the outbox relay (reason=unqueued) or re-queued by the sweeper after Redis lost their job (reason=lost)', labelNames: ['reason'], registers });
+    this.deferred = new Counter({
+      name: 'webhook_deliveries_deferred_total',
+      help: 'Jobs put back for a moment because their webhook had the most deliveries in flight allowed',
+      registers,
+    });
+    this.requeued = new Counter({
+      name: 'webhook_deliveries_requeued_total',
+      help: 'Deliveries queued by the outbox relay (reason=unqueued) or re-queued by the sweeper after Redis lost their job (reason=lost)',
+      labelNames: ['reason'],
+      registers,
+    });
   }
 }

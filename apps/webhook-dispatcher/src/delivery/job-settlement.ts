@@ -6,7 +6,11 @@
  * - `retry`: the attempt failed and another is scheduled (BullMQ's backoff).
  * - `give-up`: the attempt failed and was the last; the job fails.
  */
-export type JobSettlement = { kind: 'done' } | { kind: 'postpone'; ms: number } | { kind: 'retry'; reason: string } | { kind: 'give-up'; reason: string };
+export type JobSettlement =
+  | { kind: 'done' }
+  | { kind: 'postpone'; ms: number }
+  | { kind: 'retry'; reason: string }
+  | { kind: 'give-up'; reason: string };
 
 /** Shared by every job that completes, so the common path allocates nothing. */
 export const DONE: JobSettlement = Object.freeze({ kind: 'done' });

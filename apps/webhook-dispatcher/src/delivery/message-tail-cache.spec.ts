@@ -1,7 +1,11 @@
 import type { MessageBodyText } from '@edu/persistence';
 import { MessageGoneError, MessageTailCache } from './message-tail-cache';
 
-const body = (id: string, size = 10): MessageBodyText => ({ id, recipient_json: `{"name":"Recipient ${id}"}`, alerts_json: JSON.stringify([{ id, text: 'é'.repeat(size) }]) });
+const body = (id: string, size = 10): MessageBodyText => ({
+  id,
+  recipient_json: `{"name":"Recipient ${id}"}`,
+  alerts_json: JSON.stringify([{ id, text: 'é'.repeat(size) }]),
+});
 const decoded = (tail: { base64url: string }) => Buffer.from(tail.base64url, 'base64url').toString('utf8');
 
 /** A message store standing in for PostgreSQL, counting what each read asked for. */
@@ -22,7 +26,9 @@ describe('MessageTailCache', () => {
     const s = store([body('m-1'), body('m-2')]);
     const cache = new MessageTailCache(s.load, 1_000_000);
     const [a, b] = await Promise.all([cache.get('m-1'), cache.get('m-2')]);
-    expect(decoded(a)).toBe(`"recipient":{"name":"Recipient m-1"},"alerts":[{"id":"m-1","text":"${'é'.repeat(10)}"}]}}`);
+    expect(decoded(a)).toBe(
+      `"recipient":{"name":"Recipient m-1"},"alerts":[{"id":"m-1","text":"${'é'.repeat(10)}"}]}}`,
+    );
     expect(decoded(b)).toContain('"alerts":[{"id":"m-2"');
     expect(decoded(b)).not.toContain('m-1');
   });

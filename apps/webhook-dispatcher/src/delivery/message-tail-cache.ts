@@ -20,10 +20,14 @@ export class MessageTailCache {
   private readonly loads: MicroBatch<string, MessageBodyText | undefined>;
 
   constructor(load: (messageIds: string[]) => Promise<MessageBodyText[]>, maxBytes: number) {
-    this.loads = new MicroBatch(async (ids) => {
-      const byId = new Map((await load(ids)).map((m) => [m.id, m]));
-      return ids.map((id) => byId.get(id));
-    }, LOAD_BATCH, LOAD_WAIT_MS);
+    this.loads = new MicroBatch(
+      async (ids) => {
+        const byId = new Map((await load(ids)).map((m) => [m.id, m]));
+        return ids.map((id) => byId.get(id));
+      },
+      LOAD_BATCH,
+      LOAD_WAIT_MS,
+    );
     this.cache = new LRUCache<string, EncodedPayloadTail>({
       maxSize: maxBytes,
       sizeCalculation: (tail) => tail.base64url.length,

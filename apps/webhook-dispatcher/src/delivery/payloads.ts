@@ -17,7 +17,12 @@ const j = JSON.stringify;
 export const messagePath = (messageId: string): string => `/v2/alerts/message/${messageId}`;
 
 function recipientSummary(recipientJson: string): string {
-  const r = JSON.parse(recipientJson) as { entity_uuid?: string; ext_id?: string; name?: string; identifiers?: unknown };
+  const r = JSON.parse(recipientJson) as {
+    entity_uuid?: string;
+    ext_id?: string;
+    name?: string;
+    identifiers?: unknown;
+  };
   return j({ entity_uuid: r.entity_uuid, ext_id: r.ext_id, name: r.name, identifiers: r.identifiers });
 }
 
@@ -61,9 +66,22 @@ export function deliveryBody(d: DeliveryToSend, alertsBaseUrl: string | undefine
       type: 'test',
       claim: 'notice',
       subject: d.id,
-      json: j({ test: true, webhook_id: d.webhook_id, tenant_id: d.tenant_id, delivery_kind: d.kind, text: 'A test delivery: real deliveries carry type notification-only or full-payload.' }),
+      json: j({
+        test: true,
+        webhook_id: d.webhook_id,
+        tenant_id: d.tenant_id,
+        delivery_kind: d.kind,
+        text: 'A test delivery: real deliveries carry type notification-only or full-payload.',
+      }),
     };
   }
-  if (d.kind === 'full-payload') return { type: 'full-payload', claim: 'message', subject: d.message_id, json: fullMessageHead(d), endsWithMessage: d.message_id };
+  if (d.kind === 'full-payload')
+    return {
+      type: 'full-payload',
+      claim: 'message',
+      subject: d.message_id,
+      json: fullMessageHead(d),
+      endsWithMessage: d.message_id,
+    };
   return { type: 'notification-only', claim: 'notice', subject: d.message_id, json: notice(d, alertsBaseUrl) };
 }

@@ -15,7 +15,12 @@ describe('PerWebhookConcurrencyLimiter', () => {
   });
 
   it('defers work for a fast webhook briefly and work for a hanging one for about as long as it hangs', () => {
-    const limiter = new PerWebhookConcurrencyLimiter(1, { minDeferMs: 200, maxDeferMs: 30_000, fastMs: 1_000, maxWaitMs: 2_000 });
+    const limiter = new PerWebhookConcurrencyLimiter(1, {
+      minDeferMs: 200,
+      maxDeferMs: 30_000,
+      fastMs: 1_000,
+      maxWaitMs: 2_000,
+    });
     limiter.tryStart('fast', 1_000);
     expect(limiter.deferMs('fast', 1_010, 0)).toBe(200);
     limiter.tryStart('hanging', 0);
@@ -37,13 +42,23 @@ describe('PerWebhookConcurrencyLimiter', () => {
   });
 
   it('does not let work wait for a webhook whose answers are slow or not yet known', async () => {
-    const limiter = new PerWebhookConcurrencyLimiter(1, { minDeferMs: 200, maxDeferMs: 30_000, fastMs: 1_000, maxWaitMs: 2_000 });
+    const limiter = new PerWebhookConcurrencyLimiter(1, {
+      minDeferMs: 200,
+      maxDeferMs: 30_000,
+      fastMs: 1_000,
+      maxWaitMs: 2_000,
+    });
     expect(await limiter.acquire('new')).toBeDefined();
     expect(await limiter.acquire('new')).toBeUndefined(); // nothing known about it yet: no waiting
   });
 
   it('gives up waiting after maxWaitMs, and keeps at most the cap waiting', async () => {
-    const limiter = new PerWebhookConcurrencyLimiter(1, { minDeferMs: 200, maxDeferMs: 30_000, fastMs: 1_000, maxWaitMs: 50 });
+    const limiter = new PerWebhookConcurrencyLimiter(1, {
+      minDeferMs: 200,
+      maxDeferMs: 30_000,
+      fastMs: 1_000,
+      maxWaitMs: 50,
+    });
     limiter.tryStart('w')!();
     const held = await limiter.acquire('w');
     expect(held).toBeDefined();

@@ -48,7 +48,9 @@ export class RecoveryLoops implements OnApplicationBootstrap, OnModuleDestroy {
     for (;;) {
       // Ids only: a relayed redelivery or test goes as a first attempt (the same schedule; a test
       // delivery's stored trigger still gives it one attempt).
-      const n = await this.repo.relayUnqueued(RELAY_BATCH, RELAY_MIN_AGE_MS, (ids) => this.queue.enqueue(ids.map((deliveryId) => ({ kind: 'first-attempt', deliveryId }))));
+      const n = await this.repo.relayUnqueued(RELAY_BATCH, RELAY_MIN_AGE_MS, (ids) =>
+        this.queue.enqueue(ids.map((deliveryId) => ({ kind: 'first-attempt', deliveryId }))),
+      );
       total += n;
       if (n < RELAY_BATCH || this.stopped) break;
     }
@@ -70,9 +72,13 @@ export class RecoveryLoops implements OnApplicationBootstrap, OnModuleDestroy {
       const lost = page.filter((_, i) => LOST_STATES.has(states[i]));
       if (lost.length) {
         // A finished job for an open delivery is stale (its outcome never reached PostgreSQL): replace it.
-        await this.queue.remove(page.filter((_, i) => states[i] === 'completed' || states[i] === 'failed').map((d) => d.id));
+        await this.queue.remove(
+          page.filter((_, i) => states[i] === 'completed' || states[i] === 'failed').map((d) => d.id),
+        );
         // The schedule continues: attempts already made are carried as the job's offset.
-        await this.queue.enqueue(lost.map((d) => ({ kind: 'requeued', deliveryId: d.id, attemptOffset: d.attempt_count })));
+        await this.queue.enqueue(
+          lost.map((d) => ({ kind: 'requeued', deliveryId: d.id, attemptOffset: d.attempt_count })),
+        );
         total += lost.length;
       }
       // Oldest first: a page whose jobs are all still in Redis means the queue is merely behind

@@ -19,11 +19,24 @@ import { WebhookSender } from './webhook-sender';
 import { WORKER_ID, workerIdProvider } from './worker-id.token';
 
 const SIGNING: Provider[] = [
-  { provide: KeyEncryption, inject: [DispatcherEnv], useFactory: (env: DispatcherEnv) => new KeyEncryption(env.KEY_ENCRYPTION_KEY) },
+  {
+    provide: KeyEncryption,
+    inject: [DispatcherEnv],
+    useFactory: (env: DispatcherEnv) => new KeyEncryption(env.KEY_ENCRYPTION_KEY),
+  },
   // Read-only: the identity service creates the webhook key (in a regional database it arrives by replication).
-  { provide: SigningKeyStore, inject: [DataSource, KeyEncryption], useFactory: (ds: DataSource, enc: KeyEncryption) => new SigningKeyStore(ds, enc, undefined, { createMissing: false }) },
+  {
+    provide: SigningKeyStore,
+    inject: [DataSource, KeyEncryption],
+    useFactory: (ds: DataSource, enc: KeyEncryption) =>
+      new SigningKeyStore(ds, enc, undefined, { createMissing: false }),
+  },
   // Tokens name the platform's identity service as issuer: the JWKS that verifies them lives there.
-  { provide: WebhookTokenSigner, inject: [SigningKeyStore, DispatcherEnv], useFactory: (keys: SigningKeyStore, env: DispatcherEnv) => new WebhookTokenSigner(keys, env.TOKEN_ISSUER) },
+  {
+    provide: WebhookTokenSigner,
+    inject: [SigningKeyStore, DispatcherEnv],
+    useFactory: (keys: SigningKeyStore, env: DispatcherEnv) => new WebhookTokenSigner(keys, env.TOKEN_ISSUER),
+  },
 ];
 
 /** What one attempt uses: the sender, the per-webhook cap, the message cache and the attempt itself. */
@@ -32,15 +45,40 @@ const ATTEMPT: Provider[] = [
     provide: WebhookSender,
     inject: [DispatcherEnv, RESOLVER],
     useFactory: (env: DispatcherEnv, resolver: Resolver) =>
-      new WebhookSender({ policy: webhookTargetPolicy(env), timeoutMs: env.WEBHOOK_TIMEOUT_MS, connectionsPerOrigin: env.WEBHOOK_CONNECTIONS_PER_ORIGIN, resolver, userAgent: 'edu-platform-webhooks/1.0' }),
+      new WebhookSender({
+        policy: webhookTargetPolicy(env),
+        timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+        connectionsPerOrigin: env.WEBHOOK_CONNECTIONS_PER_ORIGIN,
+        resolver,
+        userAgent: 'edu-platform-webhooks/1.0',
+      }),
   },
-  { provide: PerWebhookConcurrencyLimiter, inject: [DispatcherEnv], useFactory: (env: DispatcherEnv) => new PerWebhookConcurrencyLimiter(env.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK) },
-  { provide: MessageTailCache, inject: [DispatchRepository, DispatcherEnv], useFactory: (repo: DispatchRepository, env: DispatcherEnv) => new MessageTailCache((ids) => repo.loadMessageBodies(ids), env.WEBHOOK_PAYLOAD_CACHE_BYTES) },
+  {
+    provide: PerWebhookConcurrencyLimiter,
+    inject: [DispatcherEnv],
+    useFactory: (env: DispatcherEnv) => new PerWebhookConcurrencyLimiter(env.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK),
+  },
+  {
+    provide: MessageTailCache,
+    inject: [DispatchRepository, DispatcherEnv],
+    useFactory: (repo: DispatchRepository, env: DispatcherEnv) =>
+      new MessageTailCache((ids) => repo.loadMessageBodies(ids), env.WEBHOOK_PAYLOAD_CACHE_BYTES),
+  },
   {
     provide: DeliveryAttempt,
     inject: [WebhookTokenSigner, WebhookSender, MessageTailCache, DispatcherEnv, WORKER_ID],
-    useFactory: (signer: WebhookTokenSigner, sender: WebhookSender, tails: MessageTailCache, env: DispatcherEnv, workerId: string) =>
-      new DeliveryAttempt(signer, sender, tails, { retryBaseMs: env.WEBHOOK_RETRY_BASE_MS, alertsBaseUrl: env.ALERTS_PUBLIC_BASE_URL, workerId }),
+    useFactory: (
+      signer: WebhookTokenSigner,
+      sender: WebhookSender,
+      tails: MessageTailCache,
+      env: DispatcherEnv,
+      workerId: string,
+    ) =>
+      new DeliveryAttempt(signer, sender, tails, {
+        retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+        alertsBaseUrl: env.ALERTS_PUBLIC_BASE_URL,
+        workerId,
+      }),
   },
 ];
 

@@ -32,16 +32,30 @@ const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOS
 
 function errorCodeOf(err: unknown): { code: AttemptErrorCode; message: string } {
   const chain: { code?: unknown; name?: string; message?: string }[] = [];
-  for (let e = err as { cause?: unknown } | undefined; e && chain.length < 5; e = e.cause as typeof e) chain.push(e as never);
+  for (let e = err as { cause?: unknown } | undefined; e && chain.length < 5; e = e.cause as typeof e)
+    chain.push(e as never);
   // Node errors carry a string `code`; an aborted request is a DOMException told apart by its name.
   const codes = chain.flatMap((e) => [typeof e.code === 'string' ? e.code : '', e.name ?? '']);
-  const message = chain.map((e) => e.message).filter(Boolean).join(': ').slice(0, 500) || String(err);
+  const message =
+    chain
+      .map((e) => e.message)
+      .filter(Boolean)
+      .join(': ')
+      .slice(0, 500) || String(err);
   const has = (test: (c: string) => boolean) => codes.some(test);
   if (has((c) => c === 'E_BLOCKED_TARGET')) return { code: 'E_BLOCKED_TARGET', message };
-  if (has((c) => c === 'TimeoutError' || c === 'AbortError' || c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT')) return { code: 'E_TIMEOUT', message };
-  if (has((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN' || c === 'EAI_FAIL' || c === 'ENODATA')) return { code: 'E_DNS', message };
+  if (
+    has(
+      (c) =>
+        c === 'TimeoutError' || c === 'AbortError' || c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT',
+    )
+  )
+    return { code: 'E_TIMEOUT', message };
+  if (has((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN' || c === 'EAI_FAIL' || c === 'ENODATA'))
+    return { code: 'E_DNS', message };
   if (has((c) => TLS_CODES.test(c))) return { code: 'E_TLS', message };
-  if (has((c) => /^(ECONN|EHOST|ENET|EPIPE|ETIMEDOUT|UND_ERR_(SOCKET|CONNECT|CLOSED))/.test(c))) return { code: 'E_CONNECT', message };
+  if (has((c) => /^(ECONN|EHOST|ENET|EPIPE|ETIMEDOUT|UND_ERR_(SOCKET|CONNECT|CLOSED))/.test(c)))
+    return { code: 'E_CONNECT', message };
   return { code: 'E_UNKNOWN', message };
 }
 
@@ -77,7 +91,9 @@ export class WebhookSender {
       keepAliveTimeout: 30_000,
       connect: {
         timeout: Math.min(CONNECT_TIMEOUT_MS, o.timeoutMs),
-        lookup: guardedLookup(o.resolver, o.policy.allowPrivate, (host, address) => this.lastAddress.set(host, address)),
+        lookup: guardedLookup(o.resolver, o.policy.allowPrivate, (host, address) =>
+          this.lastAddress.set(host, address),
+        ),
       },
     });
   }
@@ -85,9 +101,20 @@ export class WebhookSender {
   async send(url: string, token: Buffer, headers: Record<string, string>): Promise<SendResult> {
     const startedAt = new Date();
     const started = performance.now();
-    const done = (r: Omit<SendResult, 'startedAt' | 'durationMs'>): SendResult => ({ startedAt, durationMs: Math.round(performance.now() - started), ...r });
+    const done = (r: Omit<SendResult, 'startedAt' | 'durationMs'>): SendResult => ({
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      ...r,
+    });
     const problem = webhookTargetProblem(url, this.o.policy);
-    if (problem) return done({ status: null, errorCode: 'E_BLOCKED_TARGET', errorMessage: problem, excerpt: null, resolvedIp: null });
+    if (problem)
+      return done({
+        status: null,
+        errorCode: 'E_BLOCKED_TARGET',
+        errorMessage: problem,
+        excerpt: null,
+        resolvedIp: null,
+      });
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     try {
       const res = await request(url, {
@@ -100,12 +127,27 @@ export class WebhookSender {
       const excerpt = await readExcerpt(res.body as never);
       const resolvedIp = isIP(host) ? host : (this.lastAddress.get(host) ?? null);
       const status = res.statusCode;
-      if (status >= 200 && status <= 299) return done({ status, errorCode: null, errorMessage: null, excerpt, resolvedIp });
+      if (status >= 200 && status <= 299)
+        return done({ status, errorCode: null, errorMessage: null, excerpt, resolvedIp });
       const redirect = status >= 300 && status <= 399;
-      return done({ status, errorCode: redirect ? 'E_REDIRECT' : 'E_HTTP', errorMessage: redirect ? `redirect to ${String(res.headers.location ?? '(no location)').slice(0, 300)} not followed` : `HTTP ${status}`, excerpt, resolvedIp });
+      return done({
+        status,
+        errorCode: redirect ? 'E_REDIRECT' : 'E_HTTP',
+        errorMessage: redirect
+          ? `redirect to ${String(res.headers.location ?? '(no location)').slice(0, 300)} not followed`
+          : `HTTP ${status}`,
+        excerpt,
+        resolvedIp,
+      });
     } catch (err) {
       const { code, message } = errorCodeOf(err);
-      return done({ status: null, errorCode: code, errorMessage: message, excerpt: null, resolvedIp: isIP(host) ? host : (this.lastAddress.get(host) ?? null) });
+      return done({
+        status: null,
+        errorCode: code,
+        errorMessage: message,
+        excerpt: null,
+        resolvedIp: isIP(host) ? host : (this.lastAddress.get(host) ?? null),
+      });
     }
   }
 

@@ -6,7 +6,16 @@ import { DEMO_KEY_ENCRYPTION_KEY, loadConfig } from '@edu/config';
 import { WebhookEntity, type WebhookType } from '@edu/persistence';
 import { DeliveryQueue } from '@edu/queue';
 import { KeyEncryption, SigningKeyStore } from '@edu/signing';
-import { baseTestEnv, createTestApp, createTestDatabase, sampleAlertMessage, testRedis, WebhookReceiver, World, type TestDatabase } from '@edu/testing';
+import {
+  baseTestEnv,
+  createTestApp,
+  createTestDatabase,
+  sampleAlertMessage,
+  testRedis,
+  WebhookReceiver,
+  World,
+  type TestDatabase,
+} from '@edu/testing';
 import { DispatcherEnv } from '../../src/config/dispatcher.env';
 import type { Resolver } from '@edu/http';
 import { DispatcherModule } from '../../src/dispatcher.module';
@@ -51,7 +60,17 @@ export class DispatchHarness {
     const redis = testRedis();
     this.redisUrl = redis.url;
     this.prefix = redis.prefix;
-    this.env = loadConfig(DispatcherEnv, baseTestEnv({ DATABASE_URL: this.db.url, REDIS_URL: redis.url, QUEUE_PREFIX: redis.prefix, TOKEN_ISSUER: ISSUER, ...FAST, ...env }));
+    this.env = loadConfig(
+      DispatcherEnv,
+      baseTestEnv({
+        DATABASE_URL: this.db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: redis.prefix,
+        TOKEN_ISSUER: ISSUER,
+        ...FAST,
+        ...env,
+      }),
+    );
     this.app = await createTestApp(DispatcherModule.forRoot(this.env, { resolver }));
     this.ds = this.app.get(DataSource);
     this.queue = this.app.get(DeliveryQueue);
@@ -81,14 +100,19 @@ export class DispatchHarness {
     const body: Json = sampleAlertMessage(o);
     const id = randomUUID();
     const alertCount = (body.alerts as { alerts: unknown[] }[]).reduce((n, g) => n + g.alerts.length, 0);
-    await this.ds.query(`INSERT INTO alert_messages (id, tenant_id, transaction_id, recipient, alerts, alert_count) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      id, this.tenantId, body.transaction_id, JSON.stringify(body.recipient), JSON.stringify(body.alerts), alertCount,
-    ]);
+    await this.ds.query(
+      `INSERT INTO alert_messages (id, tenant_id, transaction_id, recipient, alerts, alert_count) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, this.tenantId, body.transaction_id, JSON.stringify(body.recipient), JSON.stringify(body.alerts), alertCount],
+    );
     return { id, body };
   }
 
   /** Pending deliveries of `messageId` to `hook`, queued unless `queued` is false. */
-  async deliveries(hook: WebhookEntity, messageIds: (string | null)[], o: { queued?: boolean; trigger?: string } = {}): Promise<string[]> {
+  async deliveries(
+    hook: WebhookEntity,
+    messageIds: (string | null)[],
+    o: { queued?: boolean; trigger?: string } = {},
+  ): Promise<string[]> {
     const ids = messageIds.map(() => randomUUID());
     await this.ds.query(
       `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, status, due_at, enqueued_at)
@@ -106,16 +130,24 @@ export class DispatchHarness {
   }
 
   attempts(id: string): Promise<Json[]> {
-    return this.ds.query(`SELECT * FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt_number`, [id]);
+    return this.ds.query(`SELECT * FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt_number`, [
+      id,
+    ]);
   }
 
   /** Waits until every given delivery is in one of `statuses`. */
   async until(ids: string[], statuses: string[], timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const rows: { status: string }[] = await this.ds.query(`SELECT status FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [ids]);
+      const rows: { status: string }[] = await this.ds.query(
+        `SELECT status FROM webhook_deliveries WHERE id = ANY($1::uuid[])`,
+        [ids],
+      );
       if (rows.length === ids.length && rows.every((r) => statuses.includes(r.status))) return;
-      if (Date.now() > deadline) throw new Error(`deliveries not ${statuses.join('/')} within ${timeoutMs} ms: ${JSON.stringify(rows.reduce((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {} as Record<string, number>))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `deliveries not ${statuses.join('/')} within ${timeoutMs} ms: ${JSON.stringify(rows.reduce((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {} as Record<string, number>))}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -27,7 +27,10 @@ function textMatch(valueKind: ValueKind, caseSensitive: boolean): TextMatch {
 export function resolveFilterField(resource: ClassRef, path: string, position?: number): ResolvedField {
   const catalog = catalogOf(resource);
   const fail = (why: string): never => {
-    throw OneRosterQueryError.filter(`Unknown filter field '${excerpt(path)}' for ${catalog.resource}: ${why}`, position);
+    throw OneRosterQueryError.filter(
+      `Unknown filter field '${excerpt(path)}' for ${catalog.resource}: ${why}`,
+      position,
+    );
   };
   const dot = path.indexOf('.');
   const baseName = dot < 0 ? path : path.slice(0, dot);
@@ -81,9 +84,18 @@ export function resolveFilterField(resource: ClassRef, path: string, position?: 
 }
 
 /** Where a bare structured name points: a GUIDRef's sourcedId (`school='x'`), a role's role (`roles='teacher'`). */
-const BARE_SUBFIELD: Partial<Record<FieldDef['kind'], string>> = { guidRef: 'sourcedId', guidRefList: 'sourcedId', roles: 'role' };
+const BARE_SUBFIELD: Partial<Record<FieldDef['kind'], string>> = {
+  guidRef: 'sourcedId',
+  guidRefList: 'sourcedId',
+  roles: 'role',
+};
 
-function resolveStructured(def: FieldDef, rest: string | undefined, version: OneRosterVersion, fail: (why: string) => never): ResolvedField {
+function resolveStructured(
+  def: FieldDef,
+  rest: string | undefined,
+  version: OneRosterVersion,
+  fail: (why: string) => never,
+): ResolvedField {
   const subs = subFieldsOf(def.kind, version);
   // `roles.org` is shorthand for `roles.org.sourcedId`, as `school` is for `school.sourcedId`.
   const named = rest !== undefined && def.kind === 'roles' && rest.toLowerCase() === 'org' ? 'org.sourcedId' : rest;

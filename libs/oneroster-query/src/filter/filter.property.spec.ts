@@ -4,7 +4,13 @@
  */
 import * as fc from 'fast-check';
 import { OneRosterQueryError } from '../errors';
-import { GUID_REF_SUBFIELDS, ONEROSTER_RESOURCES, USER_ID_SUBFIELDS, getCatalog, type OneRosterResource } from '../model/catalog';
+import {
+  GUID_REF_SUBFIELDS,
+  ONEROSTER_RESOURCES,
+  USER_ID_SUBFIELDS,
+  getCatalog,
+  type OneRosterResource,
+} from '../model/catalog';
 import type { ValueKind } from '../model/field-kinds';
 import type { ComparisonOperator, FieldRef, FilterNode, PredicateNode, TypedLiteral } from './ast';
 import { parseFilter } from './parser';
@@ -23,16 +29,22 @@ function attempt(input: string, resource: OneRosterResource): FilterNode | OneRo
 }
 
 function isFilterNode(value: unknown): value is FilterNode {
-  return typeof value === 'object' && value !== null && ['predicate', 'and', 'or'].includes((value as { kind: string }).kind);
+  return (
+    typeof value === 'object' && value !== null && ['predicate', 'and', 'or'].includes((value as { kind: string }).kind)
+  );
 }
 
 describe('parseFilter never throws anything but OneRosterQueryError', () => {
   it('on arbitrary strings', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' })), resourceArb, (input, resource) => {
-        const result = attempt(input, resource);
-        expect(result instanceof OneRosterQueryError || isFilterNode(result)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' })),
+        resourceArb,
+        (input, resource) => {
+          const result = attempt(input, resource);
+          expect(result instanceof OneRosterQueryError || isFilterNode(result)).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -40,12 +52,62 @@ describe('parseFilter never throws anything but OneRosterQueryError', () => {
   it('on strings built from filter-like fragments', () => {
     const fragment = fc.oneof(
       fc.constantFrom(
-        'sourcedId', 'status', 'dateLastModified', 'role', 'familyName', 'grades', 'orgs.sourcedId', 'school.sourcedId', 'userIds.identifier',
-        'userIds', 'metadata', 'metadata.', 'metadata.x.y', 'school.', '.', 'enabledUser', 'schoolYear', 'startDate', 'type', 'parent.type',
-        'AND', 'and', 'OR', 'or', 'NOT',
-        '=', '!=', '>', '>=', '<', '<=', '~', '!', '==',
-        "'", "''", "'active'", "'2024-01-31'", "'20240131T235959.123Z'", "'true'", "'student'", "'2024'", "'x''y'", "'",
-        ' ', '  ', '\t', '\n', '(', ')', '"', ',', '+', '\u0000', 'é', '😀',
+        'sourcedId',
+        'status',
+        'dateLastModified',
+        'role',
+        'familyName',
+        'grades',
+        'orgs.sourcedId',
+        'school.sourcedId',
+        'userIds.identifier',
+        'userIds',
+        'metadata',
+        'metadata.',
+        'metadata.x.y',
+        'school.',
+        '.',
+        'enabledUser',
+        'schoolYear',
+        'startDate',
+        'type',
+        'parent.type',
+        'AND',
+        'and',
+        'OR',
+        'or',
+        'NOT',
+        '=',
+        '!=',
+        '>',
+        '>=',
+        '<',
+        '<=',
+        '~',
+        '!',
+        '==',
+        "'",
+        "''",
+        "'active'",
+        "'2024-01-31'",
+        "'20240131T235959.123Z'",
+        "'true'",
+        "'student'",
+        "'2024'",
+        "'x''y'",
+        "'",
+        ' ',
+        '  ',
+        '\t',
+        '\n',
+        '(',
+        ')',
+        '"',
+        ',',
+        '+',
+        '\u0000',
+        'é',
+        '😀',
       ),
       fc.string({ maxLength: 4 }),
     );
@@ -148,20 +210,29 @@ function fieldCases(resource: OneRosterResource): fc.Arbitrary<FieldCase> {
 
 function expectedOperators(ref: FieldRef): ComparisonOperator[] {
   const ops: ComparisonOperator[] = ['=', '!='];
-  if (!ref.multi && ['string', 'enum', 'date', 'datetime', 'year', 'number'].includes(ref.valueKind)) ops.push('>', '>=', '<', '<=');
+  if (!ref.multi && ['string', 'enum', 'date', 'datetime', 'year', 'number'].includes(ref.valueKind))
+    ops.push('>', '>=', '<', '<=');
   if (ref.valueKind === 'string' || ref.valueKind === 'enum') ops.push('~');
   return ops;
 }
 
 /** Randomly changes the letter case of a word. */
 function scrambleCase(word: string): fc.Arbitrary<string> {
-  return fc.array(fc.boolean(), { minLength: word.length, maxLength: word.length }).map((flips) =>
-    [...word].map((ch, i) => (flips[i] ? (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()) : ch)).join(''),
-  );
+  return fc
+    .array(fc.boolean(), { minLength: word.length, maxLength: word.length })
+    .map((flips) =>
+      [...word]
+        .map((ch, i) => (flips[i] ? (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()) : ch))
+        .join(''),
+    );
 }
 
 const pad = (n: number, width = 2): string => String(Math.abs(n)).padStart(width, '0');
-const dateArb = fc.date({ min: new Date('0001-01-02T00:00:00.000Z'), max: new Date('9999-12-30T23:59:59.999Z'), noInvalidDate: true });
+const dateArb = fc.date({
+  min: new Date('0001-01-02T00:00:00.000Z'),
+  max: new Date('9999-12-30T23:59:59.999Z'),
+  noInvalidDate: true,
+});
 
 function ymd(d: Date): [string, string, string] {
   return [pad(d.getUTCFullYear(), 4), pad(d.getUTCMonth() + 1), pad(d.getUTCDate())];
@@ -173,12 +244,22 @@ function hms(d: Date): [string, string, string, string] {
 
 /** A datetime literal in one of the accepted shapes, and the instant it denotes. */
 const datetimeLiteralArb: fc.Arbitrary<[string, TypedLiteral]> = fc
-  .tuple(dateArb, fc.constantFrom('iso-ms', 'iso-s', 'compact-ms', 'compact-s', 'date', 'compact-date', 'offset'), fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }), fc.boolean())
+  .tuple(
+    dateArb,
+    fc.constantFrom('iso-ms', 'iso-s', 'compact-ms', 'compact-s', 'date', 'compact-date', 'offset'),
+    fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+    fc.boolean(),
+  )
   .map(([instant, shape, offsetMinutes, plusAsSpace]): [string, TypedLiteral] => {
     const noMillis = new Date(Math.floor(instant.getTime() / 1000) * 1000);
     const midnight = new Date(Date.UTC(2000, 0, 1));
     midnight.setUTCFullYear(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate());
-    const literal = (value: Date, dateOnly: boolean): TypedLiteral => ({ kind: 'datetime', value, iso: value.toISOString(), dateOnly });
+    const literal = (value: Date, dateOnly: boolean): TypedLiteral => ({
+      kind: 'datetime',
+      value,
+      iso: value.toISOString(),
+      dateOnly,
+    });
     const [y, mo, d] = ymd(instant);
     const [h, mi, s, ms] = hms(instant);
     switch (shape) {
@@ -197,7 +278,8 @@ const datetimeLiteralArb: fc.Arbitrary<[string, TypedLiteral]> = fc
       default: {
         // Wall-clock time at the offset; keep the wall clock inside four-digit years.
         const local = new Date(instant.getTime() + offsetMinutes * 60_000);
-        if (local.getUTCFullYear() < 1 || local.getUTCFullYear() > 9999) return [`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`, literal(instant, false)];
+        if (local.getUTCFullYear() < 1 || local.getUTCFullYear() > 9999)
+          return [`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`, literal(instant, false)];
         const [ly, lmo, ld] = ymd(local);
         const [lh, lmi, ls, lms] = hms(local);
         const sign = offsetMinutes < 0 ? '-' : plusAsSpace ? ' ' : '+';
@@ -211,16 +293,33 @@ const datetimeLiteralArb: fc.Arbitrary<[string, TypedLiteral]> = fc
 function unlistedArb(listed: readonly string[]): fc.Arbitrary<[string, TypedLiteral]> {
   const taken = new Set(listed.map((v) => v.toLowerCase()));
   return fc
-    .tuple(fc.constantFrom('', ' ', '  '), fc.string({ unit: fc.oneof(fc.constantFrom("'", 'a', 'E', '-', ' '), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) }), fc.constantFrom('', ' '))
+    .tuple(
+      fc.constantFrom('', ' ', '  '),
+      fc.string({
+        unit: fc.oneof(
+          fc.constantFrom("'", 'a', 'E', '-', ' '),
+          fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+        ),
+      }),
+      fc.constantFrom('', ' '),
+    )
     .filter(([, core]) => !core.includes('\u0000') && !taken.has(core.trim().toLowerCase()))
-    .map(([before, core, after]): [string, TypedLiteral] => [`${before}${core}${after}`, { kind: 'unlisted', value: core.trim().toLowerCase() }]);
+    .map(([before, core, after]): [string, TypedLiteral] => [
+      `${before}${core}${after}`,
+      { kind: 'unlisted', value: core.trim().toLowerCase() },
+    ]);
 }
 
 function literalArb(field: FieldCase): fc.Arbitrary<[string, TypedLiteral]> {
   switch (field.ref.valueKind) {
     case 'string':
       return fc
-        .string({ unit: fc.oneof(fc.constantFrom("'", ' ', '=', 'A', 'a'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) })
+        .string({
+          unit: fc.oneof(
+            fc.constantFrom("'", ' ', '=', 'A', 'a'),
+            fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+          ),
+        })
         .filter((s) => !s.includes('\u0000'))
         .map((s): [string, TypedLiteral] => [s, { kind: 'string', value: s }]);
     case 'enum': {
@@ -231,11 +330,17 @@ function literalArb(field: FieldCase): fc.Arbitrary<[string, TypedLiteral]> {
       return fc.oneof(known, unlistedArb(listed));
     }
     case 'boolean': {
-      const known = fc.boolean().chain((b) => scrambleCase(String(b)).map((written): [string, TypedLiteral] => [written, { kind: 'boolean', value: b }]));
+      const known = fc
+        .boolean()
+        .chain((b) =>
+          scrambleCase(String(b)).map((written): [string, TypedLiteral] => [written, { kind: 'boolean', value: b }]),
+        );
       return fc.oneof(known, unlistedArb(['true', 'false']));
     }
     case 'year':
-      return fc.integer({ min: 0, max: 9999 }).map((y): [string, TypedLiteral] => [pad(y, 4), { kind: 'year', value: pad(y, 4) }]);
+      return fc
+        .integer({ min: 0, max: 9999 })
+        .map((y): [string, TypedLiteral] => [pad(y, 4), { kind: 'year', value: pad(y, 4) }]);
     case 'date':
       return fc.tuple(dateArb, fc.boolean()).map(([d, compact]): [string, TypedLiteral] => {
         const [y, mo, day] = ymd(d);
@@ -250,10 +355,19 @@ function literalArb(field: FieldCase): fc.Arbitrary<[string, TypedLiteral]> {
 
 /** A number literal as a client may write it (integer, decimal, exponent, signs, padding), and its value. */
 const numberLiteralArb: fc.Arbitrary<[string, TypedLiteral]> = fc.oneof(
-  fc.integer({ min: -1_000_000, max: 1_000_000 }).map((n): [string, TypedLiteral] => [String(n), { kind: 'number', value: n === 0 ? 0 : n }]),
-  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }).map((n): [string, TypedLiteral] => [String(n), { kind: 'number', value: n === 0 ? 0 : n }]),
   fc
-    .tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom('', '+', '-'), fc.constantFrom('', ' '))
+    .integer({ min: -1_000_000, max: 1_000_000 })
+    .map((n): [string, TypedLiteral] => [String(n), { kind: 'number', value: n === 0 ? 0 : n }]),
+  fc
+    .double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 })
+    .map((n): [string, TypedLiteral] => [String(n), { kind: 'number', value: n === 0 ? 0 : n }]),
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 999 }),
+      fc.integer({ min: 0, max: 99 }),
+      fc.constantFrom('', '+', '-'),
+      fc.constantFrom('', ' '),
+    )
     .map(([whole, frac, sign, blank]): [string, TypedLiteral] => {
       const text = `${whole}.${String(frac).padStart(2, '0')}`;
       const value = Number(`${sign === '-' ? '-' : ''}${text}`);
@@ -288,7 +402,9 @@ function predicateArb(resource: OneRosterResource): fc.Arbitrary<GeneratedPredic
 
 const filterArb = resourceArb.chain((resource) =>
   fc.oneof(
-    fc.tuple(predicateArb(resource), ws, ws).map(([p, lead, trail]) => ({ resource, text: `${lead}${p.text}${trail}`, expected: p.expected as FilterNode })),
+    fc
+      .tuple(predicateArb(resource), ws, ws)
+      .map(([p, lead, trail]) => ({ resource, text: `${lead}${p.text}${trail}`, expected: p.expected as FilterNode })),
     fc
       .tuple(predicateArb(resource), predicateArb(resource), fc.constantFrom('and', 'or'), fc.boolean(), ws, ws1)
       .chain(([left, right, kind, upper, before, after]) =>

@@ -37,22 +37,27 @@ describe('tokenize', () => {
   });
 
   it('reads dotted names and keywords as names', () => {
-    expect(tokenize("school.sourcedId='x' AND metadata.a-b_c='y'").filter((t) => t.type === 'name').map((t) => t.type === 'name' && t.text)).toEqual([
-      'school.sourcedId',
-      'AND',
-      'metadata.a-b_c',
-    ]);
+    expect(
+      tokenize("school.sourcedId='x' AND metadata.a-b_c='y'")
+        .filter((t) => t.type === 'name')
+        .map((t) => t.type === 'name' && t.text),
+    ).toEqual(['school.sourcedId', 'AND', 'metadata.a-b_c']);
   });
 
   it('rejects an unterminated value with its position', () => {
     expect(() => tokenize("a='abc")).toThrow(OneRosterQueryError);
-    expect(() => tokenize("name = 'abc")).toThrow(expect.objectContaining({ code: 'invalid_filter_field', parameter: 'filter', position: 7 }));
+    expect(() => tokenize("name = 'abc")).toThrow(
+      expect.objectContaining({ code: 'invalid_filter_field', parameter: 'filter', position: 7 }),
+    );
     expect(() => tokenize("a='it''s")).toThrow(/Unterminated/);
   });
 
-  it.each(['a="x"', 'a=(x)', "(a='x')", "a='x';", "a='x' & b='y'", 'a = `x`', "a='x'|b='y'", "a¬='x'"])('rejects unexpected characters in %p', (input) => {
-    expect(() => tokenize(input)).toThrow(OneRosterQueryError);
-  });
+  it.each(['a="x"', 'a=(x)', "(a='x')", "a='x';", "a='x' & b='y'", 'a = `x`', "a='x'|b='y'", "a¬='x'"])(
+    'rejects unexpected characters in %p',
+    (input) => {
+      expect(() => tokenize(input)).toThrow(OneRosterQueryError);
+    },
+  );
 
   it('hints at single quotes when double quotes are used', () => {
     expect(() => tokenize('a="x"')).toThrow(/single quotes/);

@@ -25,7 +25,9 @@ function readOperator(input: string, at: number): ComparisonOperator | undefined
 
 function describeChar(ch: string): string {
   const code = ch.codePointAt(0) ?? 0;
-  return code < 0x20 || code === 0x7f ? `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${ch}'`;
+  return code < 0x20 || code === 0x7f
+    ? `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+    : `'${ch}'`;
 }
 
 export function tokenize(input: string): Token[] {
@@ -42,7 +44,8 @@ export function tokenize(input: string): Token[] {
       let value = '';
       i++;
       for (;;) {
-        if (i >= input.length) throw OneRosterQueryError.filter(`Unterminated quoted value starting at position ${start}`, start);
+        if (i >= input.length)
+          throw OneRosterQueryError.filter(`Unterminated quoted value starting at position ${start}`, start);
         const c = input[i] as string;
         if (c === "'") {
           if (input[i + 1] === "'") {

@@ -14,7 +14,13 @@ import type { ResolvedField } from './field-ref';
 export function allowedOperators(ref: FieldRef): readonly ComparisonOperator[] {
   const ops: ComparisonOperator[] = ['=', '!='];
   const text = ref.valueKind === 'string' || ref.valueKind === 'enum';
-  const ordered = !ref.multi && (text || ref.valueKind === 'date' || ref.valueKind === 'datetime' || ref.valueKind === 'year' || ref.valueKind === 'number');
+  const ordered =
+    !ref.multi &&
+    (text ||
+      ref.valueKind === 'date' ||
+      ref.valueKind === 'datetime' ||
+      ref.valueKind === 'year' ||
+      ref.valueKind === 'number');
   if (ordered) ops.push(...ORDERING_OPERATORS);
   if (text) ops.push('~');
   return ops;
@@ -43,7 +49,10 @@ export function checkOperator(ref: FieldRef, op: ComparisonOperator, position?: 
 export function parseLiteral(field: ResolvedField, raw: string, position?: number): TypedLiteral {
   const { ref } = field;
   const bad = (expected: string): never => {
-    throw OneRosterQueryError.filter(`Invalid value '${excerpt(raw)}' for '${excerpt(ref.path)}': expected ${expected}`, position);
+    throw OneRosterQueryError.filter(
+      `Invalid value '${excerpt(raw)}' for '${excerpt(ref.path)}': expected ${expected}`,
+      position,
+    );
   };
   const text = raw.trim();
   switch (ref.valueKind) {
@@ -53,7 +62,9 @@ export function parseLiteral(field: ResolvedField, raw: string, position?: numbe
       const lower = text.toLowerCase();
       // Own keys only: `__proto__` or `constructor` must not find Object.prototype's members.
       const aliases = field.enumAliases ?? {};
-      const canonical = (field.enumValues ?? []).find((v) => v.toLowerCase() === lower) ?? (Object.hasOwn(aliases, lower) ? aliases[lower] : undefined);
+      const canonical =
+        (field.enumValues ?? []).find((v) => v.toLowerCase() === lower) ??
+        (Object.hasOwn(aliases, lower) ? aliases[lower] : undefined);
       if (canonical !== undefined) return { kind: 'enum', value: canonical };
       // v1.2 extension values are compared as written (`ext:` names are case-sensitive identifiers).
       if (field.extensible && EXT_VALUE.test(text)) return { kind: 'enum', value: text };
@@ -61,7 +72,9 @@ export function parseLiteral(field: ResolvedField, raw: string, position?: numbe
     }
     case 'boolean': {
       const lower = text.toLowerCase();
-      return lower === 'true' || lower === 'false' ? { kind: 'boolean', value: lower === 'true' } : { kind: 'unlisted', value: lower };
+      return lower === 'true' || lower === 'false'
+        ? { kind: 'boolean', value: lower === 'true' }
+        : { kind: 'unlisted', value: lower };
     }
     case 'year':
       return /^\d{4}$/.test(text) ? { kind: 'year', value: text } : bad('a four-digit year (YYYY)');
@@ -75,7 +88,10 @@ export function parseLiteral(field: ResolvedField, raw: string, position?: numbe
     }
     case 'datetime': {
       const parsed = parseDateTimeLiteral(text);
-      if (parsed === undefined) return bad('an ISO 8601 datetime (e.g. 2024-01-31T23:59:59.123Z), a compact one (20240131T235959.123Z) or a date');
+      if (parsed === undefined)
+        return bad(
+          'an ISO 8601 datetime (e.g. 2024-01-31T23:59:59.123Z), a compact one (20240131T235959.123Z) or a date',
+        );
       return { kind: 'datetime', value: parsed.instant, iso: parsed.instant.toISOString(), dateOnly: parsed.dateOnly };
     }
   }

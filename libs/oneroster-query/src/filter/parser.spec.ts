@@ -44,15 +44,24 @@ describe('parseFilter: predicates', () => {
   });
 
   it.each(['=', '!=', '>', '>=', '<', '<='] as const)('accepts %s on a datetime field', (op) => {
-    expect(predicate(`dateLastModified${op}'2024-08-01T00:00:00.000Z'`)).toMatchObject({ op, value: { kind: 'datetime' } });
+    expect(predicate(`dateLastModified${op}'2024-08-01T00:00:00.000Z'`)).toMatchObject({
+      op,
+      value: { kind: 'datetime' },
+    });
   });
 
   it.each(['=', '!=', '>', '>=', '<', '<='] as const)('accepts %s on a date field', (op) => {
-    expect(predicate(`startDate${op}'2024-08-01'`, 'academicSession')).toMatchObject({ op, value: { kind: 'date', value: '2024-08-01' } });
+    expect(predicate(`startDate${op}'2024-08-01'`, 'academicSession')).toMatchObject({
+      op,
+      value: { kind: 'date', value: '2024-08-01' },
+    });
   });
 
   it.each(['=', '!=', '>', '>=', '<', '<='] as const)('accepts %s on a year field', (op) => {
-    expect(predicate(`schoolYear${op}'2024'`, 'academicSession')).toMatchObject({ op, value: { kind: 'year', value: '2024' } });
+    expect(predicate(`schoolYear${op}'2024'`, 'academicSession')).toMatchObject({
+      op,
+      value: { kind: 'year', value: '2024' },
+    });
   });
 
   it.each(['=', '!='] as const)('accepts %s on enum and boolean fields', (op) => {
@@ -60,12 +69,18 @@ describe('parseFilter: predicates', () => {
     expect(predicate(`enabledUser${op}'true'`)).toMatchObject({ op, value: { kind: 'boolean', value: true } });
   });
 
-  it.each(['>', '>=', '<', '<=', '~'] as const)('accepts %s on enums, which compare as strings (reference §5.3)', (op) => {
-    expect(predicate(`role${op}'STUDENT'`)).toMatchObject({ op, value: { kind: 'enum', value: 'student' } });
-    expect(predicate(`type${op}'Term'`, 'academicSession')).toMatchObject({ op, value: { kind: 'enum', value: 'term' } });
-    expect(predicate(`status${op}'Act'`)).toMatchObject({ op, value: { kind: 'unlisted', value: 'act' } });
-    expect(predicate(`school.type${op}'org'`, 'class')).toMatchObject({ op, value: { kind: 'enum', value: 'org' } });
-  });
+  it.each(['>', '>=', '<', '<=', '~'] as const)(
+    'accepts %s on enums, which compare as strings (reference §5.3)',
+    (op) => {
+      expect(predicate(`role${op}'STUDENT'`)).toMatchObject({ op, value: { kind: 'enum', value: 'student' } });
+      expect(predicate(`type${op}'Term'`, 'academicSession')).toMatchObject({
+        op,
+        value: { kind: 'enum', value: 'term' },
+      });
+      expect(predicate(`status${op}'Act'`)).toMatchObject({ op, value: { kind: 'unlisted', value: 'act' } });
+      expect(predicate(`school.type${op}'org'`, 'class')).toMatchObject({ op, value: { kind: 'enum', value: 'org' } });
+    },
+  );
 
   it.each(['>', '>=', '<', '<=', '~'] as const)('rejects %s on boolean fields', (op) => {
     expect(filterError(`enabledUser${op}'true'`).message).toMatch(/cannot be used on 'enabledUser'/);
@@ -239,12 +254,20 @@ describe('parseFilter: dotted and array fields', () => {
   });
 
   it('reads a GUIDRef type as an enum', () => {
-    expect(predicate("parent.type='ACADEMICSESSION'", 'academicSession').value).toEqual({ kind: 'enum', value: 'academicSession' });
+    expect(predicate("parent.type='ACADEMICSESSION'", 'academicSession').value).toEqual({
+      kind: 'enum',
+      value: 'academicSession',
+    });
     expect(predicate("parent.type='School'", 'org').value).toEqual({ kind: 'unlisted', value: 'school' });
   });
 
   it('resolves GUIDRef list sub-fields with any-element semantics', () => {
-    expect(predicate("orgs.sourcedId='sch-1'").field).toMatchObject({ field: 'orgs', fieldKind: 'guidRefList', multi: true, textMatch: 'exact' });
+    expect(predicate("orgs.sourcedId='sch-1'").field).toMatchObject({
+      field: 'orgs',
+      fieldKind: 'guidRefList',
+      multi: true,
+      textMatch: 'exact',
+    });
     expect(predicate("terms.sourcedId='t-1'", 'class').field).toMatchObject({ path: 'terms.sourcedId', multi: true });
     expect(predicate("agents.sourcedId='p-7'").field.multi).toBe(true);
     expect(predicate("children.sourcedId='x'", 'org').field.multi).toBe(true);
@@ -360,7 +383,12 @@ describe('parseFilter: typed literals', () => {
       ['20240131', '2024-01-31T00:00:00.000Z', true],
     ];
     for (const [literal, iso, dateOnly] of cases) {
-      expect(predicate(`dateLastModified>'${literal}'`).value).toEqual({ kind: 'datetime', value: new Date(iso), iso, dateOnly });
+      expect(predicate(`dateLastModified>'${literal}'`).value).toEqual({
+        kind: 'datetime',
+        value: new Date(iso),
+        iso,
+        dateOnly,
+      });
     }
   });
 
@@ -377,7 +405,13 @@ describe('parseFilter: typed literals', () => {
   });
 
   it('reads any other boolean literal as a value no record holds', () => {
-    for (const [value, unlisted] of [['yes', 'yes'], ['1', '1'], ['', ''], [' T ', 't'], ['NULL', 'null']]) {
+    for (const [value, unlisted] of [
+      ['yes', 'yes'],
+      ['1', '1'],
+      ['', ''],
+      [' T ', 't'],
+      ['NULL', 'null'],
+    ]) {
       expect(predicate(`enabledUser='${value}'`).value).toEqual({ kind: 'unlisted', value: unlisted });
       expect(predicate(`white!='${value}'`, 'demographics').value).toEqual({ kind: 'unlisted', value: unlisted });
     }
@@ -385,7 +419,10 @@ describe('parseFilter: typed literals', () => {
 
   it('normalises enum values to their canonical case', () => {
     expect(predicate("role='STUDENT'").value).toEqual({ kind: 'enum', value: 'student' });
-    expect(predicate("type='GradingPeriod'", 'academicSession').value).toEqual({ kind: 'enum', value: 'gradingPeriod' });
+    expect(predicate("type='GradingPeriod'", 'academicSession').value).toEqual({
+      kind: 'enum',
+      value: 'gradingPeriod',
+    });
     expect(predicate("classType='Scheduled'", 'class').value).toEqual({ kind: 'enum', value: 'scheduled' });
     expect(predicate("type='school'", 'org').value).toEqual({ kind: 'enum', value: 'school' });
     expect(predicate("sex='Female'", 'demographics').value).toEqual({ kind: 'enum', value: 'female' });
@@ -415,7 +452,10 @@ describe('parseFilter: typed literals', () => {
     }
     expect(predicate("status=''").value).toEqual({ kind: 'unlisted', value: '' });
     expect(predicate("status=' Archived '").value).toEqual({ kind: 'unlisted', value: 'archived' });
-    expect(predicate("status!='norecords'")).toMatchObject({ op: '!=', value: { kind: 'unlisted', value: 'norecords' } });
+    expect(predicate("status!='norecords'")).toMatchObject({
+      op: '!=',
+      value: { kind: 'unlisted', value: 'norecords' },
+    });
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
       expect(predicate(`status='${name}'`).value).toEqual({ kind: 'unlisted', value: name.toLowerCase() });
     }
@@ -429,20 +469,27 @@ describe('parseFilter: typed literals', () => {
     expect(paths).toContain('status');
     for (const path of paths) {
       for (const op of ['=', '!='] as const) {
-        expect(predicate(`${path}${op}'NoRecords'`, resource)).toMatchObject({ op, value: { kind: 'unlisted', value: 'norecords' } });
+        expect(predicate(`${path}${op}'NoRecords'`, resource)).toMatchObject({
+          op,
+          value: { kind: 'unlisted', value: 'norecords' },
+        });
       }
     }
   });
 
   it('still rejects unknown fields and unparseable filters next to unlisted values', () => {
     expect(filterError("nickname='norecords'").message).toMatch(/Unknown filter field/);
-    expect(filterError("status=norecords").code).toBe('invalid_filter_field');
+    expect(filterError('status=norecords').code).toBe('invalid_filter_field');
     expect(filterError("status='norecords").message).toMatch(/Unterminated/);
     expect(filterError("status='norecords' AND role='x' OR sex='y'").code).toBe('invalid_filter_field');
   });
 
   it('reads number literals and compares numbers with ordering operators but not ~', () => {
-    expect(predicate("score>='87.5'", 'result')).toMatchObject({ op: '>=', field: { path: 'score', valueKind: 'number', multi: false }, value: { kind: 'number', value: 87.5 } });
+    expect(predicate("score>='87.5'", 'result')).toMatchObject({
+      op: '>=',
+      field: { path: 'score', valueKind: 'number', multi: false },
+      value: { kind: 'number', value: 87.5 },
+    });
     expect(predicate("score=' -2 '", 'result').value).toEqual({ kind: 'number', value: -2 });
     expect(predicate("resultValueMax<'1e3'", 'lineItem').value).toEqual({ kind: 'number', value: 1000 });
     expect(predicate("score='-0'", 'result').value).toEqual({ kind: 'number', value: 0 });

@@ -67,7 +67,10 @@ class FilterParser {
     const name = this.next();
     if (name.type !== 'name' || logicalKeyword(name)) throw this.unexpected(name, 'a field name');
     if (name.text.startsWith('.') || name.text.endsWith('.') || name.text.includes('..')) {
-      throw OneRosterQueryError.filter(`Malformed field name '${excerpt(name.text)}' at position ${name.pos}`, name.pos);
+      throw OneRosterQueryError.filter(
+        `Malformed field name '${excerpt(name.text)}' at position ${name.pos}`,
+        name.pos,
+      );
     }
     const opToken = this.next();
     if (opToken.type !== 'op') throw this.unexpected(opToken, 'a comparison operator (= != > >= < <= ~)');
@@ -91,7 +94,10 @@ class FilterParser {
   }
 
   private unexpected(token: Token, expected: string): OneRosterQueryError {
-    return OneRosterQueryError.filter(`Expected ${expected} at position ${token.pos}, found ${describe(token)}`, token.pos);
+    return OneRosterQueryError.filter(
+      `Expected ${expected} at position ${token.pos}, found ${describe(token)}`,
+      token.pos,
+    );
   }
 }
 

@@ -39,7 +39,15 @@ export type V1p2Resource = (typeof V1P2_RESOURCES)[number];
 const workFlags = (): FieldDef[] => [bool('inProgress'), bool('incomplete'), bool('late'), bool('missing')];
 
 export const V1P2_CLASS_FIELDS: Readonly<Record<V1p2Resource, readonly FieldDef[]>> = {
-  academicSession: [str('title'), date('startDate'), date('endDate'), extEnumOf('type', SESSION_TYPES), ref('parent'), refs('children'), field('schoolYear', 'year')],
+  academicSession: [
+    str('title'),
+    date('startDate'),
+    date('endDate'),
+    extEnumOf('type', SESSION_TYPES),
+    ref('parent'),
+    refs('children'),
+    field('schoolYear', 'year'),
+  ],
   class: [
     str('title'),
     str('classCode'),
@@ -54,7 +62,16 @@ export const V1P2_CLASS_FIELDS: Readonly<Record<V1p2Resource, readonly FieldDef[
     list('periods'),
     refs('resources'),
   ],
-  course: [str('title'), ref('schoolYear'), str('courseCode'), list('grades'), list('subjects'), ref('org'), list('subjectCodes'), refs('resources')],
+  course: [
+    str('title'),
+    ref('schoolYear'),
+    str('courseCode'),
+    list('grades'),
+    list('subjects'),
+    ref('org'),
+    list('subjectCodes'),
+    refs('resources'),
+  ],
   demographics: [
     date('birthDate'),
     extEnumOf('sex', V1P2_GENDER_TYPES),
@@ -70,7 +87,15 @@ export const V1P2_CLASS_FIELDS: Readonly<Record<V1p2Resource, readonly FieldDef[
     str('cityOfBirth'),
     str('publicSchoolResidenceStatus'),
   ],
-  enrollment: [ref('user'), ref('class'), ref('school'), extEnumOf('role', ENROLLMENT_ROLE_TYPES), bool('primary'), date('beginDate'), date('endDate')],
+  enrollment: [
+    ref('user'),
+    ref('class'),
+    ref('school'),
+    extEnumOf('role', ENROLLMENT_ROLE_TYPES),
+    bool('primary'),
+    date('beginDate'),
+    date('endDate'),
+  ],
   org: [str('name'), extEnumOf('type', ORG_TYPES), str('identifier'), ref('parent'), refs('children')],
   user: [
     str('userMasterIdentifier'),
@@ -151,5 +176,12 @@ export const V1P2_CLASS_FIELDS: Readonly<Record<V1p2Resource, readonly FieldDef[
     ...workFlags(),
   ],
   // Resource roles keep the v1.1 role list (administrator included), plus `ext:` values.
-  resource: [str('title'), field('roles', 'stringList', { values: ROLE_TYPES, extensible: true }), enumOf('importance', IMPORTANCE_TYPES), str('vendorResourceId'), str('vendorId'), str('applicationId')],
+  resource: [
+    str('title'),
+    field('roles', 'stringList', { values: ROLE_TYPES, extensible: true }),
+    enumOf('importance', IMPORTANCE_TYPES),
+    str('vendorResourceId'),
+    str('vendorId'),
+    str('applicationId'),
+  ],
 };

@@ -13,7 +13,8 @@ import {
 import { SCALAR_KINDS } from './field-kinds';
 
 const names = (resource: OneRosterResource): string[] => getCatalog(resource).fields.map((f) => f.name);
-const kindOf = (resource: OneRosterResource, name: string): string | undefined => getCatalog(resource).field(name)?.kind;
+const kindOf = (resource: OneRosterResource, name: string): string | undefined =>
+  getCatalog(resource).field(name)?.kind;
 
 describe('field catalogs', () => {
   it.each(ONEROSTER_RESOURCES)('%s starts with the base fields', (resource) => {
@@ -25,28 +26,102 @@ describe('field catalogs', () => {
   });
 
   it('lists exactly the reference §3 fields per class', () => {
-    expect(names('academicSession').slice(4)).toEqual(['title', 'startDate', 'endDate', 'type', 'parent', 'children', 'schoolYear']);
-    expect(names('class').slice(4)).toEqual([
-      'title', 'classCode', 'classType', 'location', 'grades', 'subjects', 'course', 'school', 'terms', 'subjectCodes', 'periods', 'resources',
+    expect(names('academicSession').slice(4)).toEqual([
+      'title',
+      'startDate',
+      'endDate',
+      'type',
+      'parent',
+      'children',
+      'schoolYear',
     ]);
-    expect(names('course').slice(4)).toEqual(['title', 'schoolYear', 'courseCode', 'grades', 'subjects', 'org', 'subjectCodes', 'resources']);
+    expect(names('class').slice(4)).toEqual([
+      'title',
+      'classCode',
+      'classType',
+      'location',
+      'grades',
+      'subjects',
+      'course',
+      'school',
+      'terms',
+      'subjectCodes',
+      'periods',
+      'resources',
+    ]);
+    expect(names('course').slice(4)).toEqual([
+      'title',
+      'schoolYear',
+      'courseCode',
+      'grades',
+      'subjects',
+      'org',
+      'subjectCodes',
+      'resources',
+    ]);
     expect(names('demographics').slice(4)).toEqual([
-      'birthDate', 'sex', 'americanIndianOrAlaskaNative', 'asian', 'blackOrAfricanAmerican', 'nativeHawaiianOrOtherPacificIslander', 'white',
-      'demographicRaceTwoOrMoreRaces', 'hispanicOrLatinoEthnicity', 'countryOfBirthCode', 'stateOfBirthAbbreviation', 'cityOfBirth',
+      'birthDate',
+      'sex',
+      'americanIndianOrAlaskaNative',
+      'asian',
+      'blackOrAfricanAmerican',
+      'nativeHawaiianOrOtherPacificIslander',
+      'white',
+      'demographicRaceTwoOrMoreRaces',
+      'hispanicOrLatinoEthnicity',
+      'countryOfBirthCode',
+      'stateOfBirthAbbreviation',
+      'cityOfBirth',
       'publicSchoolResidenceStatus',
     ]);
-    expect(names('enrollment').slice(4)).toEqual(['user', 'class', 'school', 'role', 'primary', 'beginDate', 'endDate']);
+    expect(names('enrollment').slice(4)).toEqual([
+      'user',
+      'class',
+      'school',
+      'role',
+      'primary',
+      'beginDate',
+      'endDate',
+    ]);
     expect(names('org').slice(4)).toEqual(['name', 'type', 'identifier', 'parent', 'children']);
     expect(names('user').slice(4)).toEqual([
-      'username', 'userIds', 'enabledUser', 'givenName', 'familyName', 'middleName', 'role', 'identifier', 'email', 'sms', 'phone', 'agents',
-      'orgs', 'grades', 'password',
+      'username',
+      'userIds',
+      'enabledUser',
+      'givenName',
+      'familyName',
+      'middleName',
+      'role',
+      'identifier',
+      'email',
+      'sms',
+      'phone',
+      'agents',
+      'orgs',
+      'grades',
+      'password',
     ]);
     expect(names('category').slice(4)).toEqual(['title']);
     expect(names('lineItem').slice(4)).toEqual([
-      'title', 'description', 'assignDate', 'dueDate', 'class', 'category', 'gradingPeriod', 'resultValueMin', 'resultValueMax',
+      'title',
+      'description',
+      'assignDate',
+      'dueDate',
+      'class',
+      'category',
+      'gradingPeriod',
+      'resultValueMin',
+      'resultValueMax',
     ]);
     expect(names('result').slice(4)).toEqual(['lineItem', 'student', 'scoreStatus', 'score', 'scoreDate', 'comment']);
-    expect(names('resource').slice(4)).toEqual(['title', 'roles', 'importance', 'vendorResourceId', 'vendorId', 'applicationId']);
+    expect(names('resource').slice(4)).toEqual([
+      'title',
+      'roles',
+      'importance',
+      'vendorResourceId',
+      'vendorId',
+      'applicationId',
+    ]);
   });
 
   it('types the gradebook and resources fields', () => {
@@ -56,10 +131,24 @@ describe('field catalogs', () => {
     expect(kindOf('result', 'score')).toBe('number');
     expect(kindOf('result', 'scoreDate')).toBe('date');
     expect(kindOf('result', 'student')).toBe('guidRef');
-    expect(getCatalog('result').field('scoreStatus')?.values).toEqual(['exempt', 'fully graded', 'not submitted', 'partially graded', 'submitted']);
+    expect(getCatalog('result').field('scoreStatus')?.values).toEqual([
+      'exempt',
+      'fully graded',
+      'not submitted',
+      'partially graded',
+      'submitted',
+    ]);
     expect(kindOf('resource', 'roles')).toBe('stringList');
     expect(getCatalog('resource').field('importance')?.values).toEqual(['primary', 'secondary']);
-    expect(sortableFields('result')).toEqual(['sourcedId', 'status', 'dateLastModified', 'scoreStatus', 'score', 'scoreDate', 'comment']);
+    expect(sortableFields('result')).toEqual([
+      'sourcedId',
+      'status',
+      'dateLastModified',
+      'scoreStatus',
+      'score',
+      'scoreDate',
+      'comment',
+    ]);
   });
 
   it('gives each field its kind', () => {
@@ -80,8 +169,20 @@ describe('field catalogs', () => {
   });
 
   it('carries enum values in canonical case', () => {
-    expect(getCatalog('academicSession').field('type')?.values).toEqual(['gradingPeriod', 'semester', 'schoolYear', 'term']);
-    expect(getCatalog('org').field('type')?.values).toEqual(['department', 'school', 'district', 'local', 'state', 'national']);
+    expect(getCatalog('academicSession').field('type')?.values).toEqual([
+      'gradingPeriod',
+      'semester',
+      'schoolYear',
+      'term',
+    ]);
+    expect(getCatalog('org').field('type')?.values).toEqual([
+      'department',
+      'school',
+      'district',
+      'local',
+      'state',
+      'national',
+    ]);
     expect(getCatalog('class').field('classType')?.values).toEqual(['homeroom', 'scheduled']);
     expect(getCatalog('user').field('role')?.values).toHaveLength(8);
     expect(getCatalog('enrollment').field('role')?.values).toHaveLength(8);
@@ -100,8 +201,19 @@ describe('field catalogs', () => {
       }
     }
     expect(sortableFields('user')).toEqual([
-      'sourcedId', 'status', 'dateLastModified', 'username', 'enabledUser', 'givenName', 'familyName', 'middleName', 'role', 'identifier', 'email',
-      'sms', 'phone',
+      'sourcedId',
+      'status',
+      'dateLastModified',
+      'username',
+      'enabledUser',
+      'givenName',
+      'familyName',
+      'middleName',
+      'role',
+      'identifier',
+      'email',
+      'sms',
+      'phone',
     ]);
   });
 

@@ -47,7 +47,9 @@ export function resourcesOf(version: OneRosterVersion): readonly OneRosterResour
 }
 
 /** JSON wrapper keys per class (reference §4.1, v1.2 §5.1): the payload type, not the route, picks them. */
-export const RESOURCE_KEYS: Readonly<Record<OneRosterResource, { readonly single: string; readonly collection: string }>> = {
+export const RESOURCE_KEYS: Readonly<
+  Record<OneRosterResource, { readonly single: string; readonly collection: string }>
+> = {
   academicSession: { single: 'academicSession', collection: 'academicSessions' },
   class: { single: 'class', collection: 'classes' },
   course: { single: 'course', collection: 'courses' },
@@ -155,9 +157,23 @@ const CLASS_FIELDS: Readonly<Record<(typeof ONEROSTER_RESOURCES)[number], readon
     num('resultValueMin'),
     num('resultValueMax'),
   ],
-  result: [ref('lineItem'), ref('student'), enumOf('scoreStatus', SCORE_STATUS_TYPES), num('score'), date('scoreDate'), str('comment')],
+  result: [
+    ref('lineItem'),
+    ref('student'),
+    enumOf('scoreStatus', SCORE_STATUS_TYPES),
+    num('score'),
+    date('scoreDate'),
+    str('comment'),
+  ],
   // `roles` holds RoleType values; filtered as a list of text like `grades`.
-  resource: [str('title'), list('roles'), enumOf('importance', IMPORTANCE_TYPES), str('vendorResourceId'), str('vendorId'), str('applicationId')],
+  resource: [
+    str('title'),
+    list('roles'),
+    enumOf('importance', IMPORTANCE_TYPES),
+    str('vendorResourceId'),
+    str('vendorId'),
+    str('applicationId'),
+  ],
 };
 
 /** Sub-fields of a GUIDRef (reference §3.2). */
@@ -199,7 +215,11 @@ export interface ResourceCatalog {
   field(name: string): FieldDef | undefined;
 }
 
-function buildCatalog(resource: OneRosterResource, version: OneRosterVersion, classFields: readonly FieldDef[]): ResourceCatalog {
+function buildCatalog(
+  resource: OneRosterResource,
+  version: OneRosterVersion,
+  classFields: readonly FieldDef[],
+): ResourceCatalog {
   const fields = Object.freeze([...BASE_FIELDS, ...classFields]);
   const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
   return Object.freeze({ resource, version, fields, field: (name: string) => byName.get(name.toLowerCase()) });
@@ -244,7 +264,8 @@ export function filterableFields(ref: ClassRef): string[] {
 
 /** Sub-field definitions of a structured field kind in a version; empty for scalar kinds and metadata. */
 export function subFieldsOf(kind: FieldKind, version: OneRosterVersion = 'v1p1'): readonly SubFieldDef[] {
-  if (kind === 'guidRef' || kind === 'guidRefList') return version === 'v1p2' ? V1P2_GUID_REF_SUBFIELDS : GUID_REF_SUBFIELDS;
+  if (kind === 'guidRef' || kind === 'guidRefList')
+    return version === 'v1p2' ? V1P2_GUID_REF_SUBFIELDS : GUID_REF_SUBFIELDS;
   if (kind === 'userIds') return USER_ID_SUBFIELDS;
   if (kind === 'roles') return ROLE_SUBFIELDS;
   return [];

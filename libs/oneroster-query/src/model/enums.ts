@@ -7,7 +7,16 @@ export const STATUS_TYPES = ['active', 'tobedeleted'] as const;
 export const SESSION_TYPES = ['gradingPeriod', 'semester', 'schoolYear', 'term'] as const;
 export const CLASS_TYPES = ['homeroom', 'scheduled'] as const;
 export const ORG_TYPES = ['department', 'school', 'district', 'local', 'state', 'national'] as const;
-export const ROLE_TYPES = ['administrator', 'aide', 'guardian', 'parent', 'proctor', 'relative', 'student', 'teacher'] as const;
+export const ROLE_TYPES = [
+  'administrator',
+  'aide',
+  'guardian',
+  'parent',
+  'proctor',
+  'relative',
+  'student',
+  'teacher',
+] as const;
 /**
  * Enrollment roles emitted by the service. Filters on `enrollment.role` accept every RoleType
  * (the CSV importer accepts all eight, so any of them can be stored).

@@ -33,7 +33,8 @@ export const str = (name: string, options?: FieldOptions): FieldDef => field(nam
 export const enumOf = (name: string, values: readonly string[], aliases?: Readonly<Record<string, string>>): FieldDef =>
   field(name, 'enum', { values, ...(aliases ? { aliases } : {}) });
 /** A v1.2 extensible enumeration: the listed values or `ext:<name>`. */
-export const extEnumOf = (name: string, values: readonly string[]): FieldDef => field(name, 'enum', { values, extensible: true });
+export const extEnumOf = (name: string, values: readonly string[]): FieldDef =>
+  field(name, 'enum', { values, extensible: true });
 export const date = (name: string): FieldDef => field(name, 'date');
 export const datetime = (name: string): FieldDef => field(name, 'datetime');
 export const num = (name: string): FieldDef => field(name, 'number');
@@ -42,7 +43,8 @@ export const list = (name: string): FieldDef => field(name, 'stringList');
 export const ref = (name: string): FieldDef => field(name, 'guidRef');
 export const refs = (name: string): FieldDef => field(name, 'guidRefList');
 /** Structured v1.2 lists that are written but not filtered or sorted on. */
-export const opaque = (name: string, kind: FieldKind): FieldDef => field(name, kind, { filterable: false, sortable: false });
+export const opaque = (name: string, kind: FieldKind): FieldDef =>
+  field(name, kind, { filterable: false, sortable: false });
 
 /** Base fields present on every class (reference §3.1; v1.2 §4.1). */
 export const BASE_FIELDS: readonly FieldDef[] = [

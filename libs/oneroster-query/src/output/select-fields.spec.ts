@@ -1,7 +1,13 @@
 import { selectFields } from './select-fields';
 
 describe('selectFields', () => {
-  const user = { sourcedId: 'u-1', status: 'active', givenName: 'Jane', familyName: 'Doe', email: undefined as string | undefined };
+  const user = {
+    sourcedId: 'u-1',
+    status: 'active',
+    givenName: 'Jane',
+    familyName: 'Doe',
+    email: undefined as string | undefined,
+  };
 
   it('returns the object itself when no selection is given', () => {
     expect(selectFields(user, undefined)).toBe(user);

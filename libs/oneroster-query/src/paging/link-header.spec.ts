@@ -63,7 +63,12 @@ describe('buildLinkHeader', () => {
   it('preserves and percent-encodes the other parameters', () => {
     const header = buildLinkHeader(
       BASE,
-      { filter: "familyName='O''Brien' AND dateLastModified>'2024-01-31T10:00:00+01:00'", data_field: 'familyName', orderBy: 'desc', fields: 'sourcedId,familyName' },
+      {
+        filter: "familyName='O''Brien' AND dateLastModified>'2024-01-31T10:00:00+01:00'",
+        data_field: 'familyName',
+        orderBy: 'desc',
+        fields: 'sourcedId,familyName',
+      },
       { offset: 0, limit: 2, total: 3 },
     );
     const next = /<([^>]+)>; rel="next"/.exec(header)?.[1];
@@ -73,7 +78,9 @@ describe('buildLinkHeader', () => {
         '&data_field=familyName&orderBy=desc&fields=sourcedId%2CfamilyName',
     );
     const url = new URL(next as string);
-    expect(url.searchParams.get('filter')).toBe("familyName='O''Brien' AND dateLastModified>'2024-01-31T10:00:00+01:00'");
+    expect(url.searchParams.get('filter')).toBe(
+      "familyName='O''Brien' AND dateLastModified>'2024-01-31T10:00:00+01:00'",
+    );
     expect(url.searchParams.get('fields')).toBe('sourcedId,familyName');
   });
 
@@ -83,18 +90,26 @@ describe('buildLinkHeader', () => {
   });
 
   it('replaces limit and offset given among the parameters', () => {
-    const header = buildLinkHeader(BASE, { limit: '999', OFFSET: '5', sort: 'givenName' }, { offset: 0, limit: 10, total: 5 });
-    expect(header).toBe(`<${BASE}?limit=10&offset=0&sort=givenName>; rel="first", <${BASE}?limit=10&offset=0&sort=givenName>; rel="last"`);
-  });
-
-  it('drops any query or fragment on the base URL and skips undefined values', () => {
-    expect(buildLinkHeader(`${BASE}?limit=5&offset=10#x`, { filter: undefined }, { offset: 0, limit: 5, total: 5 })).toBe(
-      `<${BASE}?limit=5&offset=0>; rel="first", <${BASE}?limit=5&offset=0>; rel="last"`,
+    const header = buildLinkHeader(
+      BASE,
+      { limit: '999', OFFSET: '5', sort: 'givenName' },
+      { offset: 0, limit: 10, total: 5 },
+    );
+    expect(header).toBe(
+      `<${BASE}?limit=10&offset=0&sort=givenName>; rel="first", <${BASE}?limit=10&offset=0&sort=givenName>; rel="last"`,
     );
   });
 
+  it('drops any query or fragment on the base URL and skips undefined values', () => {
+    expect(
+      buildLinkHeader(`${BASE}?limit=5&offset=10#x`, { filter: undefined }, { offset: 0, limit: 5, total: 5 }),
+    ).toBe(`<${BASE}?limit=5&offset=0>; rel="first", <${BASE}?limit=5&offset=0>; rel="last"`);
+  });
+
   it('repeats array-valued parameters', () => {
-    expect(buildLinkHeader(BASE, { x: ['1', '2'] }, { offset: 0, limit: 5, total: 1 })).toContain('?limit=5&offset=0&x=1&x=2>');
+    expect(buildLinkHeader(BASE, { x: ['1', '2'] }, { offset: 0, limit: 5, total: 1 })).toContain(
+      '?limit=5&offset=0&x=1&x=2>',
+    );
   });
 });
 
@@ -120,6 +135,8 @@ describe('pickLinkParams', () => {
 
 describe('encodeQueryComponent', () => {
   it("encodes every reserved character, including ! ' ( ) *", () => {
-    expect(encodeQueryComponent("a b+c&d=e'f(g)h*i!j~k/l?m#n%")).toBe('a%20b%2Bc%26d%3De%27f%28g%29h%2Ai%21j~k%2Fl%3Fm%23n%25');
+    expect(encodeQueryComponent("a b+c&d=e'f(g)h*i!j~k/l?m#n%")).toBe(
+      'a%20b%2Bc%26d%3De%27f%28g%29h%2Ai%21j~k%2Fl%3Fm%23n%25',
+    );
   });
 });

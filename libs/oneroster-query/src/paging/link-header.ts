@@ -49,8 +49,10 @@ export function pickLinkParams(raw: RawQuery): Record<string, string> {
 
 function checkWindow({ offset, limit, total }: PageWindow): void {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a non-negative integer, got ${offset}`);
-  if (!Number.isSafeInteger(total) || total < 0) throw new RangeError(`total must be a non-negative integer, got ${total}`);
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new RangeError(`offset must be a non-negative integer, got ${offset}`);
+  if (!Number.isSafeInteger(total) || total < 0)
+    throw new RangeError(`total must be a non-negative integer, got ${total}`);
 }
 
 function pageUrl(base: string, params: LinkParams, limit: number, offset: number): string {

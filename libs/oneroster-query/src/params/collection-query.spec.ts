@@ -41,7 +41,11 @@ describe('parseCollectionQuery', () => {
       sort: { field: 'familyName', direction: 'desc', requested: true },
       fields: ['sourcedId', 'familyName'],
       warnings: [],
-      filter: { kind: 'and', left: { op: '=' }, right: { op: '>', value: { kind: 'datetime', iso: '2024-08-01T00:00:00.000Z' } } },
+      filter: {
+        kind: 'and',
+        left: { op: '=' },
+        right: { op: '>', value: { kind: 'datetime', iso: '2024-08-01T00:00:00.000Z' } },
+      },
     });
   });
 
@@ -82,11 +86,17 @@ describe('parseCollectionQuery', () => {
   });
 
   it('matches parameter names case-insensitively', () => {
-    expect(parseCollectionQuery({ LIMIT: '5', Offset: '5', OrderBy: 'desc' }, 'user')).toMatchObject({ limit: 5, offset: 5, sort: { direction: 'desc' } });
+    expect(parseCollectionQuery({ LIMIT: '5', Offset: '5', OrderBy: 'desc' }, 'user')).toMatchObject({
+      limit: 5,
+      offset: 5,
+      sort: { direction: 'desc' },
+    });
   });
 
   it('accepts a repeated parameter with identical values', () => {
-    expect(parseCollectionQuery({ limit: ['5', '5'], filter: ["role='student'", "role='student'"] }, 'user')).toMatchObject({
+    expect(
+      parseCollectionQuery({ limit: ['5', '5'], filter: ["role='student'", "role='student'"] }, 'user'),
+    ).toMatchObject({
       limit: 5,
       filter: { kind: 'predicate' },
     });
@@ -95,8 +105,14 @@ describe('parseCollectionQuery', () => {
   it('rejects repeated parameters with different values as invaliddata', () => {
     expect(rejected({ limit: ['5', '6'] })).toMatchObject({ code: 'invaliddata', parameter: 'limit' });
     expect(rejected({ offset: ['0', '100'] })).toMatchObject({ code: 'invaliddata', parameter: 'offset' });
-    expect(rejected({ filter: ["role='student'", "status='active'"] })).toMatchObject({ code: 'invaliddata', parameter: 'filter' });
-    expect(rejected({ data_field: ['givenName', 'familyName'] })).toMatchObject({ code: 'invaliddata', parameter: 'data_field' });
+    expect(rejected({ filter: ["role='student'", "status='active'"] })).toMatchObject({
+      code: 'invaliddata',
+      parameter: 'filter',
+    });
+    expect(rejected({ data_field: ['givenName', 'familyName'] })).toMatchObject({
+      code: 'invaliddata',
+      parameter: 'data_field',
+    });
     expect(rejected({ orderBy: ['asc', 'desc'] })).toMatchObject({ code: 'invaliddata', parameter: 'orderBy' });
   });
 
@@ -117,7 +133,10 @@ describe('parseCollectionQuery', () => {
 
 describe('parseSingleQuery', () => {
   it('reads only fields', () => {
-    expect(parseSingleQuery({ fields: 'sourcedId,title' }, 'class')).toEqual({ fields: ['sourcedId', 'title'], warnings: [] });
+    expect(parseSingleQuery({ fields: 'sourcedId,title' }, 'class')).toEqual({
+      fields: ['sourcedId', 'title'],
+      warnings: [],
+    });
   });
 
   it('returns all fields when fields is absent', () => {
@@ -129,7 +148,10 @@ describe('parseSingleQuery', () => {
   });
 
   it('warns about unknown selection fields', () => {
-    expect(parseSingleQuery({ fields: 'name,bogus' }, 'org')).toMatchObject({ fields: ['name'], warnings: [{ code: 'invalid_selection_field' }] });
+    expect(parseSingleQuery({ fields: 'name,bogus' }, 'org')).toMatchObject({
+      fields: ['name'],
+      warnings: [{ code: 'invalid_selection_field' }],
+    });
   });
 });
 
@@ -138,30 +160,70 @@ describe('v1.2 queries (strict: a success body has no room for warnings)', () =>
 
   it('refuses an unknown selection field as invalid_selection_field and a sort problem as invaliddata', () => {
     expect(() => parseCollectionQuery({ fields: 'sourcedId,nickname' }, user, { strict: true })).toThrow(
-      expect.objectContaining({ code: 'invalid_selection_field', parameter: 'fields', message: "Unknown field 'nickname' for user" }),
+      expect.objectContaining({
+        code: 'invalid_selection_field',
+        parameter: 'fields',
+        message: "Unknown field 'nickname' for user",
+      }),
     );
-    expect(() => parseCollectionQuery({ sort: 'nickname' }, user, { strict: true })).toThrow(expect.objectContaining({ code: 'invaliddata', parameter: 'sort', message: "Unknown sort field 'nickname' for user" }));
-    expect(() => parseCollectionQuery({ orderBy: 'sideways' }, user, { strict: true })).toThrow(expect.objectContaining({ code: 'invaliddata', parameter: 'orderBy' }));
-    expect(() => parseSingleQuery({ fields: 'shoeSize' }, user, { strict: true })).toThrow(expect.objectContaining({ code: 'invalid_selection_field' }));
-    expect(parseCollectionQuery({ fields: 'roles,primaryOrg', sort: 'pronouns' }, user, { strict: true })).toMatchObject({ fields: ['roles', 'primaryOrg'], sort: { field: 'pronouns' } });
+    expect(() => parseCollectionQuery({ sort: 'nickname' }, user, { strict: true })).toThrow(
+      expect.objectContaining({
+        code: 'invaliddata',
+        parameter: 'sort',
+        message: "Unknown sort field 'nickname' for user",
+      }),
+    );
+    expect(() => parseCollectionQuery({ orderBy: 'sideways' }, user, { strict: true })).toThrow(
+      expect.objectContaining({ code: 'invaliddata', parameter: 'orderBy' }),
+    );
+    expect(() => parseSingleQuery({ fields: 'shoeSize' }, user, { strict: true })).toThrow(
+      expect.objectContaining({ code: 'invalid_selection_field' }),
+    );
+    expect(
+      parseCollectionQuery({ fields: 'roles,primaryOrg', sort: 'pronouns' }, user, { strict: true }),
+    ).toMatchObject({ fields: ['roles', 'primaryOrg'], sort: { field: 'pronouns' } });
   });
 
   it('knows the v1.2 user: roles and primaryOrg instead of role and orgs', () => {
-    expect(() => parseCollectionQuery({ filter: "role='teacher'" }, user)).toThrow(expect.objectContaining({ code: 'invalid_filter_field' }));
+    expect(() => parseCollectionQuery({ filter: "role='teacher'" }, user)).toThrow(
+      expect.objectContaining({ code: 'invalid_filter_field' }),
+    );
     expect(parseCollectionQuery({ filter: "role='teacher'" }, 'user').filter).toBeDefined();
-    const roles = parseCollectionQuery({ filter: "roles.org='s1' AND roles.role='districtAdministrator'" }, user).filter;
-    expect(roles).toMatchObject({ kind: 'and', left: { field: { path: 'roles.org.sourcedId', multi: true } }, right: { value: { kind: 'enum', value: 'districtAdministrator' } } });
-    expect(parseCollectionQuery({ filter: "roles='ext:coach'" }, user).filter).toMatchObject({ field: { path: 'roles.role' }, value: { kind: 'enum', value: 'ext:coach' } });
-    expect(parseCollectionQuery({ filter: "roles.role='wizard'" }, user).filter).toMatchObject({ value: { kind: 'unlisted' } });
-    expect(parseCollectionQuery({ filter: "roles.beginDate='2024-08-01'" }, user).filter).toMatchObject({ field: { valueKind: 'date' } });
-    expect(() => parseCollectionQuery({ filter: "userProfiles.vendorId='x'" }, user)).toThrow(expect.objectContaining({ code: 'invalid_filter_field' }));
-    expect(() => parseCollectionQuery({ filter: "roles.shoeSize='x'" }, user)).toThrow(expect.objectContaining({ code: 'invalid_filter_field' }));
+    const roles = parseCollectionQuery(
+      { filter: "roles.org='s1' AND roles.role='districtAdministrator'" },
+      user,
+    ).filter;
+    expect(roles).toMatchObject({
+      kind: 'and',
+      left: { field: { path: 'roles.org.sourcedId', multi: true } },
+      right: { value: { kind: 'enum', value: 'districtAdministrator' } },
+    });
+    expect(parseCollectionQuery({ filter: "roles='ext:coach'" }, user).filter).toMatchObject({
+      field: { path: 'roles.role' },
+      value: { kind: 'enum', value: 'ext:coach' },
+    });
+    expect(parseCollectionQuery({ filter: "roles.role='wizard'" }, user).filter).toMatchObject({
+      value: { kind: 'unlisted' },
+    });
+    expect(parseCollectionQuery({ filter: "roles.beginDate='2024-08-01'" }, user).filter).toMatchObject({
+      field: { valueKind: 'date' },
+    });
+    expect(() => parseCollectionQuery({ filter: "userProfiles.vendorId='x'" }, user)).toThrow(
+      expect.objectContaining({ code: 'invalid_filter_field' }),
+    );
+    expect(() => parseCollectionQuery({ filter: "roles.shoeSize='x'" }, user)).toThrow(
+      expect.objectContaining({ code: 'invalid_filter_field' }),
+    );
   });
 
   it('accepts ext: values of extensible enumerations in v1.2 only', () => {
     const org12 = parseCollectionQuery({ filter: "type='ext:trust'" }, getCatalog('org', 'v1p2')).filter;
     expect(org12).toMatchObject({ value: { kind: 'enum', value: 'ext:trust' } });
-    expect(parseCollectionQuery({ filter: "type='ext:trust'" }, 'org').filter).toMatchObject({ value: { kind: 'unlisted' } });
-    expect(parseCollectionQuery({ filter: "type='ext:'" }, getCatalog('org', 'v1p2')).filter).toMatchObject({ value: { kind: 'unlisted' } });
+    expect(parseCollectionQuery({ filter: "type='ext:trust'" }, 'org').filter).toMatchObject({
+      value: { kind: 'unlisted' },
+    });
+    expect(parseCollectionQuery({ filter: "type='ext:'" }, getCatalog('org', 'v1p2')).filter).toMatchObject({
+      value: { kind: 'unlisted' },
+    });
   });
 });

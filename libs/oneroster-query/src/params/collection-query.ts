@@ -46,7 +46,12 @@ export interface SingleQuery {
  * Unknown parameters are ignored.
  */
 export function parseCollectionQuery(raw: RawQuery, resource: ClassRef, options: QueryOptions = {}): CollectionQuery {
-  const limit = parseLimit(singleParam(raw, 'limit'), options.defaultLimit ?? DEFAULT_LIMIT, options.maxLimit ?? MAX_LIMIT, options.overLimit);
+  const limit = parseLimit(
+    singleParam(raw, 'limit'),
+    options.defaultLimit ?? DEFAULT_LIMIT,
+    options.maxLimit ?? MAX_LIMIT,
+    options.overLimit,
+  );
   const offset = parseOffset(singleParam(raw, 'offset'));
   const filterText = singleParam(raw, 'filter');
   const filter = filterText === undefined || filterText.trim() === '' ? undefined : parseFilter(filterText, resource);
@@ -65,7 +70,11 @@ export function parseCollectionQuery(raw: RawQuery, resource: ClassRef, options:
 }
 
 /** Validates the query of a single-object GET: only `fields` counts, everything else is ignored. */
-export function parseSingleQuery(raw: RawQuery, resource: ClassRef, options: Pick<QueryOptions, 'strict'> = {}): SingleQuery {
+export function parseSingleQuery(
+  raw: RawQuery,
+  resource: ClassRef,
+  options: Pick<QueryOptions, 'strict'> = {},
+): SingleQuery {
   const { fields, warnings } = parseFields(raw, resource);
   if (options.strict && warnings[0]) throw OneRosterQueryError.fromWarning(warnings[0]);
   return { ...(fields ? { fields } : {}), warnings };

@@ -13,7 +13,10 @@ describe('parseFields', () => {
   });
 
   it('ignores blanks and spaces, canonicalises case and drops duplicates', () => {
-    expect(parseFields({ fields: ' givenName ,, FAMILYNAME,givenName, ' }, 'user').fields).toEqual(['givenName', 'familyName']);
+    expect(parseFields({ fields: ' givenName ,, FAMILYNAME,givenName, ' }, 'user').fields).toEqual([
+      'givenName',
+      'familyName',
+    ]);
   });
 
   it('drops unknown names with an invalid_selection_field warning', () => {
@@ -35,12 +38,18 @@ describe('parseFields', () => {
     const { fields, warnings } = parseFields({ fields: 'nickname' }, 'user');
     expect(fields).toBeUndefined();
     expect(warnings).toEqual([
-      expect.objectContaining({ code: 'invalid_selection_field', message: "Unknown field 'nickname' for user ignored; all fields returned" }),
+      expect.objectContaining({
+        code: 'invalid_selection_field',
+        message: "Unknown field 'nickname' for user ignored; all fields returned",
+      }),
     ]);
   });
 
   it('treats dotted names as unknown (top-level fields only)', () => {
-    expect(parseFields({ fields: 'school.sourcedId,title' }, 'class')).toMatchObject({ fields: ['title'], warnings: [{ values: ['school.sourcedId'] }] });
+    expect(parseFields({ fields: 'school.sourcedId,title' }, 'class')).toMatchObject({
+      fields: ['title'],
+      warnings: [{ values: ['school.sourcedId'] }],
+    });
   });
 
   it('returns all fields, silently, for a list of blanks', () => {
@@ -49,10 +58,16 @@ describe('parseFields', () => {
   });
 
   it('joins a repeated fields parameter into one list', () => {
-    expect(parseFields({ fields: ['givenName', 'familyName,givenName'] }, 'user').fields).toEqual(['givenName', 'familyName']);
+    expect(parseFields({ fields: ['givenName', 'familyName,givenName'] }, 'user').fields).toEqual([
+      'givenName',
+      'familyName',
+    ]);
   });
 
   it('validates against the requested class', () => {
-    expect(parseFieldList('title,classCode,username', 'class')).toMatchObject({ fields: ['title', 'classCode'], warnings: [{ values: ['username'] }] });
+    expect(parseFieldList('title,classCode,username', 'class')).toMatchObject({
+      fields: ['title', 'classCode'],
+      warnings: [{ values: ['username'] }],
+    });
   });
 });

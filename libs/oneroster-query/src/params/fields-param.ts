@@ -9,14 +9,20 @@ import { excerpt, type QueryWarning } from '../errors';
 import { catalogOf, type ClassRef } from '../model/catalog';
 import { paramValues, type RawQuery } from './raw-params';
 
-export function parseFields(raw: RawQuery, resource: ClassRef): { fields: string[] | undefined; warnings: QueryWarning[] } {
+export function parseFields(
+  raw: RawQuery,
+  resource: ClassRef,
+): { fields: string[] | undefined; warnings: QueryWarning[] } {
   const values = paramValues(raw, 'fields');
   if (values.length === 0) return { fields: undefined, warnings: [] };
   return parseFieldList(values.join(','), resource);
 }
 
 /** Parses one comma-separated list of field names for `resource`. */
-export function parseFieldList(list: string, resource: ClassRef): { fields: string[] | undefined; warnings: QueryWarning[] } {
+export function parseFieldList(
+  list: string,
+  resource: ClassRef,
+): { fields: string[] | undefined; warnings: QueryWarning[] } {
   const catalog = catalogOf(resource);
   const names = list
     .split(',')

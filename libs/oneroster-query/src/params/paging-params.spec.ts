@@ -22,12 +22,25 @@ describe('parseLimit', () => {
     [' 20 ', 20],
   ])('accepts %p', (text, value) => expect(parseLimit(text)).toBe(value));
 
-  it.each(['0', '-1', '1001', '5000', 'abc', '1.5', '', ' ', '1e2', '+5', '0x10', '99999999999999999999', 'Infinity', 'NaN', '10abc'])(
-    'rejects %p with invaliddata on limit',
-    (text) => {
-      expect(invalid(() => parseLimit(text))).toMatchObject({ code: 'invaliddata', parameter: 'limit', httpStatus: 400 });
-    },
-  );
+  it.each([
+    '0',
+    '-1',
+    '1001',
+    '5000',
+    'abc',
+    '1.5',
+    '',
+    ' ',
+    '1e2',
+    '+5',
+    '0x10',
+    '99999999999999999999',
+    'Infinity',
+    'NaN',
+    '10abc',
+  ])('rejects %p with invaliddata on limit', (text) => {
+    expect(invalid(() => parseLimit(text))).toMatchObject({ code: 'invaliddata', parameter: 'limit', httpStatus: 400 });
+  });
 
   it('names the allowed range', () => {
     expect(invalid(() => parseLimit('1001')).message).toMatch(/between 1 and 1000/);
@@ -48,7 +61,10 @@ describe('parseLimit', () => {
     expect(parseLimit(undefined, 100, 1000, 'clamp')).toBe(100);
     // Clamping is for large well-formed values only: garbage, zero and negatives stay errors.
     for (const text of ['0', '-1', 'abc', '1.5', '99999999999999999999', '']) {
-      expect(invalid(() => parseLimit(text, 100, 1000, 'clamp'))).toMatchObject({ code: 'invaliddata', parameter: 'limit' });
+      expect(invalid(() => parseLimit(text, 100, 1000, 'clamp'))).toMatchObject({
+        code: 'invaliddata',
+        parameter: 'limit',
+      });
     }
   });
 });

@@ -26,7 +26,12 @@ function wholeNumber(parameter: string, text: string): number {
 export type OverLimit = 'reject' | 'clamp';
 
 /** `limit`: default `defaultLimit`, else an integer in 1..maxLimit (above it: 400, or maxLimit with `clamp`). */
-export function parseLimit(text: string | undefined, defaultLimit = DEFAULT_LIMIT, maxLimit = MAX_LIMIT, overLimit: OverLimit = 'reject'): number {
+export function parseLimit(
+  text: string | undefined,
+  defaultLimit = DEFAULT_LIMIT,
+  maxLimit = MAX_LIMIT,
+  overLimit: OverLimit = 'reject',
+): number {
   if (text === undefined) return defaultLimit;
   const value = wholeNumber('limit', text);
   if (value > maxLimit && overLimit === 'clamp') return maxLimit;

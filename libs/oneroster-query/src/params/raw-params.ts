@@ -19,7 +19,8 @@ export function paramValues(raw: RawQuery, name: string): string[] {
     if (key.toLowerCase() !== wanted || value === undefined) continue;
     const items: unknown[] = Array.isArray(value) ? value : [value];
     for (const item of items) {
-      if (typeof item !== 'string') throw OneRosterQueryError.invalidData(name, `Query parameter '${name}' must be a plain string`);
+      if (typeof item !== 'string')
+        throw OneRosterQueryError.invalidData(name, `Query parameter '${name}' must be a plain string`);
       values.push(item);
     }
   }
@@ -31,7 +32,10 @@ export function singleParam(raw: RawQuery, name: string): string | undefined {
   const values = paramValues(raw, name);
   const [first] = values;
   if (values.some((v) => v !== first)) {
-    throw OneRosterQueryError.invalidData(name, `Query parameter '${name}' was given ${values.length} times with different values`);
+    throw OneRosterQueryError.invalidData(
+      name,
+      `Query parameter '${name}' was given ${values.length} times with different values`,
+    );
   }
   return first;
 }

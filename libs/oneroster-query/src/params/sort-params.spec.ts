@@ -2,11 +2,19 @@ import { parseSort } from './sort-params';
 
 describe('parseSort', () => {
   it('defaults to sourcedId ascending, not marked as requested', () => {
-    expect(parseSort({}, 'user')).toEqual({ sort: { field: 'sourcedId', kind: 'string', direction: 'asc', requested: false }, warnings: [] });
+    expect(parseSort({}, 'user')).toEqual({
+      sort: { field: 'sourcedId', kind: 'string', direction: 'asc', requested: false },
+      warnings: [],
+    });
   });
 
   it('reads data_field', () => {
-    expect(parseSort({ data_field: 'familyName' }, 'user').sort).toEqual({ field: 'familyName', kind: 'string', direction: 'asc', requested: true });
+    expect(parseSort({ data_field: 'familyName' }, 'user').sort).toEqual({
+      field: 'familyName',
+      kind: 'string',
+      direction: 'asc',
+      requested: true,
+    });
   });
 
   it('accepts sort as a synonym', () => {
@@ -51,7 +59,9 @@ describe('parseSort', () => {
     (name) => {
       const { sort, warnings } = parseSort({ sort: name }, 'user');
       expect(sort.requested).toBe(false);
-      expect(warnings).toEqual([expect.objectContaining({ code: 'invalid_sort_field', parameter: 'sort', values: [name] })]);
+      expect(warnings).toEqual([
+        expect.objectContaining({ code: 'invalid_sort_field', parameter: 'sort', values: [name] }),
+      ]);
     },
   );
 
@@ -81,7 +91,9 @@ describe('parseSort', () => {
   it('warns and sorts ascending for an unknown orderBy', () => {
     const { sort, warnings } = parseSort({ data_field: 'username', orderBy: 'down' }, 'user');
     expect(sort).toMatchObject({ field: 'username', direction: 'asc', requested: true });
-    expect(warnings).toEqual([expect.objectContaining({ code: 'invalid_sort_field', parameter: 'orderBy', values: ['down'] })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'invalid_sort_field', parameter: 'orderBy', values: ['down'] }),
+    ]);
   });
 
   it('sorts by scalar fields of every kind', () => {

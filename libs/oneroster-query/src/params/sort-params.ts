@@ -63,11 +63,14 @@ export function parseSort(raw: RawQuery, resource: ClassRef): { sort: SortSpec; 
   const parameter = dataField !== undefined ? 'data_field' : 'sort';
   const fallback = catalog.field(DEFAULT_SORT_FIELD);
   if (!fallback) throw new TypeError('catalog without sourcedId');
-  if (requested === undefined) return { sort: { field: fallback.name, kind: fallback.kind, direction, requested: false }, warnings };
+  if (requested === undefined)
+    return { sort: { field: fallback.name, kind: fallback.kind, direction, requested: false }, warnings };
 
   const def = catalog.field(requested);
   if (!def || !def.sortable) {
-    const problem = def ? `Field '${def.name}' of ${catalog.resource} cannot be sorted on` : `Unknown sort field '${excerpt(requested)}' for ${catalog.resource}`;
+    const problem = def
+      ? `Field '${def.name}' of ${catalog.resource} cannot be sorted on`
+      : `Unknown sort field '${excerpt(requested)}' for ${catalog.resource}`;
     warnings.push({
       code: 'invalid_sort_field',
       parameter,

@@ -22,7 +22,9 @@ describe('imsx status info', () => {
           imsx_messageRefIdentifier: 'req-8f2c',
           imsx_operationRefIdentifier: 'getAllUsers',
           imsx_description: "'limit' must be between 1 and 1000, got '1001'",
-          imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'limit', imsx_codeMinorFieldValue: 'invaliddata' }] },
+          imsx_CodeMinor: {
+            imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'limit', imsx_codeMinorFieldValue: 'invaliddata' }],
+          },
         },
       ],
     });
@@ -30,26 +32,38 @@ describe('imsx status info', () => {
   });
 
   it('builds the error envelope for a filter error', () => {
-    const set = queryErrorStatusInfoSet(OneRosterQueryError.filter('Unknown filter field'), { messageRefIdentifier: 'r1' });
+    const set = queryErrorStatusInfoSet(OneRosterQueryError.filter('Unknown filter field'), {
+      messageRefIdentifier: 'r1',
+    });
     expect(set.statusInfoSet[0]).toEqual({
       imsx_codeMajor: 'failure',
       imsx_severity: 'error',
       imsx_messageRefIdentifier: 'r1',
       imsx_description: 'Unknown filter field',
-      imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'filter', imsx_codeMinorFieldValue: 'invalid_filter_field' }] },
+      imsx_CodeMinor: {
+        imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'filter', imsx_codeMinorFieldValue: 'invalid_filter_field' }],
+      },
     });
     expect(set.statusInfoSet[0]).not.toHaveProperty('imsx_operationRefIdentifier');
   });
 
   it('builds success/warning entries for query warnings', () => {
-    const warning: QueryWarning = { code: 'invalid_sort_field', parameter: 'sort', message: "Unknown sort field 'nickname'", problem: "Unknown sort field 'nickname'", values: ['nickname'] };
+    const warning: QueryWarning = {
+      code: 'invalid_sort_field',
+      parameter: 'sort',
+      message: "Unknown sort field 'nickname'",
+      problem: "Unknown sort field 'nickname'",
+      values: ['nickname'],
+    };
     expect(warningStatusInfo(warning, context)).toEqual({
       imsx_codeMajor: 'success',
       imsx_severity: 'warning',
       imsx_messageRefIdentifier: 'req-8f2c',
       imsx_operationRefIdentifier: 'getAllUsers',
       imsx_description: "Unknown sort field 'nickname'",
-      imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'sort', imsx_codeMinorFieldValue: 'invalid_sort_field' }] },
+      imsx_CodeMinor: {
+        imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'sort', imsx_codeMinorFieldValue: 'invalid_sort_field' }],
+      },
     });
   });
 
@@ -67,18 +81,33 @@ describe('imsx status info', () => {
   });
 
   it('builds other failures with TargetEndSystem by default', () => {
-    expect(failureStatusInfo('unknownobject', "No class with sourcedId 'cls-404'", { messageRefIdentifier: 'x', operationRefIdentifier: 'getClass' })).toEqual({
+    expect(
+      failureStatusInfo('unknownobject', "No class with sourcedId 'cls-404'", {
+        messageRefIdentifier: 'x',
+        operationRefIdentifier: 'getClass',
+      }),
+    ).toEqual({
       imsx_codeMajor: 'failure',
       imsx_severity: 'error',
       imsx_messageRefIdentifier: 'x',
       imsx_operationRefIdentifier: 'getClass',
       imsx_description: "No class with sourcedId 'cls-404'",
-      imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'TargetEndSystem', imsx_codeMinorFieldValue: 'unknownobject' }] },
+      imsx_CodeMinor: {
+        imsx_codeMinorField: [
+          { imsx_codeMinorFieldName: 'TargetEndSystem', imsx_codeMinorFieldValue: 'unknownobject' },
+        ],
+      },
     });
   });
 
   it('builds arbitrary entries and sets', () => {
-    const info = buildStatusInfo({ codeMajor: 'success', severity: 'status', codeMinor: 'fullsuccess', description: 'ok', messageRefIdentifier: 'm' });
+    const info = buildStatusInfo({
+      codeMajor: 'success',
+      severity: 'status',
+      codeMinor: 'fullsuccess',
+      description: 'ok',
+      messageRefIdentifier: 'm',
+    });
     expect(statusInfoSet(info, info).statusInfoSet).toHaveLength(2);
   });
 

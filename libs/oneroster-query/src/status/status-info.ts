@@ -81,7 +81,9 @@ export function buildStatusInfo(input: StatusInfoInput): ImsxStatusInfo {
     ...(input.operationRefIdentifier ? { imsx_operationRefIdentifier: input.operationRefIdentifier } : {}),
     imsx_description: input.description,
     imsx_CodeMinor: {
-      imsx_codeMinorField: [{ imsx_codeMinorFieldName: input.fieldName ?? TARGET_END_SYSTEM, imsx_codeMinorFieldValue: input.codeMinor }],
+      imsx_codeMinorField: [
+        { imsx_codeMinorFieldName: input.fieldName ?? TARGET_END_SYSTEM, imsx_codeMinorFieldValue: input.codeMinor },
+      ],
     },
   };
 }
@@ -92,8 +94,20 @@ export function statusInfoSet(...infos: ImsxStatusInfo[]): ImsxStatusInfoSet {
 }
 
 /** A failure/error entry, e.g. `failureStatusInfo('unknownobject', "No class with sourcedId 'x'", ctx)`. */
-export function failureStatusInfo(codeMinor: ImsxCodeMinorValue, description: string, context: StatusContext, fieldName?: string): ImsxStatusInfo {
-  return buildStatusInfo({ ...context, codeMajor: 'failure', severity: 'error', codeMinor, description, ...(fieldName ? { fieldName } : {}) });
+export function failureStatusInfo(
+  codeMinor: ImsxCodeMinorValue,
+  description: string,
+  context: StatusContext,
+  fieldName?: string,
+): ImsxStatusInfo {
+  return buildStatusInfo({
+    ...context,
+    codeMajor: 'failure',
+    severity: 'error',
+    codeMinor,
+    description,
+    ...(fieldName ? { fieldName } : {}),
+  });
 }
 
 /** The error body for a rejected query (HTTP `error.httpStatus`, i.e. 400). */
@@ -114,7 +128,10 @@ export function warningStatusInfo(warning: QueryWarning, context: StatusContext)
 }
 
 /** Warning entries to put beside the data; undefined when there is nothing to report (omit the key). */
-export function warningsStatusInfoSet(warnings: readonly QueryWarning[], context: StatusContext): ImsxStatusInfoSet | undefined {
+export function warningsStatusInfoSet(
+  warnings: readonly QueryWarning[],
+  context: StatusContext,
+): ImsxStatusInfoSet | undefined {
   return warnings.length === 0 ? undefined : statusInfoSet(...warnings.map((w) => warningStatusInfo(w, context)));
 }
 
@@ -133,12 +150,21 @@ export interface ImsxStatusInfoV1p2 {
  * A v1.2 failure. `unsupportedoperation` is not a v1.2 codeMinor: a method the path does not take
  * is reported with codeMajor `unsupported` and no codeMinor.
  */
-export function v1p2FailureStatusInfo(codeMinor: ImsxCodeMinorValue, description: string, fieldName?: string): ImsxStatusInfoV1p2 {
-  if (codeMinor === 'unsupportedoperation') return { imsx_codeMajor: 'unsupported', imsx_severity: 'error', imsx_description: description };
+export function v1p2FailureStatusInfo(
+  codeMinor: ImsxCodeMinorValue,
+  description: string,
+  fieldName?: string,
+): ImsxStatusInfoV1p2 {
+  if (codeMinor === 'unsupportedoperation')
+    return { imsx_codeMajor: 'unsupported', imsx_severity: 'error', imsx_description: description };
   return {
     imsx_codeMajor: 'failure',
     imsx_severity: 'error',
     imsx_description: description,
-    imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: fieldName ?? TARGET_END_SYSTEM, imsx_codeMinorFieldValue: codeMinor }] },
+    imsx_CodeMinor: {
+      imsx_codeMinorField: [
+        { imsx_codeMinorFieldName: fieldName ?? TARGET_END_SYSTEM, imsx_codeMinorFieldValue: codeMinor },
+      ],
+    },
   };
 }

@@ -14,7 +14,9 @@ export async function runCheckDriftCli(args: string[], env: NodeJS.ProcessEnv, o
         out.log('No drift: the migrations produce exactly the schema the entities describe');
         return 0;
       }
-      out.error(`Schema drift: the entities need changes no migration makes:\n${pending.map((q) => `  ${q};`).join('\n')}`);
+      out.error(
+        `Schema drift: the entities need changes no migration makes:\n${pending.map((q) => `  ${q};`).join('\n')}`,
+      );
       return 1;
     }),
   );

@@ -3,7 +3,8 @@ import { runMigrations } from '../migrate';
 import { reportingFailure, startDatabaseCommand, type CliOutput } from '../database-command';
 import { applyReplication, replicationConfigOrRefuse } from './replication-command';
 
-export const MIGRATE_USAGE = 'usage: npm run db:migrate (DATABASE_URL, and REPLICATION_* to set up replication afterwards)';
+export const MIGRATE_USAGE =
+  'usage: npm run db:migrate (DATABASE_URL, and REPLICATION_* to set up replication afterwards)';
 
 export async function runMigrateCli(args: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
   const started = startDatabaseCommand(args, env, out, { usage: MIGRATE_USAGE, options: {} });

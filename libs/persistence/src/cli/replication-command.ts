@@ -1,5 +1,11 @@
 /** `db:replication` (see replication.ts) as a function returning the exit code. */
-import { replicationStatus, configureReplication, replicationConfigFromEnv, ReplicationConfigError, type ReplicationConfig } from '../replication';
+import {
+  replicationStatus,
+  configureReplication,
+  replicationConfigFromEnv,
+  ReplicationConfigError,
+  type ReplicationConfig,
+} from '../replication';
 import { reportingFailure, startDatabaseCommand, type CliOutput } from '../database-command';
 
 export const REPLICATION_USAGE = 'usage: npm run db:replication [-- apply|status]';
@@ -16,13 +22,25 @@ export function replicationConfigOrRefuse(env: NodeJS.ProcessEnv, out: CliOutput
 }
 
 /** Creates or updates this database's side of the replication, saying what changed. */
-export async function applyReplication(databaseUrl: string, config: Exclude<ReplicationConfig, { role: 'none' }>, out: CliOutput): Promise<void> {
+export async function applyReplication(
+  databaseUrl: string,
+  config: Exclude<ReplicationConfig, { role: 'none' }>,
+  out: CliOutput,
+): Promise<void> {
   const changes = await configureReplication(databaseUrl, config);
-  out.log(changes.length ? `Replication (${config.role}): ${changes.join('; ')}` : `Replication (${config.role}) is up to date`);
+  out.log(
+    changes.length
+      ? `Replication (${config.role}): ${changes.join('; ')}`
+      : `Replication (${config.role}) is up to date`,
+  );
 }
 
 export async function runReplicationCli(args: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
-  const started = startDatabaseCommand(args, env, out, { usage: REPLICATION_USAGE, options: {}, allowPositionals: true });
+  const started = startDatabaseCommand(args, env, out, {
+    usage: REPLICATION_USAGE,
+    options: {},
+    allowPositionals: true,
+  });
   if (typeof started === 'number') return started;
   const [command = 'apply', ...extra] = started.positionals;
   if ((command !== 'apply' && command !== 'status') || extra.length > 0) {

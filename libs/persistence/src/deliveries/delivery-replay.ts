@@ -15,7 +15,8 @@ export interface ReplayFilter {
 }
 
 /** Deliveries a replay would redeliver, per webhook and tenant. */
-export type ReplayGroup = ColumnsOf<WebhookDeliveryEntity, 'webhookId' | 'tenantId'> & ColumnsOf<WebhookEntity, 'appId' | 'endpoint'> & { deliveries: number };
+export type ReplayGroup = ColumnsOf<WebhookDeliveryEntity, 'webhookId' | 'tenantId'> &
+  ColumnsOf<WebhookEntity, 'appId' | 'endpoint'> & { deliveries: number };
 
 export interface ReplayPlan {
   groups: ReplayGroup[];
@@ -52,7 +53,12 @@ export async function planReplay(ds: DataSource, filter: ReplayFilter): Promise<
        FROM webhook_deliveries d WHERE ${WINDOW}`,
     params(filter),
   );
-  return { groups, total: groups.reduce((n, g) => n + g.deliveries, 0), alreadyReplayed: skipped.replayed, webhookDeleted: skipped.deleted };
+  return {
+    groups,
+    total: groups.reduce((n, g) => n + g.deliveries, 0),
+    alreadyReplayed: skipped.replayed,
+    webhookDeleted: skipped.deleted,
+  };
 }
 
 /**

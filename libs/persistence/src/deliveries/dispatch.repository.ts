@@ -1,12 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OPEN_DELIVERY_STATUSES_SQL, type AlertMessageEntity, type DeliveryStatus, type WebhookDeliveryAttemptEntity, type WebhookDeliveryEntity, type WebhookEntity } from '../entities';
+import {
+  OPEN_DELIVERY_STATUSES_SQL,
+  type AlertMessageEntity,
+  type DeliveryStatus,
+  type WebhookDeliveryAttemptEntity,
+  type WebhookDeliveryEntity,
+  type WebhookEntity,
+} from '../entities';
 import type { ColumnsOf, JoinedColumnsOf } from './columns-of';
 import { cancelOpenDeliveriesSql, MARK_ENQUEUED_SQL, messageCountsSql, type MessageCounts } from './delivery-sql';
 
 /** What one attempt needs, read in one query for a batch of deliveries. */
-export type DeliveryToSend = ColumnsOf<WebhookDeliveryEntity, 'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status'> &
+export type DeliveryToSend = ColumnsOf<
+  WebhookDeliveryEntity,
+  'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status'
+> &
   /** The webhook's current endpoint; null once the webhook is deleted. */
   JoinedColumnsOf<WebhookEntity, 'endpoint'> &
   JoinedColumnsOf<AlertMessageEntity, 'transactionId' | 'method' | 'alertCount'> & {
@@ -21,7 +31,18 @@ export type MessageBodyText = ColumnsOf<AlertMessageEntity, 'id'> & { recipient_
 
 type AttemptRecord = Pick<
   WebhookDeliveryAttemptEntity,
-  'deliveryId' | 'attemptNumber' | 'startedAt' | 'durationMs' | 'url' | 'resolvedIp' | 'kid' | 'requestBytes' | 'responseStatus' | 'errorCode' | 'errorMessage' | 'responseExcerpt'
+  | 'deliveryId'
+  | 'attemptNumber'
+  | 'startedAt'
+  | 'durationMs'
+  | 'url'
+  | 'resolvedIp'
+  | 'kid'
+  | 'requestBytes'
+  | 'responseStatus'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'responseExcerpt'
 >;
 
 /** The result of one attempt, written with the delivery's new state. */
@@ -62,7 +83,10 @@ export class DispatchRepository {
 
   /** Recipient and alert groups of messages, as stored (messages are never changed once stored). */
   loadMessageBodies(messageIds: string[]): Promise<MessageBodyText[]> {
-    return this.ds.query(`SELECT id, recipient::text AS recipient_json, alerts::text AS alerts_json FROM alert_messages WHERE id = ANY($1::uuid[])`, [messageIds]);
+    return this.ds.query(
+      `SELECT id, recipient::text AS recipient_json, alerts::text AS alerts_json FROM alert_messages WHERE id = ANY($1::uuid[])`,
+      [messageIds],
+    );
   }
 
   /** Marks deliveries whose webhook no longer exists as cancelled (they are never sent). */
@@ -87,8 +111,19 @@ export class DispatchRepository {
            kid = EXCLUDED.kid, request_bytes = EXCLUDED.request_bytes, response_status = EXCLUDED.response_status, error_code = EXCLUDED.error_code,
            error_message = EXCLUDED.error_message, response_excerpt = EXCLUDED.response_excerpt, worker_id = EXCLUDED.worker_id`,
         [
-          col('deliveryId'), col('attemptNumber'), col('startedAt'), col('durationMs'), col('url'), col('resolvedIp'), col('kid'),
-          col('requestBytes'), col('responseStatus'), col('errorCode'), col('errorMessage'), col('responseExcerpt'), col('workerId'),
+          col('deliveryId'),
+          col('attemptNumber'),
+          col('startedAt'),
+          col('durationMs'),
+          col('url'),
+          col('resolvedIp'),
+          col('kid'),
+          col('requestBytes'),
+          col('responseStatus'),
+          col('errorCode'),
+          col('errorMessage'),
+          col('responseExcerpt'),
+          col('workerId'),
         ],
       );
       await em.query(
@@ -103,11 +138,26 @@ export class DispatchRepository {
          FROM unnest($1::uuid[], $2::text[], $3::smallint[], $4::timestamptz[], $5::smallint[], $6::text[], $7::timestamptz[])
               AS o(id, status, attempt_number, due_at, response_status, error_code, started_at)
         WHERE d.id = o.id`,
-        [col('deliveryId'), col('status'), col('attemptNumber'), col('dueAt'), col('responseStatus'), col('errorCode'), col('startedAt')],
+        [
+          col('deliveryId'),
+          col('status'),
+          col('attemptNumber'),
+          col('dueAt'),
+          col('responseStatus'),
+          col('errorCode'),
+          col('startedAt'),
+        ],
       );
-      const undeliverable = [...new Set(outcomes.filter((o) => o.status === 'undeliverable' && o.messageId).map((o) => o.messageId as string))];
+      const undeliverable = [
+        ...new Set(
+          outcomes.filter((o) => o.status === 'undeliverable' && o.messageId).map((o) => o.messageId as string),
+        ),
+      ];
       if (undeliverable.length) {
-        await em.query(`UPDATE alert_messages SET undeliverable_at = now() WHERE id = ANY($1::uuid[]) AND undeliverable_at IS NULL`, [undeliverable]);
+        await em.query(
+          `UPDATE alert_messages SET undeliverable_at = now() WHERE id = ANY($1::uuid[]) AND undeliverable_at IS NULL`,
+          [undeliverable],
+        );
       }
     });
   }

@@ -28,11 +28,19 @@ describe('deliveries module (PostgreSQL)', () => {
 
   async function message(): Promise<string> {
     const id = randomUUID();
-    await ds.query(`INSERT INTO alert_messages (id, tenant_id, transaction_id, recipient, alerts, alert_count) VALUES ($1, $2, $3, '{}', '[]', 2)`, [id, tenantId, `tx-${id}`]);
+    await ds.query(
+      `INSERT INTO alert_messages (id, tenant_id, transaction_id, recipient, alerts, alert_count) VALUES ($1, $2, $3, '{}', '[]', 2)`,
+      [id, tenantId, `tx-${id}`],
+    );
     return id;
   }
 
-  async function delivery(webhookId: string, messageId: string | null, status: DeliveryStatus, trigger = 'message'): Promise<string> {
+  async function delivery(
+    webhookId: string,
+    messageId: string | null,
+    status: DeliveryStatus,
+    trigger = 'message',
+  ): Promise<string> {
     const id = randomUUID();
     await ds.query(
       `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, status, due_at) VALUES ($1, $2, $3, $4, $5, 'full-payload', $6, $7, now())`,
@@ -42,7 +50,10 @@ describe('deliveries module (PostgreSQL)', () => {
   }
 
   const statuses = async (ids: string[]): Promise<string[]> => {
-    const rows: { id: string; status: string; due_at: Date | null; finished_at: Date | null }[] = await ds.query(`SELECT id, status, due_at, finished_at FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [ids]);
+    const rows: { id: string; status: string; due_at: Date | null; finished_at: Date | null }[] = await ds.query(
+      `SELECT id, status, due_at, finished_at FROM webhook_deliveries WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
     return ids.map((id) => {
       const r = rows.find((x) => x.id === id)!;
       return r.status === 'cancelled' ? `cancelled due=${r.due_at} finished=${r.finished_at !== null}` : r.status;
@@ -53,9 +64,19 @@ describe('deliveries module (PostgreSQL)', () => {
     const hook = randomUUID();
     const other = randomUUID();
     const m = await message();
-    const ids = [await delivery(hook, m, 'pending'), await delivery(hook, m, 'awaiting_retry', 'redeliver'), await delivery(hook, m, 'delivered', 'redeliver'), await delivery(other, m, 'pending')];
+    const ids = [
+      await delivery(hook, m, 'pending'),
+      await delivery(hook, m, 'awaiting_retry', 'redeliver'),
+      await delivery(hook, m, 'delivered', 'redeliver'),
+      await delivery(other, m, 'pending'),
+    ];
     await ds.transaction((em) => deliveries.cancelOpenOfWebhook(em, hook));
-    expect(await statuses(ids)).toEqual(['cancelled due=null finished=true', 'cancelled due=null finished=true', 'delivered', 'pending']);
+    expect(await statuses(ids)).toEqual([
+      'cancelled due=null finished=true',
+      'cancelled due=null finished=true',
+      'delivered',
+      'pending',
+    ]);
 
     const undeliverable = await delivery(other, m, 'undeliverable', 'redeliver');
     await new DispatchRepository(ds).cancel([ids[3], undeliverable]);
@@ -70,10 +91,20 @@ describe('deliveries module (PostgreSQL)', () => {
     await delivery(hook, m, 'delivered', 'redeliver');
     await delivery(hook, m, 'undeliverable', 'redeliver');
     await delivery(hook, await message(), 'delivered');
-    await ds.query(`INSERT INTO alert_message_fetches (message_id, app_id) VALUES ($1, $2), ($1, $3)`, [m, randomUUID(), randomUUID()]);
-    const [counts]: MessageCounts[] = await ds.query(`SELECT c.* FROM alert_messages m CROSS JOIN LATERAL (${messageCountsSql('m.id')}) c WHERE m.id = $1`, [m]);
+    await ds.query(`INSERT INTO alert_message_fetches (message_id, app_id) VALUES ($1, $2), ($1, $3)`, [
+      m,
+      randomUUID(),
+      randomUUID(),
+    ]);
+    const [counts]: MessageCounts[] = await ds.query(
+      `SELECT c.* FROM alert_messages m CROSS JOIN LATERAL (${messageCountsSql('m.id')}) c WHERE m.id = $1`,
+      [m],
+    );
     expect(counts).toEqual({ open_deliveries: 2, delivered_deliveries: 1, fetching_apps: 2 });
-    const [none]: MessageCounts[] = await ds.query(`SELECT c.* FROM alert_messages m CROSS JOIN LATERAL (${messageCountsSql('m.id')}) c WHERE m.id = $1`, [await message()]);
+    const [none]: MessageCounts[] = await ds.query(
+      `SELECT c.* FROM alert_messages m CROSS JOIN LATERAL (${messageCountsSql('m.id')}) c WHERE m.id = $1`,
+      [await message()],
+    );
     expect(none).toEqual({ open_deliveries: 0, delivered_deliveries: 0, fetching_apps: 0 });
   });
 
@@ -90,7 +121,9 @@ describe('deliveries module (PostgreSQL)', () => {
     await deliveries.markEnqueued([first]);
     const [{ enqueued_at: at }] = await ds.query(`SELECT enqueued_at FROM webhook_deliveries WHERE id = $1`, [first]);
     await deliveries.markEnqueued([first]);
-    expect((await ds.query(`SELECT enqueued_at FROM webhook_deliveries WHERE id = $1`, [first]))[0].enqueued_at).toEqual(at);
+    expect(
+      (await ds.query(`SELECT enqueued_at FROM webhook_deliveries WHERE id = $1`, [first]))[0].enqueued_at,
+    ).toEqual(at);
     expect(at).toBeInstanceOf(Date);
   });
 
@@ -99,7 +132,15 @@ describe('deliveries module (PostgreSQL)', () => {
     const m = await message();
     const original = await deliveries.find(tenantId, hook, await delivery(hook, m, 'undeliverable'));
     const again = await deliveries.createRedelivery(original!, tenantId, appId, 'notification-only');
-    expect(again).toMatchObject({ webhook_id: hook, message_id: m, kind: 'notification-only', trigger: 'redeliver', redelivery_of: original!.id, status: 'pending', attempt_count: 0 });
+    expect(again).toMatchObject({
+      webhook_id: hook,
+      message_id: m,
+      kind: 'notification-only',
+      trigger: 'redeliver',
+      redelivery_of: original!.id,
+      status: 'pending',
+      attempt_count: 0,
+    });
     const test = await deliveries.createTest(tenantId, appId, hook, 'full-payload');
     expect(test).toMatchObject({ webhook_id: hook, message_id: null, trigger: 'test', status: 'pending' });
     expect(await deliveries.find(randomUUID(), hook, test.id)).toBeUndefined();

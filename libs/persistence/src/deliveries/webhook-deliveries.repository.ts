@@ -1,14 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { WebhookDeliveryAttemptEntity, type DeliveryStatus, type WebhookDeliveryEntity, type WebhookType } from '../entities';
+import {
+  WebhookDeliveryAttemptEntity,
+  type DeliveryStatus,
+  type WebhookDeliveryEntity,
+  type WebhookType,
+} from '../entities';
 import type { ColumnsOf } from './columns-of';
 import { cancelOpenDeliveriesSql, MARK_ENQUEUED_SQL } from './delivery-sql';
 
 /** A delivery as its log shows it. */
 export type DeliveryRow = ColumnsOf<
   WebhookDeliveryEntity,
-  'id' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'redeliveryOf' | 'status' | 'attemptCount' | 'dueAt' | 'lastStatusCode' | 'lastErrorCode' | 'createdAt' | 'firstAttemptAt' | 'finishedAt'
+  | 'id'
+  | 'webhookId'
+  | 'messageId'
+  | 'kind'
+  | 'trigger'
+  | 'redeliveryOf'
+  | 'status'
+  | 'attemptCount'
+  | 'dueAt'
+  | 'lastStatusCode'
+  | 'lastErrorCode'
+  | 'createdAt'
+  | 'firstAttemptAt'
+  | 'finishedAt'
 >;
 
 /** A page row: `cursor_at` is the creation time at full (microsecond) precision. */
@@ -35,7 +53,11 @@ export class WebhookDeliveriesRepository {
    * Newest first; `after` continues below the last row of the previous page. Raw SQL: the cursor
    * needs the creation time at microsecond precision, which a Date would cut to milliseconds.
    */
-  list(tenantId: string, webhookId: string, o: { status?: DeliveryStatus; after?: { at: string; id: string }; limit: number }): Promise<DeliveryPageRow[]> {
+  list(
+    tenantId: string,
+    webhookId: string,
+    o: { status?: DeliveryStatus; after?: { at: string; id: string }; limit: number },
+  ): Promise<DeliveryPageRow[]> {
     return this.ds.query(
       `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at FROM webhook_deliveries
         WHERE tenant_id = $1 AND webhook_id = $2
@@ -48,17 +70,27 @@ export class WebhookDeliveriesRepository {
   }
 
   async find(tenantId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
-    const rows: DeliveryRow[] = await this.ds.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND tenant_id = $2 AND webhook_id = $3`, [deliveryId, tenantId, webhookId]);
+    const rows: DeliveryRow[] = await this.ds.query(
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND tenant_id = $2 AND webhook_id = $3`,
+      [deliveryId, tenantId, webhookId],
+    );
     return rows[0];
   }
 
   /** The delivery's attempts, first first. */
   attempts(deliveryId: string): Promise<WebhookDeliveryAttemptEntity[]> {
-    return this.ds.getRepository(WebhookDeliveryAttemptEntity).find({ where: { deliveryId }, order: { attemptNumber: 'ASC' } });
+    return this.ds
+      .getRepository(WebhookDeliveryAttemptEntity)
+      .find({ where: { deliveryId }, order: { attemptNumber: 'ASC' } });
   }
 
   /** A new delivery of the same message to the same webhook, with a schedule of its own. */
-  async createRedelivery(original: DeliveryRow, tenantId: string, appId: string, kind: WebhookType): Promise<DeliveryRow> {
+  async createRedelivery(
+    original: DeliveryRow,
+    tenantId: string,
+    appId: string,
+    kind: WebhookType,
+  ): Promise<DeliveryRow> {
     const rows: DeliveryRow[] = await this.ds.query(
       `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, redelivery_of, status, due_at)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'redeliver', $6, 'pending', now())
@@ -83,7 +115,12 @@ export class WebhookDeliveriesRepository {
    * Fan-out (spec 6.1): one pending delivery per message and per webhook of every app deployed at
    * the tenant whose deployment holds one of `alertsScopes`.
    */
-  async fanOut(em: EntityManager, tenantId: string, messageIds: string[], alertsScopes: string[]): Promise<NewDeliveryRef[]> {
+  async fanOut(
+    em: EntityManager,
+    tenantId: string,
+    messageIds: string[],
+    alertsScopes: string[],
+  ): Promise<NewDeliveryRef[]> {
     if (messageIds.length === 0) return [];
     const rows: { id: string; message_id: string }[] = await em.query(
       `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, status, due_at)

@@ -38,4 +38,23 @@ export * from './gradebook';
 export * from './sign-in';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
-export const ENTITIES = [RegionEntity, TenantEntity, DeveloperEntity, AppEntity, DeploymentEntity, SigningKeyEntity, WebhookEntity, CoreIdentityProviderEntity, IdentityProviderEntity, ConstituencyEntity, UserEntity, TenantUserEntity, VanityDomainEntity, ...ROSTER_ENTITIES, ...ALERT_ENTITIES, ...RESOURCE_ENTITIES, ...GRADEBOOK_ENTITIES, ...SIGN_IN_ENTITIES];
+export const ENTITIES = [
+  RegionEntity,
+  TenantEntity,
+  DeveloperEntity,
+  AppEntity,
+  DeploymentEntity,
+  SigningKeyEntity,
+  WebhookEntity,
+  CoreIdentityProviderEntity,
+  IdentityProviderEntity,
+  ConstituencyEntity,
+  UserEntity,
+  TenantUserEntity,
+  VanityDomainEntity,
+  ...ROSTER_ENTITIES,
+  ...ALERT_ENTITIES,
+  ...RESOURCE_ENTITIES,
+  ...GRADEBOOK_ENTITIES,
+  ...SIGN_IN_ENTITIES,
+];

@@ -29,7 +29,10 @@ describe('AddOneRosterV1p21763770600000', () => {
     const tenant = (await new World(ds).tenant()).id;
     const stamp = '2024-01-31T00:00:00.000Z';
     const org = (id: string, type: string, ordinal: number) =>
-      q.query(`INSERT INTO roster_orgs (tenant_id, sourced_id, status, date_last_modified, ordinal, name, type) VALUES ($1, $2, 'active', $3, $4, $2, $5)`, [tenant, id, stamp, ordinal, type]);
+      q.query(
+        `INSERT INTO roster_orgs (tenant_id, sourced_id, status, date_last_modified, ordinal, name, type) VALUES ($1, $2, 'active', $3, $4, $2, $5)`,
+        [tenant, id, stamp, ordinal, type],
+      );
     await org('district-1', 'district', 0);
     await org('school-1', 'school', 1);
     const user = (id: string, role: string, orgs: string[], ordinal: number) =>
@@ -44,10 +47,11 @@ describe('AddOneRosterV1p21763770600000', () => {
 
     await migration.up(q);
 
-    const rows: { sourced_id: string; primary_org_sourced_id: string; roles: unknown; date_last_modified: Date }[] = await q.query(
-      `SELECT sourced_id, primary_org_sourced_id, roles, date_last_modified FROM roster_users WHERE tenant_id = $1 ORDER BY ordinal`,
-      [tenant],
-    );
+    const rows: { sourced_id: string; primary_org_sourced_id: string; roles: unknown; date_last_modified: Date }[] =
+      await q.query(
+        `SELECT sourced_id, primary_org_sourced_id, roles, date_last_modified FROM roster_users WHERE tenant_id = $1 ORDER BY ordinal`,
+        [tenant],
+      );
     expect(rows.map((r) => [r.sourced_id, r.primary_org_sourced_id, r.roles])).toEqual([
       [
         'admin-1',

@@ -20,4 +20,22 @@ import { IncludeNamesInRosterUserNameIndexes1764200000000 } from './176420000000
 type MigrationClass = new () => MigrationInterface;
 
 /** Every migration in order, listed explicitly. A shipped migration is never edited. */
-export const MIGRATIONS: MigrationClass[] = [CreateIdentityCore1763769600000, SeedRegions1763769600001, CreateWebhooks1763769650000, CreateIdentityDirectory1763769700000, CreateRosterTables1763769800000, AddRosterUserFamilyNameCiIndex1763769900000, AddRosterUserNameIndexes1763770000000, MoveUserProfilesToTenantUsers1763770100000, CreateAlertDeliveries1763770200000, CreateRosterResources1763770300000, CreateGradebook1763770400000, DropForeignKeysToReplicatedTables1763770500000, AddOneRosterV1p21763770600000, CreateSignIn1763770700000, AddSignInTenantProviders1763770800000, AddGradebookDataVersions1763771900000, IncludeNamesInRosterUserNameIndexes1764200000000];
+export const MIGRATIONS: MigrationClass[] = [
+  CreateIdentityCore1763769600000,
+  SeedRegions1763769600001,
+  CreateWebhooks1763769650000,
+  CreateIdentityDirectory1763769700000,
+  CreateRosterTables1763769800000,
+  AddRosterUserFamilyNameCiIndex1763769900000,
+  AddRosterUserNameIndexes1763770000000,
+  MoveUserProfilesToTenantUsers1763770100000,
+  CreateAlertDeliveries1763770200000,
+  CreateRosterResources1763770300000,
+  CreateGradebook1763770400000,
+  DropForeignKeysToReplicatedTables1763770500000,
+  AddOneRosterV1p21763770600000,
+  CreateSignIn1763770700000,
+  AddSignInTenantProviders1763770800000,
+  AddGradebookDataVersions1763771900000,
+  IncludeNamesInRosterUserNameIndexes1764200000000,
+];

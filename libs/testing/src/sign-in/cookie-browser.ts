@@ -27,10 +27,20 @@ export class CookieBrowser {
   async request(url: string, init: RequestInit): Promise<BrowserResponse> {
     const u = new URL(url);
     const cookie = [...this.cookies(u.hostname)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(u, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const res = await fetch(u, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+    });
     for (const line of res.headers.getSetCookie()) this.store(u.hostname, line);
     const location = res.headers.get('location');
-    return { status: res.status, url, location: location ? new URL(location, u).href : undefined, headers: res.headers, body: await res.text() };
+    return {
+      status: res.status,
+      url,
+      location: location ? new URL(location, u).href : undefined,
+      headers: res.headers,
+      body: await res.text(),
+    };
   }
 
   /** Follows redirects from `url` until a response that is not one, or until `stop(url)` says so. */
@@ -48,7 +58,10 @@ export class CookieBrowser {
     const i = pair.indexOf('=');
     const name = pair.slice(0, i).trim();
     const value = pair.slice(i + 1).trim();
-    const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && new Date(a.split('=')[1]).getTime() < Date.now()));
+    const expired = attrs.some(
+      (a) =>
+        /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && new Date(a.split('=')[1]).getTime() < Date.now()),
+    );
     if (expired || value === '') this.cookies(host).delete(name);
     else this.cookies(host).set(name, value);
   }

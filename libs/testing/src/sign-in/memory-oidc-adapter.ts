@@ -5,4 +5,6 @@ import { createRequire } from 'node:module';
 const load = createRequire(__filename);
 
 /** An in-process store for a test or demo upstream provider (one process, throwaway). */
-export const { memoryAdapterFactory } = load('../../../../tools/demo/sign-in/memory-adapter') as typeof import('../../../../tools/demo/sign-in/memory-adapter');
+export const { memoryAdapterFactory } = load(
+  '../../../../tools/demo/sign-in/memory-adapter',
+) as typeof import('../../../../tools/demo/sign-in/memory-adapter');

@@ -21,7 +21,11 @@ export interface TenantUserRecord {
 }
 
 /** Where a tenant's own `oauth2` provider (a TestUpstream) is, as the Identity API stores it; `extra` overrides or adds fields. */
-export function oauth2Settings(idp: { issuer: string }, clientId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function oauth2Settings(
+  idp: { issuer: string },
+  clientId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     client_id: clientId,
     authorization_url: `${idp.issuer}/auth`,
@@ -46,7 +50,12 @@ export class SchoolAdmin {
   ) {}
 
   /** `scopes`: the URIs of `id.tenant-core.readonly` and `id.tenant-core.write`. */
-  static async start(world: World, baseUrl: string, tenantId: string, scopes: { read: string; write: string }): Promise<SchoolAdmin> {
+  static async start(
+    world: World,
+    baseUrl: string,
+    tenantId: string,
+    scopes: { read: string; write: string },
+  ): Promise<SchoolAdmin> {
     const read = await SchoolAdmin.tenantToken(world, baseUrl, tenantId, [scopes.read]);
     const write = await SchoolAdmin.tenantToken(world, baseUrl, tenantId, [scopes.write]);
     return new SchoolAdmin(baseUrl, tenantId, { read, write });
@@ -56,24 +65,43 @@ export class SchoolAdmin {
   static async tenantToken(world: World, baseUrl: string, tenantId: string, scopeUris: string[]): Promise<string> {
     const app = await world.app({ type: 'developer', id: (await world.developer()).id }, 'Console');
     await world.deploy(app.app.id, tenantId, scopeUris);
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: app.clientId, client_secret: app.clientSecret, tenant_id: tenantId });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      tenant_id: tenantId,
+    });
     const res = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', body: form });
     expect(res.status).toBe(200);
     return ((await res.json()) as { access_token: string }).access_token;
   }
 
   /** An Identity API call with the read or write token: the status and the JSON body. */
-  async call(method: string, path: string, body?: unknown, token: 'read' | 'write' = 'write'): Promise<{ status: number; body: unknown }> {
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    token: 'read' | 'write' = 'write',
+  ): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.tokens[token]}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
 
   /** Adds an `oauth2` provider with a write-only `client_secret` (checked absent from the answer); its id. */
   async addOauth2Provider(oauth2: Record<string, unknown>, o: { jit: boolean }): Promise<string> {
-    const res = await this.call('POST', '/identity-providers', { button_graphic: TEST_SVG, provision_just_in_time: o.jit, type: 'oauth2', oauth2 });
+    const res = await this.call('POST', '/identity-providers', {
+      button_graphic: TEST_SVG,
+      provision_just_in_time: o.jit,
+      type: 'oauth2',
+      oauth2,
+    });
     expect(res.status).toBe(201);
     expect(JSON.stringify(res.body)).not.toContain('client_secret');
     if (typeof oauth2.client_secret === 'string') expect(JSON.stringify(res.body)).not.toContain(oauth2.client_secret);

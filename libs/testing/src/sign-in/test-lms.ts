@@ -4,7 +4,11 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 
 const LIS = 'http://purl.imsglobal.org/vocab/lis/v2';
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
-export const LTI_ROLES = { learner: `${LIS}/membership#Learner`, instructor: `${LIS}/membership#Instructor`, mentor: `${LIS}/membership#Mentor` };
+export const LTI_ROLES = {
+  learner: `${LIS}/membership#Learner`,
+  instructor: `${LIS}/membership#Instructor`,
+  mentor: `${LIS}/membership#Mentor`,
+};
 
 /** Who the LMS launches next, and into what. */
 export interface LmsLaunch {
@@ -18,7 +22,10 @@ export interface LmsLaunch {
 }
 
 /** Rewrites the id_token's claims or signs it otherwise (attack tests). */
-export type LaunchTamper = (payload: Record<string, unknown>, sign: (payload: Record<string, unknown>) => Promise<string>) => Promise<string>;
+export type LaunchTamper = (
+  payload: Record<string, unknown>,
+  sign: (payload: Record<string, unknown>) => Promise<string>,
+) => Promise<string>;
 
 /** The auto-posting form an LMS answers its authentication request with. */
 export interface LaunchForm {
@@ -53,7 +60,10 @@ export class TestLms {
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = await exportJWK(privateKey);
-    const lms = new TestLms(issuer, o.clientId, o.deploymentId, server, { privateKey, jwk: { ...pub, kid: 'lms-1', alg: 'RS256', use: 'sig' } });
+    const lms = new TestLms(issuer, o.clientId, o.deploymentId, server, {
+      privateKey,
+      jwk: { ...pub, kid: 'lms-1', alg: 'RS256', use: 'sig' },
+    });
     server.on('request', (req, res) => void lms.handle(req, res));
     return lms;
   }
@@ -75,13 +85,23 @@ export class TestLms {
   /** The tool's login initiation URL as the LMS sends the browser there (`extra` overrides or adds parameters). */
   initiation(loginUrl: string, launch: LmsLaunch, extra: Record<string, string> = {}): string {
     this.next = launch;
-    const q = new URLSearchParams({ iss: this.issuer, login_hint: launch.sub, target_link_uri: launch.targetLinkUri, lti_message_hint: 'resource-link-1', client_id: this.clientId, lti_deployment_id: this.deploymentId, ...extra });
+    const q = new URLSearchParams({
+      iss: this.issuer,
+      login_hint: launch.sub,
+      target_link_uri: launch.targetLinkUri,
+      lti_message_hint: 'resource-link-1',
+      client_id: this.clientId,
+      lti_deployment_id: this.deploymentId,
+      ...extra,
+    });
     return `${loginUrl}?${q}`;
   }
 
   /** Signs with the platform's key (the one its JWKS publishes). */
   sign(payload: Record<string, unknown>): Promise<string> {
-    return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: 'lms-1', typ: 'JWT' }).sign(this.key.privateKey);
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', kid: 'lms-1', typ: 'JWT' })
+      .sign(this.key.privateKey);
   }
 
   /** The claims of a resource link launch of `l` for `nonce`. */
@@ -114,23 +134,40 @@ export class TestLms {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.issuer);
     if (url.pathname === '/jwks') this.jwksRequests++;
-    if (url.pathname === '/jwks') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [this.key.jwk] }));
+    if (url.pathname === '/jwks')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ keys: [this.key.jwk] }));
     if (url.pathname !== '/auth') return void res.writeHead(404).end();
     this.requests.push(url.searchParams);
     const q = url.searchParams;
     const l = this.next;
-    const valid = l && q.get('client_id') === this.clientId && q.get('response_type') === 'id_token' && q.get('response_mode') === 'form_post' && q.get('scope') === 'openid' && q.get('login_hint') === l.sub;
-    if (!l || !valid || !q.get('nonce') || !q.get('state') || !q.get('redirect_uri')) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid authentication request');
+    const valid =
+      l &&
+      q.get('client_id') === this.clientId &&
+      q.get('response_type') === 'id_token' &&
+      q.get('response_mode') === 'form_post' &&
+      q.get('scope') === 'openid' &&
+      q.get('login_hint') === l.sub;
+    if (!l || !valid || !q.get('nonce') || !q.get('state') || !q.get('redirect_uri'))
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid authentication request');
     const payload = this.claims(l, q.get('nonce') as string);
     const idToken = this.tamper ? await this.tamper(payload, (p) => this.sign(p)) : await this.sign(payload);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(launchFormHtml({ action: q.get('redirect_uri') as string, fields: { id_token: idToken, state: q.get('state') as string } }));
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+      launchFormHtml({
+        action: q.get('redirect_uri') as string,
+        fields: { id_token: idToken, state: q.get('state') as string },
+      }),
+    );
   }
 }
 
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 function launchFormHtml(f: LaunchForm): string {
-  const inputs = Object.entries(f.fields).map(([k, v]) => `<input type="hidden" name="${attr(k)}" value="${attr(v)}">`).join('');
+  const inputs = Object.entries(f.fields)
+    .map(([k, v]) => `<input type="hidden" name="${attr(k)}" value="${attr(v)}">`)
+    .join('');
   return `<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${attr(f.action)}">${inputs}<noscript><button type="submit">Continue</button></noscript></form></body></html>`;
 }
 
@@ -138,8 +175,13 @@ function launchFormHtml(f: LaunchForm): string {
 export function launchForm(body: string): LaunchForm | undefined {
   const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(body);
   if (!form) return undefined;
-  const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+  const unescape = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&amp;/g, '&');
   const fields: Record<string, string> = {};
-  for (const m of form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[unescape(m[1])] = unescape(m[2]);
+  for (const m of form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[unescape(m[1])] = unescape(m[2]);
   return { action: unescape(form[1]), fields };
 }

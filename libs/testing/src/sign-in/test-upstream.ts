@@ -13,7 +13,10 @@ export interface UpstreamPerson {
 }
 
 /** Rewrites the ID token the upstream's token endpoint returns (forgery tests). */
-export type IdTokenTamper = (idToken: string, tools: { payload: Record<string, unknown>; signWithRealKey: (payload: Record<string, unknown>) => Promise<string> }) => Promise<string>;
+export type IdTokenTamper = (
+  idToken: string,
+  tools: { payload: Record<string, unknown>; signWithRealKey: (payload: Record<string, unknown>) => Promise<string> },
+) => Promise<string>;
 
 export interface TestUpstreamOptions {
   port?: number;
@@ -52,16 +55,32 @@ export class TestUpstream {
     const holder: { self?: TestUpstream } = {};
     const provider = new Provider(issuer, {
       adapter: memoryAdapterFactory(),
-      clients: [{ client_id: o.clientId, client_secret: o.clientSecret, redirect_uris: o.redirectUris, id_token_signed_response_alg: 'ES256' }],
+      clients: [
+        {
+          client_id: o.clientId,
+          client_secret: o.clientSecret,
+          redirect_uris: o.redirectUris,
+          id_token_signed_response_alg: 'ES256',
+        },
+      ],
       jwks: { keys: [jwk as never] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       conformIdTokenClaims: false,
       features: { devInteractions: { enabled: false } },
       pkce: { required: () => true },
-      findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ ...(holder.self?.nextPerson.sub === sub ? holder.self.nextPerson : {}), sub }) }),
+      findAccount: async (_ctx, sub) => ({
+        accountId: sub,
+        claims: async () => ({ ...(holder.self?.nextPerson.sub === sub ? holder.self.nextPerson : {}), sub }),
+      }),
       interactions: { url: (_ctx, i) => `/interaction/${i.uid}` },
     });
-    const upstream = new TestUpstream(issuer, server, provider, { privateKey: privateKey as CryptoKey, kid: 'upstream-1' }, o.loginPage);
+    const upstream = new TestUpstream(
+      issuer,
+      server,
+      provider,
+      { privateKey: privateKey as CryptoKey, kid: 'upstream-1' },
+      o.loginPage,
+    );
     holder.self = upstream;
     const callback = provider.callback();
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -77,7 +96,11 @@ export class TestUpstream {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse, callback: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<void> {
+  private async route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    callback: (req: IncomingMessage, res: ServerResponse) => unknown,
+  ): Promise<void> {
     if (req.url?.startsWith('/interaction/')) return this.interact(req, res);
     if (req.method === 'POST' && req.url === '/token') {
       this.tokenRequests++;
@@ -91,18 +114,32 @@ export class TestUpstream {
     const details = await this.provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
       if (this.withLoginPage && !(await loginPage(req, res, details.uid, this.nextPerson))) return;
-      await this.provider.interactionFinished(req, res, { login: { accountId: this.nextPerson.sub } }, { mergeWithLastSubmission: false });
+      await this.provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: this.nextPerson.sub } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
-    const grant = new this.provider.Grant({ accountId: String(details.session?.accountId), clientId: String(details.params.client_id) });
+    const grant = new this.provider.Grant({
+      accountId: String(details.session?.accountId),
+      clientId: String(details.params.client_id),
+    });
     grant.addOIDCScope(String(details.params.scope));
-    await this.provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    await this.provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   }
 
   private rewriteIdToken(res: ServerResponse): void {
     const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
     const tamper = this.tamper as IdTokenTamper;
-    const signWithRealKey = (payload: Record<string, unknown>) => new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: this.key.kid }).sign(this.key.privateKey);
+    const signWithRealKey = (payload: Record<string, unknown>) =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: this.key.kid }).sign(this.key.privateKey);
     res.end = ((chunk?: unknown) => {
       let body: { id_token?: string };
       try {
@@ -111,7 +148,10 @@ export class TestUpstream {
         return end(chunk);
       }
       if (!body.id_token) return end(chunk);
-      const payload = JSON.parse(Buffer.from(body.id_token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+      const payload = JSON.parse(Buffer.from(body.id_token.split('.')[1], 'base64url').toString()) as Record<
+        string,
+        unknown
+      >;
       void tamper(body.id_token, { payload, signWithRealKey }).then((token) => {
         const text = JSON.stringify({ ...body, id_token: token });
         res.setHeader('Content-Length', Buffer.byteLength(text));

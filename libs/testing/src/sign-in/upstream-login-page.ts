@@ -8,7 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function send(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'", 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'cache-control': 'no-store',
+  });
   res.end(html);
 }
 
@@ -30,7 +34,12 @@ async function formField(req: IncomingMessage, name: string): Promise<string | u
  * Shows the form (GET) or checks its answer (POST): true when the typed address is the expected
  * person's (the caller then signs them in); otherwise the page was answered here.
  */
-export async function loginPage(req: IncomingMessage, res: ServerResponse, uid: string, expected: { sub: string; email?: string }): Promise<boolean> {
+export async function loginPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  uid: string,
+  expected: { sub: string; email?: string },
+): Promise<boolean> {
   if (req.method !== 'POST') {
     send(res, 200, page(uid));
     return false;

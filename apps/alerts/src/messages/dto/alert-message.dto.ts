@@ -103,13 +103,23 @@ export class AlertGroupDto {
   @IsString() @MaxLength(TEXT) name: string;
   @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => BadgeDto) badges: BadgeDto[];
   @IsString() @MaxLength(200) alert_count: string;
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => AlertItemDto) alerts: AlertItemDto[];
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => AlertItemDto)
+  alerts: AlertItemDto[];
 }
 
 export class NewAlertMessageDto {
   @IsString() @MinLength(1) @MaxLength(200) transaction_id: string;
   @IsObject() @ValidateNested() @Type(() => RecipientDto) recipient: RecipientDto;
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(1_000) @ValidateNested({ each: true }) @Type(() => AlertGroupDto) alerts: AlertGroupDto[];
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1_000)
+  @ValidateNested({ each: true })
+  @Type(() => AlertGroupDto)
+  alerts: AlertGroupDto[];
 }
 
 export const MAX_MESSAGES_PER_BATCH = 1_000;
@@ -119,7 +129,10 @@ export class SubmitMessagesDto {
   @IsUUID('all')
   tenant_id: string;
 
-  @ApiProperty({ type: [Object], description: 'Spec 2.10 messages without message_id, method and the counters (1 to 1,000)' })
+  @ApiProperty({
+    type: [Object],
+    description: 'Spec 2.10 messages without message_id, method and the counters (1 to 1,000)',
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_MESSAGES_PER_BATCH)

@@ -3,7 +3,10 @@ import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { WEBHOOK_TYPES, type WebhookType } from '@edu/persistence';
 
 export class CreateWebhookDto {
-  @ApiProperty({ description: 'URL that receives deliveries (https, public host)', example: 'https://hooks.partner.example/alerts' })
+  @ApiProperty({
+    description: 'URL that receives deliveries (https, public host)',
+    example: 'https://hooks.partner.example/alerts',
+  })
   @IsString()
   @MaxLength(2048)
   endpoint: string;

@@ -1,8 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { SAML_USER_ATTRIBUTES } from '../../sign-in/saml/saml-attributes';
-import { EachObject, IsHttpUrl, IsHttpUrlList, IsSamlMetadataXml, IsUniqueList, PresentOnlyWhen, Optional } from '../../common/validation/validators';
+import {
+  EachObject,
+  IsHttpUrl,
+  IsHttpUrlList,
+  IsSamlMetadataXml,
+  IsUniqueList,
+  PresentOnlyWhen,
+  Optional,
+} from '../../common/validation/validators';
 
 export const APP_AUTH_TYPES = ['oauth2', 'saml'] as const;
 /** A user-attribute reference such as `user.email` (spec 2.1). */
@@ -26,7 +46,12 @@ export class SamlClaimDto {
   @Length(1, 200)
   name: string;
 
-  @ApiProperty({ example: 'user.email', enum: SAML_USER_ATTRIBUTE_REFS, description: 'The person’s attribute sent as this claim, `user.<attribute>` (unknown attributes are refused here, never at sign-in)' })
+  @ApiProperty({
+    example: 'user.email',
+    enum: SAML_USER_ATTRIBUTE_REFS,
+    description:
+      'The person’s attribute sent as this claim, `user.<attribute>` (unknown attributes are refused here, never at sign-in)',
+  })
   @IsString()
   @Matches(USER_ATTRIBUTE_REF, { message: 'must be a user-attribute reference such as user.email' })
   @IsIn(SAML_USER_ATTRIBUTE_REFS, { message: `must be a known user attribute: ${SAML_USER_ATTRIBUTE_REFS.join(', ')}` })
@@ -113,7 +138,10 @@ export class AppOwnerDto {
  * the operator (platform.admin) names the owner: a tenant or a developer.
  */
 export class CreateAppRequestDto extends CreateAppDto {
-  @ApiPropertyOptional({ type: AppOwnerDto, description: 'Required with platform.admin, refused otherwise (the owner is the token\u2019s tenant or developer)' })
+  @ApiPropertyOptional({
+    type: AppOwnerDto,
+    description: 'Required with platform.admin, refused otherwise (the owner is the token\u2019s tenant or developer)',
+  })
   @Optional()
   @IsObject()
   @ValidateNested()
@@ -125,6 +153,16 @@ export class CreateAppRequestDto extends CreateAppDto {
 export class UpdateAppDto {
   @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
   @ApiPropertyOptional({ enum: APP_AUTH_TYPES }) @Optional() @IsIn(APP_AUTH_TYPES) auth_type?: 'oauth2' | 'saml';
-  @ApiPropertyOptional({ type: AppOAuth2Dto }) @Optional() @IsObject() @ValidateNested() @Type(() => AppOAuth2Dto) oauth2?: AppOAuth2Dto;
-  @ApiPropertyOptional({ type: AppSamlDto }) @Optional() @IsObject() @ValidateNested() @Type(() => AppSamlDto) saml?: AppSamlDto;
+  @ApiPropertyOptional({ type: AppOAuth2Dto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AppOAuth2Dto)
+  oauth2?: AppOAuth2Dto;
+  @ApiPropertyOptional({ type: AppSamlDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AppSamlDto)
+  saml?: AppSamlDto;
 }

@@ -10,7 +10,16 @@ import { referenceProblem } from './references';
  * and selector functions (no `image-set()`, `image()`, `src()`, `element()`, `expression()`, ...).
  */
 
-const ALLOWED_AT_RULES = new Set(['charset', 'media', 'supports', 'container', 'layer', 'keyframes', '-webkit-keyframes', 'font-face']);
+const ALLOWED_AT_RULES = new Set([
+  'charset',
+  'media',
+  'supports',
+  'container',
+  'layer',
+  'keyframes',
+  '-webkit-keyframes',
+  'font-face',
+]);
 
 const ALLOWED_FUNCTIONS = new Set(
   `

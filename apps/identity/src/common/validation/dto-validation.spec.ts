@@ -37,10 +37,15 @@ describe('DTO problems', () => {
     const missing = await dtoProblems(Outer, { kind: 'web', list: [] });
     expect(missing.problems).toEqual([{ field: 'web', problems: ['is required when kind is web'] }]);
     const notObject = await dtoProblems(Outer, { kind: 'web', web: ['x'], list: [] });
-    expect(notObject.problems[0]).toMatchObject({ field: 'web', problems: expect.arrayContaining(['must be an object']) });
+    expect(notObject.problems[0]).toMatchObject({
+      field: 'web',
+      problems: expect.arrayContaining(['must be an object']),
+    });
   });
 
   it('a record that is not an object is one problem', async () => {
-    expect((await dtoProblems(Outer, 'x', 'apps[0]', 'bracket')).problems).toEqual([{ field: 'apps[0]', problems: ['must be an object'] }]);
+    expect((await dtoProblems(Outer, 'x', 'apps[0]', 'bracket')).problems).toEqual([
+      { field: 'apps[0]', problems: ['must be an object'] },
+    ]);
   });
 });

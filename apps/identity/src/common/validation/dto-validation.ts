@@ -30,9 +30,17 @@ function fieldProblems(errors: ValidationError[], prefix: string, style: FieldPa
 }
 
 /** Validates a plain object against a DTO class with the global pipe's rules; returns the problems. */
-export async function dtoProblems<T extends object>(cls: new () => T, plain: unknown, prefix = '', style: FieldPathStyle = 'dot'): Promise<{ value: T; problems: FieldProblem[] }> {
+export async function dtoProblems<T extends object>(
+  cls: new () => T,
+  plain: unknown,
+  prefix = '',
+  style: FieldPathStyle = 'dot',
+): Promise<{ value: T; problems: FieldProblem[] }> {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
-    return { value: undefined as unknown as T, problems: [{ field: prefix || '(record)', problems: ['must be an object'] }] };
+    return {
+      value: undefined as unknown as T,
+      problems: [{ field: prefix || '(record)', problems: ['must be an object'] }],
+    };
   }
   const value = plainToInstance(cls, plain, { enableImplicitConversion: false });
   const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });

@@ -25,20 +25,24 @@ export function svgProblem(value: string, maxBytes: number): string | undefined 
   if (Buffer.byteLength(value, 'utf8') > maxBytes) return `must be at most ${kib(maxBytes)}`;
   const svg = checkSvg(value);
   if (svg.ok) return undefined;
-  return svg.malformed ? `is not a well-formed SVG document: ${svg.problem}` : `is not an allowed SVG image: ${svg.problem}`;
+  return svg.malformed
+    ? `is not a well-formed SVG document: ${svg.problem}`
+    : `is not an allowed SVG image: ${svg.problem}`;
 }
 
 /** Why `value` is not a base64 PNG (optionally as a data: URI), or undefined when it is. */
 export function pngProblem(value: string, maxBytes: number): string | undefined {
   const bytes = decodeBase64(value.replace(PNG_DATA_URI, ''));
-  if (!bytes || bytes.length < PNG_SIGNATURE.length || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'is not a base64-encoded PNG image';
+  if (!bytes || bytes.length < PNG_SIGNATURE.length || !bytes.subarray(0, 8).equals(PNG_SIGNATURE))
+    return 'is not a base64-encoded PNG image';
   if (bytes.length > maxBytes) return `must be at most ${kib(maxBytes)}`;
   return undefined;
 }
 
 /** An image field that takes an SVG document or a base64 PNG. */
 export function imageProblem(value: unknown, maxBytes: number, svgOnly = false): string | undefined {
-  if (typeof value !== 'string' || value.length === 0) return svgOnly ? 'must be an SVG document' : 'must be an SVG document or a base64-encoded PNG image';
+  if (typeof value !== 'string' || value.length === 0)
+    return svgOnly ? 'must be an SVG document' : 'must be an SVG document or a base64-encoded PNG image';
   const trimmed = value.trimStart();
   if (trimmed.startsWith('<')) return svgProblem(value, maxBytes);
   if (svgOnly) return 'must be an SVG document';

@@ -26,7 +26,9 @@ export function referenceProblem(value: string, rasterData = false): string | un
   if (url.startsWith('#')) return undefined;
   if (rasterData && RASTER_DATA_URI.test(url)) return undefined;
   if (SVG_DATA_URI.test(url)) return 'must not embed another SVG document (data:image/svg+xml)';
-  return rasterData ? 'must point inside the document (#id) or be a data:image/png, jpeg, gif or webp URI' : 'must point inside the document (#id)';
+  return rasterData
+    ? 'must point inside the document (#id) or be a data:image/png, jpeg, gif or webp URI'
+    : 'must point inside the document (#id)';
 }
 
 /** True when a value carries a script-capable scheme anywhere (javascript:, vbscript:, data:, ...). */

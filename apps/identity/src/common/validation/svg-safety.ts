@@ -30,7 +30,8 @@ export type SvgCheck = { ok: true } | { ok: false; malformed: boolean; problem: 
 
 const XHTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
 
-const isSvg = (el: XmlElement, local?: string) => el.uri === SVG_NAMESPACE && (local === undefined || el.local === local);
+const isSvg = (el: XmlElement, local?: string) =>
+  el.uri === SVG_NAMESPACE && (local === undefined || el.local === local);
 const isEditor = (uri: string) => EDITOR_NAMESPACES.has(uri);
 const hasFreePrefix = (name: string) => FREE_PREFIXES.some((p) => name.startsWith(p));
 
@@ -49,7 +50,8 @@ function isReference(attr: XmlAttribute): boolean {
 
 /** Checks that hold for every attribute of every element, whatever its namespace. */
 function anyAttributeProblem(attr: XmlAttribute): string | undefined {
-  if (attr.uri === XMLNS_NAMESPACE) return hasScriptScheme(attr.value) ? `${attr.name} must not carry a script URL` : undefined;
+  if (attr.uri === XMLNS_NAMESPACE)
+    return hasScriptScheme(attr.value) ? `${attr.name} must not carry a script URL` : undefined;
   if (/^on/i.test(attr.local)) return `event handler attributes are not allowed (${attr.name})`;
   if (isReference(attr)) {
     const problem = referenceProblem(attr.value, true);
@@ -63,16 +65,20 @@ function anyAttributeProblem(attr: XmlAttribute): string | undefined {
 /** Attributes in a namespace, on any element: `xmlns:` and editor metadata are free, `xlink:` and `xml:` must be known. */
 function namespacedAttributeProblem(attr: XmlAttribute): string | undefined {
   if (attr.uri === XMLNS_NAMESPACE || isEditor(attr.uri)) return undefined;
-  if (attr.uri === XLINK_NAMESPACE) return XLINK_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
-  if (attr.uri === XML_NAMESPACE) return XML_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
+  if (attr.uri === XLINK_NAMESPACE)
+    return XLINK_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
+  if (attr.uri === XML_NAMESPACE)
+    return XML_ATTRIBUTES.has(attr.local) ? undefined : `attribute ${attr.name} is not allowed`;
   return `attribute ${attr.name} in ${namespaceLabel(attr.uri)} is not allowed`;
 }
 
 /** Attributes of an SVG element: on the allow-list, and CSS-valued ones free of fetches. */
 function svgAttributeProblem(el: XmlElement, attr: XmlAttribute): string | undefined {
   if (attr.uri !== '') return namespacedAttributeProblem(attr);
-  if (!SVG_ATTRIBUTES.has(attr.local) && !hasFreePrefix(attr.local)) return `attribute ${attr.name} is not allowed on <${el.name}>`;
-  if (attr.local === 'href' || attr.local === 'style' || TEXT_ATTRIBUTES.has(attr.local) || hasFreePrefix(attr.local)) return undefined;
+  if (!SVG_ATTRIBUTES.has(attr.local) && !hasFreePrefix(attr.local))
+    return `attribute ${attr.name} is not allowed on <${el.name}>`;
+  if (attr.local === 'href' || attr.local === 'style' || TEXT_ATTRIBUTES.has(attr.local) || hasFreePrefix(attr.local))
+    return undefined;
   return cssProblem(attr.value);
 }
 
@@ -90,7 +96,8 @@ function animationProblem(el: XmlElement): string | undefined {
     return `<${el.name}> may not animate ${JSON.stringify(target.value)}`;
   }
   for (const attr of el.attributes) {
-    if (attr.uri === '' && ANIMATION_VALUE_ATTRIBUTES.has(attr.local) && hasAnyScheme(attr.value)) return `<${el.name}> ${attr.local} must not carry a URL scheme`;
+    if (attr.uri === '' && ANIMATION_VALUE_ATTRIBUTES.has(attr.local) && hasAnyScheme(attr.value))
+      return `<${el.name}> ${attr.local} must not carry a URL scheme`;
   }
   return undefined;
 }
@@ -100,14 +107,16 @@ function elementProblem(el: XmlElement, parent: XmlElement | undefined): string 
   let attributeRule: (attr: XmlAttribute) => string | undefined;
   if (isSvg(el)) {
     const animation = ANIMATION_ELEMENTS.has(el.local);
-    if (!SVG_ELEMENTS.has(el.local) && !animation && !ANIMATION_HELPER_ELEMENTS.has(el.local)) return `<${el.name}> is not an allowed SVG element`;
+    if (!SVG_ELEMENTS.has(el.local) && !animation && !ANIMATION_HELPER_ELEMENTS.has(el.local))
+      return `<${el.name}> is not an allowed SVG element`;
     if (animation) {
       const problem = animationProblem(el);
       if (problem) return problem;
     }
     attributeRule = (attr) => svgAttributeProblem(el, attr);
   } else if (isEditor(el.uri)) {
-    if (el.prefix === '' && HTML_ELEMENT_NAMES.has(el.local.toLowerCase())) return `<${el.name}> is not allowed (an HTML element name)`;
+    if (el.prefix === '' && HTML_ELEMENT_NAMES.has(el.local.toLowerCase()))
+      return `<${el.name}> is not allowed (an HTML element name)`;
     attributeRule = editorAttributeProblem;
   } else {
     return `<${el.name}> in ${namespaceLabel(el.uri)} is not allowed (only SVG and editor metadata)`;

@@ -1,4 +1,10 @@
-import { isURL, registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import {
+  isURL,
+  registerDecorator,
+  ValidateIf,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
 import { fontProblem, imageProblem } from './images';
 import { readXml } from './xml';
 
@@ -8,7 +14,13 @@ import { readXml } from './xml';
  * `oauth2.redirect_uris[0]` (see dto-validation.ts).
  */
 
-const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true, allow_underscores: true };
+const URL_OPTIONS = {
+  protocols: ['http', 'https'],
+  require_protocol: true,
+  require_tld: false,
+  require_host: true,
+  allow_underscores: true,
+};
 export const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 
 export function isHttpUrl(value: unknown): boolean {
@@ -52,16 +64,22 @@ function firstBad(value: unknown, item: (v: unknown) => string | undefined): str
   return undefined;
 }
 
-export const IsHttpUrl = (o?: ValidationOptions) => rule('isHttpUrl', (v) => (isHttpUrl(v) ? undefined : 'must be an http(s) URL'), o);
+export const IsHttpUrl = (o?: ValidationOptions) =>
+  rule('isHttpUrl', (v) => (isHttpUrl(v) ? undefined : 'must be an http(s) URL'), o);
 
 export const IsHttpUrlList = (o?: ValidationOptions) =>
   rule('isHttpUrlList', (v) => firstBad(v, (item) => (isHttpUrl(item) ? undefined : 'must be an http(s) URL')), o);
 
 export const IsHexColor = (o?: ValidationOptions) =>
-  rule('isHexColor', (v) => (typeof v === 'string' && HEX_COLOR.test(v) ? undefined : 'must be a hex colour #RRGGBB'), o);
+  rule(
+    'isHexColor',
+    (v) => (typeof v === 'string' && HEX_COLOR.test(v) ? undefined : 'must be a hex colour #RRGGBB'),
+    o,
+  );
 
 /** An SVG document or (unless svgOnly) a base64 PNG, at most maxBytes. */
-export const IsImage = (maxBytes: number, svgOnly = false, o?: ValidationOptions) => rule('isImage', (v) => imageProblem(v, maxBytes, svgOnly), o);
+export const IsImage = (maxBytes: number, svgOnly = false, o?: ValidationOptions) =>
+  rule('isImage', (v) => imageProblem(v, maxBytes, svgOnly), o);
 
 /** A well-formed XML document whose root is a SAML `EntityDescriptor` or `EntitiesDescriptor`. */
 export const IsSamlMetadataXml = (maxBytes = 256 * 1024, o?: ValidationOptions) =>
@@ -73,7 +91,8 @@ export const IsSamlMetadataXml = (maxBytes = 256 * 1024, o?: ValidationOptions) 
       const xml = readXml(v);
       if (!xml.ok) return `is not well-formed XML: ${xml.error}`;
       const root = xml.root.local;
-      if (root !== 'EntityDescriptor' && root !== 'EntitiesDescriptor') return 'must be SAML metadata (root element EntityDescriptor or EntitiesDescriptor)';
+      if (root !== 'EntityDescriptor' && root !== 'EntitiesDescriptor')
+        return 'must be SAML metadata (root element EntityDescriptor or EntitiesDescriptor)';
       return undefined;
     },
     o,
@@ -84,7 +103,11 @@ export const IsSamlMetadataXml = (maxBytes = 256 * 1024, o?: ValidationOptions) 
  * with `type: lti1.3`). Says nothing while the discriminator itself is missing or not a string:
  * its own rule reports that.
  */
-export function PresentOnlyWhen(discriminator: string, expected: string, o?: ValidationOptions & { object?: boolean }): PropertyDecorator {
+export function PresentOnlyWhen(
+  discriminator: string,
+  expected: string,
+  o?: ValidationOptions & { object?: boolean },
+): PropertyDecorator {
   return ruleWith(
     [o?.object ? 'object' : 'value'],
     'presentOnlyWhen',
@@ -103,7 +126,12 @@ export function PresentOnlyWhen(discriminator: string, expected: string, o?: Val
 
 /** A base64 font file matching the sibling `file_type`. */
 export const IsFontFile = (o?: ValidationOptions) =>
-  rule('isFontFile', (v, args) => (v === undefined || v === null ? undefined : fontProblem(v, (args.object as Record<string, unknown>).file_type)), o);
+  rule(
+    'isFontFile',
+    (v, args) =>
+      v === undefined || v === null ? undefined : fontProblem(v, (args.object as Record<string, unknown>).file_type),
+    o,
+  );
 
 const FAMILY_KEYS = ['sans', 'serif'];
 const STYLE_CLASS = /^[a-z][a-z0-9:-]{0,63}$/;
@@ -114,8 +142,13 @@ export const IsFontStyle = (o?: ValidationOptions) =>
     'isFontStyle',
     (v) => {
       if (!Array.isArray(v) || v.length === 0 || v.length > 16) return 'must be a list of 1 to 16 strings';
-      if (v.filter((s) => FAMILY_KEYS.includes(s)).length !== 1) return 'must name exactly one typeface family (sans or serif)';
-      return firstBad(v, (s) => (typeof s === 'string' && (FAMILY_KEYS.includes(s) || STYLE_CLASS.test(s)) ? undefined : 'must be a style class name such as font-semibold'));
+      if (v.filter((s) => FAMILY_KEYS.includes(s)).length !== 1)
+        return 'must name exactly one typeface family (sans or serif)';
+      return firstBad(v, (s) =>
+        typeof s === 'string' && (FAMILY_KEYS.includes(s) || STYLE_CLASS.test(s))
+          ? undefined
+          : 'must be a style class name such as font-semibold',
+      );
     },
     o,
   );
@@ -138,7 +171,9 @@ export const IsUniqueList = (o?: ValidationOptions) =>
   );
 
 /** Every item of a list of nested objects is an object (ValidateNested alone lets arrays and nulls through). */
-export const EachObject = (o?: ValidationOptions) => rule('eachObject', (v) => firstBad(v, (item) => (isPlainObject(item) ? undefined : 'must be an object')), o);
+export const EachObject = (o?: ValidationOptions) =>
+  rule('eachObject', (v) => firstBad(v, (item) => (isPlainObject(item) ? undefined : 'must be an object')), o);
 
 /** The property may be left out, but not set to null (unlike @IsOptional()). */
-export const Optional = (o?: ValidationOptions): PropertyDecorator => ValidateIf((_object, value) => value !== undefined, o);
+export const Optional = (o?: ValidationOptions): PropertyDecorator =>
+  ValidateIf((_object, value) => value !== undefined, o);

@@ -53,7 +53,13 @@ const MAX_DEPTH = 256;
 class Refusal extends Error {}
 
 function toElement(tag: SaxesTagNS): XmlElement {
-  const attributes = Object.values(tag.attributes as Record<string, SaxesAttributeNS>).map((a) => ({ name: a.name, prefix: a.prefix, local: a.local, uri: a.uri, value: a.value }));
+  const attributes = Object.values(tag.attributes as Record<string, SaxesAttributeNS>).map((a) => ({
+    name: a.name,
+    prefix: a.prefix,
+    local: a.local,
+    uri: a.uri,
+    value: a.value,
+  }));
   return { name: tag.name, prefix: tag.prefix, local: tag.local, uri: tag.uri, attributes };
 }
 

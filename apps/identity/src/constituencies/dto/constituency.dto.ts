@@ -14,7 +14,11 @@ export class CreateConstituencyDto {
   @ApiProperty({ example: 'Staff' }) @IsString() @Length(1, 200) name: string;
   @ApiProperty() @IsBoolean() enable_self_service_provisioning: boolean;
 
-  @ApiProperty({ type: [String], example: ['google'], description: 'Core provider names or uuids of the tenant\u2019s providers' })
+  @ApiProperty({
+    type: [String],
+    example: ['google'],
+    description: 'Core provider names or uuids of the tenant\u2019s providers',
+  })
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })

@@ -2,13 +2,22 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { Optional } from '../../common/validation/validators';
-import { DEPLOYMENT_SETTINGS, settingSchema, type DeploymentSettingsView, type SettingName } from '../deployment-settings';
+import {
+  DEPLOYMENT_SETTINGS,
+  settingSchema,
+  type DeploymentSettingsView,
+  type SettingName,
+} from '../deployment-settings';
 import { QUOTA_MAX, QUOTA_MIN, quotaSettingSchema, type QuotaSettingName } from '../rate-limit-settings';
 
 /** One optional setting of the table in deployment-settings.ts: its documentation and allowed values. */
 function Setting(name: SettingName): PropertyDecorator {
   const values = DEPLOYMENT_SETTINGS[name].values;
-  return applyDecorators(ApiPropertyOptional(settingSchema(name)), Optional(), IsIn(values, { message: `must be one of: ${values.join(', ')}` }));
+  return applyDecorators(
+    ApiPropertyOptional(settingSchema(name)),
+    Optional(),
+    IsIn(values, { message: `must be one of: ${values.join(', ')}` }),
+  );
 }
 
 /** One of the operator's rate-limit quotas: an integer within bounds, or null for the service default. */

@@ -5,16 +5,32 @@ import { ArrayMaxSize, IsArray, IsObject, IsString, IsUUID, MaxLength, ValidateN
 import { IsUniqueList, Optional } from '../../common/validation/validators';
 import { DeploymentSettingsDto } from './deployment-settings.dto';
 
-const SETTINGS_DOC = { type: DeploymentSettingsDto, description: 'Per-deployment settings to set (extension to spec 2.4); settings left out keep their value (defaults on a new deployment)' };
+const SETTINGS_DOC = {
+  type: DeploymentSettingsDto,
+  description:
+    'Per-deployment settings to set (extension to spec 2.4); settings left out keep their value (defaults on a new deployment)',
+};
 
 /** A deployment's scope list: at most 50 distinct scope URIs. */
 function ScopeList(): PropertyDecorator {
-  return applyDecorators(IsArray(), ArrayMaxSize(50), IsString({ each: true }), MaxLength(512, { each: true }), IsUniqueList());
+  return applyDecorators(
+    IsArray(),
+    ArrayMaxSize(50),
+    IsString({ each: true }),
+    MaxLength(512, { each: true }),
+    IsUniqueList(),
+  );
 }
 
 /** The optional per-deployment settings, checked as `DeploymentSettingsDto`. */
 function SettingsField(): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional(SETTINGS_DOC), Optional(), IsObject(), ValidateNested(), Type(() => DeploymentSettingsDto));
+  return applyDecorators(
+    ApiPropertyOptional(SETTINGS_DOC),
+    Optional(),
+    IsObject(),
+    ValidateNested(),
+    Type(() => DeploymentSettingsDto),
+  );
 }
 
 /** POST /tenants/:tenant_id/apps: deploys an app at the tenant of the path. */

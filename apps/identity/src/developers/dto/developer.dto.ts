@@ -5,7 +5,10 @@ import { Optional } from '../../common/validation/validators';
 /** POST /developers (platform.admin). The id is assigned by the server. */
 export class CreateDeveloperDto {
   @ApiProperty({ example: 'Brightpath Learning' }) @IsString() @Length(1, 200) name: string;
-  @ApiProperty({ example: 'partners@brightpath.example', description: 'Unique across developers (case-insensitive, stored lower-case)' })
+  @ApiProperty({
+    example: 'partners@brightpath.example',
+    description: 'Unique across developers (case-insensitive, stored lower-case)',
+  })
   @IsEmail()
   @MaxLength(254)
   email: string;

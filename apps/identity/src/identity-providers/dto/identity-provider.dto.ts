@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsString,
+  Length,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { BUTTON_GRAPHIC_MAX_BYTES } from '../../common/validation/images';
 import { IsHttpUrl, IsImage, PresentOnlyWhen, Optional } from '../../common/validation/validators';
 
@@ -25,7 +35,10 @@ export class IdpOAuth2Dto {
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
-  @Matches(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, { each: true, message: 'each scope must be a non-empty OAuth scope token (no spaces or quotes)' })
+  @Matches(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, {
+    each: true,
+    message: 'each scope must be a non-empty OAuth scope token (no spaces or quotes)',
+  })
   scope: string[];
 
   @ApiProperty() @IsHttpUrl() oidc_discovery: string;
@@ -33,7 +46,8 @@ export class IdpOAuth2Dto {
 
   @ApiPropertyOptional({
     writeOnly: true,
-    description: 'The client secret registered at the provider (beyond the spec). Write-only: stored encrypted, never returned. Left out, the stored secret is kept; no secret at all makes sign-in a public client (PKCE only).',
+    description:
+      'The client secret registered at the provider (beyond the spec). Write-only: stored encrypted, never returned. Left out, the stored secret is kept; no secret at all makes sign-in a public client (PKCE only).',
   })
   @Optional()
   @IsString()
@@ -69,6 +83,16 @@ export class UpdateIdentityProviderDto {
   @ApiPropertyOptional() @Optional() @IsImage(BUTTON_GRAPHIC_MAX_BYTES, true) button_graphic?: string;
   @ApiPropertyOptional() @Optional() @IsBoolean() provision_just_in_time?: boolean;
   @ApiPropertyOptional({ enum: IDP_TYPES }) @Optional() @IsIn(IDP_TYPES) type?: 'lti1.3' | 'oauth2';
-  @ApiPropertyOptional({ type: IdpLtiDto }) @Optional() @IsObject() @ValidateNested() @Type(() => IdpLtiDto) lti?: IdpLtiDto;
-  @ApiPropertyOptional({ type: IdpOAuth2Dto }) @Optional() @IsObject() @ValidateNested() @Type(() => IdpOAuth2Dto) oauth2?: IdpOAuth2Dto;
+  @ApiPropertyOptional({ type: IdpLtiDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => IdpLtiDto)
+  lti?: IdpLtiDto;
+  @ApiPropertyOptional({ type: IdpOAuth2Dto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => IdpOAuth2Dto)
+  oauth2?: IdpOAuth2Dto;
 }

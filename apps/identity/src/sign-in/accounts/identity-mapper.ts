@@ -25,7 +25,12 @@ export class IdentityMapper {
   ) {}
 
   /** `o.constituencies`: where a person provisioned just in time may go, in order (an LTI launch's roles). */
-  async map(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity, o: { constituencies?: string[] } = {}): Promise<MappingResult> {
+  async map(
+    tenantId: string,
+    provider: UpstreamProvider,
+    who: UpstreamIdentity,
+    o: { constituencies?: string[] } = {},
+  ): Promise<MappingResult> {
     const identifier = { id: identifierIdFor(who.subject), idp_id: provider.id };
     let member = await this.repo.memberByIdentifier(tenantId, identifier);
     let linked = false;

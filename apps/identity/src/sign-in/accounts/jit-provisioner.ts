@@ -29,7 +29,13 @@ export class JitProvisioner {
     private readonly constituencies: ConstituencyRepository,
   ) {}
 
-  async provision(tenantId: string, provider: UpstreamProvider, who: UpstreamIdentity, identifier: UserIdpIdentifier, preferred?: string[]): Promise<Provisioned> {
+  async provision(
+    tenantId: string,
+    provider: UpstreamProvider,
+    who: UpstreamIdentity,
+    identifier: UserIdpIdentifier,
+    preferred?: string[],
+  ): Promise<Provisioned> {
     if (!provider.provisionJustInTime || !who.email || !who.emailVerified) return 'not_allowed';
     const email = who.email;
     try {
@@ -38,13 +44,20 @@ export class JitProvisioner {
         const constituency = preferred ? preferred.find((c) => qualifying.includes(c)) : qualifying[0];
         if (!constituency) return 'not_allowed' as const;
         const name = who.name ?? email;
-        const record = { constituencies: [constituency], name, nickname: who.nickname ?? name, picture: httpsOrEmpty(who.picture), idpIdentifiers: [identifier] };
+        const record = {
+          constituencies: [constituency],
+          name,
+          nickname: who.nickname ?? name,
+          picture: httpsOrEmpty(who.picture),
+          idpIdentifiers: [identifier],
+        };
         const link = await this.records.add(tenantId, email, record, m);
         return { userId: link.userId, constituency };
       });
     } catch (err) {
       // A second sign-in of the same new person added them first: use that record.
-      if ((err instanceof ApiError && err.code === ApiErrorCode.Conflict) || isUniqueViolation(err)) return 'already_added';
+      if ((err instanceof ApiError && err.code === ApiErrorCode.Conflict) || isUniqueViolation(err))
+        return 'already_added';
       throw err;
     }
   }

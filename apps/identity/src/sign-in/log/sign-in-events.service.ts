@@ -16,7 +16,10 @@ export class SignInEventsService {
   async list(who: Principal, rawTenantId: string, q: ListSignInsQuery): Promise<SignInEventPage> {
     const tenantId = this.policy.pathTenant(who, 'read', rawTenantId);
     const limit = q.limit ?? 20;
-    const rows = await this.events.page(tenantId, { after: q.cursor ? decodePageCursor(q.cursor) : undefined, limit: limit + 1 });
+    const rows = await this.events.page(tenantId, {
+      after: q.cursor ? decodePageCursor(q.cursor) : undefined,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {

@@ -15,9 +15,16 @@ export class SignInLog {
   async record(e: NewSignInEvent): Promise<void> {
     if (!isUuid(e.tenantId)) return;
     try {
-      await this.events.insert({ ...e, appId: e.appId && isUuid(e.appId) ? e.appId : undefined, userId: e.userId && isUuid(e.userId) ? e.userId : undefined });
+      await this.events.insert({
+        ...e,
+        appId: e.appId && isUuid(e.appId) ? e.appId : undefined,
+        userId: e.userId && isUuid(e.userId) ? e.userId : undefined,
+      });
     } catch (err) {
-      this.logger.error({ err, event: 'sign_in_log', tenant: e.tenantId, outcome: e.outcome, reason: e.reason }, 'sign-in not recorded in the sign-in log');
+      this.logger.error(
+        { err, event: 'sign_in_log', tenant: e.tenantId, outcome: e.outcome, reason: e.reason },
+        'sign-in not recorded in the sign-in log',
+      );
     }
   }
 }

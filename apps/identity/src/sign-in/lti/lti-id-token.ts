@@ -46,7 +46,11 @@ export class LtiIdTokens {
 
   /** The keys could not be read (blocked by the SSRF guard, unreachable, not a key set), or the token is not good. */
   private refusalFor(err: unknown): LtiRefusal {
-    const keysUnreadable = err instanceof BlockedUpstreamUrl || err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError);
+    const keysUnreadable =
+      err instanceof BlockedUpstreamUrl ||
+      err instanceof errors.JWKSTimeout ||
+      err instanceof errors.JWKSInvalid ||
+      !(err instanceof errors.JOSEError);
     return keysUnreadable ? refusals.keys(describe(err)) : refusals.invalidToken(describe(err));
   }
 }
@@ -55,12 +59,16 @@ function checkLaunch(p: LtiProvider, c: JWTPayload): LaunchClaims {
   const s = p.settings;
   const audiences = Array.isArray(c.aud) ? c.aud : [c.aud];
   // Security Framework §5.1.3 step 4-5: several audiences need azp, and azp names this tool.
-  if ((audiences.length > 1 || c.azp !== undefined) && c.azp !== s.client_id) throw refusals.client(`azp ${String(c.azp)} is not ${s.client_id}`);
-  if (typeof c.sub !== 'string' || c.sub.length === 0 || c.sub.length > 255) throw refusals.invalidToken('no sub: an anonymous launch has no person to sign in');
+  if ((audiences.length > 1 || c.azp !== undefined) && c.azp !== s.client_id)
+    throw refusals.client(`azp ${String(c.azp)} is not ${s.client_id}`);
+  if (typeof c.sub !== 'string' || c.sub.length === 0 || c.sub.length > 255)
+    throw refusals.invalidToken('no sub: an anonymous launch has no person to sign in');
   if (typeof c.nonce !== 'string' || c.nonce.length === 0) throw refusals.invalidToken('no nonce');
-  if (c[DEPLOYMENT_CLAIM] !== s.deployment_id) throw refusals.deployment(`deployment_id ${String(c[DEPLOYMENT_CLAIM])} is not ${s.deployment_id}`);
+  if (c[DEPLOYMENT_CLAIM] !== s.deployment_id)
+    throw refusals.deployment(`deployment_id ${String(c[DEPLOYMENT_CLAIM])} is not ${s.deployment_id}`);
   if (c[VERSION_CLAIM] !== '1.3.0') throw refusals.message(`version ${String(c[VERSION_CLAIM])}`);
-  if (c[MESSAGE_TYPE_CLAIM] !== 'LtiResourceLinkRequest') throw refusals.message(`message_type ${String(c[MESSAGE_TYPE_CLAIM])}`);
+  if (c[MESSAGE_TYPE_CLAIM] !== 'LtiResourceLinkRequest')
+    throw refusals.message(`message_type ${String(c[MESSAGE_TYPE_CLAIM])}`);
   return c as LaunchClaims;
 }
 

@@ -30,7 +30,12 @@ export class LtiKeys {
     if (!set) {
       // One set per provider; a bound keeps edited or deleted providers' sets from piling up.
       if (this.sets.size >= MAX_SETS) this.sets.delete(this.sets.keys().next().value as string);
-      set = createRemoteJWKSet(new URL(jwksUrl), { [customFetch]: this.fetch, cacheMaxAge: CACHE_MAX_AGE_MS, cooldownDuration: COOLDOWN_MS, timeoutDuration: TIMEOUT_MS });
+      set = createRemoteJWKSet(new URL(jwksUrl), {
+        [customFetch]: this.fetch,
+        cacheMaxAge: CACHE_MAX_AGE_MS,
+        cooldownDuration: COOLDOWN_MS,
+        timeoutDuration: TIMEOUT_MS,
+      });
       this.sets.set(key, set);
     }
     return set;
@@ -44,6 +49,13 @@ export class LtiKeys {
 
   private fetchFor(policy: WebhookTargetPolicy): FetchImplementation {
     const guarded = guardedFetch(policy);
-    return (url, options) => guarded(url, { method: options.method, headers: Object.fromEntries(options.headers), body: undefined, redirect: 'manual', signal: options.signal });
+    return (url, options) =>
+      guarded(url, {
+        method: options.method,
+        headers: Object.fromEntries(options.headers),
+        body: undefined,
+        redirect: 'manual',
+        signal: options.signal,
+      });
   }
 }

@@ -92,35 +92,82 @@ export class LtiLaunches {
       };
       if (q.lti_message_hint) params.lti_message_hint = q.lti_message_hint;
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-      return { location: url.href, cookie: { name: LTI_STATE_COOKIE, value: cookie, path: ltiPath(p.id, 'launch'), maxAgeSeconds: LOGIN_TTL_SECONDS, crossSite: true } };
+      return {
+        location: url.href,
+        cookie: {
+          name: LTI_STATE_COOKIE,
+          value: cookie,
+          path: ltiPath(p.id, 'launch'),
+          maxAgeSeconds: LOGIN_TTL_SECONDS,
+          crossSite: true,
+        },
+      };
     });
   }
 
   /** The LMS's form post: the id_token verified, the person found, bound to this browser, sent to the app. */
-  async launch(providerId: string, form: { id_token?: unknown; state?: unknown; error?: unknown; error_description?: unknown }, stateCookie: string | undefined): Promise<LaunchResult> {
+  async launch(
+    providerId: string,
+    form: { id_token?: unknown; state?: unknown; error?: unknown; error_description?: unknown },
+    stateCookie: string | undefined,
+  ): Promise<LaunchResult> {
     const p = await this.providerOrRefuse(providerId);
     let appId: string | undefined;
-    return this.refusing(p, () => appId, async () => {
-      if (typeof form.error === 'string') throw refusals.platform(`${form.error}: ${String(form.error_description ?? '')}`.slice(0, 500));
-      if (typeof form.id_token !== 'string' || typeof form.state !== 'string' || form.id_token.length > 16_384) throw refusals.badRequest('an id_token and a state');
-      const claims = await this.tokens.verify(p, form.id_token);
-      await this.checkOnce(p, form.state, stateCookie, claims);
-      const target = await this.targets.resolve(p.tenantId, claims[TARGET_LINK_CLAIM]);
-      if (!target) throw refusals.target(`target_link_uri ${String(claims[TARGET_LINK_CLAIM])}`);
-      appId = target.appIds[0];
-      const mapped = await this.mapper.map(p.tenantId, p.upstream, identityOf(claims), { constituencies: constituenciesForRoles(claims[ROLES_CLAIM]) });
-      if ('refused' in mapped) throw refusedPerson(mapped.refused);
-      const keep = p.settings.validate_lti_tokens_at_oidc_login ? form.id_token : undefined;
-      const signIn = { tenantId: p.tenantId, providerId: p.id, userId: mapped.member.userId, appIds: target.appIds, linked: mapped.linked, provisioned: mapped.provisioned, idToken: keep, nonce: claims.nonce };
-      const cookie = await this.store.saveSignIn(signIn, LAUNCH_TTL_SECONDS);
-      this.logger.log({ event: 'lti_launch', tenant: p.tenantId, provider: p.id, user: mapped.member.userId, apps: target.appIds }, 'LTI launch accepted');
-      // Lax: sent when the app's authorization request comes back as a top-level navigation.
-      return { location: target.url, cookie: { name: LTI_COOKIE, value: cookie, path: '/signin/interaction', maxAgeSeconds: LAUNCH_TTL_SECONDS, crossSite: false } };
-    });
+    return this.refusing(
+      p,
+      () => appId,
+      async () => {
+        if (typeof form.error === 'string')
+          throw refusals.platform(`${form.error}: ${String(form.error_description ?? '')}`.slice(0, 500));
+        if (typeof form.id_token !== 'string' || typeof form.state !== 'string' || form.id_token.length > 16_384)
+          throw refusals.badRequest('an id_token and a state');
+        const claims = await this.tokens.verify(p, form.id_token);
+        await this.checkOnce(p, form.state, stateCookie, claims);
+        const target = await this.targets.resolve(p.tenantId, claims[TARGET_LINK_CLAIM]);
+        if (!target) throw refusals.target(`target_link_uri ${String(claims[TARGET_LINK_CLAIM])}`);
+        appId = target.appIds[0];
+        const mapped = await this.mapper.map(p.tenantId, p.upstream, identityOf(claims), {
+          constituencies: constituenciesForRoles(claims[ROLES_CLAIM]),
+        });
+        if ('refused' in mapped) throw refusedPerson(mapped.refused);
+        const keep = p.settings.validate_lti_tokens_at_oidc_login ? form.id_token : undefined;
+        const signIn = {
+          tenantId: p.tenantId,
+          providerId: p.id,
+          userId: mapped.member.userId,
+          appIds: target.appIds,
+          linked: mapped.linked,
+          provisioned: mapped.provisioned,
+          idToken: keep,
+          nonce: claims.nonce,
+        };
+        const cookie = await this.store.saveSignIn(signIn, LAUNCH_TTL_SECONDS);
+        this.logger.log(
+          { event: 'lti_launch', tenant: p.tenantId, provider: p.id, user: mapped.member.userId, apps: target.appIds },
+          'LTI launch accepted',
+        );
+        // Lax: sent when the app's authorization request comes back as a top-level navigation.
+        return {
+          location: target.url,
+          cookie: {
+            name: LTI_COOKIE,
+            value: cookie,
+            path: '/signin/interaction',
+            maxAgeSeconds: LAUNCH_TTL_SECONDS,
+            crossSite: false,
+          },
+        };
+      },
+    );
   }
 
   /** The state names a login of this provider, started in this browser, whose nonce is the token's; the nonce was never used. */
-  private async checkOnce(p: LtiProvider, state: string, stateCookie: string | undefined, claims: LaunchClaims): Promise<void> {
+  private async checkOnce(
+    p: LtiProvider,
+    state: string,
+    stateCookie: string | undefined,
+    claims: LaunchClaims,
+  ): Promise<void> {
     const login = await this.store.takeLogin(state);
     if (!(await this.store.useNonce(p.id, claims.nonce, new Date((claims.exp + 60) * 1000)))) throw refusals.replayed();
     if (!login || login.providerId !== p.id) throw refusals.state();
@@ -129,26 +176,51 @@ export class LtiLaunches {
   }
 
   private async isSignInHost(hostname: string): Promise<boolean> {
-    return hostname === new URL(oidcIssuer(this.env)).hostname || (await this.repo.vanityDomainTenants(hostname)) !== null;
+    return (
+      hostname === new URL(oidcIssuer(this.env)).hostname || (await this.repo.vanityDomainTenants(hostname)) !== null
+    );
   }
 
   private async providerOrRefuse(providerId: string): Promise<LtiProvider> {
     const p = await this.providers.find(providerId);
     if (!p) {
-      this.logger.warn({ event: 'lti_launch', outcome: 'refused', reason: 'lti_unknown_provider', provider: providerId.slice(0, 64) }, 'LTI launch refused: lti_unknown_provider');
+      this.logger.warn(
+        { event: 'lti_launch', outcome: 'refused', reason: 'lti_unknown_provider', provider: providerId.slice(0, 64) },
+        'LTI launch refused: lti_unknown_provider',
+      );
       throw refusals.unknownProvider();
     }
     return p;
   }
 
   /** Runs a step; a refusal is logged and recorded in the school's sign-in log, then thrown for the page. */
-  private async refusing(p: LtiProvider, appId: (() => string | undefined) | undefined, step: () => Promise<LaunchResult>): Promise<LaunchResult> {
+  private async refusing(
+    p: LtiProvider,
+    appId: (() => string | undefined) | undefined,
+    step: () => Promise<LaunchResult>,
+  ): Promise<LaunchResult> {
     try {
       return await step();
     } catch (err) {
       if (!(err instanceof LtiRefusal)) throw err;
-      this.logger.warn({ event: 'lti_launch', outcome: 'refused', reason: err.reason, tenant: p.tenantId, provider: p.id, detail: err.detail }, `LTI launch refused: ${err.reason}`);
-      await this.signInLog.record({ tenantId: p.tenantId, appId: appId?.(), providerId: p.id, outcome: 'refused', reason: err.reason });
+      this.logger.warn(
+        {
+          event: 'lti_launch',
+          outcome: 'refused',
+          reason: err.reason,
+          tenant: p.tenantId,
+          provider: p.id,
+          detail: err.detail,
+        },
+        `LTI launch refused: ${err.reason}`,
+      );
+      await this.signInLog.record({
+        tenantId: p.tenantId,
+        appId: appId?.(),
+        providerId: p.id,
+        outcome: 'refused',
+        reason: err.reason,
+      });
       throw err;
     }
   }
@@ -159,8 +231,10 @@ function checkInitiation(p: LtiProvider, q: LoginInitiation): void {
   const s = p.settings;
   if (!q.iss || !q.login_hint || !q.target_link_uri) throw refusals.badRequest('iss, login_hint and target_link_uri');
   if (q.iss !== s.issuer) throw refusals.issuer(`iss ${q.iss} is not ${s.issuer}`);
-  if (q.client_id !== undefined && q.client_id !== s.client_id) throw refusals.client(`client_id ${q.client_id} is not ${s.client_id}`);
-  if (q.lti_deployment_id !== undefined && q.lti_deployment_id !== s.deployment_id) throw refusals.deployment(`lti_deployment_id ${q.lti_deployment_id} is not ${s.deployment_id}`);
+  if (q.client_id !== undefined && q.client_id !== s.client_id)
+    throw refusals.client(`client_id ${q.client_id} is not ${s.client_id}`);
+  if (q.lti_deployment_id !== undefined && q.lti_deployment_id !== s.deployment_id)
+    throw refusals.deployment(`lti_deployment_id ${q.lti_deployment_id} is not ${s.deployment_id}`);
 }
 
 /**
@@ -170,11 +244,29 @@ function checkInitiation(p: LtiProvider, q: LoginInitiation): void {
 function identityOf(c: LaunchClaims): UpstreamIdentity {
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 320 ? v : undefined);
   const email = str(c.email)?.toLowerCase();
-  return { issuer: String(c.iss), subject: c.sub, email, emailVerified: email !== undefined, name: str(c.name), nickname: str(c.given_name), picture: str(c.picture) };
+  return {
+    issuer: String(c.iss),
+    subject: c.sub,
+    email,
+    emailVerified: email !== undefined,
+    name: str(c.name),
+    nickname: str(c.given_name),
+    picture: str(c.picture),
+  };
 }
 
 function refusedPerson(reason: 'not_enrolled' | 'provider_not_allowed'): LtiRefusal {
   return reason === 'not_enrolled'
-    ? new LtiRefusal('not_enrolled', 403, 'Not enrolled at this school', 'Your learning platform account is not enrolled here. Ask your school to add you.')
-    : new LtiRefusal('provider_not_allowed', 403, 'Use another way to sign in', 'Your school does not let your group sign in from the learning platform.');
+    ? new LtiRefusal(
+        'not_enrolled',
+        403,
+        'Not enrolled at this school',
+        'Your learning platform account is not enrolled here. Ask your school to add you.',
+      )
+    : new LtiRefusal(
+        'provider_not_allowed',
+        403,
+        'Use another way to sign in',
+        'Your school does not let your group sign in from the learning platform.',
+      );
 }

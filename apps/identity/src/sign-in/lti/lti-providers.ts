@@ -21,7 +21,9 @@ export class LtiProviders {
 
   async find(id: string): Promise<LtiProvider | undefined> {
     if (!isUuid(id)) return undefined;
-    const entity = await this.ds.getRepository(IdentityProviderEntity).findOne({ where: { id: id.toLowerCase(), type: 'lti1.3' } });
+    const entity = await this.ds
+      .getRepository(IdentityProviderEntity)
+      .findOne({ where: { id: id.toLowerCase(), type: 'lti1.3' } });
     return entity?.lti ? ltiProviderOf(entity, entity.lti) : undefined;
   }
 }

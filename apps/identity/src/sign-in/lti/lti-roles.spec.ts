@@ -9,13 +9,26 @@ describe('LTI roles → constituencies', () => {
     [[`${LIS}/membership#Instructor`], ['teachers', 'teacher', 'staff']],
     [[`${LIS}/membership/Instructor#TeachingAssistant`], ['teachers', 'teacher', 'staff']],
     [[`${LIS}/membership#Mentor`], ['guardians', 'guardian', 'parents', 'parent']],
-    [[`${LIS}/membership#Learner`, `${LIS}/institution/person#Administrator`], ['administrators', 'administrator', 'admin', 'staff']],
-    [[`${LIS}/membership#Instructor`, `${LIS}/membership#Learner`], ['teachers', 'teacher', 'staff']],
+    [
+      [`${LIS}/membership#Learner`, `${LIS}/institution/person#Administrator`],
+      ['administrators', 'administrator', 'admin', 'staff'],
+    ],
+    [
+      [`${LIS}/membership#Instructor`, `${LIS}/membership#Learner`],
+      ['teachers', 'teacher', 'staff'],
+    ],
   ])('%j → %j', (roles, expected) => {
     expect(constituenciesForRoles(roles)).toEqual(expected);
   });
 
-  it.each([[[]], [['http://example.com/role#Boss']], [[`${LIS}/membershipx/Learner#Foo`]], ['Learner'], [undefined], [[42]]])('knows no constituency for %j', (roles) => {
+  it.each([
+    [[]],
+    [['http://example.com/role#Boss']],
+    [[`${LIS}/membershipx/Learner#Foo`]],
+    ['Learner'],
+    [undefined],
+    [[42]],
+  ])('knows no constituency for %j', (roles) => {
     expect(constituenciesForRoles(roles)).toEqual([]);
   });
 });

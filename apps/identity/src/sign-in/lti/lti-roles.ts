@@ -11,15 +11,32 @@ const LIS = 'http://purl.imsglobal.org/vocab/lis/v2';
  */
 export const LTI_ROLE_CONSTITUENCIES: { roles: string[]; constituencies: string[] }[] = [
   {
-    roles: [`${LIS}/membership#Administrator`, `${LIS}/institution/person#Administrator`, `${LIS}/system/person#Administrator`, `${LIS}/system/person#SysAdmin`],
+    roles: [
+      `${LIS}/membership#Administrator`,
+      `${LIS}/institution/person#Administrator`,
+      `${LIS}/system/person#Administrator`,
+      `${LIS}/system/person#SysAdmin`,
+    ],
     constituencies: ['administrators', 'administrator', 'admin', 'staff'],
   },
   {
-    roles: [`${LIS}/membership#Instructor`, `${LIS}/membership#ContentDeveloper`, `${LIS}/institution/person#Instructor`, `${LIS}/institution/person#Faculty`, `${LIS}/institution/person#Staff`],
+    roles: [
+      `${LIS}/membership#Instructor`,
+      `${LIS}/membership#ContentDeveloper`,
+      `${LIS}/institution/person#Instructor`,
+      `${LIS}/institution/person#Faculty`,
+      `${LIS}/institution/person#Staff`,
+    ],
     constituencies: ['teachers', 'teacher', 'staff'],
   },
-  { roles: [`${LIS}/membership#Learner`, `${LIS}/institution/person#Learner`, `${LIS}/institution/person#Student`], constituencies: ['students', 'student'] },
-  { roles: [`${LIS}/membership#Mentor`, `${LIS}/institution/person#Mentor`], constituencies: ['guardians', 'guardian', 'parents', 'parent'] },
+  {
+    roles: [`${LIS}/membership#Learner`, `${LIS}/institution/person#Learner`, `${LIS}/institution/person#Student`],
+    constituencies: ['students', 'student'],
+  },
+  {
+    roles: [`${LIS}/membership#Mentor`, `${LIS}/institution/person#Mentor`],
+    constituencies: ['guardians', 'guardian', 'parents', 'parent'],
+  },
 ];
 
 const SUB_ROLE = new RegExp(`^${LIS.replace(/\./g, '\\.')}/membership/([A-Za-z]+)#[A-Za-z]+$`);

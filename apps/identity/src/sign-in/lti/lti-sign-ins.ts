@@ -36,20 +36,61 @@ export class LtiSignIns {
     if (!signIn) return undefined;
     const p = await this.providers.find(signIn.providerId);
     if (!p || p.tenantId !== signIn.tenantId || !(await this.repo.isDeployed(appId, signIn.tenantId))) {
-      return { refused: new LtiRefusal('configuration_changed', 400, 'Sign-in not available', 'This sign-in is no longer available at your school.'), tenantId: signIn.tenantId, providerId: signIn.providerId };
+      return {
+        refused: new LtiRefusal(
+          'configuration_changed',
+          400,
+          'Sign-in not available',
+          'This sign-in is no longer available at your school.',
+        ),
+        tenantId: signIn.tenantId,
+        providerId: signIn.providerId,
+      };
     }
     if (!p.settings.validate_lti_tokens_at_oidc_login) return signIn;
     if (!signIn.idToken) {
-      return { refused: new LtiRefusal('configuration_changed', 400, 'Sign-in not available', 'Your school changed how launches are checked. Open the activity in your learning platform again.'), tenantId: p.tenantId, providerId: p.id };
+      return {
+        refused: new LtiRefusal(
+          'configuration_changed',
+          400,
+          'Sign-in not available',
+          'Your school changed how launches are checked. Open the activity in your learning platform again.',
+        ),
+        tenantId: p.tenantId,
+        providerId: p.id,
+      };
     }
     try {
       const claims = await this.tokens.verify(p, signIn.idToken);
-      if (claims.nonce !== signIn.nonce) throw new LtiRefusal('lti_invalid_token', 403, 'Launch not accepted', 'The launch could not be verified again.', 'nonce changed');
+      if (claims.nonce !== signIn.nonce)
+        throw new LtiRefusal(
+          'lti_invalid_token',
+          403,
+          'Launch not accepted',
+          'The launch could not be verified again.',
+          'nonce changed',
+        );
       return signIn;
     } catch (err) {
       if (!(err instanceof LtiRefusal)) throw err;
-      this.logger.warn({ event: 'lti_launch', outcome: 'refused', reason: err.reason, tenant: p.tenantId, provider: p.id, detail: err.detail }, 'LTI launch refused at the app’s sign-in');
-      const expired = new LtiRefusal(err.reason, err.status, 'This launch has expired', 'Your launch from the learning platform is no longer valid. Go back to your learning platform and open the activity again.', err.detail);
+      this.logger.warn(
+        {
+          event: 'lti_launch',
+          outcome: 'refused',
+          reason: err.reason,
+          tenant: p.tenantId,
+          provider: p.id,
+          detail: err.detail,
+        },
+        'LTI launch refused at the app’s sign-in',
+      );
+      const expired = new LtiRefusal(
+        err.reason,
+        err.status,
+        'This launch has expired',
+        'Your launch from the learning platform is no longer valid. Go back to your learning platform and open the activity again.',
+        err.detail,
+      );
       return { refused: expired, tenantId: p.tenantId, providerId: p.id };
     }
   }

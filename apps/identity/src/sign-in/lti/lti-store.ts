@@ -81,12 +81,10 @@ export class LtiStore {
   }
 
   private async insert(kind: string, id: string, payload: object, ttlSeconds: number): Promise<void> {
-    await this.ds.query(`INSERT INTO oidc_payloads (kind, id, payload, expires_at) VALUES ($1, $2, $3, now() + ($4 || ' seconds')::interval)`, [
-      kind,
-      id,
-      payload,
-      String(ttlSeconds),
-    ]);
+    await this.ds.query(
+      `INSERT INTO oidc_payloads (kind, id, payload, expires_at) VALUES ($1, $2, $3, now() + ($4 || ' seconds')::interval)`,
+      [kind, id, payload, String(ttlSeconds)],
+    );
   }
 
   /** Removes and returns the row (`holding`: only when its payload contains that). */

@@ -10,7 +10,14 @@ import { LTI_STATE_COOKIE, LtiLaunches, type LaunchResult, type LoginInitiation 
 import { LtiRefusal } from './lti-refusal';
 import { cookieOf } from '../portal/portal.service';
 
-const LOGIN_FIELDS = ['iss', 'login_hint', 'target_link_uri', 'lti_message_hint', 'client_id', 'lti_deployment_id'] as const;
+const LOGIN_FIELDS = [
+  'iss',
+  'login_hint',
+  'target_link_uri',
+  'lti_message_hint',
+  'client_id',
+  'lti_deployment_id',
+] as const;
 
 /** Only the login initiation's own parameters, and only as strings (anything else is left out). */
 function initiation(source: Record<string, unknown> | undefined): LoginInitiation {
@@ -38,23 +45,43 @@ export class LtiController {
   ) {}
 
   @Get('login')
-  @ApiOperation({ summary: 'LTI 1.3 login initiation from the learning platform (redirects to its authentication endpoint)' })
-  async loginGet(@Param('provider_id') providerId: string, @Query() q: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @ApiOperation({
+    summary: 'LTI 1.3 login initiation from the learning platform (redirects to its authentication endpoint)',
+  })
+  async loginGet(
+    @Param('provider_id') providerId: string,
+    @Query() q: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.answer(req, res, () => this.launches.initiate(providerId, initiation(q), origin(req)));
   }
 
   @Post('login')
   @ApiOperation({ summary: 'LTI 1.3 login initiation, as a form post' })
   @ApiConsumes('application/x-www-form-urlencoded')
-  async loginPost(@Param('provider_id') providerId: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async loginPost(
+    @Param('provider_id') providerId: string,
+    @Body() form: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.answer(req, res, () => this.launches.initiate(providerId, initiation(form), origin(req)));
   }
 
   @Post('launch')
-  @ApiOperation({ summary: 'LTI 1.3 launch: the platform’s form post of the id_token; signs the person in to the app the launch names' })
+  @ApiOperation({
+    summary:
+      'LTI 1.3 launch: the platform’s form post of the id_token; signs the person in to the app the launch names',
+  })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiProduces('text/html')
-  async launch(@Param('provider_id') providerId: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async launch(
+    @Param('provider_id') providerId: string,
+    @Body() form: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.answer(req, res, () => this.launches.launch(providerId, form ?? {}, cookieOf(req, LTI_STATE_COOKIE)));
   }
 
@@ -65,7 +92,17 @@ export class LtiController {
     } catch (err) {
       if (!(err instanceof LtiRefusal)) throw err;
       const brand = await this.brands.forHost(req.hostname);
-      res.status(err.status).set(PAGE_HEADERS).send(problemPage({ title: err.title, message: err.message, brand, startOver: 'Go back to your learning platform and open the activity again.' }));
+      res
+        .status(err.status)
+        .set(PAGE_HEADERS)
+        .send(
+          problemPage({
+            title: err.title,
+            message: err.message,
+            brand,
+            startOver: 'Go back to your learning platform and open the activity again.',
+          }),
+        );
       return;
     }
     const c = result.cookie;
@@ -73,7 +110,13 @@ export class LtiController {
       // The LMS's form post is a cross-site POST: only a SameSite=None cookie (https only) comes back
       // with it from another site. Over plain http (local demos and tests, the LMS on the same site) Lax.
       const sameSite = c.crossSite && req.secure ? 'none' : 'lax';
-      res.cookie(c.name, c.value, { httpOnly: true, sameSite, secure: req.secure, path: c.path, maxAge: c.maxAgeSeconds * 1000 });
+      res.cookie(c.name, c.value, {
+        httpOnly: true,
+        sameSite,
+        secure: req.secure,
+        path: c.path,
+        maxAge: c.maxAgeSeconds * 1000,
+      });
     }
     res.set('Cache-Control', 'no-store').redirect(303, result.location);
   }

@@ -17,7 +17,18 @@ import { LtiTargets } from './lti-targets';
 @Module({
   imports: [JitProvisioningModule, SignInLogModule],
   controllers: [LtiController],
-  providers: [LtiLaunches, LtiSignIns, LtiIdTokens, LtiKeys, LtiProviders, LtiStore, LtiTargets, SignInRepository, IdentityMapper, BrandStore],
+  providers: [
+    LtiLaunches,
+    LtiSignIns,
+    LtiIdTokens,
+    LtiKeys,
+    LtiProviders,
+    LtiStore,
+    LtiTargets,
+    SignInRepository,
+    IdentityMapper,
+    BrandStore,
+  ],
   exports: [LtiSignIns],
 })
 export class LtiModule {}

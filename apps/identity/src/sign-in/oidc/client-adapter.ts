@@ -17,8 +17,20 @@ export class AppClientAdapter implements Adapter {
   async find(clientId: string): Promise<AdapterPayload | undefined> {
     const app = await this.repo.appByClientId(clientId);
     if (app?.authType === 'saml') {
-      const only = { redirect_uris: [this.samlCompleteUrl], post_logout_redirect_uris: [], grant_types: ['authorization_code'] };
-      return { client_id: app.clientId, client_secret: app.clientSecretHash, client_name: app.name, ...only, response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic', 'urn:edu:app_id': app.id } as AdapterPayload;
+      const only = {
+        redirect_uris: [this.samlCompleteUrl],
+        post_logout_redirect_uris: [],
+        grant_types: ['authorization_code'],
+      };
+      return {
+        client_id: app.clientId,
+        client_secret: app.clientSecretHash,
+        client_name: app.name,
+        ...only,
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        'urn:edu:app_id': app.id,
+      } as AdapterPayload;
     }
     if (!app || app.redirectUris.length === 0) return undefined;
     return {

@@ -39,7 +39,10 @@ export class OidcProviderHost implements OnModuleDestroy {
     private readonly accounts: AccountFinder,
     private readonly brands: BrandStore,
   ) {
-    this.sweeper = setInterval(() => void sweepExpired(this.ds).catch((err: unknown) => this.logger.warn({ err }, 'sign-in sweep failed')), SWEEP_MS);
+    this.sweeper = setInterval(
+      () => void sweepExpired(this.ds).catch((err: unknown) => this.logger.warn({ err }, 'sign-in sweep failed')),
+      SWEEP_MS,
+    );
     this.sweeper.unref();
   }
 

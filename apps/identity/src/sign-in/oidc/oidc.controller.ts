@@ -40,7 +40,9 @@ export class OidcController {
   }
 
   @Post('oidc/token')
-  @ApiOperation({ summary: 'Token endpoint: authorization_code and refresh_token grants (client_secret_basic or client_secret_post)' })
+  @ApiOperation({
+    summary: 'Token endpoint: authorization_code and refresh_token grants (client_secret_basic or client_secret_post)',
+  })
   token(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.host.handle(req, res);
   }

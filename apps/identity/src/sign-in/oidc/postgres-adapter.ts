@@ -36,7 +36,10 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    await this.ds.query(`UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL`, [this.kind, id]);
+    await this.ds.query(
+      `UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL`,
+      [this.kind, id],
+    );
   }
 
   async destroy(id: string): Promise<void> {

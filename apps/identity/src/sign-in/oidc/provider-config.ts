@@ -38,8 +38,11 @@ function policy() {
   const base = interactionPolicy.base();
   const login = base.get('login');
   login?.checks.add(
-    new interactionPolicy.Check('portal_sign_in', 'each sign-in goes through the sign-in portal', (ctx: KoaContextWithOIDC) =>
-      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+    new interactionPolicy.Check(
+      'portal_sign_in',
+      'each sign-in goes through the sign-in portal',
+      (ctx: KoaContextWithOIDC) =>
+        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
     ),
   );
   return base;
@@ -54,7 +57,13 @@ export function providerConfiguration(d: ProviderDeps): Configuration {
     findAccount: d.accounts.findAccount,
     jwks: { keys: d.signingKeys as Configuration['jwks'] extends { keys: infer K } ? K : never },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'tenant'],
-    claims: { ...SCOPE_CLAIMS, openid: [...SCOPE_CLAIMS.openid], profile: [...SCOPE_CLAIMS.profile], email: [...SCOPE_CLAIMS.email], tenant: [...SCOPE_CLAIMS.tenant] },
+    claims: {
+      ...SCOPE_CLAIMS,
+      openid: [...SCOPE_CLAIMS.openid],
+      profile: [...SCOPE_CLAIMS.profile],
+      email: [...SCOPE_CLAIMS.email],
+      tenant: [...SCOPE_CLAIMS.tenant],
+    },
     conformIdTokenClaims: false,
     responseTypes: ['code'],
     clientDefaults: {
@@ -79,8 +88,15 @@ export function providerConfiguration(d: ProviderDeps): Configuration {
       claimsParameter: { enabled: false },
       userinfo: { enabled: true },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
-      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
-      rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: pages.logoutSource,
+        postLogoutSuccessSource: pages.postLogoutSuccessSource,
+      },
     },
     interactions: { url: (_ctx, interaction) => `/signin/interaction/${interaction.uid}`, policy: policy() },
     routes: OIDC_ROUTES,
@@ -100,7 +116,8 @@ export function providerConfiguration(d: ProviderDeps): Configuration {
       Grant: env.SIGNIN_REFRESH_TOKEN_TTL_SECONDS,
     },
     rotateRefreshToken: true,
-    issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    issueRefreshToken: async (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     renderError: pages.renderError,
   };
 }

@@ -2,15 +2,20 @@ import type { Request } from 'express';
 import type { IdentityEnv } from '../../config/identity.env';
 import { PortalCsrf, sameOrigin } from './csrf';
 
-const req = (headers: Record<string, string>) => ({ get: (name: string) => headers[name.toLowerCase()] }) as unknown as Request;
+const req = (headers: Record<string, string>) =>
+  ({ get: (name: string) => headers[name.toLowerCase()] }) as unknown as Request;
 const HOST = { host: 'portal.school.example' };
 
 describe('portal CSRF tokens', () => {
   const csrf = new PortalCsrf({ KEY_ENCRYPTION_KEY: 'k'.repeat(44) } as IdentityEnv);
 
   it('accepts the token of the interaction, from this host', () => {
-    expect(csrf.check(req({ ...HOST, origin: 'https://portal.school.example' }), 'uid-1', csrf.token('uid-1'))).toBe(true);
-    expect(csrf.check(req({ ...HOST, origin: 'null', 'sec-fetch-site': 'same-origin' }), 'uid-1', csrf.token('uid-1'))).toBe(true);
+    expect(csrf.check(req({ ...HOST, origin: 'https://portal.school.example' }), 'uid-1', csrf.token('uid-1'))).toBe(
+      true,
+    );
+    expect(
+      csrf.check(req({ ...HOST, origin: 'null', 'sec-fetch-site': 'same-origin' }), 'uid-1', csrf.token('uid-1')),
+    ).toBe(true);
     expect(csrf.check(req(HOST), 'uid-1', csrf.token('uid-1'))).toBe(true);
   });
 

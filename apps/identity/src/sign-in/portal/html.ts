@@ -15,7 +15,11 @@ export const raw = (html: string): Raw => new Raw(html);
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
   let out = strings[0];
   values.forEach((v, i) => {
-    const part = Array.isArray(v) ? v.map((x) => (x instanceof Raw ? x.html : esc(x))).join('') : v instanceof Raw ? v.html : esc(v);
+    const part = Array.isArray(v)
+      ? v.map((x) => (x instanceof Raw ? x.html : esc(x))).join('')
+      : v instanceof Raw
+        ? v.html
+        : esc(v);
     out += part + strings[i + 1];
   });
   return new Raw(out);
@@ -59,7 +63,9 @@ export interface PageShell {
 function logo(b: PageBrand): Raw | string {
   if (!b.hasLogo.light && !b.hasLogo.dark) return '';
   const light = b.paths.logo(b.hasLogo.light ? 'light' : 'dark');
-  const dark = b.hasLogo.dark ? html`<source srcset="${b.paths.logo('dark')}" media="(prefers-color-scheme: dark)">` : '';
+  const dark = b.hasLogo.dark
+    ? html`<source srcset="${b.paths.logo('dark')}" media="(prefers-color-scheme: dark)">`
+    : '';
   return html`<picture class="logo">${dark}<img src="${light}" alt=""></picture>`;
 }
 

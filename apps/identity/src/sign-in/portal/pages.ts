@@ -47,7 +47,12 @@ ${abortForm(c, `Cancel and go back to ${c.appName}`)}`,
 }
 
 /** The tenant's providers as buttons of one form (each starts the sign-in at that provider). */
-export function providersPage(c: PortalContext, tenant: SignInTenant, providers: UpstreamProvider[], pickAnother: boolean): string {
+export function providersPage(
+  c: PortalContext,
+  tenant: SignInTenant,
+  providers: UpstreamProvider[],
+  pickAnother: boolean,
+): string {
   const buttons = providers.map(
     (p) =>
       html`<li><button type="submit" name="provider" value="${p.id}" class="provider"><img src="/signin/providers/${p.id}/button.svg" alt="" width="240" height="48"><span class="label">Sign in with ${p.label}</span></button></li>`,
@@ -71,7 +76,14 @@ ${abortForm(c, `Cancel and go back to ${c.appName}`)}`,
  * A refusal or failure the person can understand, with the way back to the app when there is one;
  * `startOver` replaces the default hint (a launch from a learning platform starts over there).
  */
-export function problemPage(o: { title: string; message: string; back?: PortalContext; appName?: string; brand?: PageBrand; startOver?: string }): string {
+export function problemPage(o: {
+  title: string;
+  message: string;
+  back?: PortalContext;
+  appName?: string;
+  brand?: PageBrand;
+  startOver?: string;
+}): string {
   return page({
     title: o.title,
     brand: o.brand,

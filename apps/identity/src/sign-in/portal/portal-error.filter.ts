@@ -20,13 +20,27 @@ export class PortalErrorFilter implements ExceptionFilter {
 
   private describe(err: unknown): { status: number; title: string; message: string } {
     if (err instanceof UpstreamError) {
-      this.logger.warn({ event: 'sign_in', outcome: 'refused', reason: 'upstream_error', detail: err.detail }, `sign-in refused: ${err.message}`);
+      this.logger.warn(
+        { event: 'sign_in', outcome: 'refused', reason: 'upstream_error', detail: err.detail },
+        `sign-in refused: ${err.message}`,
+      );
       return { status: 502, title: 'Sign-in failed', message: `${err.message}. Go back to the app and try again.` };
     }
-    if (err instanceof RetryLaterError) return { status: err.status, title: 'Too many attempts', message: `Too many sign-in attempts. Wait ${err.retryAfterSeconds} seconds and try again.` };
-    if (err instanceof ApiError && err.status < 500) return { status: err.status, title: 'Sign-in error', message: err.message };
-    if (err instanceof HttpException && err.getStatus() < 500) return { status: err.getStatus(), title: 'Sign-in error', message: 'The request was not valid.' };
+    if (err instanceof RetryLaterError)
+      return {
+        status: err.status,
+        title: 'Too many attempts',
+        message: `Too many sign-in attempts. Wait ${err.retryAfterSeconds} seconds and try again.`,
+      };
+    if (err instanceof ApiError && err.status < 500)
+      return { status: err.status, title: 'Sign-in error', message: err.message };
+    if (err instanceof HttpException && err.getStatus() < 500)
+      return { status: err.getStatus(), title: 'Sign-in error', message: 'The request was not valid.' };
     this.logger.error({ err }, 'sign-in page failed');
-    return { status: 500, title: 'Something went wrong', message: 'The sign-in could not be completed. Go back to the app and try again.' };
+    return {
+      status: 500,
+      title: 'Something went wrong',
+      message: 'The sign-in could not be completed. Go back to the app and try again.',
+    };
   }
 }

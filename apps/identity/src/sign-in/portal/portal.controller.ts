@@ -40,35 +40,56 @@ export class PortalController {
   @Get('interaction/:uid')
   @ApiOperation({ summary: 'Sign-in page: choose the school, then a way to sign in (HTML)' })
   @ApiProduces('text/html')
-  async show(@Param('uid') uid: string, @Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async show(
+    @Param('uid') uid: string,
+    @Query() q: Record<string, string>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
     if (isStep(it)) return this.render(req, res, it, uid);
     const launched = await this.portal.fromLaunch(req, res, it);
     if (launched === 'done') return;
     if (launched) return this.render(req, res, launched, uid);
     // The search is a GET that changes nothing, but it is a form: it carries the token too.
-    if (q.q !== undefined && !this.csrf.check(req, uid, q[CSRF_FIELD])) return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
-    await this.render(req, res, await this.portal.show(req, it, { tenant: str(q.tenant), q: str(q.q), pick: str(q.pick) }), uid);
+    if (q.q !== undefined && !this.csrf.check(req, uid, q[CSRF_FIELD]))
+      return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
+    await this.render(
+      req,
+      res,
+      await this.portal.show(req, it, { tenant: str(q.tenant), q: str(q.q), pick: str(q.pick) }),
+      uid,
+    );
   }
 
   @Post('interaction/:uid/start')
   @ApiOperation({ summary: 'Start signing in at the chosen provider (a form with the CSRF token; redirects there)' })
   @ApiConsumes('application/x-www-form-urlencoded')
-  async start(@Param('uid') uid: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async start(
+    @Param('uid') uid: string,
+    @Body() form: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
     if (isStep(it)) return this.render(req, res, it, uid);
-    if (!this.csrf.check(req, uid, form?.[CSRF_FIELD])) return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
+    if (!this.csrf.check(req, uid, form?.[CSRF_FIELD]))
+      return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
     await this.render(req, res, await this.portal.start(req, it, str(form.tenant), str(form.provider)), uid);
   }
 
   @Get('callback')
-  @ApiOperation({ summary: 'Redirect URI registered at upstream providers: back to the sign-in page the person started on' })
+  @ApiOperation({
+    summary: 'Redirect URI registered at upstream providers: back to the sign-in page the person started on',
+  })
   async callback(@Query() q: Record<string, string>, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.render(req, res, await this.portal.callback(rawQuery(req), str(q.state)));
   }
 
   @Get('interaction/:uid/upstream')
-  @ApiOperation({ summary: 'The provider’s answer, checked in the browser that left for it; completes the authorization' })
+  @ApiOperation({
+    summary: 'The provider’s answer, checked in the browser that left for it; completes the authorization',
+  })
   async upstream(@Param('uid') uid: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
     if (isStep(it)) return this.render(req, res, it, uid);
@@ -79,10 +100,16 @@ export class PortalController {
   @Post('interaction/:uid/abort')
   @ApiOperation({ summary: 'Give up: back to the app with error=access_denied (a form with the CSRF token)' })
   @ApiConsumes('application/x-www-form-urlencoded')
-  async abort(@Param('uid') uid: string, @Body() form: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async abort(
+    @Param('uid') uid: string,
+    @Body() form: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const it = await this.portal.interaction(req, res, uid);
     if (isStep(it)) return this.render(req, res, it, uid);
-    if (!this.csrf.check(req, uid, form?.[CSRF_FIELD])) return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
+    if (!this.csrf.check(req, uid, form?.[CSRF_FIELD]))
+      return this.render(req, res, await this.portal.log(it, undefined, undefined, formExpired(it)), uid);
     await this.portal.abort(req, res);
   }
 
@@ -92,7 +119,10 @@ export class PortalController {
   async button(@Param('id') id: string, @Res() res: Response): Promise<void> {
     const svg = await this.repo.buttonGraphic(id);
     if (!svg) {
-      res.status(404).set(PAGE_HEADERS).send(problemPage({ title: 'Not found', message: 'No such image.' }));
+      res
+        .status(404)
+        .set(PAGE_HEADERS)
+        .send(problemPage({ title: 'Not found', message: 'No such image.' }));
       return;
     }
     res
@@ -110,30 +140,61 @@ export class PortalController {
   @Get('assets/portal.css')
   @ApiOperation({ summary: 'The sign-in pages’ stylesheet' })
   css(@Query() q: Record<string, unknown>, @Res() res: Response): void {
-    res.status(200).set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': cacheControl(q), 'X-Content-Type-Options': 'nosniff' }).send(PORTAL_CSS);
+    res
+      .status(200)
+      .set({
+        'Content-Type': 'text/css; charset=utf-8',
+        'Cache-Control': cacheControl(q),
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(PORTAL_CSS);
   }
 
   private async render(req: Request, res: Response, step: Step, uid?: string): Promise<void> {
     if (step.kind === 'redirect') {
       if (step.cookie) {
-        res.cookie(step.cookie.name, step.cookie.value, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: step.cookie.path, maxAge: step.cookie.maxAgeMs });
+        res.cookie(step.cookie.name, step.cookie.value, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: req.secure,
+          path: step.cookie.path,
+          maxAge: step.cookie.maxAgeMs,
+        });
       }
       res.redirect(303, step.location);
       return;
     }
     const brand = await this.brands.forHost(req.hostname);
-    const ctx = (appName: string): PortalContext => ({ uid: uid ?? '', appName, csrf: this.csrf.token(uid ?? ''), brand });
+    const ctx = (appName: string): PortalContext => ({
+      uid: uid ?? '',
+      appName,
+      csrf: this.csrf.token(uid ?? ''),
+      brand,
+    });
     switch (step.kind) {
       case 'pick':
-        res.status(200).set(PAGE_HEADERS).send(schoolPickPage(ctx(step.app.name), step.query, step.results));
+        res
+          .status(200)
+          .set(PAGE_HEADERS)
+          .send(schoolPickPage(ctx(step.app.name), step.query, step.results));
         return;
       case 'providers':
-        res.status(200).set(PAGE_HEADERS).send(providersPage(ctx(step.app.name), step.tenant, step.providers, step.pickAnother));
+        res
+          .status(200)
+          .set(PAGE_HEADERS)
+          .send(providersPage(ctx(step.app.name), step.tenant, step.providers, step.pickAnother));
         return;
       case 'problem': {
-        const canAbort = step.app !== undefined && uid !== undefined && step.reason !== 'interaction_not_found' && step.reason !== 'interaction_mismatch';
+        const canAbort =
+          step.app !== undefined &&
+          uid !== undefined &&
+          step.reason !== 'interaction_not_found' &&
+          step.reason !== 'interaction_mismatch';
         const back = canAbort && step.app ? ctx(step.app.name) : undefined;
-        res.status(step.status).set(PAGE_HEADERS).send(problemPage({ title: step.title, message: step.message, back, brand }));
+        res
+          .status(step.status)
+          .set(PAGE_HEADERS)
+          .send(problemPage({ title: step.title, message: step.message, back, brand }));
         return;
       }
     }

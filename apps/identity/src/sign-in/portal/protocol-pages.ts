@@ -12,7 +12,8 @@ function send(ctx: KoaContextWithOIDC, body: string): void {
 export type BrandLookup = (hostname: string) => Promise<PageBrand | undefined>;
 
 /** A brand that cannot be read never keeps a page from being shown. */
-const brandOf = (ctx: KoaContextWithOIDC, lookup?: BrandLookup) => (lookup ? lookup(ctx.hostname).catch(() => undefined) : Promise.resolve(undefined));
+const brandOf = (ctx: KoaContextWithOIDC, lookup?: BrandLookup) =>
+  lookup ? lookup(ctx.hostname).catch(() => undefined) : Promise.resolve(undefined);
 
 /** oidc-provider's pages, in the portal's look (and the vanity domain's brand when served on one). */
 export function protocolPages(lookup?: BrandLookup) {
@@ -21,7 +22,11 @@ export function protocolPages(lookup?: BrandLookup) {
      * The error page (a request it cannot redirect back: unknown client, unregistered
      * redirect_uri, ...): the protocol's error code and description, never a stack trace.
      */
-    async renderError(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }, _error: Error): Promise<void> {
+    async renderError(
+      ctx: KoaContextWithOIDC,
+      out: { error: string; error_description?: string },
+      _error: Error,
+    ): Promise<void> {
       const body = html`<h1>Sign-in could not start</h1>
 <p class="error" role="alert">${out.error_description ?? 'The request was not valid.'}</p>
 <p>Error code: <code>${out.error}</code></p>
@@ -42,7 +47,14 @@ ${raw(form)}
     },
 
     async postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {
-      send(ctx, page({ title: 'Signed out', body: html`<h1>You are signed out</h1><p>You can close this page.</p>`, brand: await brandOf(ctx, lookup) }));
+      send(
+        ctx,
+        page({
+          title: 'Signed out',
+          body: html`<h1>You are signed out</h1><p>You can close this page.</p>`,
+          brand: await brandOf(ctx, lookup),
+        }),
+      );
     },
   };
 }

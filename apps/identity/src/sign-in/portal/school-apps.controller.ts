@@ -46,10 +46,23 @@ export class SchoolAppsController {
   private async show(req: Request, res: Response, tenant: SignInTenant | null): Promise<void> {
     const hostBrand = await this.brands.forHost(req.hostname);
     if (!tenant) {
-      res.status(404).set(PAGE_HEADERS).send(problemPage({ title: 'Unknown school', message: 'There is no school’s app page at this address.', startOver: 'Check the address, or ask your school for its link.', brand: hostBrand }));
+      res
+        .status(404)
+        .set(PAGE_HEADERS)
+        .send(
+          problemPage({
+            title: 'Unknown school',
+            message: 'There is no school’s app page at this address.',
+            startOver: 'Check the address, or ask your school for its link.',
+            brand: hostBrand,
+          }),
+        );
       return;
     }
     const brand = hostBrand ?? (await this.brands.forTenant(tenant.id));
-    res.status(200).set(PAGE_HEADERS).send(schoolAppsPage(tenant, await this.apps.tiles(tenant.id), brand));
+    res
+      .status(200)
+      .set(PAGE_HEADERS)
+      .send(schoolAppsPage(tenant, await this.apps.tiles(tenant.id), brand));
   }
 }

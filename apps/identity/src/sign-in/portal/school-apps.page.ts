@@ -9,7 +9,8 @@ const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '
 /** A school's apps as tiles, each a link that starts the sign-in to the app; nothing about the reader. */
 export function schoolAppsPage(tenant: SignInTenant, tiles: AppTile[], brand?: PageBrand): string {
   const list = html`<ul class="apps" aria-label="Apps at ${tenant.name}">${tiles.map(
-    (t) => html`<li><a class="provider app-tile" href="${t.href}" data-app="${t.id}"><span class="app-initial" aria-hidden="true">${initial(t.name)}</span><span class="label">${t.name}</span></a></li>`,
+    (t) =>
+      html`<li><a class="provider app-tile" href="${t.href}" data-app="${t.id}"><span class="app-initial" aria-hidden="true">${initial(t.name)}</span><span class="label">${t.name}</span></a></li>`,
   )}</ul>`;
   return page({
     title: `${brand?.portalName ?? 'Sign in'}: apps at ${tenant.name}`,

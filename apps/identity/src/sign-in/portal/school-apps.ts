@@ -34,7 +34,12 @@ export class SchoolApps {
       // The start runs on the issuer's host (the SAML endpoints are not served on vanity domains).
       return signOn
         ? { id: r.id, name: r.name, href: signOn, startedBy: 'app' }
-        : { id: r.id, name: r.name, href: `${this.host.issuer}/saml/${encodeURIComponent(tenantId)}/apps/${encodeURIComponent(r.id)}/start`, startedBy: 'school' };
+        : {
+            id: r.id,
+            name: r.name,
+            href: `${this.host.issuer}/saml/${encodeURIComponent(tenantId)}/apps/${encodeURIComponent(r.id)}/start`,
+            startedBy: 'school',
+          };
     });
   }
 }

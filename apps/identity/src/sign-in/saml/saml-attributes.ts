@@ -4,7 +4,16 @@ import type { SamlClaimGroup } from '@edu/persistence';
  * The person's attributes an app's `claims` may name as `user.<attribute>` (spec 2.1). An app
  * naming any other attribute is refused when it is saved, never at sign-in.
  */
-export const SAML_USER_ATTRIBUTES = ['email', 'name', 'nickname', 'picture', 'constituencies', 'tenant_id', 'tenant_name', 'subject'] as const;
+export const SAML_USER_ATTRIBUTES = [
+  'email',
+  'name',
+  'nickname',
+  'picture',
+  'constituencies',
+  'tenant_id',
+  'tenant_name',
+  'subject',
+] as const;
 export type SamlUserAttribute = (typeof SAML_USER_ATTRIBUTES)[number];
 
 /** What the attributes are read from: the tenant's record of the person at sign-in. */
@@ -49,7 +58,10 @@ export function samlAttributes(claims: SamlClaimGroup[], person: SamlPerson): Sa
   return claims.flatMap((group) =>
     group.claims.map((claim) => {
       const read = READERS[claim.value.slice('user.'.length) as SamlUserAttribute];
-      return { name: attributeName(group.namespace, claim.name), values: read ? read(person).filter((v) => v !== '') : [] };
+      return {
+        name: attributeName(group.namespace, claim.name),
+        values: read ? read(person).filter((v) => v !== '') : [],
+      };
     }),
   );
 }

@@ -9,8 +9,18 @@ import { SamlRequests, type PendingSamlRequest } from './saml-requests';
 import { loginResponse } from './saml-response';
 import { SamlSsoService, samlProblem, type SamlStep } from './saml-sso.service';
 
-const EXPIRED = samlProblem(400, 'This sign-in has expired', 'This sign-in expired, was already used, or was started in another browser. Go back to the app and sign in again.', 'saml_state_mismatch');
-const NOT_AVAILABLE = samlProblem(400, 'Sign-in not available', 'This sign-in is no longer available at your school.', 'configuration_changed');
+const EXPIRED = samlProblem(
+  400,
+  'This sign-in has expired',
+  'This sign-in expired, was already used, or was started in another browser. Go back to the app and sign in again.',
+  'saml_state_mismatch',
+);
+const NOT_AVAILABLE = samlProblem(
+  400,
+  'Sign-in not available',
+  'This sign-in is no longer available at your school.',
+  'configuration_changed',
+);
 
 /**
  * The end of a SAML sign-in: the authorization the person completed at the portal comes back
@@ -31,32 +41,66 @@ export class SamlCompletionService {
   async complete(q: { code?: string; state?: string; error?: string }, cookie: string | undefined): Promise<SamlStep> {
     const pending = q.state ? await this.requests.take(q.state, cookie) : undefined;
     if (!pending) return this.sso.refuse(undefined, undefined, EXPIRED);
-    if (q.error || !q.code) return this.sso.refuse(pending.tenantId, pending.appId, samlProblem(403, 'Sign-in not completed', 'The sign-in was not completed. Go back to the app and try again.', q.error ?? 'no_code'));
+    if (q.error || !q.code)
+      return this.sso.refuse(
+        pending.tenantId,
+        pending.appId,
+        samlProblem(
+          403,
+          'Sign-in not completed',
+          'The sign-in was not completed. Go back to the app and try again.',
+          q.error ?? 'no_code',
+        ),
+      );
     const grant = await this.consumeCode(q.code);
     if (!grant || grant.appId !== pending.appId) return this.sso.refuse(pending.tenantId, pending.appId, EXPIRED);
     // The person may have chosen another school at the portal: its identity provider is not the one the app asked.
     if (grant.tenantId !== pending.tenantId) {
-      return this.sso.refuse(pending.tenantId, pending.appId, samlProblem(403, 'Wrong school', 'You signed in at another school than the one this app sent you to. Go back to the app and sign in again.', 'saml_tenant_mismatch'));
+      return this.sso.refuse(
+        pending.tenantId,
+        pending.appId,
+        samlProblem(
+          403,
+          'Wrong school',
+          'You signed in at another school than the one this app sent you to. Go back to the app and sign in again.',
+          'saml_tenant_mismatch',
+        ),
+      );
     }
     const app = await this.apps.byId(pending.appId);
     if (!app) return this.sso.refuse(pending.tenantId, undefined, NOT_AVAILABLE);
     const response = await this.response(app, pending, grant.userId);
     if (!response) return this.sso.refuse(pending.tenantId, app.id, NOT_AVAILABLE);
     const relay = pending.relayState;
-    return { kind: 'post', action: app.saml.reply_url, fields: { SAMLResponse: response, ...(relay ? { RelayState: relay } : {}) } };
+    return {
+      kind: 'post',
+      action: app.saml.reply_url,
+      fields: { SAMLResponse: response, ...(relay ? { RelayState: relay } : {}) },
+    };
   }
 
   /** The grant of a live code issued for /saml/complete, the code consumed (a replay finds it used). */
   private async consumeCode(value: string) {
     const provider = await this.host.provider();
     const code = await provider.AuthorizationCode.find(value).catch(() => undefined);
-    if (!code || code.isExpired || (code as { consumed?: unknown }).consumed || code.redirectUri !== this.sso.completeUrl() || !code.grantId) return undefined;
+    if (
+      !code ||
+      code.isExpired ||
+      (code as { consumed?: unknown }).consumed ||
+      code.redirectUri !== this.sso.completeUrl() ||
+      !code.grantId
+    )
+      return undefined;
     await code.consume();
     return this.repo.grant(code.grantId);
   }
 
   /** The signed response for the person as the tenant sees them now (they may have left, or the app been withdrawn). */
-  async response(app: SamlApp, pending: Pick<PendingSamlRequest, 'tenantId' | 'requestId' | 'nameIdFormat'>, userId: string): Promise<string | undefined> {
+  async response(
+    app: SamlApp,
+    pending: Pick<PendingSamlRequest, 'tenantId' | 'requestId' | 'nameIdFormat'>,
+    userId: string,
+  ): Promise<string | undefined> {
     const [member, tenant, deployed] = await Promise.all([
       this.repo.memberById(pending.tenantId, userId),
       this.repo.tenant(pending.tenantId),
@@ -65,7 +109,16 @@ export class SamlCompletionService {
     if (!member || !tenant || !deployed) return undefined;
     const subject = persistentNameId(tenant.id, app.id, userId);
     const constituencies = (await this.repo.constituencyNames(tenant.id, member.constituencies)).map((c) => c.name);
-    const person = { email: member.email, name: member.name, nickname: member.nickname, picture: member.picture, constituencies, tenantId: tenant.id, tenantName: tenant.name, subject };
+    const person = {
+      email: member.email,
+      name: member.name,
+      nickname: member.nickname,
+      picture: member.picture,
+      constituencies,
+      tenantId: tenant.id,
+      tenantName: tenant.name,
+      subject,
+    };
     const byEmail = pending.nameIdFormat === NAME_ID_FORMAT.email && member.email !== '';
     return loginResponse({
       issuer: this.host.issuer,

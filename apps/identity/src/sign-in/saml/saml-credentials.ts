@@ -37,7 +37,9 @@ export class SamlCredentials {
     const active = await this.keys.activeKeyMaterial('saml');
     const certificate = certificateOf(active.publicJwk);
     if (!certificate) throw new Error(`SAML key ${active.kid} has no certificate`);
-    const others = (await this.keys.publishedKeysOf('saml')).filter((k) => k.kid !== active.kid).map((k) => certificateOf(k.publicJwk));
+    const others = (await this.keys.publishedKeysOf('saml'))
+      .filter((k) => k.kid !== active.kid)
+      .map((k) => certificateOf(k.publicJwk));
     return {
       kid: active.kid,
       privateKeyPem: privateKeyPem(active.privateJwk as Record<string, unknown>),

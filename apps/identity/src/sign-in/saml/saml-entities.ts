@@ -33,7 +33,12 @@ export function metadataIdp(issuer: string, tenantId: string, credentials: SamlS
 }
 
 /** The tenant's identity provider as it signs (the active key only) and reads requests (checking signatures when asked to). */
-export function signingIdp(issuer: string, tenantId: string, credentials: SamlSigningCredentials, checkRequestSignatures: boolean) {
+export function signingIdp(
+  issuer: string,
+  tenantId: string,
+  credentials: SamlSigningCredentials,
+  checkRequestSignatures: boolean,
+) {
   const at = idpEndpoints(issuer, tenantId);
   return samlify.IdentityProvider({
     entityID: at.entityId,

@@ -25,7 +25,16 @@ export class SamlLogoutService {
     if (refused) return refused;
     const idp = signingIdp(this.host.issuer, tenantId, await this.credentials.current(), false);
     const relay = relayState(input.params.RelayState, read.app);
-    const response = idp.createLogoutResponse(responseSp(read.app.saml), { extract: { request: { id: read.facts.id } } }, 'post', { relayState: relay });
-    return { kind: 'post', action: read.app.saml.sign_out_url, fields: { SAMLResponse: response.context, ...(relay ? { RelayState: relay } : {}) } };
+    const response = idp.createLogoutResponse(
+      responseSp(read.app.saml),
+      { extract: { request: { id: read.facts.id } } },
+      'post',
+      { relayState: relay },
+    );
+    return {
+      kind: 'post',
+      action: read.app.saml.sign_out_url,
+      fields: { SAMLResponse: response.context, ...(relay ? { RelayState: relay } : {}) },
+    };
   }
 }

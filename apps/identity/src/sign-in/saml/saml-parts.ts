@@ -8,6 +8,13 @@ import { SamlSsoService } from './saml-sso.service';
 import { SamlController } from './saml.controller';
 
 /** The SAML 2.0 identity provider's own parts; the sign-in module provides the provider host, repository, brands and log they share. */
-export const SAML_PROVIDERS = [SamlApps, SamlCompletionService, SamlCredentials, SamlLogoutService, SamlRequests, SamlSpMetadata, SamlSsoService];
+export const SAML_PROVIDERS = [
+  SamlApps,
+  SamlCompletionService,
+  SamlCredentials,
+  SamlLogoutService,
+  SamlRequests,
+  SamlSpMetadata,
+  SamlSsoService,
+];
 export const SAML_CONTROLLERS = [SamlController];
-

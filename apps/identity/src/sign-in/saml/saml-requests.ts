@@ -25,15 +25,16 @@ export class SamlRequests {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** Stores the request; returns its state and the cookie value binding it to this browser. */
-  async save(request: Omit<PendingSamlRequest, 'binding'>, ttlSeconds: number): Promise<{ state: string; cookie: string }> {
+  async save(
+    request: Omit<PendingSamlRequest, 'binding'>,
+    ttlSeconds: number,
+  ): Promise<{ state: string; cookie: string }> {
     const state = randomBytes(24).toString('base64url');
     const cookie = randomBytes(32).toString('base64url');
-    await this.ds.query(`INSERT INTO oidc_payloads (kind, id, payload, expires_at) VALUES ($1, $2, $3, now() + ($4 || ' seconds')::interval)`, [
-      KIND,
-      state,
-      { ...request, binding: digest(cookie) },
-      String(ttlSeconds),
-    ]);
+    await this.ds.query(
+      `INSERT INTO oidc_payloads (kind, id, payload, expires_at) VALUES ($1, $2, $3, now() + ($4 || ' seconds')::interval)`,
+      [KIND, state, { ...request, binding: digest(cookie) }, String(ttlSeconds)],
+    );
     return { state, cookie };
   }
 
@@ -44,7 +45,8 @@ export class SamlRequests {
       [KIND, state],
     );
     const found = rows[0];
-    if (!found?.live || typeof cookie !== 'string' || !safeEqual(digest(cookie), found.payload.binding)) return undefined;
+    if (!found?.live || typeof cookie !== 'string' || !safeEqual(digest(cookie), found.payload.binding))
+      return undefined;
     return found.payload;
   }
 }

@@ -30,7 +30,9 @@ function attributeStatement(attributes: SamlAttribute[]): string {
   const each = attributes.map(
     (a, i) =>
       `<saml:Attribute Name="{AttrName${i}}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri">` +
-      a.values.map((_v, j) => `<saml:AttributeValue xsi:type="xs:string">{AttrValue${i}_${j}}</saml:AttributeValue>`).join('') +
+      a.values
+        .map((_v, j) => `<saml:AttributeValue xsi:type="xs:string">{AttrValue${i}_${j}}</saml:AttributeValue>`)
+        .join('') +
       `</saml:Attribute>`,
   );
   return `<saml:AttributeStatement>${each.join('')}</saml:AttributeStatement>`;
@@ -83,8 +85,17 @@ export async function loginResponse(input: LoginResponseInput): Promise<string> 
   const issuer = idp.entityMeta.getEntityID();
   const id = `_${randomUUID()}`;
   const requestInfo = input.inResponseTo ? { extract: { request: { id: input.inResponseTo } } } : {};
-  const built = await idp.createLoginResponse(sp, requestInfo, 'post', {}, {
-    customTagReplacement: () => ({ id, context: replaceTagsByValue(template(input.attributes, Boolean(input.inResponseTo)), values(input, id, issuer)) }),
-  });
+  const built = await idp.createLoginResponse(
+    sp,
+    requestInfo,
+    'post',
+    {},
+    {
+      customTagReplacement: () => ({
+        id,
+        context: replaceTagsByValue(template(input.attributes, Boolean(input.inResponseTo)), values(input, id, issuer)),
+      }),
+    },
+  );
   return built.context;
 }

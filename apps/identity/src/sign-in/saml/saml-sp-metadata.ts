@@ -62,14 +62,22 @@ export class SamlSpMetadata {
     } catch (err) {
       const blocked = blockedBy(err);
       if (blocked) return { blocked };
-      this.logger.warn({ event: 'saml_metadata', app: app.id, url, err: err instanceof Error ? err.message : String(err) }, 'SAML metadata_url failed: using metadata_xml');
+      this.logger.warn(
+        { event: 'saml_metadata', app: app.id, url, err: err instanceof Error ? err.message : String(err) },
+        'SAML metadata_url failed: using metadata_xml',
+      );
       this.cache.set(key, { at: Date.now() });
       return { xml: app.saml.metadata_xml, from: 'metadata_xml' };
     }
   }
 
   private async download(url: string): Promise<string> {
-    const res = await this.fetch(url, { method: 'GET', headers: { accept: 'application/samlmetadata+xml, application/xml' }, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' } as never);
+    const res = await this.fetch(url, {
+      method: 'GET',
+      headers: { accept: 'application/samlmetadata+xml, application/xml' },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      redirect: 'manual',
+    } as never);
     if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
     const bytes = Buffer.from(await res.arrayBuffer());
     if (bytes.length > MAX_SP_METADATA_BYTES) throw new Error(`larger than ${MAX_SP_METADATA_BYTES} bytes`);

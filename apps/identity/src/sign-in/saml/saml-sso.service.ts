@@ -23,8 +23,20 @@ export type SamlStep =
   | { kind: 'post'; action: string; fields: Record<string, string> }
   | { kind: 'problem'; status: number; title: string; message: string; reason: string };
 
-export const samlProblem = (status: number, title: string, message: string, reason: string): SamlStep => ({ kind: 'problem', status, title, message, reason });
-const BAD_REQUEST = (reason: string) => samlProblem(400, 'Sign-in request refused', 'The app sent a sign-in request this service does not accept. Go back to the app and try again, or tell the app’s support.', reason);
+export const samlProblem = (status: number, title: string, message: string, reason: string): SamlStep => ({
+  kind: 'problem',
+  status,
+  title,
+  message,
+  reason,
+});
+const BAD_REQUEST = (reason: string) =>
+  samlProblem(
+    400,
+    'Sign-in request refused',
+    'The app sent a sign-in request this service does not accept. Go back to the app and try again, or tell the app’s support.',
+    reason,
+  );
 
 export interface SsoInput {
   binding: SamlBinding;
@@ -62,24 +74,53 @@ export class SamlSsoService {
   }
 
   /** A service provider's request read and checked for shape (saml-xml-guard), with the app its Issuer names at the tenant. */
-  async read(tenantId: string, input: SsoInput, kind: 'AuthnRequest' | 'LogoutRequest'): Promise<{ app: SamlApp; facts: SamlMessageFacts; input: SsoInput } | SamlStep> {
+  async read(
+    tenantId: string,
+    input: SsoInput,
+    kind: 'AuthnRequest' | 'LogoutRequest',
+  ): Promise<{ app: SamlApp; facts: SamlMessageFacts; input: SsoInput } | SamlStep> {
     const tenant = await this.repo.tenant(tenantId);
-    if (!tenant) return samlProblem(404, 'Unknown school', 'There is no sign-in service at this address.', 'unknown_tenant');
-    const xml = input.binding === 'redirect' ? redirectMessage(input.params.SAMLRequest) : postMessage(input.params.SAMLRequest);
+    if (!tenant)
+      return samlProblem(404, 'Unknown school', 'There is no sign-in service at this address.', 'unknown_tenant');
+    const xml =
+      input.binding === 'redirect' ? redirectMessage(input.params.SAMLRequest) : postMessage(input.params.SAMLRequest);
     if (!xml) return this.refuse(tenantId, undefined, BAD_REQUEST('saml_request_invalid'), 'no readable SAMLRequest');
     const facts = readSamlMessage(xml, kind);
     if ('problem' in facts) return this.refuse(tenantId, undefined, BAD_REQUEST('saml_request_invalid'), facts.problem);
     const app = facts.issuer ? await this.apps.byEntityId(tenantId, facts.issuer) : null;
-    if (!app) return this.refuse(tenantId, undefined, samlProblem(400, 'App not available at this school', 'The app that sent you here is not available at this school.', 'saml_unknown_app'), facts.issuer);
+    if (!app)
+      return this.refuse(
+        tenantId,
+        undefined,
+        samlProblem(
+          400,
+          'App not available at this school',
+          'The app that sent you here is not available at this school.',
+          'saml_unknown_app',
+        ),
+        facts.issuer,
+      );
     // samlify reads the POST binding as base64 of the XML: hand it the message as read.
-    const params = input.binding === 'post' ? { ...input.params, SAMLRequest: Buffer.from(xml, 'utf8').toString('base64') } : input.params;
+    const params =
+      input.binding === 'post'
+        ? { ...input.params, SAMLRequest: Buffer.from(xml, 'utf8').toString('base64') }
+        : input.params;
     return { app, facts, input: { ...input, params } };
   }
 
   /** The AuthnRequest's destination, binding and signature; undefined when it may go on. */
-  private async checkRequest(tenantId: string, app: SamlApp, facts: SamlMessageFacts, input: SsoInput): Promise<SamlStep | undefined> {
-    if (facts.acsUrl !== undefined && facts.acsUrl !== app.saml.reply_url) return this.refuse(tenantId, app.id, BAD_REQUEST('saml_acs_mismatch'), facts.acsUrl);
-    if (facts.protocolBinding !== undefined && facts.protocolBinding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') {
+  private async checkRequest(
+    tenantId: string,
+    app: SamlApp,
+    facts: SamlMessageFacts,
+    input: SsoInput,
+  ): Promise<SamlStep | undefined> {
+    if (facts.acsUrl !== undefined && facts.acsUrl !== app.saml.reply_url)
+      return this.refuse(tenantId, app.id, BAD_REQUEST('saml_acs_mismatch'), facts.acsUrl);
+    if (
+      facts.protocolBinding !== undefined &&
+      facts.protocolBinding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST'
+    ) {
       return this.refuse(tenantId, app.id, BAD_REQUEST('saml_binding_unsupported'), facts.protocolBinding);
     }
     return this.checkSignature(tenantId, app, facts, input, 'login');
@@ -90,9 +131,16 @@ export class SamlSsoService {
    * metadata_xml) says it signs its requests, and verified with the metadata's certificate whenever
    * one is present; undefined when it may go on.
    */
-  async checkSignature(tenantId: string, app: SamlApp, facts: SamlMessageFacts, input: SsoInput, kind: 'login' | 'logout'): Promise<SamlStep | undefined> {
+  async checkSignature(
+    tenantId: string,
+    app: SamlApp,
+    facts: SamlMessageFacts,
+    input: SsoInput,
+    kind: 'login' | 'logout',
+  ): Promise<SamlStep | undefined> {
     const metadata = await this.spMetadata.forApp(app);
-    if ('blocked' in metadata) return this.refuse(tenantId, app.id, BAD_REQUEST('saml_metadata_url_blocked'), metadata.blocked);
+    if ('blocked' in metadata)
+      return this.refuse(tenantId, app.id, BAD_REQUEST('saml_metadata_url_blocked'), metadata.blocked);
     let sp: ReturnType<typeof metadataSp>;
     try {
       sp = metadataSp(metadata.xml);
@@ -103,11 +151,22 @@ export class SamlSsoService {
     const present = input.binding === 'redirect' ? typeof input.params.Signature === 'string' : facts.signed;
     if (required && !present) return this.refuse(tenantId, app.id, BAD_REQUEST('saml_request_unsigned'));
     const idp = signingIdp(this.host.issuer, tenantId, await this.credentials.current(), present);
-    const request = { query: input.params, body: input.params, octetString: redirectOctetString(input.rawQuery, 'SAMLRequest') };
+    const request = {
+      query: input.params,
+      body: input.params,
+      octetString: redirectOctetString(input.rawQuery, 'SAMLRequest'),
+    };
     try {
-      await (kind === 'login' ? idp.parseLoginRequest(sp, input.binding, request) : idp.parseLogoutRequest(sp, input.binding, request));
+      await (kind === 'login'
+        ? idp.parseLoginRequest(sp, input.binding, request)
+        : idp.parseLogoutRequest(sp, input.binding, request));
     } catch (err) {
-      return this.refuse(tenantId, app.id, BAD_REQUEST(present ? 'saml_signature_invalid' : 'saml_request_invalid'), err instanceof Error ? err.message : String(err));
+      return this.refuse(
+        tenantId,
+        app.id,
+        BAD_REQUEST(present ? 'saml_signature_invalid' : 'saml_request_invalid'),
+        err instanceof Error ? err.message : String(err),
+      );
     }
     return undefined;
   }
@@ -118,20 +177,44 @@ export class SamlSsoService {
    */
   async startUnsolicited(tenantId: string, appId: string): Promise<SamlStep> {
     const tenant = await this.repo.tenant(tenantId);
-    if (!tenant) return samlProblem(404, 'Unknown school', 'There is no sign-in service at this address.', 'unknown_tenant');
+    if (!tenant)
+      return samlProblem(404, 'Unknown school', 'There is no sign-in service at this address.', 'unknown_tenant');
     const app = isUuid(appId) ? await this.apps.byId(appId) : null;
     if (!app || !(await this.repo.isDeployed(app.id, tenantId))) {
-      return this.refuse(tenantId, undefined, samlProblem(404, 'App not available at this school', 'This app is not available at this school.', 'saml_unknown_app'), appId);
+      return this.refuse(
+        tenantId,
+        undefined,
+        samlProblem(
+          404,
+          'App not available at this school',
+          'This app is not available at this school.',
+          'saml_unknown_app',
+        ),
+        appId,
+      );
     }
     return this.toSignIn(tenantId, app, undefined, app.saml.relay_state ?? undefined);
   }
 
   /** Parks the request and starts the app's authorization with the tenant fixed; it comes back to /saml/complete. */
-  private async toSignIn(tenantId: string, app: SamlApp, facts: SamlMessageFacts | undefined, relay: string | undefined): Promise<SamlStep> {
+  private async toSignIn(
+    tenantId: string,
+    app: SamlApp,
+    facts: SamlMessageFacts | undefined,
+    relay: string | undefined,
+  ): Promise<SamlStep> {
     const ttl = this.env.SIGNIN_INTERACTION_TTL_SECONDS;
-    const nameIdFormat = facts?.nameIdPolicyFormat === NAME_ID_FORMAT.email ? NAME_ID_FORMAT.email : NAME_ID_FORMAT.persistent;
-    const { state, cookie } = await this.requests.save({ tenantId, appId: app.id, requestId: facts?.id, relayState: relay, nameIdFormat }, ttl);
-    return { kind: 'redirect', location: this.authorizationUrl(app.clientId, tenantId, state), cookie: { value: cookie, maxAgeMs: ttl * 1000 } };
+    const nameIdFormat =
+      facts?.nameIdPolicyFormat === NAME_ID_FORMAT.email ? NAME_ID_FORMAT.email : NAME_ID_FORMAT.persistent;
+    const { state, cookie } = await this.requests.save(
+      { tenantId, appId: app.id, requestId: facts?.id, relayState: relay, nameIdFormat },
+      ttl,
+    );
+    return {
+      kind: 'redirect',
+      location: this.authorizationUrl(app.clientId, tenantId, state),
+      cookie: { value: cookie, maxAgeMs: ttl * 1000 },
+    };
   }
 
   /**
@@ -141,7 +224,16 @@ export class SamlSsoService {
    */
   authorizationUrl(clientId: string, tenantId: string, state: string): string {
     const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
-    const q = new URLSearchParams({ client_id: clientId, response_type: 'code', scope: 'openid', redirect_uri: this.completeUrl(), state, tenant: tenantId, code_challenge: challenge, code_challenge_method: 'S256' });
+    const q = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: this.completeUrl(),
+      state,
+      tenant: tenantId,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     return `${this.host.issuer}/oidc/auth?${q}`;
   }
 
@@ -150,9 +242,25 @@ export class SamlSsoService {
   }
 
   /** Logs a refusal and records it in the tenant's sign-in log. */
-  async refuse(tenantId: string | undefined, appId: string | undefined, step: SamlStep, detail?: string): Promise<SamlStep> {
+  async refuse(
+    tenantId: string | undefined,
+    appId: string | undefined,
+    step: SamlStep,
+    detail?: string,
+  ): Promise<SamlStep> {
     if (step.kind !== 'problem') return step;
-    this.logger.warn({ event: 'sign_in', protocol: 'saml', outcome: 'refused', reason: step.reason, tenant: tenantId, app: appId, detail }, `SAML sign-in refused: ${step.reason}`);
+    this.logger.warn(
+      {
+        event: 'sign_in',
+        protocol: 'saml',
+        outcome: 'refused',
+        reason: step.reason,
+        tenant: tenantId,
+        app: appId,
+        detail,
+      },
+      `SAML sign-in refused: ${step.reason}`,
+    );
     if (tenantId) await this.signInLog.record({ tenantId, appId, outcome: 'refused', reason: step.reason });
     return step;
   }

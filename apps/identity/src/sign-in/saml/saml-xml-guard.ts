@@ -19,7 +19,10 @@ const attr = (e: XmlElement, local: string) => e.attributes.find((a) => a.local 
  *   is not exactly the root's ID (it would vouch for some other element).
  * Returns the problem, or what it read of the message when it may be handed on.
  */
-export function readSamlMessage(xml: string, rootLocal: 'AuthnRequest' | 'LogoutRequest' | 'LogoutResponse'): SamlMessageFacts | { problem: string } {
+export function readSamlMessage(
+  xml: string,
+  rootLocal: 'AuthnRequest' | 'LogoutRequest' | 'LogoutResponse',
+): SamlMessageFacts | { problem: string } {
   if (Buffer.byteLength(xml, 'utf8') > MAX_SAML_MESSAGE_BYTES) return { problem: 'message too large' };
   let root: XmlElement | undefined;
   let sameKind = 0;
@@ -29,14 +32,17 @@ export function readSamlMessage(xml: string, rootLocal: 'AuthnRequest' | 'Logout
   let nameIdPolicyFormat: string | undefined;
   const read = readXml(xml, {
     comment: () => 'comments are not allowed in SAML messages',
-    processingInstruction: (target) => (target.toLowerCase() === 'xml' ? undefined : 'processing instructions are not allowed in SAML messages'),
+    processingInstruction: (target) =>
+      target.toLowerCase() === 'xml' ? undefined : 'processing instructions are not allowed in SAML messages',
     text: (text, parent) => {
-      if (parent && parent.uri === SAML_ASSERTION_NS && (parent.local === 'Issuer' || parent.local === 'NameID')) texts[parent.local] = (texts[parent.local] ?? '') + text;
+      if (parent && parent.uri === SAML_ASSERTION_NS && (parent.local === 'Issuer' || parent.local === 'NameID'))
+        texts[parent.local] = (texts[parent.local] ?? '') + text;
       return undefined;
     },
     element: (e, parent) => {
       root ??= e;
-      if (e.uri === SAML_ASSERTION_NS && (e.local === 'Issuer' || e.local === 'NameID') && parent !== root) return `${e.local} outside the message element`;
+      if (e.uri === SAML_ASSERTION_NS && (e.local === 'Issuer' || e.local === 'NameID') && parent !== root)
+        return `${e.local} outside the message element`;
       if (e.uri === SAML_PROTOCOL_NS && e.local === 'NameIDPolicy') nameIdPolicyFormat = attr(e, 'Format');
       if (e.uri === SAML_PROTOCOL_NS && e.local === rootLocal && ++sameKind > 1) return `more than one ${rootLocal}`;
       if (e.uri === DSIG_NS && e.local === 'Signature') {
@@ -47,10 +53,12 @@ export function readSamlMessage(xml: string, rootLocal: 'AuthnRequest' | 'Logout
     },
   });
   if (!read.ok) return { problem: read.error };
-  if (read.root.uri !== SAML_PROTOCOL_NS || read.root.local !== rootLocal) return { problem: `not a SAML ${rootLocal}` };
+  if (read.root.uri !== SAML_PROTOCOL_NS || read.root.local !== rootLocal)
+    return { problem: `not a SAML ${rootLocal}` };
   const id = attr(read.root, 'ID');
   if (!id) return { problem: `the ${rootLocal} has no ID` };
-  if (signatures > 0 && (references.length !== 1 || references[0] !== `#${id}`)) return { problem: 'the signature does not cover the message' };
+  if (signatures > 0 && (references.length !== 1 || references[0] !== `#${id}`))
+    return { problem: 'the signature does not cover the message' };
   return {
     id,
     issuer: texts.Issuer?.trim(),

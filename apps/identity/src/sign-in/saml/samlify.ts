@@ -26,9 +26,22 @@ export interface SamlifyHttpRequest {
 }
 
 export interface SamlifyIdp extends SamlifyEntity {
-  parseLoginRequest(sp: SamlifyEntity, binding: 'redirect' | 'post', req: SamlifyHttpRequest): Promise<SamlifyFlowResult>;
-  parseLogoutRequest(sp: SamlifyEntity, binding: 'redirect' | 'post', req: SamlifyHttpRequest): Promise<SamlifyFlowResult>;
-  createLogoutResponse(sp: SamlifyEntity, requestInfo: { extract: { request: { id: string } } }, binding: 'post', options?: { relayState?: string }): { context: string };
+  parseLoginRequest(
+    sp: SamlifyEntity,
+    binding: 'redirect' | 'post',
+    req: SamlifyHttpRequest,
+  ): Promise<SamlifyFlowResult>;
+  parseLogoutRequest(
+    sp: SamlifyEntity,
+    binding: 'redirect' | 'post',
+    req: SamlifyHttpRequest,
+  ): Promise<SamlifyFlowResult>;
+  createLogoutResponse(
+    sp: SamlifyEntity,
+    requestInfo: { extract: { request: { id: string } } },
+    binding: 'post',
+    options?: { relayState?: string },
+  ): { context: string };
   createLoginResponse(
     sp: SamlifyEntity,
     requestInfo: { extract?: { request: { id: string } } },

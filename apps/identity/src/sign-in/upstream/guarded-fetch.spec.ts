@@ -2,10 +2,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { guardedFetch, MAX_ANSWER_BYTES, upstreamTargetPolicy } from './guarded-fetch';
 
-const get = (fetch: ReturnType<typeof guardedFetch>, url: string) => fetch(url, { method: 'GET', headers: {}, body: undefined, redirect: 'manual' });
+const get = (fetch: ReturnType<typeof guardedFetch>, url: string) =>
+  fetch(url, { method: 'GET', headers: {}, body: undefined, redirect: 'manual' });
 
 describe('requests to tenants’ identity providers (SSRF)', () => {
-  const production = guardedFetch(upstreamTargetPolicy(true), async (host) => (host === 'idp.school.example' ? [{ address: '10.0.0.7', family: 4 }] : [{ address: '93.184.215.14', family: 4 }]));
+  const production = guardedFetch(upstreamTargetPolicy(true), async (host) =>
+    host === 'idp.school.example' ? [{ address: '10.0.0.7', family: 4 }] : [{ address: '93.184.215.14', family: 4 }],
+  );
 
   it.each([
     ['plain http', 'http://idp.example.com/.well-known/openid-configuration', /must use https/],
@@ -19,7 +22,9 @@ describe('requests to tenants’ identity providers (SSRF)', () => {
   });
 
   it('refuses a public name that resolves to a private address (checked at connect time)', async () => {
-    const err = (await get(production, 'https://idp.school.example/jwks').catch((e: unknown) => e)) as Error & { cause?: { code?: string } };
+    const err = (await get(production, 'https://idp.school.example/jwks').catch((e: unknown) => e)) as Error & {
+      cause?: { code?: string };
+    };
     expect(err).toBeInstanceOf(Error);
     expect(JSON.stringify({ m: err.message, c: err.cause?.code })).toMatch(/E_BLOCKED_TARGET|not a public address/);
   });

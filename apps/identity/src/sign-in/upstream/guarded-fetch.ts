@@ -18,7 +18,9 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  * providers, plain http and local addresses too (test and demo providers on localhost).
  */
 export function upstreamTargetPolicy(production: boolean): WebhookTargetPolicy {
-  return production ? { allowHttp: false, allowPrivate: false, allowedPorts: new Set(DEFAULT_WEBHOOK_PORTS) } : { allowHttp: true, allowPrivate: true, allowedPorts: 'any' };
+  return production
+    ? { allowHttp: false, allowPrivate: false, allowedPorts: new Set(DEFAULT_WEBHOOK_PORTS) }
+    : { allowHttp: true, allowPrivate: true, allowedPorts: 'any' };
 }
 
 /**
@@ -27,11 +29,18 @@ export function upstreamTargetPolicy(production: boolean): WebhookTargetPolicy {
  * the address connected to). Redirects are never followed, answers over MAX_ANSWER_BYTES refused.
  */
 export function guardedFetch(policy: WebhookTargetPolicy, resolver: Resolver = systemResolver): CustomFetch {
-  const agent = new Agent({ connect: { timeout: 10_000, lookup: guardedLookup(resolver, policy.allowPrivate, () => undefined) } });
+  const agent = new Agent({
+    connect: { timeout: 10_000, lookup: guardedLookup(resolver, policy.allowPrivate, () => undefined) },
+  });
   return async (url, options) => {
     const problem = webhookTargetProblem(url, policy);
     if (problem) throw new BlockedUpstreamUrl(`${url.split('?')[0]}: ${problem.replace(/^endpoint/, 'the URL')}`);
-    const res = await undiciFetch(url, { ...options, body: options.body as never, dispatcher: agent, redirect: 'manual' });
+    const res = await undiciFetch(url, {
+      ...options,
+      body: options.body as never,
+      dispatcher: agent,
+      redirect: 'manual',
+    });
     const body = NULL_BODY_STATUSES.has(res.status) ? null : await readCapped(res, url);
     return new Response(body, { status: res.status, statusText: res.statusText, headers: [...res.headers] });
   };

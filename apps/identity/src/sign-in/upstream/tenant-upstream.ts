@@ -37,7 +37,12 @@ export function tenantUpstream(p: IdentityProviderEntity, kek: KeyEncryption): U
     clientSecret,
     scope: scope.join(' '),
     provisionJustInTime: p.provisionJustInTime,
-    endpoints: { discovery: o.oidc_discovery, authorization: o.authorization_url, token: o.token_url, jwks: o.jwks_url },
+    endpoints: {
+      discovery: o.oidc_discovery,
+      authorization: o.authorization_url,
+      token: o.token_url,
+      jwks: o.jwks_url,
+    },
     version: p.updatedAt ? new Date(p.updatedAt).toISOString() : undefined,
   };
 }
@@ -47,17 +52,38 @@ export function tenantUpstream(p: IdentityProviderEntity, kek: KeyEncryption): U
  * ID token's `iss` must be it) and the provider's other metadata; the stored authorization, token
  * and JWKS URLs are used as stored. Every request goes through `fetch` (the SSRF guard).
  */
-export async function tenantConfiguration(p: UpstreamProvider, endpoints: TenantEndpoints, fetch: oidc.CustomFetch, o: { allowHttp: boolean; timeout: number }): Promise<oidc.Configuration> {
+export async function tenantConfiguration(
+  p: UpstreamProvider,
+  endpoints: TenantEndpoints,
+  fetch: oidc.CustomFetch,
+  o: { allowHttp: boolean; timeout: number },
+): Promise<oidc.Configuration> {
   // The browser is sent there with the code challenge, and comes back with a code: https in production.
-  if (!o.allowHttp && !endpoints.authorization.startsWith('https://')) throw new Error('authorization_url must use https');
+  if (!o.allowHttp && !endpoints.authorization.startsWith('https://'))
+    throw new Error('authorization_url must use https');
   const insecure = o.allowHttp ? [oidc.allowInsecureRequests] : [];
-  const found = await oidc.discovery(new URL(endpoints.discovery), p.clientId, undefined, oidc.None(), { [oidc.customFetch]: fetch, execute: insecure, timeout: o.timeout });
+  const found = await oidc.discovery(new URL(endpoints.discovery), p.clientId, undefined, oidc.None(), {
+    [oidc.customFetch]: fetch,
+    execute: insecure,
+    timeout: o.timeout,
+  });
   const { supportsPKCE: _helper, ...meta } = found.serverMetadata();
   const expected = issuerOfDiscoveryUrl(endpoints.discovery);
   // Where the document sits names its issuer (OpenID Connect Discovery §4.3).
-  if (expected !== undefined && trimSlash(meta.issuer) !== expected) throw new Error(`the discovery document names issuer ${meta.issuer}, not ${expected}`);
-  const server = { ...meta, authorization_endpoint: endpoints.authorization, token_endpoint: endpoints.token, jwks_uri: endpoints.jwks };
-  const config = new oidc.Configuration(server, p.clientId, undefined, clientAuth(p.clientSecret, meta.token_endpoint_auth_methods_supported));
+  if (expected !== undefined && trimSlash(meta.issuer) !== expected)
+    throw new Error(`the discovery document names issuer ${meta.issuer}, not ${expected}`);
+  const server = {
+    ...meta,
+    authorization_endpoint: endpoints.authorization,
+    token_endpoint: endpoints.token,
+    jwks_uri: endpoints.jwks,
+  };
+  const config = new oidc.Configuration(
+    server,
+    p.clientId,
+    undefined,
+    clientAuth(p.clientSecret, meta.token_endpoint_auth_methods_supported),
+  );
   config[oidc.customFetch] = fetch;
   config.timeout = o.timeout;
   oidc.enableNonRepudiationChecks(config);
@@ -68,7 +94,8 @@ export async function tenantConfiguration(p: UpstreamProvider, endpoints: Tenant
 /** client_secret_basic unless the provider only takes client_secret_post; no secret: a public client. */
 function clientAuth(secret: string | undefined, supported: string[] | undefined): oidc.ClientAuth {
   if (!secret) return oidc.None();
-  if (supported && !supported.includes('client_secret_basic') && supported.includes('client_secret_post')) return oidc.ClientSecretPost(secret);
+  if (supported && !supported.includes('client_secret_basic') && supported.includes('client_secret_post'))
+    return oidc.ClientSecretPost(secret);
   return oidc.ClientSecretBasic(secret);
 }
 

@@ -56,7 +56,11 @@ export class UpstreamClient {
 
   async authorizationUrl(p: UpstreamProvider, redirectUri: string): Promise<{ url: URL; checks: UpstreamChecks }> {
     const config = await this.config(p);
-    const checks = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
+    const checks = {
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      codeVerifier: oidc.randomPKCECodeVerifier(),
+    };
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
       scope: p.scope,
@@ -100,8 +104,15 @@ export class UpstreamClient {
     const auth = p.clientSecret ? oidc.ClientSecretBasic(p.clientSecret) : oidc.None();
     const execute = [oidc.enableNonRepudiationChecks, ...(this.allowHttp ? [oidc.allowInsecureRequests] : [])];
     try {
-      if (p.endpoints) return await tenantConfiguration(p, p.endpoints, this.tenantFetch, { allowHttp: this.allowHttp, timeout: TIMEOUT_SECONDS });
-      return await oidc.discovery(new URL(p.issuer), p.clientId, undefined, auth, { execute, timeout: TIMEOUT_SECONDS });
+      if (p.endpoints)
+        return await tenantConfiguration(p, p.endpoints, this.tenantFetch, {
+          allowHttp: this.allowHttp,
+          timeout: TIMEOUT_SECONDS,
+        });
+      return await oidc.discovery(new URL(p.issuer), p.clientId, undefined, auth, {
+        execute,
+        timeout: TIMEOUT_SECONDS,
+      });
     } catch (err) {
       throw new UpstreamError(`${p.label} cannot be reached right now`, describe(err));
     }

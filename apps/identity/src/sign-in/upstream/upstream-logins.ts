@@ -32,19 +32,19 @@ export class UpstreamLogins {
   async save(login: Omit<UpstreamLogin, 'binding'>, ttlSeconds: number): Promise<string> {
     const cookie = randomBytes(32).toString('base64url');
     const payload: UpstreamLogin = { ...login, binding: digest(cookie) };
-    await this.ds.query(`INSERT INTO oidc_payloads (kind, id, payload, uid, expires_at) VALUES ($1, $2, $3, $4, now() + ($5 || ' seconds')::interval)`, [
-      KIND,
-      login.state,
-      payload,
-      login.uid,
-      String(ttlSeconds),
-    ]);
+    await this.ds.query(
+      `INSERT INTO oidc_payloads (kind, id, payload, uid, expires_at) VALUES ($1, $2, $3, $4, now() + ($5 || ' seconds')::interval)`,
+      [KIND, login.state, payload, login.uid, String(ttlSeconds)],
+    );
     return cookie;
   }
 
   /** The login for `state`, left in place (the callback only routes the person back to their portal). */
   async peek(state: string): Promise<UpstreamLogin | undefined> {
-    const rows: { payload: UpstreamLogin }[] = await this.ds.query(`SELECT payload FROM oidc_payloads WHERE kind = $1 AND id = $2 AND expires_at > now()`, [KIND, state]);
+    const rows: { payload: UpstreamLogin }[] = await this.ds.query(
+      `SELECT payload FROM oidc_payloads WHERE kind = $1 AND id = $2 AND expires_at > now()`,
+      [KIND, state],
+    );
     return rows[0]?.payload;
   }
 

@@ -37,7 +37,16 @@ export function coreProvidersOf(env: IdentityEnv): Map<string, UpstreamProvider>
   ];
   for (const [id, issuer, clientId, clientSecret] of entries) {
     if (!issuer || !clientId) continue;
-    out.set(id, { id, kind: 'core', label: CORE_LABELS[id], issuer, clientId, clientSecret, scope: 'openid email profile', provisionJustInTime: false });
+    out.set(id, {
+      id,
+      kind: 'core',
+      label: CORE_LABELS[id],
+      issuer,
+      clientId,
+      clientSecret,
+      scope: 'openid email profile',
+      provisionJustInTime: false,
+    });
   }
   return out;
 }

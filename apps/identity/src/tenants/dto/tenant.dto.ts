@@ -33,7 +33,11 @@ export class CreateTenantDto {
   @IsUniqueList()
   licences: Licence[];
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'sourcedId of the tenant\u2019s root OneRoster org' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'sourcedId of the tenant\u2019s root OneRoster org',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 255)

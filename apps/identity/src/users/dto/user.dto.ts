@@ -1,7 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsObject, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { EachObject, IsHttpUrl, IsUniqueList, Optional } from '../../common/validation/validators';
 
 export class IdpIdentifierDto {
@@ -10,7 +21,10 @@ export class IdpIdentifierDto {
   @IsUUID('all')
   id?: string;
 
-  @ApiProperty({ example: 'google', description: 'Core provider name or the uuid of one of the tenant\u2019s providers' })
+  @ApiProperty({
+    example: 'google',
+    description: 'Core provider name or the uuid of one of the tenant\u2019s providers',
+  })
   @IsString()
   @Length(1, 64)
   idp_id: string;
@@ -18,7 +32,14 @@ export class IdpIdentifierDto {
 
 /** A person's identifiers at upstream providers (at most 20), each checked as an `IdpIdentifierDto`. */
 function IdpIdentifierList(): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional({ type: [IdpIdentifierDto] }), IsArray(), ArrayMaxSize(20), EachObject(), ValidateNested({ each: true }), Type(() => IdpIdentifierDto));
+  return applyDecorators(
+    ApiPropertyOptional({ type: [IdpIdentifierDto] }),
+    IsArray(),
+    ArrayMaxSize(20),
+    EachObject(),
+    ValidateNested({ each: true }),
+    Type(() => IdpIdentifierDto),
+  );
 }
 
 /**
@@ -28,7 +49,11 @@ function IdpIdentifierList(): PropertyDecorator {
 export class CreateUserDto {
   @ApiProperty({ example: 'jo.citizen@school.example' }) @IsEmail() @MaxLength(254) email: string;
   @ApiProperty({ example: 'Jo Citizen' }) @IsString() @Length(1, 200) name: string;
-  @ApiPropertyOptional({ example: 'Jo', description: 'Defaults to the name' }) @IsOptional() @IsString() @Length(1, 100) nickname?: string;
+  @ApiPropertyOptional({ example: 'Jo', description: 'Defaults to the name' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  nickname?: string;
   @ApiProperty({ example: 'https://cdn.school.example/jo.png' }) @IsHttpUrl() picture: string;
 
   @IsOptional()
@@ -53,7 +78,11 @@ export class UpdateUserDto {
 /** The `user` of a tenant-user record (spec 2.6) as the tenant gives it: its own profile of the person. */
 export class TenantUserProfileDto {
   @ApiProperty({ example: 'Jo Citizen' }) @IsString() @Length(1, 200) name: string;
-  @ApiPropertyOptional({ example: 'Jo', description: 'Defaults to the name' }) @IsOptional() @IsString() @Length(1, 100) nickname?: string;
+  @ApiPropertyOptional({ example: 'Jo', description: 'Defaults to the name' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  nickname?: string;
   @ApiProperty({ example: 'https://cdn.school.example/jo.png' }) @IsHttpUrl() picture: string;
 }
 

@@ -1,9 +1,30 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsFQDN, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, registerDecorator, ValidateNested, type ValidationOptions } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsFQDN,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  registerDecorator,
+  ValidateNested,
+  type ValidationOptions,
+} from 'class-validator';
 import { FQDN_OPTIONS } from '../../common/ids';
 import { FONT_FILE_TYPES, IMAGE_MAX_BYTES } from '../../common/validation/images';
-import { EachObject, IsFontFile, IsFontStyle, IsHexColor, IsImage, PresentOnlyWhen } from '../../common/validation/validators';
+import {
+  EachObject,
+  IsFontFile,
+  IsFontStyle,
+  IsHexColor,
+  IsImage,
+  PresentOnlyWhen,
+} from '../../common/validation/validators';
 
 export const LAYOUTS = ['center', 'left', 'right'] as const;
 export const BACKGROUND_POSITIONS = ['center', 'top', 'bottom', 'left', 'right'] as const;
@@ -45,8 +66,20 @@ export class TypefaceDto {
 }
 
 export class TypefacesDto {
-  @ApiProperty({ type: [TypefaceDto] }) @IsArray() @ArrayMaxSize(10) @EachObject() @ValidateNested({ each: true }) @Type(() => TypefaceDto) sans: TypefaceDto[];
-  @ApiProperty({ type: [TypefaceDto] }) @IsArray() @ArrayMaxSize(10) @EachObject() @ValidateNested({ each: true }) @Type(() => TypefaceDto) serif: TypefaceDto[];
+  @ApiProperty({ type: [TypefaceDto] })
+  @IsArray()
+  @ArrayMaxSize(10)
+  @EachObject()
+  @ValidateNested({ each: true })
+  @Type(() => TypefaceDto)
+  sans: TypefaceDto[];
+  @ApiProperty({ type: [TypefaceDto] })
+  @IsArray()
+  @ArrayMaxSize(10)
+  @EachObject()
+  @ValidateNested({ each: true })
+  @Type(() => TypefaceDto)
+  serif: TypefaceDto[];
 }
 
 export class FontStylesDto {
@@ -86,10 +119,18 @@ export class BrandConfigurationDto {
   @ApiProperty({ example: '#1d4ed8' }) @IsHexColor() primary_color: string;
   @ApiProperty({ example: '#f59e0b' }) @IsHexColor() secondary_color: string;
   @ApiProperty({ type: TypefacesDto }) @IsObject() @ValidateNested() @Type(() => TypefacesDto) typefaces: TypefacesDto;
-  @ApiProperty({ type: FontStylesDto }) @IsObject() @ValidateNested() @Type(() => FontStylesDto) font_styles: FontStylesDto;
+  @ApiProperty({ type: FontStylesDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => FontStylesDto)
+  font_styles: FontStylesDto;
   @ApiProperty({ enum: LAYOUTS }) @IsIn(LAYOUTS) layout: string;
   @ApiProperty({ type: LogoDto }) @IsObject() @ValidateNested() @Type(() => LogoDto) logo: LogoDto;
-  @ApiProperty({ type: BackgroundDto }) @IsObject() @ValidateNested() @Type(() => BackgroundDto) background: BackgroundDto;
+  @ApiProperty({ type: BackgroundDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BackgroundDto)
+  background: BackgroundDto;
 }
 
 /** POST /vanity-domains. Owner, tenants and status are assigned by the server. */

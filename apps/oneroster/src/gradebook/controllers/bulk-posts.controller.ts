@@ -17,19 +17,37 @@ export function bulkPostsController(api: OneRosterApi) {
 
     @Post('classes/:class_id/lineItems')
     @RequireScopes(...api.scopes.gradebookPost)
-    postLineItemsForClass(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('class_id') classId: string, @Req() req: Request, @Res() res: Response) {
+    postLineItemsForClass(
+      @RosterTenant() t: TenantAccess,
+      @CurrentPrincipal() who: Principal,
+      @Param('class_id') classId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.writes.post(api, t, who, P.postLineItemsForClass, { class_id: classId }, req, res);
     }
 
     @Post('schools/:school_id/lineItems')
     @RequireScopes(...api.scopes.gradebookPost)
-    postLineItemsForSchool(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('school_id') schoolId: string, @Req() req: Request, @Res() res: Response) {
+    postLineItemsForSchool(
+      @RosterTenant() t: TenantAccess,
+      @CurrentPrincipal() who: Principal,
+      @Param('school_id') schoolId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.writes.post(api, t, who, P.postLineItemsForSchool, { school_id: schoolId }, req, res);
     }
 
     @Post('lineItems/:li_id/results')
     @RequireScopes(...api.scopes.gradebookPost)
-    postResultsForLineItem(@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('li_id') lineItemId: string, @Req() req: Request, @Res() res: Response) {
+    postResultsForLineItem(
+      @RosterTenant() t: TenantAccess,
+      @CurrentPrincipal() who: Principal,
+      @Param('li_id') lineItemId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.writes.post(api, t, who, P.postResultsForLineItem, { li_id: lineItemId }, req, res);
     }
 
@@ -43,7 +61,15 @@ export function bulkPostsController(api: OneRosterApi) {
       @Req() req: Request,
       @Res() res: Response,
     ) {
-      return this.writes.post(api, t, who, P.postResultsForAcademicSessionForClass, { class_id: classId, session_id: sessionId }, req, res);
+      return this.writes.post(
+        api,
+        t,
+        who,
+        P.postResultsForAcademicSessionForClass,
+        { class_id: classId, session_id: sessionId },
+        req,
+        res,
+      );
     }
   }
   return namedFor(api, BulkPostsController);

@@ -16,13 +16,23 @@ export function classGradebookController(api: OneRosterApi) {
 
     @Get('classes/:class_id/lineItems')
     @RequireScopes(...api.scopes.gradebookRelated)
-    getLineItemsForClass(@RosterTenant() t: TenantAccess, @Param('class_id') classId: string, @Req() req: Request, @Res() res: Response) {
+    getLineItemsForClass(
+      @RosterTenant() t: TenantAccess,
+      @Param('class_id') classId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getLineItemsForClass, { class_id: classId }, req, res);
     }
 
     @Get('classes/:class_id/results')
     @RequireScopes(...api.scopes.gradebookRelated)
-    getResultsForClass(@RosterTenant() t: TenantAccess, @Param('class_id') classId: string, @Req() req: Request, @Res() res: Response) {
+    getResultsForClass(
+      @RosterTenant() t: TenantAccess,
+      @Param('class_id') classId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getResultsForClass, { class_id: classId }, req, res);
     }
 
@@ -35,7 +45,14 @@ export function classGradebookController(api: OneRosterApi) {
       @Req() req: Request,
       @Res() res: Response,
     ) {
-      return this.http.list(api, t, C.getResultsForLineItemForClass, { class_id: classId, li_id: lineItemId }, req, res);
+      return this.http.list(
+        api,
+        t,
+        C.getResultsForLineItemForClass,
+        { class_id: classId, li_id: lineItemId },
+        req,
+        res,
+      );
     }
 
     @Get('classes/:class_id/students/:student_id/results')
@@ -47,13 +64,25 @@ export function classGradebookController(api: OneRosterApi) {
       @Req() req: Request,
       @Res() res: Response,
     ) {
-      return this.http.list(api, t, C.getResultsForStudentForClass, { class_id: classId, student_id: studentId }, req, res);
+      return this.http.list(
+        api,
+        t,
+        C.getResultsForStudentForClass,
+        { class_id: classId, student_id: studentId },
+        req,
+        res,
+      );
     }
 
     /** Not one of the 16 v1.1 operations (v1.2 has it): grade-sync clients call it on v1.1 servers too (see the README for the rule). */
     @Get('classes/:class_id/categories')
     @RequireScopes(...api.scopes.gradebookRelated)
-    getCategoriesForClass(@RosterTenant() t: TenantAccess, @Param('class_id') classId: string, @Req() req: Request, @Res() res: Response) {
+    getCategoriesForClass(
+      @RosterTenant() t: TenantAccess,
+      @Param('class_id') classId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getCategoriesForClass, { class_id: classId }, req, res);
     }
   }

@@ -16,13 +16,23 @@ export function classScoreScalesController(api: OneRosterApi) {
 
     @Get('classes/:class_id/scoreScales')
     @RequireScopes(...api.scopes.gradebookRelated)
-    getScoreScalesForClass(@RosterTenant() t: TenantAccess, @Param('class_id') classId: string, @Req() req: Request, @Res() res: Response) {
+    getScoreScalesForClass(
+      @RosterTenant() t: TenantAccess,
+      @Param('class_id') classId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getScoreScalesForClass, { class_id: classId }, req, res);
     }
 
     @Get('schools/:school_id/scoreScales')
     @RequireScopes(...api.scopes.gradebookRelated)
-    getScoreScalesForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') schoolId: string, @Req() req: Request, @Res() res: Response) {
+    getScoreScalesForSchool(
+      @RosterTenant() t: TenantAccess,
+      @Param('school_id') schoolId: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getScoreScalesForSchool, { school_id: schoolId }, req, res);
     }
   }

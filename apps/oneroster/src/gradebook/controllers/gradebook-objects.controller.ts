@@ -9,7 +9,12 @@ import { RosterAccessGuard, RosterTenant } from '../../tenancy/roster-access.gua
 import type { TenantAccess } from '../../tenancy/tenant-access.service';
 import { collectionOf, type GradebookClass } from '../gradebook-classes';
 import { GradebookHttp } from '../gradebook-http';
-import { GRADEBOOK_COLLECTIONS, GRADEBOOK_SINGLES, GRADEBOOK_V1P2_COLLECTIONS, GRADEBOOK_V1P2_SINGLES } from '../gradebook-operations';
+import {
+  GRADEBOOK_COLLECTIONS,
+  GRADEBOOK_SINGLES,
+  GRADEBOOK_V1P2_COLLECTIONS,
+  GRADEBOOK_V1P2_SINGLES,
+} from '../gradebook-operations';
 
 /** Which scopes open the four operations on one class's objects. */
 interface ObjectScopes {
@@ -21,7 +26,10 @@ interface ObjectScopes {
 const GRADEBOOK_SCOPES: ObjectScopes = { read: 'gradebookBase', put: 'gradebookPut', delete: 'gradebookDelete' };
 const ASSESSMENT_SCOPES: ObjectScopes = { read: 'assessmentRead', put: 'assessmentPut', delete: 'assessmentDelete' };
 
-const COLLECTIONS: Readonly<Record<string, CollectionOperation>> = { ...GRADEBOOK_COLLECTIONS, ...GRADEBOOK_V1P2_COLLECTIONS };
+const COLLECTIONS: Readonly<Record<string, CollectionOperation>> = {
+  ...GRADEBOOK_COLLECTIONS,
+  ...GRADEBOOK_V1P2_COLLECTIONS,
+};
 const SINGLES: Readonly<Record<string, SingleOperation>> = { ...GRADEBOOK_SINGLES, ...GRADEBOOK_V1P2_SINGLES };
 
 const upper = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
@@ -35,7 +43,12 @@ const upper = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
  */
 function gradebookObjectsController(api: OneRosterApi, kind: GradebookClass, scopes: ObjectScopes) {
   const plural = collectionOf(kind);
-  const names = { all: `getAll${upper(plural)}`, one: `get${upper(kind)}`, put: `put${upper(kind)}`, delete: `delete${upper(kind)}` } as const;
+  const names = {
+    all: `getAll${upper(plural)}`,
+    one: `get${upper(kind)}`,
+    put: `put${upper(kind)}`,
+    delete: `delete${upper(kind)}`,
+  } as const;
   const list = COLLECTIONS[names.all];
   const single = SINGLES[names.one];
   if (!list || !single) throw new TypeError(`no read operations for ${kind}`);
@@ -62,13 +75,25 @@ function gradebookObjectsController(api: OneRosterApi, kind: GradebookClass, sco
 
     @Put(`${plural}/:id`)
     @RequireScopes(...api.scopes[scopes.put])
-    [names.put](@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    [names.put](
+      @RosterTenant() t: TenantAccess,
+      @CurrentPrincipal() who: Principal,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.writes.put(api, t, who, kind, names.put, id, req, res);
     }
 
     @Delete(`${plural}/:id`)
     @RequireScopes(...api.scopes[scopes.delete])
-    [names.delete](@RosterTenant() t: TenantAccess, @CurrentPrincipal() who: Principal, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    [names.delete](
+      @RosterTenant() t: TenantAccess,
+      @CurrentPrincipal() who: Principal,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.writes.delete(api, t, who, kind, names.delete, id, req, res);
     }
   }

@@ -22,7 +22,12 @@ export function academicSessionsController(api: OneRosterApi) {
 
     @Get('academicSessions/:id')
     @RequireScopes(...api.scopes.rosterBase)
-    getAcademicSession(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getAcademicSession(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.get(api, t, S.getAcademicSession, id, req, res);
     }
 
@@ -40,13 +45,23 @@ export function academicSessionsController(api: OneRosterApi) {
 
     @Get('terms/:id/classes')
     @RequireScopes(...api.scopes.rosterRelated)
-    getClassesForTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getClassesForTerm(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getClassesForTerm, { id }, req, res);
     }
 
     @Get('terms/:id/gradingPeriods')
     @RequireScopes(...api.scopes.rosterRelated)
-    getGradingPeriodsForTerm(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getGradingPeriodsForTerm(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getGradingPeriodsForTerm, { id }, req, res);
     }
 
@@ -58,7 +73,12 @@ export function academicSessionsController(api: OneRosterApi) {
 
     @Get('gradingPeriods/:id')
     @RequireScopes(...api.scopes.rosterBase)
-    getGradingPeriod(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getGradingPeriod(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.get(api, t, S.getGradingPeriod, id, req, res);
     }
   }

@@ -27,13 +27,23 @@ export function classesController(api: OneRosterApi) {
 
     @Get('classes/:id/students')
     @RequireScopes(...api.scopes.rosterRelated)
-    getStudentsForClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getStudentsForClass(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getStudentsForClass, { id }, req, res);
     }
 
     @Get('classes/:id/teachers')
     @RequireScopes(...api.scopes.rosterRelated)
-    getTeachersForClass(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getTeachersForClass(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getTeachersForClass, { id }, req, res);
     }
   }

@@ -27,7 +27,12 @@ export function coursesController(api: OneRosterApi) {
 
     @Get('courses/:id/classes')
     @RequireScopes(...api.scopes.rosterRelated)
-    getClassesForCourse(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getClassesForCourse(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getClassesForCourse, { id }, req, res);
     }
   }

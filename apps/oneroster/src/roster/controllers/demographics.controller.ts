@@ -22,7 +22,12 @@ export function demographicsController(api: OneRosterApi) {
 
     @Get('demographics/:id')
     @RequireScopes(...api.scopes.demographics)
-    getDemographics(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getDemographics(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.get(api, t, S.getDemographics, id, req, res);
     }
   }

@@ -50,37 +50,67 @@ export function schoolReadsController(api: OneRosterApi) {
 
     @Get('schools/:school_id/courses')
     @RequireScopes(...api.scopes.rosterRelated)
-    getCoursesForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+    getCoursesForSchool(
+      @RosterTenant() t: TenantAccess,
+      @Param('school_id') school: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getCoursesForSchool, { school_id: school }, req, res);
     }
 
     @Get('schools/:school_id/classes')
     @RequireScopes(...api.scopes.rosterRelated)
-    getClassesForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+    getClassesForSchool(
+      @RosterTenant() t: TenantAccess,
+      @Param('school_id') school: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getClassesForSchool, { school_id: school }, req, res);
     }
 
     @Get('schools/:school_id/enrollments')
     @RequireScopes(...api.scopes.rosterRelated)
-    getEnrollmentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+    getEnrollmentsForSchool(
+      @RosterTenant() t: TenantAccess,
+      @Param('school_id') school: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getEnrollmentsForSchool, { school_id: school }, req, res);
     }
 
     @Get('schools/:school_id/students')
     @RequireScopes(...api.scopes.rosterRelated)
-    getStudentsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+    getStudentsForSchool(
+      @RosterTenant() t: TenantAccess,
+      @Param('school_id') school: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getStudentsForSchool, { school_id: school }, req, res);
     }
 
     @Get('schools/:school_id/teachers')
     @RequireScopes(...api.scopes.rosterRelated)
-    getTeachersForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+    getTeachersForSchool(
+      @RosterTenant() t: TenantAccess,
+      @Param('school_id') school: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getTeachersForSchool, { school_id: school }, req, res);
     }
 
     @Get('schools/:school_id/terms')
     @RequireScopes(...api.scopes.rosterRelated)
-    getTermsForSchool(@RosterTenant() t: TenantAccess, @Param('school_id') school: string, @Req() req: Request, @Res() res: Response) {
+    getTermsForSchool(
+      @RosterTenant() t: TenantAccess,
+      @Param('school_id') school: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getTermsForSchool, { school_id: school }, req, res);
     }
   }

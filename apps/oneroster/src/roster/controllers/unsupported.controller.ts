@@ -32,7 +32,9 @@ function rulesOf(api: OneRosterApi, service: OneRosterService): readonly MethodR
 export function allowedMethods(api: OneRosterApi, service: OneRosterService, path: string): string {
   const root = api.prefix[service].split('/').length;
   const segments = path.split('/').filter(Boolean).slice(root);
-  const rule = rulesOf(api, service).find(([pattern]) => pattern.length === segments.length && pattern.every((p, i) => p === '*' || p === segments[i]));
+  const rule = rulesOf(api, service).find(
+    ([pattern]) => pattern.length === segments.length && pattern.every((p, i) => p === '*' || p === segments[i]),
+  );
   return rule ? rule[1] : 'GET, HEAD';
 }
 
@@ -51,11 +53,15 @@ export function unsupportedController(api: OneRosterApi, service: OneRosterServi
     unsupported(@Req() req: Request): never {
       const allow = allowedMethods(api, service, req.path);
       if (!allow.split(', ').includes(req.method)) {
-        throw new ApiError(ApiErrorCode.MethodNotAllowed, `${req.method} is not supported on this OneRoster path`, { allow });
+        throw new ApiError(ApiErrorCode.MethodNotAllowed, `${req.method} is not supported on this OneRoster path`, {
+          allow,
+        });
       }
       throw new ApiError(ApiErrorCode.NotFound, 'No such OneRoster route');
     }
   }
-  Object.defineProperty(UnsupportedController, 'name', { value: `UnsupportedController${service === 'rostering' ? '' : `-${service}`}` });
+  Object.defineProperty(UnsupportedController, 'name', {
+    value: `UnsupportedController${service === 'rostering' ? '' : `-${service}`}`,
+  });
   return namedFor(api, UnsupportedController);
 }

@@ -28,7 +28,12 @@ export function usersController(api: OneRosterApi) {
 
     @Get('users/:id/classes')
     @RequireScopes(...api.scopes.rosterRelated)
-    getClassesForUser(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getClassesForUser(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getClassesForUser, { id }, req, res);
     }
 
@@ -46,7 +51,12 @@ export function usersController(api: OneRosterApi) {
 
     @Get('students/:id/classes')
     @RequireScopes(...api.scopes.rosterRelated)
-    getClassesForStudent(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getClassesForStudent(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getClassesForStudent, { id }, req, res);
     }
 
@@ -64,7 +74,12 @@ export function usersController(api: OneRosterApi) {
 
     @Get('teachers/:id/classes')
     @RequireScopes(...api.scopes.rosterRelated)
-    getClassesForTeacher(@RosterTenant() t: TenantAccess, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    getClassesForTeacher(
+      @RosterTenant() t: TenantAccess,
+      @Param('id') id: string,
+      @Req() req: Request,
+      @Res() res: Response,
+    ) {
       return this.http.list(api, t, C.getClassesForTeacher, { id }, req, res);
     }
   }

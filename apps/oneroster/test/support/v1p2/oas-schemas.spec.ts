@@ -1,4 +1,13 @@
-import { expectV1p2, findV1p2Operation, responseSchemaOf, V1P2_OPERATIONS, V1P2_SERVICES, v1p2SchemaNames, validateV1p2, type V1p2Operation } from './oas-schemas';
+import {
+  expectV1p2,
+  findV1p2Operation,
+  responseSchemaOf,
+  V1P2_OPERATIONS,
+  V1P2_SERVICES,
+  v1p2SchemaNames,
+  validateV1p2,
+  type V1p2Operation,
+} from './oas-schemas';
 
 /* The validators against hand-written bodies: the reference's §5.3 examples, then one defect at a time. */
 
@@ -48,11 +57,14 @@ const EXAMPLE_404 = {
   imsx_codeMajor: 'failure',
   imsx_severity: 'error',
   imsx_description: "Unknown Object: no class with sourcedId 'cls-404'",
-  imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'TargetEndSystem', imsx_codeMinorFieldValue: 'unknownobject' }] },
+  imsx_CodeMinor: {
+    imsx_codeMinorField: [{ imsx_codeMinorFieldName: 'TargetEndSystem', imsx_codeMinorFieldValue: 'unknownobject' }],
+  },
 };
 
 const userBody = (changes: Record<string, unknown>) => ({ user: { ...exampleUser(), ...changes } });
-const userErrors = (changes: Record<string, unknown>) => validateV1p2('rostering', 'SingleUserDType', userBody(changes));
+const userErrors = (changes: Record<string, unknown>) =>
+  validateV1p2('rostering', 'SingleUserDType', userBody(changes));
 
 describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
   describe('the reference examples pass', () => {
@@ -69,7 +81,8 @@ describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
     });
 
     it('the bare imsx 404 body, in every service', () => {
-      for (const service of V1P2_SERVICES) expect(validateV1p2(service, 'imsx_StatusInfoDType', EXAMPLE_404)).toEqual([]);
+      for (const service of V1P2_SERVICES)
+        expect(validateV1p2(service, 'imsx_StatusInfoDType', EXAMPLE_404)).toEqual([]);
     });
   });
 
@@ -94,7 +107,9 @@ describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
     it('a GUIDRef without type, and one with the wrong type literal', () => {
       const { type: _type, ...untyped } = ORG_REF;
       expect(userErrors({ primaryOrg: untyped })).toEqual(['/user/primaryOrg: missing required property "type"']);
-      expect(userErrors({ primaryOrg: { ...ORG_REF, type: 'school' } })).toEqual(['/user/primaryOrg/type: "school" is not one of "org"']);
+      expect(userErrors({ primaryOrg: { ...ORG_REF, type: 'school' } })).toEqual([
+        '/user/primaryOrg/type: "school" is not one of "org"',
+      ]);
       const wrongRoleOrg = { roleType: 'primary', role: 'student', org: { ...ORG_REF, type: 'user' } };
       expect(userErrors({ roles: [wrongRoleOrg] })).toEqual(['/user/roles/0/org/type: "user" is not one of "org"']);
     });
@@ -105,14 +120,18 @@ describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
         '(root): missing required property "imsx_severity"',
         '(root): property "statusInfoSet" is not allowed (closed object)',
       ]);
-      expect(validateV1p2('gradebook', 'imsx_StatusInfoDType', { ...EXAMPLE_404, imsx_messageRefIdentifier: 'm-1' })).toHaveLength(1);
+      expect(
+        validateV1p2('gradebook', 'imsx_StatusInfoDType', { ...EXAMPLE_404, imsx_messageRefIdentifier: 'm-1' }),
+      ).toHaveLength(1);
     });
 
     it('role lists: 1.1 role names, an empty list, the anchored ext pattern', () => {
       const role = (value: string) => ({ roles: [{ roleType: 'primary', role: value, org: { ...ORG_REF } }] });
       expect(userErrors(role('ext:counsellor-lead.2'))).toEqual([]);
       expect(userErrors(role('administrator'))).toEqual([
-        expect.stringMatching(/^\/user\/roles\/0\/role: "administrator" matches no alternative \(is not one of "aide", .*; does not match \^ext:/),
+        expect.stringMatching(
+          /^\/user\/roles\/0\/role: "administrator" matches no alternative \(is not one of "aide", .*; does not match \^ext:/,
+        ),
       ]);
       // The OAS pattern is unanchored; anchored, a value merely containing "ext:x" is refused.
       expect(userErrors(role('teacher-ext:x'))).toHaveLength(1);
@@ -122,28 +141,43 @@ describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
     });
 
     it('formats are enforced: date-time, date, uri', () => {
-      expect(userErrors({ dateLastModified: '2025-08-20 14:03' })).toEqual(['/user/dateLastModified: "2025-08-20 14:03" is not a valid date-time']);
+      expect(userErrors({ dateLastModified: '2025-08-20 14:03' })).toEqual([
+        '/user/dateLastModified: "2025-08-20 14:03" is not a valid date-time',
+      ]);
       expect(userErrors({ dateLastModified: '2025-08-20T14:03:11' })).toHaveLength(1);
-      expect(userErrors({ primaryOrg: { ...ORG_REF, href: '/orgs/sch-1' } })).toEqual(['/user/primaryOrg/href: "/orgs/sch-1" is not a valid uri']);
+      expect(userErrors({ primaryOrg: { ...ORG_REF, href: '/orgs/sch-1' } })).toEqual([
+        '/user/primaryOrg/href: "/orgs/sch-1" is not a valid uri',
+      ]);
       const profile = { profileId: 'not a uri', profileType: 'lms', vendorId: 'v-1' };
-      expect(userErrors({ userProfiles: [profile] })).toEqual(['/user/userProfiles/0/profileId: "not a uri" is not a valid uri']);
+      expect(userErrors({ userProfiles: [profile] })).toEqual([
+        '/user/userProfiles/0/profileId: "not a uri" is not a valid uri',
+      ]);
       const [result] = EXAMPLE_RESULTS.results;
-      const withDate = (scoreDate: string) => validateV1p2('gradebook', 'SingleResultDType', { result: { ...result, scoreDate } });
-      expect(withDate('2025-09-01T10:00:00.000Z')).toEqual(['/result/scoreDate: "2025-09-01T10:00:00.000Z" is not a valid date']);
+      const withDate = (scoreDate: string) =>
+        validateV1p2('gradebook', 'SingleResultDType', { result: { ...result, scoreDate } });
+      expect(withDate('2025-09-01T10:00:00.000Z')).toEqual([
+        '/result/scoreDate: "2025-09-01T10:00:00.000Z" is not a valid date',
+      ]);
       expect(withDate('2025-02-30')).toHaveLength(1);
     });
 
     it('scores are numbers: a string "300" fails, 300 passes', () => {
       const [result] = EXAMPLE_RESULTS.results;
       expect(validateV1p2('gradebook', 'SingleResultDType', { result: { ...result, score: 300 } })).toEqual([]);
-      expect(validateV1p2('gradebook', 'SingleResultDType', { result: { ...result, score: '300' } })).toEqual(['/result/score: "300" is not of type number']);
+      expect(validateV1p2('gradebook', 'SingleResultDType', { result: { ...result, score: '300' } })).toEqual([
+        '/result/score: "300" is not of type number',
+      ]);
     });
 
     it('expectV1p2 fails listing every problem', () => {
-      expect(() => expectV1p2('rostering', 'SingleUserDType', userBody({ enabledUser: true, middleName: null }))).toThrow(
+      expect(() =>
+        expectV1p2('rostering', 'SingleUserDType', userBody({ enabledUser: true, middleName: null })),
+      ).toThrow(
         /rostering SingleUserDType:\n {2}- \/user\/enabledUser: true is not of type string\n(.|\n)*- \/user\/middleName: null is not of type string/,
       );
-      expect(() => validateV1p2('rostering', 'NoSuchDType', {})).toThrow('no OneRoster 1.2 schema rostering/NoSuchDType');
+      expect(() => validateV1p2('rostering', 'NoSuchDType', {})).toThrow(
+        'no OneRoster 1.2 schema rostering/NoSuchDType',
+      );
     });
   });
 
@@ -151,29 +185,44 @@ describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
     const trimmed = { users: [{ sourcedId: 'u-1', email: 'jdoe@example.org' }, { sourcedId: 'u-2' }] };
 
     it('fail the full schema but pass with required relaxed on the records', () => {
-      expect(validateV1p2('rostering', 'UserSetDType', trimmed)).toContain('/users/0: missing required property "status"');
+      expect(validateV1p2('rostering', 'UserSetDType', trimmed)).toContain(
+        '/users/0: missing required property "status"',
+      );
       expect(validateV1p2('rostering', 'UserSetDType', trimmed, { fields: true })).toEqual([]);
       expect(validateV1p2('rostering', 'UserSetDType', trimmed, { fields: ['sourcedId', 'email'] })).toEqual([]);
-      expect(() => expectV1p2('rostering', 'SingleUserDType', { user: { givenName: 'Jane' } }, { fields: ['givenName'] })).not.toThrow();
+      expect(() =>
+        expectV1p2('rostering', 'SingleUserDType', { user: { givenName: 'Jane' } }, { fields: ['givenName'] }),
+      ).not.toThrow();
     });
 
     it('still refuse properties outside the selection, unknown keys, bad types and enums', () => {
-      const check = (body: unknown) => validateV1p2('rostering', 'UserSetDType', body, { fields: ['sourcedId', 'email', 'enabledUser', 'primaryOrg'] });
-      expect(check({ users: [{ sourcedId: 'u-1', givenName: 'Jane' }] })).toEqual(['/users/0: property "givenName" is not allowed (closed object)']);
+      const check = (body: unknown) =>
+        validateV1p2('rostering', 'UserSetDType', body, {
+          fields: ['sourcedId', 'email', 'enabledUser', 'primaryOrg'],
+        });
+      expect(check({ users: [{ sourcedId: 'u-1', givenName: 'Jane' }] })).toEqual([
+        '/users/0: property "givenName" is not allowed (closed object)',
+      ]);
       expect(validateV1p2('rostering', 'UserSetDType', { users: [{ nickname: 'J' }] }, { fields: true })).toEqual([
         '/users/0: property "nickname" is not allowed (closed object)',
       ]);
       expect(check({ users: [{ enabledUser: true }] })).toContain('/users/0/enabledUser: true is not of type string');
-      expect(check({ users: [{ sourcedId: 'u-1' }], extra: 1 })).toEqual(['(root): property "extra" is not allowed (closed object)']);
+      expect(check({ users: [{ sourcedId: 'u-1' }], extra: 1 })).toEqual([
+        '(root): property "extra" is not allowed (closed object)',
+      ]);
     });
 
     it('keep required inside nested objects and on the wrapper key', () => {
       const { type: _type, ...untyped } = ORG_REF;
-      expect(validateV1p2('rostering', 'UserSetDType', { users: [{ primaryOrg: untyped }] }, { fields: true })).toEqual([
-        '/users/0/primaryOrg: missing required property "type"',
+      expect(validateV1p2('rostering', 'UserSetDType', { users: [{ primaryOrg: untyped }] }, { fields: true })).toEqual(
+        ['/users/0/primaryOrg: missing required property "type"'],
+      );
+      expect(validateV1p2('rostering', 'SingleUserDType', {}, { fields: ['sourcedId'] })).toEqual([
+        '(root): missing required property "user"',
       ]);
-      expect(validateV1p2('rostering', 'SingleUserDType', {}, { fields: ['sourcedId'] })).toEqual(['(root): missing required property "user"']);
-      expect(validateV1p2('gradebook', 'SingleLineItemDType', { lineItem: { title: 'T' } }, { fields: ['title'] })).toEqual([]);
+      expect(
+        validateV1p2('gradebook', 'SingleLineItemDType', { lineItem: { title: 'T' } }, { fields: ['title'] }),
+      ).toEqual([]);
     });
   });
 
@@ -232,7 +281,12 @@ describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
     });
 
     it('name request bodies, query parameters and schemas that exist', () => {
-      expect(byId('postLineItemsForClass')).toMatchObject({ method: 'POST', path: '/classes/{classSourcedId}/lineItems', requestSchema: 'LineItemSetDType', queryParameters: [] });
+      expect(byId('postLineItemsForClass')).toMatchObject({
+        method: 'POST',
+        path: '/classes/{classSourcedId}/lineItems',
+        requestSchema: 'LineItemSetDType',
+        queryParameters: [],
+      });
       expect(byId('putCategory').requestSchema).toBe('SingleCategoryDType');
       expect(byId('getAllClasses').queryParameters).toEqual(['limit', 'offset', 'sort', 'orderBy', 'filter', 'fields']);
       expect(byId('getClass').queryParameters).toEqual(['fields']);
@@ -251,8 +305,12 @@ describe('OneRoster 1.2 schemas from the official OpenAPI files', () => {
       expect(responseSchemaOf('gradebook', 'PUT', '/results/{sourcedId}', 201)).toBeNull();
       expect(responseSchemaOf('gradebook', 'DELETE', '/results/r-1', 204)).toBeNull();
       expect(responseSchemaOf('resources', 'GET', '/users/u-1/resources?limit=5', 200)).toBe('ResourceSetDType');
-      expect(() => responseSchemaOf('gradebook', 'PUT', '/results/r-1', 200)).toThrow('putResult (PUT /results/{sourcedId}) lists no 200 response');
-      expect(() => findV1p2Operation('rostering', 'PUT', '/users/u-1')).toThrow('no OneRoster 1.2 rostering operation for PUT /users/u-1');
+      expect(() => responseSchemaOf('gradebook', 'PUT', '/results/r-1', 200)).toThrow(
+        'putResult (PUT /results/{sourcedId}) lists no 200 response',
+      );
+      expect(() => findV1p2Operation('rostering', 'PUT', '/users/u-1')).toThrow(
+        'no OneRoster 1.2 rostering operation for PUT /users/u-1',
+      );
     });
   });
 });

@@ -50,7 +50,10 @@ const DOC_ID = 'oneroster-v1p2-oas-derived';
 const LOCAL_REF = /^#\/(rostering|gradebook|resources)\/schemas\/([A-Za-z0-9_]+)$/;
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-const derived = JSON.parse(readFileSync(join(__dirname, 'oas-derived.json'), 'utf8')) as Record<V1p2Service, DerivedService>;
+const derived = JSON.parse(readFileSync(join(__dirname, 'oas-derived.json'), 'utf8')) as Record<
+  V1p2Service,
+  DerivedService
+>;
 
 export const V1P2_OPERATIONS: readonly V1p2Operation[] = Object.freeze(
   V1P2_SERVICES.flatMap((service) => derived[service].operations.map((op) => Object.freeze({ service, ...op }))),
@@ -93,7 +96,10 @@ function absoluteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(absoluteRefs);
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOC_ID}${v}` : absoluteRefs(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOC_ID}${v}` : absoluteRefs(v),
+    ]),
   );
 }
 
@@ -107,7 +113,10 @@ function relaxRecord(record: JsonSchema, fields: true | readonly string[]): Json
   const { required: _required, ...rest } = record;
   if (fields === true) return rest;
   const properties = (record.properties ?? {}) as Record<string, JsonSchema>;
-  return { ...rest, properties: Object.fromEntries(Object.entries(properties).filter(([name]) => fields.includes(name))) };
+  return {
+    ...rest,
+    properties: Object.fromEntries(Object.entries(properties).filter(([name]) => fields.includes(name))),
+  };
 }
 
 /** A wrapper property (`user`, `users`) with the record it holds relaxed for `fields`. */
@@ -124,7 +133,10 @@ function trimmedSchema(service: V1p2Service, name: string, fields: true | readon
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
   const isWrapper = /^(Single\w+|\w+SetDType)$/.test(name) && properties !== undefined;
   if (!isWrapper) return relaxRecord(schema, fields);
-  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, relaxWrapperProperty(p, fields)])) };
+  return {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, relaxWrapperProperty(p, fields)])),
+  };
 }
 
 function trimmedValidator(service: V1p2Service, name: string, fields: true | readonly string[]): ValidateFunction {
@@ -194,21 +206,38 @@ function describeErrors(errors: readonly ErrorObject[], body: unknown): string[]
 }
 
 /** Problems of `body` against a OneRoster 1.2 schema, one readable line each; empty when valid. */
-export function validateV1p2(service: V1p2Service, schemaName: string, body: unknown, options: V1p2ValidateOptions = {}): string[] {
-  const validate = options.fields ? trimmedValidator(service, schemaName, options.fields) : fullValidator(service, schemaName);
+export function validateV1p2(
+  service: V1p2Service,
+  schemaName: string,
+  body: unknown,
+  options: V1p2ValidateOptions = {},
+): string[] {
+  const validate = options.fields
+    ? trimmedValidator(service, schemaName, options.fields)
+    : fullValidator(service, schemaName);
   return validate(body) ? [] : describeErrors(validate.errors ?? [], body);
 }
 
 /** Fails the test, listing every problem, unless `body` matches the OneRoster 1.2 schema. */
-export function expectV1p2(service: V1p2Service, schemaName: string, body: unknown, options: V1p2ValidateOptions = {}): void {
+export function expectV1p2(
+  service: V1p2Service,
+  schemaName: string,
+  body: unknown,
+  options: V1p2ValidateOptions = {},
+): void {
   const errors = validateV1p2(service, schemaName, body, options);
   if (errors.length === 0) return;
   const trimmed = options.fields ? ' (trimmed with fields)' : '';
-  throw new Error(`body does not match OneRoster 1.2 ${service} ${schemaName}${trimmed}:\n  - ${errors.join('\n  - ')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
+  throw new Error(
+    `body does not match OneRoster 1.2 ${service} ${schemaName}${trimmed}:\n  - ${errors.join('\n  - ')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`,
+  );
 }
 
 function templateSegments(path: string): string[] {
-  return path.split('/').filter(Boolean).map((s) => (/^\{.+\}$|^:.+$/.test(s) ? '{}' : s));
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (/^\{.+\}$|^:.+$/.test(s) ? '{}' : s));
 }
 
 /** How well an operation's path matches `path` (a template in `{id}` or `:id` form, or a real path). */
@@ -231,7 +260,8 @@ export function findV1p2Operation(service: V1p2Service, method: string, path: st
     .filter((c) => c.score >= 0)
     .sort((a, b) => b.score - a.score);
   const [best, next] = candidates;
-  if (!best || (next && next.score === best.score)) throw new Error(`${best ? 'ambiguous' : 'no'} OneRoster 1.2 ${service} operation for ${method} ${path}`);
+  if (!best || (next && next.score === best.score))
+    throw new Error(`${best ? 'ambiguous' : 'no'} OneRoster 1.2 ${service} operation for ${method} ${path}`);
   return best.op;
 }
 
@@ -239,7 +269,12 @@ export function findV1p2Operation(service: V1p2Service, method: string, path: st
  * Schema name of the JSON body an operation answers with this status, null when that answer has no
  * body. An error status the operation does not list falls back to its `default` response.
  */
-export function responseSchemaOf(service: V1p2Service, method: string, path: string, status: number | string): string | null {
+export function responseSchemaOf(
+  service: V1p2Service,
+  method: string,
+  path: string,
+  status: number | string,
+): string | null {
   const op = findV1p2Operation(service, method, path);
   const code = String(status);
   if (code in op.responses) return op.responses[code] ?? null;

@@ -8,4 +8,9 @@ export * from './alert-message-fetch.entity';
 export * from './webhook-delivery-attempt.entity';
 export * from './webhook-delivery.entity';
 
-export const ALERT_ENTITIES = [AlertMessageEntity, AlertMessageFetchEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity];
+export const ALERT_ENTITIES = [
+  AlertMessageEntity,
+  AlertMessageFetchEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryAttemptEntity,
+];

@@ -2,7 +2,17 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
 /** How an attempt failed (null when it got a 2xx). Values are stored and shown: do not rename. */
-export const ATTEMPT_ERROR_CODES = ['E_HTTP', 'E_REDIRECT', 'E_TIMEOUT', 'E_CONNECT', 'E_DNS', 'E_TLS', 'E_BLOCKED_TARGET', 'E_SIGNING', 'E_UNKNOWN'] as const;
+export const ATTEMPT_ERROR_CODES = [
+  'E_HTTP',
+  'E_REDIRECT',
+  'E_TIMEOUT',
+  'E_CONNECT',
+  'E_DNS',
+  'E_TLS',
+  'E_BLOCKED_TARGET',
+  'E_SIGNING',
+  'E_UNKNOWN',
+] as const;
 export type AttemptErrorCode = (typeof ATTEMPT_ERROR_CODES)[number];
 
 /** One HTTP attempt of a delivery (append-only). */

@@ -20,7 +20,10 @@ export type DeliveryTrigger = 'message' | 'redeliver' | 'test';
  * (job id = delivery id = the JWT's `jti`). The queue holds only this id.
  */
 @Entity({ name: 'webhook_deliveries' })
-@Index('UQ_webhook_deliveries_message_webhook', ['messageId', 'webhookId'], { unique: true, where: `"trigger" = 'message'` })
+@Index('UQ_webhook_deliveries_message_webhook', ['messageId', 'webhookId'], {
+  unique: true,
+  where: `"trigger" = 'message'`,
+})
 @Index('IDX_webhook_deliveries_webhook_created', ['webhookId', 'createdAt'])
 @Index('IDX_webhook_deliveries_message', ['messageId'])
 @Index('IDX_webhook_deliveries_open_due', ['dueAt'], { where: `status IN ${OPEN_DELIVERY_STATUSES_SQL}` })

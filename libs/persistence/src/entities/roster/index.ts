@@ -19,7 +19,11 @@ import { RosterEnrollmentEntity } from './roster-enrollment.entity';
 import { RosterImportEntity } from './roster-import.entity';
 import { RosterOrgEntity } from './roster-org.entity';
 import { RosterUserEntity } from './roster-user.entity';
-import { RosterUserProfileRecordEntity, RosterUserResourceRecordEntity, RosterUserRoleRecordEntity } from './roster-user-links.entity';
+import {
+  RosterUserProfileRecordEntity,
+  RosterUserResourceRecordEntity,
+  RosterUserRoleRecordEntity,
+} from './roster-user-links.entity';
 
 export const ROSTER_ENTITIES = [
   RosterOrgEntity,

@@ -6,7 +6,9 @@ export type RosterSessionType = 'gradingPeriod' | 'semester' | 'schoolYear' | 't
 /** OneRoster academic session (reference §3.4): terms, grading periods, semesters, school years. */
 @Entity({ name: 'roster_academic_sessions' })
 @Unique('UQ_roster_academic_sessions_ordinal', ['tenantId', 'ordinal'], { deferrable: 'INITIALLY DEFERRED' })
-@Unique('UQ_roster_academic_sessions_type_ordinal', ['tenantId', 'type', 'typeOrdinal'], { deferrable: 'INITIALLY DEFERRED' })
+@Unique('UQ_roster_academic_sessions_type_ordinal', ['tenantId', 'type', 'typeOrdinal'], {
+  deferrable: 'INITIALLY DEFERRED',
+})
 @Index('IDX_roster_academic_sessions_parent', ['tenantId', 'parentSourcedId'])
 export class RosterAcademicSessionEntity extends RosterRecord {
   @Column({ type: 'text' })

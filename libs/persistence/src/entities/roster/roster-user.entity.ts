@@ -1,7 +1,8 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
 import { RosterRecord } from './roster-record';
 
-export type RosterRole = 'administrator' | 'aide' | 'guardian' | 'parent' | 'proctor' | 'relative' | 'student' | 'teacher';
+export type RosterRole =
+  'administrator' | 'aide' | 'guardian' | 'parent' | 'proctor' | 'relative' | 'student' | 'teacher';
 
 /** Partition of users served by `/students` (student), `/teachers` (staff) and neither (other). */
 export type RosterRoleGroup = 'student' | 'staff' | 'other';
@@ -58,7 +59,9 @@ export interface RosterUserProfile {
  */
 @Entity({ name: 'roster_users' })
 @Unique('UQ_roster_users_ordinal', ['tenantId', 'ordinal'], { deferrable: 'INITIALLY DEFERRED' })
-@Unique('UQ_roster_users_group_ordinal', ['tenantId', 'roleGroup', 'groupOrdinal'], { deferrable: 'INITIALLY DEFERRED' })
+@Unique('UQ_roster_users_group_ordinal', ['tenantId', 'roleGroup', 'groupOrdinal'], {
+  deferrable: 'INITIALLY DEFERRED',
+})
 // (tenant_id, lower(family_name) COLLATE "C", ordinal) INCLUDE (family_name): an expression index, created by migration 1763769900000 (INCLUDE: 1764200000000).
 @Index('IDX_roster_users_family_name_ci', { synchronize: false })
 // The same shape for the other names partners filter on (migration 1763770000000); given_name INCLUDEd like family_name (1764200000000).

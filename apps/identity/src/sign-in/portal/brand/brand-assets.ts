@@ -25,8 +25,12 @@ export function imageAsset(value: unknown): Asset | undefined {
 export function fontAsset(entry: unknown): Asset | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { source, file_type: fileType, file } = entry as Record<string, unknown>;
-  const format = typeof fileType === 'string' && Object.prototype.hasOwnProperty.call(FONT_FORMATS, fileType) ? FONT_FORMATS[fileType] : undefined;
-  if (source !== 'file' || !format || typeof file !== 'string' || fontProblem(file, fileType) !== undefined) return undefined;
+  const format =
+    typeof fileType === 'string' && Object.prototype.hasOwnProperty.call(FONT_FORMATS, fileType)
+      ? FONT_FORMATS[fileType]
+      : undefined;
+  if (source !== 'file' || !format || typeof file !== 'string' || fontProblem(file, fileType) !== undefined)
+    return undefined;
   const bytes = decodeBase64(file);
   return bytes ? { contentType: format.contentType, body: bytes } : undefined;
 }
@@ -38,7 +42,8 @@ export function fontAsset(entry: unknown): Asset | undefined {
  */
 export const VERSIONED_CACHE = 'public, max-age=31536000, immutable';
 export const UNVERSIONED_CACHE = 'public, max-age=300';
-export const cacheControl = (query: Record<string, unknown>): string => (typeof query.v === 'string' && query.v !== '' ? VERSIONED_CACHE : UNVERSIONED_CACHE);
+export const cacheControl = (query: Record<string, unknown>): string =>
+  typeof query.v === 'string' && query.v !== '' ? VERSIONED_CACHE : UNVERSIONED_CACHE;
 
 /** Headers of every brand asset: its exact type, never sniffed, this origin only, cached (long when versioned). */
 export function assetHeaders(contentType: string, cache: string = UNVERSIONED_CACHE): Record<string, string> {

@@ -25,19 +25,31 @@ describe('brand stylesheet', () => {
     const brand: BrandConfiguration = {
       ...testBrand(),
       layout: 'right',
-      typefaces: { sans: [{ name: 'Lion Sans', source: 'file', file_type: 'woff', file: WOFF }, { name: 'Inter', source: 'google' }], serif: [] },
+      typefaces: {
+        sans: [
+          { name: 'Lion Sans', source: 'file', file_type: 'woff', file: WOFF },
+          { name: 'Inter', source: 'google' },
+        ],
+        serif: [],
+      },
       font_styles: { header: ['serif', 'font-bold', 'uppercase'], prose: ['sans'] },
     };
     const css = brandCss(brand, paths);
     expect(css).toContain('--primary: #1d4ed8;');
     expect(css).toContain('body { justify-content: flex-end; }');
-    expect(css).toContain('@font-face { font-family: "brand-sans-0"; src: url("/signin/brand/portal.lioncity.example/fonts/sans/0?v=1700000000000") format("woff"); font-display: swap; }');
+    expect(css).toContain(
+      '@font-face { font-family: "brand-sans-0"; src: url("/signin/brand/portal.lioncity.example/fonts/sans/0?v=1700000000000") format("woff"); font-display: swap; }',
+    );
     expect(css).toContain('--font-sans: "brand-sans-0", "Inter", system-ui');
     expect(css).toContain('h1, h2 { font-family: var(--font-serif); font-weight: 700; text-transform: uppercase; }');
     expect(css).toContain('body, input, button { font-family: var(--font-sans); }');
-    expect(css).toContain('background-image: url("/signin/brand/portal.lioncity.example/background?v=1700000000000"), linear-gradient(to bottom right, #0b1f3a, #1d4ed8);');
+    expect(css).toContain(
+      'background-image: url("/signin/brand/portal.lioncity.example/background?v=1700000000000"), linear-gradient(to bottom right, #0b1f3a, #1d4ed8);',
+    );
     expect(css).toContain('background-repeat: no-repeat, no-repeat; background-size: cover, cover;');
-    expect(css).toContain('@media (prefers-color-scheme: dark) { body { background-color: #0b1f3a; background-image: url("/signin/brand/portal.lioncity.example/background?v=1700000000000"); background-position: center; background-repeat: no-repeat; background-size: cover; } }');
+    expect(css).toContain(
+      '@media (prefers-color-scheme: dark) { body { background-color: #0b1f3a; background-image: url("/signin/brand/portal.lioncity.example/background?v=1700000000000"); background-position: center; background-repeat: no-repeat; background-size: cover; } }',
+    );
   });
 
   it('keeps brand text readable: a failing pair falls back (WCAG AA)', () => {
@@ -57,9 +69,17 @@ describe('brand stylesheet', () => {
       primary_color: 'red; } body { display: none',
       secondary_color: '#123456 !important',
       layout: 'center; background: url(https://evil.example/x)',
-      typefaces: { sans: [{ name: 'X"; } @import url(https://evil.example/a.css); a { b: "', source: 'google' }], serif: [{ name: 'Y', source: 'file', file_type: 'exe', file: WOFF }] },
+      typefaces: {
+        sans: [{ name: 'X"; } @import url(https://evil.example/a.css); a { b: "', source: 'google' }],
+        serif: [{ name: 'Y', source: 'file', file_type: 'exe', file: WOFF }],
+      },
       font_styles: { header: ['sans', 'font-bold;color:red'], prose: ['serif', '}'] },
-      background: { ...testBrand().background, position: 'center;x', size: 'cover) url(//evil.example', gradient: { from: 'red', via: 'javascript:', to: '#ffffff' } },
+      background: {
+        ...testBrand().background,
+        position: 'center;x',
+        size: 'cover) url(//evil.example',
+        gradient: { from: 'red', via: 'javascript:', to: '#ffffff' },
+      },
     } as unknown as BrandConfiguration;
     const css = brandCss(hostile, paths);
     // The parser sees only our at-rules and our urls; the hostile name stays one string.

@@ -1,7 +1,17 @@
 import type { BrandConfiguration, TypefaceEntry } from '@edu/persistence';
 import { BRAND_FAMILIES, type BrandFamily, type BrandPaths, type Scheme } from './brand-paths';
 import { AA_NON_TEXT, parseHexColor, readableOn } from './contrast';
-import { BACKGROUND_POSITION, BACKGROUND_REPEAT, BACKGROUND_SIZE, cssString, cssUrl, FONT_FORMATS, keyword, LAYOUT_JUSTIFY, STYLE_CLASSES } from './css-values';
+import {
+  BACKGROUND_POSITION,
+  BACKGROUND_REPEAT,
+  BACKGROUND_SIZE,
+  cssString,
+  cssUrl,
+  FONT_FORMATS,
+  keyword,
+  LAYOUT_JUSTIFY,
+  STYLE_CLASSES,
+} from './css-values';
 
 /** The portal's own surfaces and text (portal.css): brand colours are checked against these. */
 export const SURFACE: Record<Scheme, string> = { light: '#ffffff', dark: '#1d2329' };
@@ -27,7 +37,10 @@ export interface Palette {
 export function brandPalette(c: Partial<BrandConfiguration>): Palette {
   const primary = parseHexColor(c.primary_color) ?? DEFAULT_PRIMARY;
   const secondary = parseHexColor(c.secondary_color) ?? primary;
-  const per = (min?: number) => ({ light: readableOn(SURFACE.light, [primary, TEXT.light], min), dark: readableOn(SURFACE.dark, [primary, TEXT.dark], min) });
+  const per = (min?: number) => ({
+    light: readableOn(SURFACE.light, [primary, TEXT.light], min),
+    dark: readableOn(SURFACE.dark, [primary, TEXT.dark], min),
+  });
   return {
     primary,
     onPrimary: readableOn(primary, ['#ffffff', TEXT.light]),
@@ -53,7 +66,9 @@ function family(key: BrandFamily, entries: unknown, paths: BrandPaths): { faces:
       const f = FONT_FORMATS[String(t.file_type)];
       if (!f || typeof t.file !== 'string') return;
       const name = cssString(`brand-${key}-${i}`);
-      faces.push(`@font-face { font-family: ${name}; src: ${cssUrl(paths.font(key, i))} format(${cssString(f.format)}); font-display: swap; }`);
+      faces.push(
+        `@font-face { font-family: ${name}; src: ${cssUrl(paths.font(key, i))} format(${cssString(f.format)}); font-display: swap; }`,
+      );
       names.push(name);
     } else if (typeof t?.name === 'string' && t.name.trim()) {
       // A font library's typeface: used when the device has it (nothing is fetched from elsewhere).
@@ -102,7 +117,9 @@ function backgroundRules(c: Partial<BrandConfiguration>, paths: BrandPaths): str
   const b = c.background;
   const light = parseHexColor(b?.color?.light) ?? '#f3f5f7';
   const dark = parseHexColor(b?.color?.dark) ?? '#101418';
-  const stops = [b?.gradient?.from, b?.gradient?.via, b?.gradient?.to].map(parseHexColor).filter((s): s is string => Boolean(s));
+  const stops = [b?.gradient?.from, b?.gradient?.via, b?.gradient?.to]
+    .map(parseHexColor)
+    .filter((s): s is string => Boolean(s));
   const image: Layer[] = b?.image
     ? [
         {
@@ -113,7 +130,17 @@ function backgroundRules(c: Partial<BrandConfiguration>, paths: BrandPaths): str
         },
       ]
     : [];
-  const gradient: Layer[] = stops.length >= 2 ? [{ image: `linear-gradient(to bottom right, ${stops.join(', ')})`, position: 'center', repeat: 'no-repeat', size: 'cover' }] : [];
+  const gradient: Layer[] =
+    stops.length >= 2
+      ? [
+          {
+            image: `linear-gradient(to bottom right, ${stops.join(', ')})`,
+            position: 'center',
+            repeat: 'no-repeat',
+            size: 'cover',
+          },
+        ]
+      : [];
   return `body { background-color: ${light}; ${layers([...image, ...gradient])} background-attachment: fixed; }
 @media (prefers-color-scheme: dark) { body { background-color: ${dark}; ${layers(image)} } }`;
 }

@@ -31,18 +31,23 @@ export class BrandStore {
   }
 
   private async pageBrand(where: string, params: unknown[]): Promise<PageBrand | undefined> {
-    const rows: { domain: string; name: unknown; light: boolean; dark: boolean; version: string }[] = await this.ds.query(
-      `SELECT domain, brand_configuration->>'portal_name' AS name,
+    const rows: { domain: string; name: unknown; light: boolean; dark: boolean; version: string }[] =
+      await this.ds.query(
+        `SELECT domain, brand_configuration->>'portal_name' AS name,
               coalesce(length(brand_configuration #>> '{logo,light}'), 0) > 0 AS light,
               coalesce(length(brand_configuration #>> '{logo,dark}'), 0) > 0 AS dark,
               (extract(epoch FROM updated_at) * 1000)::bigint::text AS version
        FROM vanity_domains ${where}`,
-      params,
-    );
+        params,
+      );
     const row = rows[0];
     if (!row) return undefined;
     const portalName = typeof row.name === 'string' && row.name.trim() ? row.name.trim() : 'Sign in';
-    return { portalName, paths: new BrandPaths(row.domain, row.version), hasLogo: { light: row.light, dark: row.dark } };
+    return {
+      portalName,
+      paths: new BrandPaths(row.domain, row.version),
+      hasLogo: { light: row.light, dark: row.dark },
+    };
   }
 
   /** The whole configuration (for the stylesheet), with the version of its asset paths. */
@@ -52,12 +57,17 @@ export class BrandStore {
       [domain.toLowerCase()],
     );
     const row = rows[0];
-    return row?.config && typeof row.config === 'object' ? { config: row.config, paths: new BrandPaths(domain.toLowerCase(), row.version) } : undefined;
+    return row?.config && typeof row.config === 'object'
+      ? { config: row.config, paths: new BrandPaths(domain.toLowerCase(), row.version) }
+      : undefined;
   }
 
   /** One value of the configuration by its path (e.g. logo.light, typefaces.sans.0). */
   async part(domain: string, path: string[]): Promise<unknown> {
-    const rows: { value: unknown }[] = await this.ds.query(`SELECT brand_configuration #> $2::text[] AS value FROM vanity_domains WHERE domain = $1`, [domain.toLowerCase(), path]);
+    const rows: { value: unknown }[] = await this.ds.query(
+      `SELECT brand_configuration #> $2::text[] AS value FROM vanity_domains WHERE domain = $1`,
+      [domain.toLowerCase(), path],
+    );
     return rows[0]?.value ?? undefined;
   }
 }

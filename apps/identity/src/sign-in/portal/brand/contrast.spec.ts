@@ -36,6 +36,7 @@ describe('brand colour contrast (WCAG)', () => {
 
   it('parses only #RRGGBB', () => {
     expect(parseHexColor('#1D4ED8')).toBe('#1d4ed8');
-    for (const bad of ['red', '#fff', '#1d4ed8;}', 'url(x)', '#1d4ed8 ', null, 7]) expect(parseHexColor(bad)).toBeUndefined();
+    for (const bad of ['red', '#fff', '#1d4ed8;}', 'url(x)', '#1d4ed8 ', null, 7])
+      expect(parseHexColor(bad)).toBeUndefined();
   });
 });

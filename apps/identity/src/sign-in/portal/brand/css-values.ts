@@ -28,8 +28,19 @@ export function keyword<T extends string>(table: Record<string, T>, value: unkno
 
 /** `layout`: where the sign-in card sits across the page. */
 export const LAYOUT_JUSTIFY: Record<string, string> = { center: 'center', left: 'flex-start', right: 'flex-end' };
-export const BACKGROUND_POSITION: Record<string, string> = { center: 'center', top: 'top', bottom: 'bottom', left: 'left', right: 'right' };
-export const BACKGROUND_REPEAT: Record<string, string> = { 'no-repeat': 'no-repeat', repeat: 'repeat', 'repeat-x': 'repeat-x', 'repeat-y': 'repeat-y' };
+export const BACKGROUND_POSITION: Record<string, string> = {
+  center: 'center',
+  top: 'top',
+  bottom: 'bottom',
+  left: 'left',
+  right: 'right',
+};
+export const BACKGROUND_REPEAT: Record<string, string> = {
+  'no-repeat': 'no-repeat',
+  repeat: 'repeat',
+  'repeat-x': 'repeat-x',
+  'repeat-y': 'repeat-y',
+};
 export const BACKGROUND_SIZE: Record<string, string> = { cover: 'cover', contain: 'contain', auto: 'auto' };
 
 /** Font file types and their `format()` hint and HTTP content type. */
@@ -40,8 +51,25 @@ export const FONT_FORMATS: Record<string, { format: string; contentType: string 
   otf: { format: 'opentype', contentType: 'font/otf' },
 };
 
-const WEIGHTS: Record<string, string> = { thin: '100', extralight: '200', light: '300', normal: '400', medium: '500', semibold: '600', bold: '700', extrabold: '800', black: '900' };
-const TRACKING: Record<string, string> = { tighter: '-0.05em', tight: '-0.025em', normal: '0', wide: '0.025em', wider: '0.05em', widest: '0.1em' };
+const WEIGHTS: Record<string, string> = {
+  thin: '100',
+  extralight: '200',
+  light: '300',
+  normal: '400',
+  medium: '500',
+  semibold: '600',
+  bold: '700',
+  extrabold: '800',
+  black: '900',
+};
+const TRACKING: Record<string, string> = {
+  tighter: '-0.05em',
+  tight: '-0.025em',
+  normal: '0',
+  wide: '0.025em',
+  wider: '0.05em',
+  widest: '0.1em',
+};
 
 /**
  * The style class names of `font_styles` (Tailwind's names, as the spec's `font-semibold`) we
