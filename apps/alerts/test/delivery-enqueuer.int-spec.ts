@@ -62,7 +62,10 @@ describe('DeliveryEnqueuer (PostgreSQL, Redis)', () => {
     const redis = testRedis();
     const s = await store(redis.url, redis.prefix);
     const [a, b] = [await s.newDelivery(), await s.newDelivery()];
-    await s.enqueuer.enqueue([{ deliveryId: a }, { deliveryId: b, urgent: true }]);
+    await s.enqueuer.enqueue([
+      { kind: 'first-attempt', deliveryId: a },
+      { kind: 'test', deliveryId: b },
+    ]);
     expect([await s.queue.state(a), await s.queue.state(b)]).toEqual(['waiting', 'waiting']);
     expect(await s.enqueuedAt(a)).toBeInstanceOf(Date);
     expect(await s.enqueuedAt(b)).toBeInstanceOf(Date);
@@ -74,7 +77,7 @@ describe('DeliveryEnqueuer (PostgreSQL, Redis)', () => {
       const s = await store(stuck.url, '{stuck}');
       const id = await s.newDelivery();
       const started = Date.now();
-      await expect(s.enqueuer.enqueue([{ deliveryId: id }], 200)).resolves.toBeUndefined();
+      await expect(s.enqueuer.enqueue([{ kind: 'first-attempt', deliveryId: id }], 200)).resolves.toBeUndefined();
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(await s.enqueuedAt(id)).toBeNull();
     } finally {

@@ -110,8 +110,12 @@ describe('alerts: queue dashboard at /admin/queues', () => {
 
   it('shows the delivery queue with its counts', async () => {
     const queue = app.get(DeliveryQueue);
-    await queue.enqueue(Array.from({ length: 3 }, () => ({ deliveryId: randomUUID() })));
-    await queue.enqueue(Array.from({ length: 2 }, () => ({ deliveryId: randomUUID(), delayMs: 600_000 })));
+    await queue.enqueue(
+      Array.from({ length: 3 }, () => ({ kind: 'first-attempt' as const, deliveryId: randomUUID() })),
+    );
+    await queue.enqueue(
+      Array.from({ length: 2 }, () => ({ kind: 'first-attempt' as const, deliveryId: randomUUID(), delayMs: 600_000 })),
+    );
     const res = await http().get(`${QUEUE_DASHBOARD_PATH}/api/queues`).set('Authorization', RIGHT).expect(200);
     expect(res.body.queues).toHaveLength(1);
     expect(res.body.queues[0]).toMatchObject({

@@ -165,7 +165,7 @@ describe('webhook dispatcher: signed deliveries', () => {
     const hook = await h.webhook(`${h.receiver.url}/gone`);
     const [id] = await h.deliveries(hook, [(await h.message()).id], { queued: false });
     await h.ds.query(`DELETE FROM webhooks WHERE id = $1`, [hook.id]);
-    await h.queue.enqueue([{ deliveryId: id }]);
+    await h.queue.enqueue([{ kind: 'first-attempt', deliveryId: id }]);
     await h.until([id], ['cancelled']);
     expect(h.receiver.byJti(id)).toHaveLength(0);
     expect(await h.attempts(id)).toHaveLength(0);

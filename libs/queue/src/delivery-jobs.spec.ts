@@ -1,5 +1,4 @@
 import { attemptOffsetOf, deliveryJobData, deliveryJobOf, type DeliveryJob } from './delivery-jobs';
-import { jobToQueue } from './delivery-queue';
 
 describe('delivery jobs', () => {
   it('store every kind with an attempt offset, 0 unless requeued, and nothing else', () => {
@@ -26,22 +25,5 @@ describe('delivery jobs', () => {
       deliveryId: 'b',
       attemptOffset: 3,
     });
-  });
-
-  it('name the kind of a job its producer described without one', () => {
-    expect(jobToQueue({ deliveryId: 'a' })).toEqual({ kind: 'first-attempt', deliveryId: 'a', delayMs: undefined });
-    expect(jobToQueue({ deliveryId: 'b', attemptOffset: 2, delayMs: 10 })).toEqual({
-      kind: 'requeued',
-      deliveryId: 'b',
-      attemptOffset: 2,
-      delayMs: 10,
-    });
-    expect(jobToQueue({ deliveryId: 'c', urgent: true })).toEqual({
-      kind: 'test',
-      deliveryId: 'c',
-      delayMs: undefined,
-    });
-    const named = { kind: 'redelivery', deliveryId: 'd' } as const;
-    expect(jobToQueue(named)).toBe(named);
   });
 });

@@ -15,33 +15,6 @@ export interface DeliveryQueueSettings {
 /** A delivery job to add, optionally after a wait before its first attempt. */
 export type DeliveryJobToQueue = DeliveryJob & { delayMs?: number };
 
-/**
- * A job described without its kind: requeued when it names attempts already made, a test when
- * urgent, a first attempt otherwise.
- * @deprecated name the kind (`DeliveryJobToQueue`): a redelivery described this way is queued as
- * a first attempt.
- */
-export interface UntypedDeliveryToQueue {
-  kind?: undefined;
-  deliveryId: string;
-  /** Attempts already made (a job re-created after Redis lost it); default 0. */
-  attemptOffset?: number;
-  /** Wait this long before the first attempt of this job. */
-  delayMs?: number;
-  /** Put it at the front of the queue (interactive test deliveries). */
-  urgent?: boolean;
-}
-
-export type DeliveryToQueue = DeliveryJobToQueue | UntypedDeliveryToQueue;
-
-/** The job a producer's description names. */
-export function jobToQueue(d: DeliveryToQueue): DeliveryJobToQueue {
-  if (d.kind !== undefined) return d;
-  const { deliveryId, delayMs } = d;
-  if (d.attemptOffset) return { kind: 'requeued', deliveryId, attemptOffset: d.attemptOffset, delayMs };
-  return { kind: d.urgent ? 'test' : 'first-attempt', deliveryId, delayMs };
-}
-
 /** Completed jobs are kept an hour so a re-add of the same delivery id is ignored meanwhile. */
 const KEEP_COMPLETED = { age: 3600 };
 const KEEP_FAILED = { age: 7 * 24 * 3600 };
@@ -59,14 +32,11 @@ export class DeliveryQueue {
   ) {}
 
   /** Adds jobs; a delivery whose job is still in the queue is left as it is. */
-  async enqueue(deliveries: readonly DeliveryToQueue[]): Promise<void> {
+  async enqueue(deliveries: readonly DeliveryJobToQueue[]): Promise<void> {
     for (let i = 0; i < deliveries.length; i += ADD_BATCH) {
       const batch = deliveries.slice(i, i + ADD_BATCH);
       await this.queue.addBulk(
-        batch.map((d) => {
-          const job = jobToQueue(d);
-          return { name: DELIVERY_JOB, data: deliveryJobData(job), opts: this.jobOptions(job) };
-        }),
+        batch.map((job) => ({ name: DELIVERY_JOB, data: deliveryJobData(job), opts: this.jobOptions(job) })),
       );
     }
   }

@@ -74,7 +74,7 @@ export class DeliveriesService {
         `The delivery is still ${original.status}; redeliver it once it has finished`,
       );
     const created = await this.deliveries.createRedelivery(original, tenantId, hook.appId, hook.type);
-    await this.enqueuer.enqueue([{ deliveryId: created.id, urgent: false }]);
+    await this.enqueuer.enqueue([{ kind: 'redelivery', deliveryId: created.id }]);
     return toDeliveryView(created);
   }
 
@@ -85,7 +85,7 @@ export class DeliveriesService {
   async test(who: Principal, webhookId: string): Promise<TestDeliveryResult> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const created = await this.deliveries.createTest(tenantId, hook.appId, hook.id, hook.type);
-    await this.enqueuer.enqueue([{ deliveryId: created.id, urgent: true }]);
+    await this.enqueuer.enqueue([{ kind: 'test', deliveryId: created.id }]);
     const deadline = Date.now() + this.env.WEBHOOK_TEST_WAIT_MS;
     let current: DeliveryRow = created;
     while (isOpenDelivery(current.status) && Date.now() < deadline) {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { WebhookDeliveriesRepository } from '@edu/persistence';
-import { DeliveryQueue, type DeliveryToQueue } from '@edu/queue';
+import { DeliveryQueue, type DeliveryJobToQueue } from '@edu/queue';
 
 /** How long a request waits for Redis before leaving its deliveries to the outbox relay. */
 export const ENQUEUE_WAIT_MS = 2_000;
@@ -19,7 +19,7 @@ export class DeliveryEnqueuer {
     private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
-  async enqueue(jobs: readonly DeliveryToQueue[], waitMs = ENQUEUE_WAIT_MS): Promise<void> {
+  async enqueue(jobs: readonly DeliveryJobToQueue[], waitMs = ENQUEUE_WAIT_MS): Promise<void> {
     if (jobs.length === 0) return;
     const deliveryIds = jobs.map((j) => j.deliveryId);
     let timer: NodeJS.Timeout | undefined;

@@ -77,7 +77,7 @@ export class MessagesService {
       return { stored, existing, existingFanOut, deliveries };
     });
     this.metrics.messagesStored.inc(stored.length);
-    await this.enqueuer.enqueue(deliveries.map(({ deliveryId }) => ({ deliveryId })));
+    await this.enqueuer.enqueue(deliveries.map(({ deliveryId }) => ({ kind: 'first-attempt', deliveryId })));
 
     const perMessage = new Map<string, number>();
     for (const d of deliveries) perMessage.set(d.messageId, (perMessage.get(d.messageId) ?? 0) + 1);
