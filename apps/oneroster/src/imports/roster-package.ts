@@ -99,6 +99,15 @@ async function openZipPackage(file: string, maxUncompressedBytes: number): Promi
   };
 }
 
+/**
+ * Read size of a package's files. Each chunk's rows are parsed and checked without returning to
+ * the event loop, and the COPY batch already sent to PostgreSQL is only written out further when
+ * it does: with 1 MiB chunks the database sat idle nearly half of each COPY, waiting for the rest
+ * of the batch (`ClientRead`), while the reader waited for the COPY. 64 KiB keeps both busy
+ * (a tenth-scale import 29-32 s -> 19 s). Zip entries come inflated in smaller chunks already.
+ */
+const FILE_CHUNK_BYTES = 64 * 1024;
+
 async function openDirectoryPackage(dir: string): Promise<RosterPackage> {
   const dirents = await fs.readdir(dir, { withFileTypes: true });
   const names = dirents.filter((d) => d.isFile() && !ignorable(d.name)).map((d) => d.name);
@@ -106,7 +115,7 @@ async function openDirectoryPackage(dir: string): Promise<RosterPackage> {
     names,
     open: async (name) => {
       if (!names.includes(name)) throw new PackageError(`${name} is not in the package`);
-      return createReadStream(path.join(dir, name), { highWaterMark: 1 << 20 });
+      return createReadStream(path.join(dir, name), { highWaterMark: FILE_CHUNK_BYTES });
     },
     close: async () => undefined,
   };
