@@ -75,13 +75,13 @@ export class ConditionalReads {
     }
     // `*` matches any current representation: known to exist only once it was written.
     if (condition?.any) return this.notModified(read.res, etag);
-    send({ body: out.body, headers: { ...out.headers, ...validators(etag) } });
+    send(tagged(out, etag));
   }
 
   /**
    * A read without validators renders under the versions this replica last saw for the tenant,
    * reading the current ones with its rows (one round trip instead of two). The answer stands
-   * when they give the same tag: the rows were read at exactly those versions (or, for an empty
+   * when the versions that key it are the same: the rows were read at exactly those versions (or, for an empty
    * page, the versions read after the rows still equal the ones seen before, and versions only
    * grow). Otherwise nothing is sent and the versions seen are returned: the read starts again
    * under them, so a write through another replica still changes the very next answer.
@@ -98,14 +98,14 @@ export class ConditionalReads {
     if (this.cache.get(etag)) return undefined;
     const fresh = await render({ ...read.access, rosterVersion: guess.roster }, true);
     const seen = fresh.versionsSeen ?? (await this.versions.read(read.access.tenantId));
-    if (this.etagOf(read, seen) !== etag) {
+    const [keyedBy, keyedNow] = [this.keyingVersions(read, guess), this.keyingVersions(read, seen)];
+    if (keyedNow.roster !== keyedBy.roster || keyedNow.gradebook !== keyedBy.gradebook) {
       this.versions.remember(read.access.tenantId, seen);
       this.metrics.count('guess_missed');
       return seen;
     }
     const out = this.keep(etag, fresh);
-    if (!out) send(fresh);
-    else send({ body: out.body, headers: { ...out.headers, ...validators(etag) } });
+    send(out ? tagged(out, etag) : fresh);
     return 'sent';
   }
 
@@ -126,9 +126,19 @@ export class ConditionalReads {
     res.status(304).set(validators(etag)).end();
   }
 
-  private etagOf({ api, access, resource, req }: ReadContext, versions: DataVersions): string {
-    const who = (req as unknown as Record<string, unknown>)[PRINCIPAL_KEY] as Principal | undefined;
+  /** The versions a read's answer depends on: the roster's, and the gradebook's for gradebook objects only. */
+  private keyingVersions(
+    { api, resource }: ReadContext,
+    versions: DataVersions,
+  ): { roster: string; gradebook: string | null } {
     const gradebook = tableOf(resource, api.version).changes === 'api';
+    return { roster: versions.roster, gradebook: gradebook ? versions.gradebook : null };
+  }
+
+  private etagOf(read: ReadContext, versions: DataVersions): string {
+    const { api, access, req } = read;
+    const who = (req as unknown as Record<string, unknown>)[PRINCIPAL_KEY] as Principal | undefined;
+    const keying = this.keyingVersions(read, versions);
     return entityTag({
       publicBase: this.publicBase,
       apiVersion: api.version,
@@ -136,12 +146,17 @@ export class ConditionalReads {
       scopes: who ? [...who.scopes] : [],
       rootOrgSourcedId: access.rootOrgSourcedId,
       output: access.output,
-      rosterVersion: versions.roster,
-      gradebookVersion: gradebook ? versions.gradebook : null,
+      rosterVersion: keying.roster,
+      gradebookVersion: keying.gradebook,
       path: req.path,
       query: normaliseQuery(req.originalUrl),
     });
   }
+}
+
+/** A kept answer with its validators. */
+function tagged(out: CachedAnswer, etag: string): JsonAnswer {
+  return { body: out.body, headers: { ...out.headers, ...validators(etag) } };
 }
 
 function validators(etag: string): Record<string, string> {
