@@ -55,9 +55,16 @@ export interface RosterResponse {
   readonly versionsSeen?: DataVersions | null;
 }
 
+const OBSERVING = new WeakMap<RowSerializer, RowSerializer>();
+
 /** The serializer, reading the tenant's data versions along with the rows when asked to. */
 function observing(serializer: RowSerializer, observeVersions: boolean): RowSerializer {
-  return observeVersions ? { ...serializer, columns: serializer.columns + DATA_VERSION_COLUMNS } : serializer;
+  if (!observeVersions) return serializer;
+  // Serializers are built once and cached (`rowSerializer`), so each gets its observing twin once:
+  // no select list concatenated (and hashed into a statement name) per request.
+  let twin = OBSERVING.get(serializer);
+  if (!twin) OBSERVING.set(serializer, (twin = { ...serializer, columns: serializer.columns + DATA_VERSION_COLUMNS }));
+  return twin;
 }
 
 /** `{"<key>":<value>[,"statusInfoSet":[…]]}` from a JSON text already built by the database. */
