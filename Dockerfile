@@ -58,7 +58,8 @@ CMD ["node", "tools/runtime/run-dist.js", "apps/identity/src/main"]
 FROM runtime AS app-oneroster
 ENV APP=oneroster PORT=3001
 EXPOSE 3001
-CMD ["node", "tools/runtime/run-dist.js", "apps/oneroster/src/main"]
+# The flags of tools/runtime/node-flags.js for this entry point.
+CMD ["node", "--max-semi-space-size=64", "tools/runtime/run-dist.js", "apps/oneroster/src/main"]
 
 FROM runtime AS app-alerts
 ENV APP=alerts PORT=3002

@@ -49,6 +49,7 @@ import {
   syncLines,
   type SyncResult,
 } from './caching';
+import { cpuMsOf } from '../common/cpu';
 import { startBenchDatabase } from '../common/database';
 import { freePort, log, projectRoot, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
 
@@ -166,6 +167,8 @@ interface RunResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** CPU time of the server answering (service or baseline process, not PostgreSQL) per request, µs. */
+  serverCpuUs?: number;
 }
 
 async function run(
@@ -326,6 +329,15 @@ async function surveyDistrict(url: string, tenantId: string, connectionCounts: n
 }
 
 /** Starts a oneroster service on `port` (compiled, as a child process) with `env` over the bench's settings. */
+/** The Node flags the service is deployed with (tools/runtime/node-flags.js, the Dockerfile's CMD). */
+function serviceNodeFlags(root: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { nodeFlagsFor } = require(path.join(root, 'tools', 'runtime', 'node-flags.js')) as {
+    nodeFlagsFor(entry: string): string[];
+  };
+  return nodeFlagsFor('apps/oneroster/src/main');
+}
+
 function startService(b: Bench, port: number, env: NodeJS.ProcessEnv): ChildProcess {
   const child = startChild(
     b.root,
@@ -343,31 +355,33 @@ function startService(b: Bench, port: number, env: NodeJS.ProcessEnv): ChildProc
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
-    // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
-    (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+    // The service's own flags, as deployed; then profiling aids: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
+    [...serviceNodeFlags(b.root), ...(process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean)],
   );
   b.children.push(child);
   return child;
 }
 
 /** The service (no response cache) and the baseline server, once both answer. */
-async function startTargets(b: Bench, tenantId: string): Promise<{ serviceUrl: string; baselineUrl: string }> {
+async function startTargets(
+  b: Bench,
+  tenantId: string,
+): Promise<Pick<Targets, 'serviceUrl' | 'baselineUrl' | 'servicePid' | 'baselinePid'>> {
   const servicePort = await freePort();
   const baselinePort = await freePort();
   // No response cache: the scenarios repeat URLs (users page 1) and must measure the query path.
-  startService(b, servicePort, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' });
-  b.children.push(
-    startChild(b.root, 'bench/oneroster/baseline-server', {
-      DATABASE_URL: b.db.url,
-      BASELINE_PORT: String(baselinePort),
-      BASELINE_TENANT: tenantId,
-    }),
-  );
+  const service = startService(b, servicePort, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' });
+  const baseline = startChild(b.root, 'bench/oneroster/baseline-server', {
+    DATABASE_URL: b.db.url,
+    BASELINE_PORT: String(baselinePort),
+    BASELINE_TENANT: tenantId,
+  });
+  b.children.push(baseline);
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   const baselineUrl = `http://127.0.0.1:${baselinePort}`;
   await waitFor(`${serviceUrl}/health/ready`, 60_000);
   await waitFor(`${baselineUrl}/users`, 60_000);
-  return { serviceUrl, baselineUrl };
+  return { serviceUrl, baselineUrl, servicePid: service.pid as number, baselinePid: baseline.pid as number };
 }
 
 const BASELINE_PAGE_1: Scenario = {
@@ -449,6 +463,9 @@ function gradebookScenarios(cls: GradedClass, synced: GradedClass[]): [Scenario,
 interface Targets {
   serviceUrl: string;
   baselineUrl: string;
+  /** Process ids of the service and the baseline server: their CPU time per request is reported. */
+  servicePid: number;
+  baselinePid: number;
   auth: Record<string, string>;
 }
 
@@ -464,7 +481,7 @@ async function checkScenariosAnswer(t: Targets, scenarios: Scenario[]): Promise<
 
 function logResult(label: string, r: RunResult): void {
   log(
-    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${r.serverCpuUs ?? '?'} µs/req${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
   );
 }
 
@@ -482,8 +499,11 @@ async function measureScenarios(
     const measure = async (s: Scenario, label = s.name) => {
       const url = s.target === 'service' ? t.serviceUrl : t.baselineUrl;
       const headers = s.target === 'service' ? t.auth : {};
+      const pid = s.target === 'service' ? t.servicePid : t.baselinePid;
       await run(url, s, connections, args.warmup, headers);
+      const cpuBefore = cpuMsOf(pid);
       const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
+      r.serverCpuUs = Math.round(((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, r.requests));
       results.push(r);
       logResult(label, r);
     };
@@ -532,7 +552,8 @@ async function measureSyncs(b: Bench, loaded: Loaded, t: Targets): Promise<SyncR
 
 /** The services up, the app's token minted, line items created for the graded classes. */
 async function prepareTargets(b: Bench, loaded: Loaded, graded: GradedClass[]): Promise<Targets> {
-  const { serviceUrl, baselineUrl } = await startTargets(b, loaded.tenantId);
+  const started = await startTargets(b, loaded.tenantId);
+  const { serviceUrl } = started;
   const scopes = [
     ...['roster.readonly', 'gradebook.readonly', 'gradebook.createput'].map((s) => `${SCOPE_BASE}/${s}`),
     `${V1P2_SCOPE_BASE}/roster.readonly`,
@@ -547,7 +568,7 @@ async function prepareTargets(b: Bench, loaded: Loaded, graded: GradedClass[]): 
   const auth = { authorization: `Bearer ${token}` };
   log(`creating ${graded.length} x 40 line items`);
   for (const cls of graded) await createLineItems(serviceUrl, PREFIX, auth, cls);
-  return { serviceUrl, baselineUrl, auth };
+  return { ...started, auth };
 }
 
 /** Prints the table and writes the run's JSON to bench/results/. */
@@ -697,7 +718,7 @@ function printTable(
   );
   if (imp.copyReference) for (const line of describeCopyReference(imp.copyReference)) lines.push(`  ${line}`);
   lines.push('');
-  const head = ['run', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx'];
+  const head = ['run', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'server CPU µs/req'];
   const rows = results.map((r) => [
     r.scenario,
     String(r.connections),
@@ -707,6 +728,7 @@ function printTable(
     String(r.p99),
     String(r.max),
     String(r.non2xx + r.errors),
+    r.serverCpuUs === undefined ? '' : String(r.serverCpuUs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (cells: string[]) =>

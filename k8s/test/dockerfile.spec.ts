@@ -4,6 +4,12 @@ import * as path from 'node:path';
 import { REPO_ROOT } from './kustomize';
 import { APP_PORTS, APPS, appEntry, KNOWN_VARIABLES, RUNNER } from './platform';
 
+// The flags `npm start` and the benchmarks run each app with: its CMD must carry the same.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { nodeFlagsFor } = require(path.join(REPO_ROOT, 'tools', 'runtime', 'node-flags.js')) as {
+  nodeFlagsFor(entry: string): string[];
+};
+
 interface Instruction {
   keyword: string;
   args: string;
@@ -169,7 +175,7 @@ describe('Dockerfile', () => {
     ).toEqual([]);
     expect(instructionsOf(chain, 'EXPOSE').map((i) => i.args.trim())).toEqual([String(APP_PORTS[app])]);
     const cmd = last(instructionsOf(chain, 'CMD'));
-    expect(JSON.parse(cmd?.args ?? 'null')).toEqual(['node', RUNNER, appEntry(app)]);
+    expect(JSON.parse(cmd?.args ?? 'null')).toEqual(['node', ...nodeFlagsFor(appEntry(app)), RUNNER, appEntry(app)]);
   });
 
   test.each(APPS)('APP=%s: HEALTHCHECK asks /health/live with node (no curl in slim images) on PORT', (app) => {

@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { startPostgres } = require('../infra/postgres');
 const { startRedis } = require('../infra/redis');
+const { nodeFlagsFor } = require('../runtime/node-flags');
 const { loadDemoData } = require('./demo');
 const { printBanner } = require('./banner');
 const { attachLogs } = require('./logs');
@@ -175,7 +176,7 @@ function commonEnv({ databaseUrl, redisUrl, identityUrl }) {
  * are built on the URL printed in the banner (PUBLIC_BASE_URL), never on a request's Host header.
  */
 function serviceList(root, ports) {
-  const runDist = (entry) => [path.join(root, 'tools/runtime/run-dist.js'), entry];
+  const runDist = (entry) => [...nodeFlagsFor(entry), path.join(root, 'tools/runtime/run-dist.js'), entry];
   return [
     // Sign-in: the core providers (Google, Microsoft) are the demo upstream provider below.
     ['identity', runDist('apps/identity/src/main'), ports.identity, signInDemo.identityDemoEnv(ports)],
