@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
+import { stdSerializers } from 'pino';
+import type { Options } from 'pino-http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -14,42 +16,55 @@ export function requestIdFor(req: IncomingMessage, res: ServerResponse): string 
   return id;
 }
 
+/** A request as the request log shows it: never its headers (credentials, cookies). */
+interface LoggedRequest {
+  id: string;
+  method: string;
+  url: string;
+  originalUrl?: string;
+}
+
+/**
+ * The request log's options: JSON lines with request ids, credentials redacted, 4xx at warn and
+ * 5xx at error. `wrapSerializers: false`: the serializers below take the request and response
+ * themselves, so pino-http does not first copy every header of every request into an object
+ * that the request serializer then drops (that copy was made for each request, logged or not).
+ */
+export function requestLogOptions(options: { level: string; service: string }): Options {
+  return {
+    level: options.level,
+    base: { service: options.service },
+    genReqId: requestIdFor,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.body.client_secret',
+        '*.client_secret',
+        '*.privateKey',
+      ],
+      censor: '***',
+    },
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
+    wrapSerializers: false,
+    serializers: {
+      // Express rewrites `url` inside mounted routers; `originalUrl` is what the client asked for.
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: req.originalUrl ?? req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      err: stdSerializers.err,
+    },
+  };
+}
+
 /** JSON logs (pino) with request ids; credentials are redacted. */
 @Module({})
 export class LoggingModule {
   static forRoot(options: { level: string; service: string }): DynamicModule {
     return {
       module: LoggingModule,
-      imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: options.level,
-            base: { service: options.service },
-            genReqId: requestIdFor,
-            redact: {
-              paths: [
-                'req.headers.authorization',
-                'req.headers.cookie',
-                'req.body.client_secret',
-                '*.client_secret',
-                '*.privateKey',
-              ],
-              censor: '***',
-            },
-            customLogLevel: (_req, res, err) =>
-              err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-            autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url,
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-          },
-        }),
-      ],
+      imports: [LoggerModule.forRoot({ pinoHttp: requestLogOptions(options) })],
       exports: [LoggerModule],
     };
   }
