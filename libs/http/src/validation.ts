@@ -2,6 +2,7 @@ import { ValidationPipe } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ApiError, ApiErrorCode } from '@edu/domain';
+import './constraint-instances';
 import { describeFieldProblems, flattenValidationErrors, type FieldPathStyle, type FieldProblems } from './field-paths';
 
 const RULES = { whitelist: true, forbidNonWhitelisted: true } as const;
