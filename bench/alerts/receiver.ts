@@ -1,7 +1,8 @@
 /**
  * The benchmark's webhook receiver, run as its own process: it verifies every JWT's ES256
  * signature against the identity service's JWKS with node:crypto, counts deliveries per path and
- * per `jti` (duplicates), and answers 200 at once. `GET /stats?path=/x` reports the counts.
+ * per `jti` (duplicates), and answers 200 at once. `GET /stats?path=/x` reports the counts,
+ * `DELETE /stats?path=/x` forgets them.
  * Started with RECEIVER_PORT and JWKS_URL.
  */
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
@@ -80,6 +81,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://receiver');
+  if (req.method === 'DELETE' && url.pathname === '/stats') {
+    stats.delete(url.searchParams.get('path') ?? '');
+    res.writeHead(204).end();
+    return;
+  }
   if (req.method === 'GET' && url.pathname === '/stats') {
     const s = stats.get(url.searchParams.get('path') ?? '');
     res.writeHead(200, { 'content-type': 'application/json' }).end(
