@@ -64,7 +64,8 @@ CMD ["node", "--max-semi-space-size=64", "tools/runtime/run-dist.js", "apps/oner
 FROM runtime AS app-alerts
 ENV APP=alerts PORT=3002
 EXPOSE 3002
-CMD ["node", "tools/runtime/run-dist.js", "apps/alerts/src/main"]
+# The flags of tools/runtime/node-flags.js for this entry point.
+CMD ["node", "--max-semi-space-size=64", "tools/runtime/run-dist.js", "apps/alerts/src/main"]
 
 # Health and metrics only; no public API.
 FROM runtime AS app-webhook-dispatcher

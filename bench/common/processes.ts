@@ -37,14 +37,32 @@ export function freePort(): Promise<number> {
  */
 export const UNLIMITED_ENV = { RATE_LIMIT_ENABLED: 'false', SHED_EVENT_LOOP_LAG_MS: '0', SHED_DB_POOL_WAIT_MS: '0' };
 
-/** Starts a compiled entry point (`apps/alerts/src/main`, ...) as a child process, keeping its output tail. */
+/** The Node flags an entry point is deployed with (tools/runtime/node-flags.js, the Dockerfile's CMD). */
+function deployedNodeFlags(root: string, entry: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { nodeFlagsFor } = require(path.join(root, 'tools', 'runtime', 'node-flags.js')) as {
+    nodeFlagsFor(entry: string): string[];
+  };
+  return nodeFlagsFor(entry);
+}
+
+/**
+ * Starts a compiled entry point (`apps/alerts/src/main`, ...) as a child process with the Node
+ * flags it is deployed with, then `nodeArgs` (profiling aids); keeps its output tail.
+ */
 export function startChild(
   root: string,
   entry: string,
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
 ): ChildProcess & { tail(): string } {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'tools', 'runtime', 'run-dist.js'), entry], {
+  const args = [
+    ...deployedNodeFlags(root, entry),
+    ...nodeArgs,
+    path.join(root, 'tools', 'runtime', 'run-dist.js'),
+    entry,
+  ];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -329,15 +329,6 @@ async function surveyDistrict(url: string, tenantId: string, connectionCounts: n
 }
 
 /** Starts a oneroster service on `port` (compiled, as a child process) with `env` over the bench's settings. */
-/** The Node flags the service is deployed with (tools/runtime/node-flags.js, the Dockerfile's CMD). */
-function serviceNodeFlags(root: string): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { nodeFlagsFor } = require(path.join(root, 'tools', 'runtime', 'node-flags.js')) as {
-    nodeFlagsFor(entry: string): string[];
-  };
-  return nodeFlagsFor('apps/oneroster/src/main');
-}
-
 function startService(b: Bench, port: number, env: NodeJS.ProcessEnv): ChildProcess {
   const child = startChild(
     b.root,
@@ -355,8 +346,8 @@ function startService(b: Bench, port: number, env: NodeJS.ProcessEnv): ChildProc
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
-    // The service's own flags, as deployed; then profiling aids: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
-    [...serviceNodeFlags(b.root), ...(process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean)],
+    // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
+    (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   );
   b.children.push(child);
   return child;
