@@ -1,5 +1,5 @@
 /**
- * `npm run bench:alerts -- [--count 100000] [--full 200] [--full-bytes 1200000] [--full-webhooks 1] [--webhooks 4] [--kill-count 20000]`
+ * `npm run bench:alerts -- [--count 100000] [--full 500] [--full-bytes 1200000] [--full-webhooks 1] [--webhooks 4] [--kill-count 20000]`
  *
  * Webhook delivery end to end on one machine: PostgreSQL, Redis (append-only file, fsync every
  * second), the identity, alerts and webhook-dispatcher services as compiled child processes, and
@@ -79,7 +79,7 @@ function parseArgs(argv: string[]): Args {
     profile: 0,
     workers: 2,
     count: 100_000,
-    full: 200,
+    full: 500,
     fullBytes: 1_200_000,
     fullWebhooks: 1,
     webhooks: 4,
