@@ -104,7 +104,7 @@ function parseArgs(argv: string[]): Args {
   return {
     scale: positive('scale', v.scale, 1),
     duration: positive('duration', v.duration, 10),
-    warmup: positive('warmup', v.warmup, 2),
+    warmup: positive('warmup', v.warmup, 10),
     connections,
     logLevel: v['log-level'],
     keep: v.keep,
