@@ -123,8 +123,9 @@ const server = createServer((req, res) => {
       else s.invalid++;
       res.writeHead(jti ? 200 : 401).end();
     },
+    // A body cut short: the dispatcher sees the failure and retries.
     () => res.destroy(),
-  ); // a body cut short: the dispatcher sees the failure and retries
+  );
 });
 server.keepAliveTimeout = 60_000;
 server.listen(Number(process.env.RECEIVER_PORT), '127.0.0.1', () =>

@@ -110,7 +110,6 @@ interface Stack {
   dispatcherEnv: NodeJS.ProcessEnv;
   /** Starts the dispatcher replicas; returns them. */
   startDispatcher(): Promise<ReturnType<typeof startChild>[]>;
-  stopDispatcher(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -212,7 +211,6 @@ async function startStack(root: string, args: Args): Promise<Stack> {
     },
     dispatcherEnv,
     startDispatcher: () => dispatchers.start(),
-    stopDispatcher: () => dispatchers.stop(),
     async stop() {
       await dispatchers.stop();
       for (const child of [alerts, receiver, identity]) if (child) await stopChild(child);
@@ -503,10 +501,16 @@ async function runFull(run: Run): Promise<ScenarioResult> {
   );
   const queue = await pausedDeliveryQueue(stack);
   const started = Date.now();
-  await measured.submit();
-  const submitted = Date.now();
-  const cpu0 = cpuNow(stack, dispatcher);
-  await queue.resume();
+  let submitted: number;
+  let cpu0: ReturnType<typeof cpuNow>;
+  try {
+    await measured.submit();
+    submitted = Date.now();
+    cpu0 = cpuNow(stack, dispatcher);
+  } finally {
+    // Also when the submission fails: a paused queue (and its open connection) must not outlive it.
+    await queue.resume();
+  }
   await untilFinished(stack.db, measured.hooks, measured.deliveries, 600_000);
   const cpu = cpuNow(stack, dispatcher);
   // Dispatch rate: from the first attempt to the last delivery.

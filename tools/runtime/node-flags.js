@@ -6,7 +6,7 @@ const NODE_FLAGS = {
   // Each OneRoster read holds a page of rows and its rendered JSON while it waits for the pool: at
   // 32 concurrent requests the default 16 MB semi-space fills in a few requests and every scavenge
   // copies that live data again. 64 MB cut the service's CPU per users page by about a tenth at 32
-  // connections (bench/oneroster/README.md); the young generation then takes up to ~200 MB more.
+  // connections (bench/oneroster/README.md); the young generation then grows to 128 MB instead of 32.
   'apps/oneroster/src/main': ['--max-semi-space-size=64'],
   // A submission of up to 1,000 messages is turned into validated class instances at once: the
   // collector took 27 % of the alerts service's CPU in a burst. With 64 MB, 30,000 deliveries
