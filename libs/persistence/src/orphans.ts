@@ -35,6 +35,8 @@ export const TENANT_DATA_TABLES: readonly string[] = [
   'gradebook_result_learning_objectives',
   'gradebook_data_versions',
   'alert_messages',
+  // Computed visibility of sharing specs (their shared_objects go with them).
+  'sharing_scopes',
 ];
 
 /** Rows removed per statement, so no statement runs long or holds many locks. */

@@ -10,6 +10,7 @@ import {
   configureReplication,
   IDENTITY_PUBLICATION,
   replicationStatus,
+  REPLICATED_TABLES,
   ReplicationSetupError,
   type ReplicationConfig,
 } from './replication';
@@ -118,7 +119,9 @@ describe('identity replication: publication, subscription and orphan cleanup', (
     );
     expect(rows).toEqual([
       { tablename: 'apps', rowfilter: null },
+      { tablename: 'deployment_sharing', rowfilter: null },
       { tablename: 'regions', rowfilter: null },
+      { tablename: 'sharing_versions', rowfilter: null },
       { tablename: 'signing_keys', rowfilter: "(use = 'webhook'::text)" },
       { tablename: 'tenant_app_deployments', rowfilter: null },
       { tablename: 'tenants', rowfilter: null },
@@ -155,7 +158,7 @@ describe('identity replication: publication, subscription and orphan cleanup', (
     await regionalSees(
       'SELECT srsubstate FROM pg_subscription_rel',
       [],
-      (rows) => rows.length === 5 && rows.every((x) => x.srsubstate === 'r'),
+      (rows) => rows.length === REPLICATED_TABLES.length && rows.every((x) => x.srsubstate === 'r'),
     );
     expect((await r.query('SELECT id FROM regions ORDER BY id')).rows).toEqual([{ id: 'AU-NSW' }, { id: 'SG' }]);
     expect((await r.query('SELECT id FROM tenants')).rows).toEqual([{ id: early }]);
@@ -199,7 +202,9 @@ describe('identity replication: publication, subscription and orphan cleanup', (
         syncErrors: 0,
         tables: {
           apps: 'ready',
+          deployment_sharing: 'ready',
           regions: 'ready',
+          sharing_versions: 'ready',
           signing_keys: 'ready',
           tenant_app_deployments: 'ready',
           tenants: 'ready',

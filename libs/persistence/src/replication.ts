@@ -29,6 +29,9 @@ export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
   { table: 'tenants' },
   { table: 'apps' },
   { table: 'tenant_app_deployments' },
+  // What each deployment may see (data sharing) and the tenant's sharing version, read on every rostering request.
+  { table: 'deployment_sharing' },
+  { table: 'sharing_versions' },
   // A row filter on UPDATE/DELETE may only use replica-identity columns: signing_keys uses FULL.
   { table: 'signing_keys', rowFilter: "(use = 'webhook'::text)" },
 ];
@@ -49,6 +52,8 @@ export const GLOBAL_ONLY_TABLES: readonly string[] = [
   'sign_in_grants',
   // The sign-in log (tenants read it through the identity API).
   'sign_in_events',
+  // The audit trail of sharing changes (tenants read it through the identity API).
+  'audit_events',
 ];
 
 /** Replicated operations. TRUNCATE is not: a regional `tenants` is referenced by global-only tables. */

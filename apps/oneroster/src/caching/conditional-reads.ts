@@ -4,6 +4,7 @@ import { PRINCIPAL_KEY } from '@edu/auth';
 import type { OneRosterResource } from '@edu/oneroster-query';
 import type { Principal } from '@edu/domain';
 import type { OneRosterApi } from '../common/oneroster-api';
+import { SharingReader } from '@edu/sharing';
 import { OnerosterEnv, publicBaseUrl } from '../config/oneroster.env';
 import { tableOf } from '../query/roster-tables-v1p2';
 import type { JsonAnswer } from '../roster/roster-http';
@@ -52,6 +53,7 @@ export class ConditionalReads {
     private readonly versions: DataVersionReader,
     private readonly cache: ResponseCache,
     private readonly metrics: CachingMetrics,
+    private readonly sharing: SharingReader,
     env: OnerosterEnv,
   ) {
     this.publicBase = publicBaseUrl(env);
@@ -63,13 +65,13 @@ export class ConditionalReads {
     const outcome = guess ? await this.answerOnGuess(read, guess, render, send) : undefined;
     if (outcome === 'sent') return;
     const versions = outcome ?? (await this.versions.read(read.access.tenantId));
-    const etag = this.etagOf(read, versions);
+    const etag = await this.etagOf(read, versions);
     if (holds(condition, etag) && !condition?.any) return this.notModified(read.res, etag);
 
     let out: CachedAnswer | undefined = this.cache.get(etag);
     if (out) this.metrics.count('cached');
     else {
-      const fresh = await render({ ...read.access, rosterVersion: versions.roster }, false);
+      const fresh = await render(keyedAccess(read.access, versions), false);
       out = this.keep(etag, fresh);
       if (!out) return send(fresh);
     }
@@ -94,12 +96,16 @@ export class ConditionalReads {
     render: RenderRead,
     send: SendRead,
   ): Promise<DataVersions | 'sent' | undefined> {
-    const etag = this.etagOf(read, guess);
+    const etag = await this.etagOf(read, guess);
     if (this.cache.get(etag)) return undefined;
-    const fresh = await render({ ...read.access, rosterVersion: guess.roster }, true);
+    const fresh = await render(keyedAccess(read.access, guess), true);
     const seen = fresh.versionsSeen ?? (await this.versions.read(read.access.tenantId));
     const [keyedBy, keyedNow] = [this.keyingVersions(read, guess), this.keyingVersions(read, seen)];
-    if (keyedNow.roster !== keyedBy.roster || keyedNow.gradebook !== keyedBy.gradebook) {
+    if (
+      keyedNow.roster !== keyedBy.roster ||
+      keyedNow.gradebook !== keyedBy.gradebook ||
+      keyedNow.sharing !== keyedBy.sharing
+    ) {
       this.versions.remember(read.access.tenantId, seen);
       this.metrics.count('guess_missed');
       return seen;
@@ -126,19 +132,20 @@ export class ConditionalReads {
     res.status(304).set(validators(etag)).end();
   }
 
-  /** The versions a read's answer depends on: the roster's, and the gradebook's for gradebook objects only. */
+  /** The versions a read's answer depends on: the roster's and the sharing's, and the gradebook's for gradebook objects only. */
   private keyingVersions(
     { api, resource }: ReadContext,
     versions: DataVersions,
-  ): { roster: string; gradebook: string | null } {
+  ): { roster: string; gradebook: string | null; sharing: string } {
     const gradebook = tableOf(resource, api.version).changes === 'api';
-    return { roster: versions.roster, gradebook: gradebook ? versions.gradebook : null };
+    return { roster: versions.roster, gradebook: gradebook ? versions.gradebook : null, sharing: versions.sharing };
   }
 
-  private etagOf(read: ReadContext, versions: DataVersions): string {
+  private async etagOf(read: ReadContext, versions: DataVersions): Promise<string> {
     const { api, access, req } = read;
     const who = (req as unknown as Record<string, unknown>)[PRINCIPAL_KEY] as Principal | undefined;
     const keying = this.keyingVersions(read, versions);
+    const sharing = await this.sharing.active(access.tenantId, access.deploymentId ?? undefined, versions.sharing);
     return entityTag({
       publicBase: this.publicBase,
       apiVersion: api.version,
@@ -146,12 +153,18 @@ export class ConditionalReads {
       scopes: who ? [...who.scopes] : [],
       rootOrgSourcedId: access.rootOrgSourcedId,
       output: access.output,
+      sharing: sharing.hash,
       rosterVersion: keying.roster,
       gradebookVersion: keying.gradebook,
       path: req.path,
       query: normaliseQuery(req.originalUrl),
     });
   }
+}
+
+/** The caller's access keyed by the versions its answer is built on. */
+function keyedAccess(access: TenantAccess, versions: DataVersions): TenantAccess {
+  return { ...access, rosterVersion: versions.roster, sharingVersion: versions.sharing };
 }
 
 /** A kept answer with its validators. */

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import { SHARING_VERSION_SQL } from '@edu/sharing';
 import { RosterDb, type SqlTransaction } from '../roster/roster-db';
 
-/** What a tenant's answers are built from: bumped by imports (roster) and gradebook writes. */
+/** What a tenant's answers are built from: bumped by imports (roster), gradebook writes and sharing activations. */
 export interface DataVersions {
   /** `roster_data_versions`: every import (bulk or delta) bumps it in its own transaction. */
   readonly roster: string;
   /** `gradebook_data_versions`: every gradebook PUT, DELETE and bulk POST bumps it in its own transaction. */
   readonly gradebook: string;
+  /** `sharing_versions`: every sharing activation at the tenant bumps it in its own transaction. */
+  readonly sharing: string;
 }
 
 /** The tenant's (`$1`) versions as SQL expressions: scalar subqueries, evaluated once per statement. */
@@ -15,17 +18,19 @@ const ROSTER_VERSION_SQL = 'COALESCE((SELECT version FROM roster_data_versions W
 const GRADEBOOK_VERSION_SQL =
   'COALESCE((SELECT version FROM gradebook_data_versions WHERE tenant_id = $1::uuid), 0)::text';
 
-const READ_VERSIONS_SQL = `SELECT ${ROSTER_VERSION_SQL} AS roster, ${GRADEBOOK_VERSION_SQL} AS gradebook`;
+const READ_VERSIONS_SQL = `SELECT ${ROSTER_VERSION_SQL} AS roster, ${GRADEBOOK_VERSION_SQL} AS gradebook, ${SHARING_VERSION_SQL} AS sharing`;
 
 /**
  * The versions as two more columns of a statement whose `$1` is the tenant id (every read of
  * roster rows): each row then carries the versions of the very snapshot its values come from.
  */
-export const DATA_VERSION_COLUMNS = `, ${ROSTER_VERSION_SQL} AS "v_roster", ${GRADEBOOK_VERSION_SQL} AS "v_gradebook"`;
+export const DATA_VERSION_COLUMNS = `, ${ROSTER_VERSION_SQL} AS "v_roster", ${GRADEBOOK_VERSION_SQL} AS "v_gradebook", ${SHARING_VERSION_SQL} AS "v_sharing"`;
 
 /** The versions a row read with `DATA_VERSION_COLUMNS` carries; null without a row. */
 export function versionsOfRow(row: Readonly<Record<string, unknown>> | undefined): DataVersions | null {
-  return row ? { roster: String(row['v_roster']), gradebook: String(row['v_gradebook']) } : null;
+  return row
+    ? { roster: String(row['v_roster']), gradebook: String(row['v_gradebook']), sharing: String(row['v_sharing']) }
+    : null;
 }
 
 /** Tenants whose last seen versions are remembered per replica. */
@@ -36,7 +41,7 @@ const BUMP_GRADEBOOK_VERSION_SQL =
   'ON CONFLICT (tenant_id) DO UPDATE SET version = gradebook_data_versions.version + 1';
 
 /**
- * Reads both versions of a tenant (two primary-key lookups in one statement), on every request
+ * Reads the tenant's versions (three primary-key lookups in one statement), on every request
  * that does not read them with its rows. Never trusted from memory: a write committed through
  * another replica must change the very next answer here, and nothing short of asking the
  * database knows about it in time. What was last read is only remembered as a guess.
@@ -49,7 +54,7 @@ export class DataVersionReader {
 
   async read(tenantId: string): Promise<DataVersions> {
     const [row] = await this.db.query<DataVersions>(READ_VERSIONS_SQL, [tenantId]);
-    const versions = row ?? { roster: '0', gradebook: '0' };
+    const versions = row ?? { roster: '0', gradebook: '0', sharing: '0' };
     this.remember(tenantId, versions);
     return versions;
   }

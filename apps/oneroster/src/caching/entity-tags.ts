@@ -18,6 +18,11 @@ export interface RepresentationInputs {
   readonly scopes: readonly string[];
   readonly rootOrgSourcedId: string | null;
   readonly output: unknown;
+  /**
+   * The hash of the sharing spec in force for the deployment (what objects and fields it sees):
+   * deployments sharing alike share answers; an activation that changes it changes every tag.
+   */
+  readonly sharing: string;
   readonly rosterVersion: string;
   /** Only for reads of gradebook objects: a grade written does not change a roster page. */
   readonly gradebookVersion: string | null;
@@ -55,6 +60,7 @@ export function entityTag(inputs: RepresentationInputs): string {
     [...inputs.scopes].sort(),
     inputs.rootOrgSourcedId,
     inputs.output,
+    inputs.sharing,
     inputs.rosterVersion,
     inputs.gradebookVersion,
     inputs.path,

@@ -70,6 +70,11 @@ function outputFields(table: RosterTable): readonly string[] {
   return [...names.filter((n) => n !== 'metadata'), 'metadata'];
 }
 
+/** The fields written when the request selects none: every field but the withheld ones, in output order. */
+export function defaultFields(table: RosterTable, withheld: ReadonlySet<string>): readonly string[] | undefined {
+  return withheld.size === 0 ? undefined : outputFields(table).filter((f) => !withheld.has(f));
+}
+
 type Emit = (value: unknown) => string;
 const q = JSON.stringify;
 

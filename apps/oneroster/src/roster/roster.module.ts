@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { MetricsModule } from '@edu/http';
+import { SharingModule } from '@edu/sharing';
 import { RosterAccessGuard } from '../tenancy/roster-access.guard';
 import { TenantAccessService } from '../tenancy/tenant-access.service';
+import { RosterSharing } from '../tenancy/roster-sharing';
 import { ONEROSTER_APIS } from '../common/oneroster-api';
 import { CachingMetrics } from '../caching/caching.metrics';
 import { ConditionalReads } from '../caching/conditional-reads';
@@ -27,6 +29,7 @@ const SHARED = [
   RosterService,
   RosterHttp,
   TenantAccessService,
+  RosterSharing,
   RosterAccessGuard,
   DataVersionReader,
   ResponseCache,
@@ -52,9 +55,9 @@ const CONTROLLERS = [
  * gradebook and resources services share. The catch-all is `UnsupportedRoutesModule`, imported last.
  */
 @Module({
-  imports: [MetricsModule],
+  imports: [MetricsModule, SharingModule],
   controllers: ONEROSTER_APIS.flatMap((api) => CONTROLLERS.map((controller) => controller(api))),
   providers: SHARED,
-  exports: SHARED,
+  exports: [...SHARED, SharingModule],
 })
 export class RosterModule {}

@@ -23,6 +23,12 @@ export function rowSet(table: RosterTable, conditions: readonly string[], params
   return { table, where: ['t.tenant_id = $1::uuid', ...conditions].join(' AND '), values: params.values };
 }
 
+/** The rows of one class a sharing scope lists (`shared_objects`). */
+export interface SharedList {
+  readonly id: string;
+  readonly object: string;
+}
+
 /** The SQL of the rostering reads. Every statement is parameterised; identifiers come from the storage map. */
 @Injectable()
 export class RosterRepository {
@@ -90,6 +96,35 @@ export class RosterRepository {
     if (offset === 0) return this.db.query<Row>(`SELECT ${serializer.columns} ${page}`, p.values);
     // The page's rows keep the alias `t` and every column, so the SELECT list and the order apply to them unchanged.
     const sql = `SELECT ${serializer.columns} FROM (SELECT t.* ${page} OFFSET ${p.typed(offset, 'bigint')}) AS t ORDER BY ${orderBy}`;
+    return this.db.query<Row>(sql, p.values);
+  }
+
+  /** How many objects of one class a sharing scope lists (an index-only count). */
+  async sharedTotal(scope: SharedList): Promise<number> {
+    const [row] = await this.db.query<{ n: string }>(
+      'SELECT count(*)::bigint AS n FROM shared_objects AS s WHERE s.scope_id = $1::bigint AND s.object = $2::text',
+      [scope.id, scope.object],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * A page of the rows a sharing scope lists, in default order: the page's ids are an index range
+   * of the scope's list (kept in ordinal order; the offset skips index entries only), then each
+   * row is found by its primary key. `set` holds the operation's own conditions.
+   */
+  sharedPage(
+    set: RowSet,
+    scope: SharedList,
+    serializer: RowSerializer,
+    offset: number,
+    limit: number,
+    direction: 'asc' | 'desc',
+  ): Promise<Row[]> {
+    const p = new SqlParams(set.values);
+    const dir = direction === 'asc' ? 'ASC' : 'DESC';
+    const ids = `SELECT s.sourced_id, s.ord FROM shared_objects AS s WHERE s.scope_id = ${p.typed(scope.id, 'bigint')} AND s.object = ${p.typed(scope.object, 'text')} ORDER BY s.ord ${dir} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
+    const sql = `SELECT ${serializer.columns} FROM (${ids}) AS page JOIN ${this.table(set)} AS t ON t.tenant_id = $1::uuid AND t.sourced_id = page.sourced_id WHERE ${set.where} ORDER BY page.ord ${dir}`;
     return this.db.query<Row>(sql, p.values);
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode } from '@edu/domain';
 import {
   buildLinkHeader,
+  catalogWithout,
   excerpt,
   filterPredicates,
   getCatalog,
@@ -15,6 +16,7 @@ import {
   type FilterNode,
   type RawQuery,
 } from '@edu/oneroster-query';
+import { listedObject, visibleCondition } from '@edu/sharing';
 import { DATA_VERSION_COLUMNS, versionsOfRow, type DataVersions } from '../caching/data-versions';
 import { LoadingCache } from '../common/loading-cache';
 import type { OneRosterApi } from '../common/oneroster-api';
@@ -24,11 +26,12 @@ import type { HrefRoots, RosterTable } from '../query/roster-tables';
 import { tableOf } from '../query/roster-tables-v1p2';
 import { sortToSql } from '../query/sort-sql';
 import { SqlParams } from '../query/sql-params';
+import { classWithheld, RosterSharing, withheldOf, type RosterVisibility } from '../tenancy/roster-sharing';
 import { outputFor, type OutputSettings, type TenantAccess } from '../tenancy/tenant-access.service';
-import type { BaseSet, BaseSetInput, CollectionOperation, SingleOperation } from './roster-operations';
+import type { BaseSet, BaseSetInput, CollectionOperation, OrdinalColumn, SingleOperation } from './roster-operations';
 import { RosterVersionsService } from './roster-versions.service';
-import { rowSerializer, type JsonFormat, type RowSerializer } from './roster-serializer';
-import { RosterRepository, rowSet, type Row } from './roster.repository';
+import { defaultFields, rowSerializer, type JsonFormat, type RowSerializer } from './roster-serializer';
+import { RosterRepository, rowSet, type Row, type RowSet } from './roster.repository';
 import { countFromHistogram, histogramCanAnswer, type StampBucket } from './stamp-histogram';
 
 /** Where the request came from: what links and hrefs are built on, and the request id. */
@@ -89,7 +92,11 @@ function hidesTombstones(table: RosterTable, filter: FilterNode | undefined): bo
 interface PreparedSet {
   readonly version: string;
   readonly input: BaseSetInput;
+  /** The operation's base set (its path and kind conditions). */
   readonly base: BaseSet;
+  /** What the deployment may see, and the condition that keeps only that (placeholders in `input.params`). */
+  readonly shared: RosterVisibility;
+  readonly visible: readonly string[];
 }
 
 /**
@@ -107,6 +114,7 @@ export class RosterService {
   constructor(
     private readonly repo: RosterRepository,
     private readonly versions: RosterVersionsService,
+    private readonly sharing: RosterSharing,
     env: OnerosterEnv,
   ) {
     this.totals = new LoadingCache<string, number>(env.ONEROSTER_COUNT_CACHE_ENTRIES);
@@ -123,12 +131,14 @@ export class RosterService {
     const { version } = info.api;
     const output = outputFor(info.api, access);
     const table = tableOf(op.resource, version);
-    const query = parseCollectionQuery(raw, getCatalog(op.resource, version), {
+    const prepared = await this.prepare(access, op.resource, op.base, ids);
+    const withheld = withheldOf(prepared.shared, op.resource);
+    const query = parseCollectionQuery(raw, catalogWithout(getCatalog(op.resource, version), withheld), {
       overLimit: output.overLimit,
       strict: version === 'v1p2',
     });
-    const prepared = await this.prepare(access, op.base, ids);
-    const serializer = observing(rowSerializer(table, query.fields, this.format(output, info)), observeVersions);
+    const fields = query.fields ?? defaultFields(table, withheld);
+    const serializer = observing(rowSerializer(table, fields, this.format(output, info)), observeVersions);
     const { total, rows } = prepared.base.empty
       ? { total: 0, rows: [] }
       : await this.page(access, op, table, query, prepared, serializer, info.hrefRoots);
@@ -163,18 +173,21 @@ export class RosterService {
   ): Promise<RosterResponse> {
     const { version } = info.api;
     const table = tableOf(op.resource, version);
-    const query = parseSingleQuery(raw, getCatalog(op.resource, version), { strict: version === 'v1p2' });
-    const { input, base } = await this.prepare(access, op.base, { id });
+    const { input, base, shared, visible } = await this.prepare(access, op.resource, op.base, { id });
+    const withheld = withheldOf(shared, op.resource);
+    const query = parseSingleQuery(raw, catalogWithout(getCatalog(op.resource, version), withheld), {
+      strict: version === 'v1p2',
+    });
     const serializer = observing(
-      rowSerializer(table, query.fields, this.format(outputFor(info.api, access), info)),
+      rowSerializer(
+        table,
+        query.fields ?? defaultFields(table, withheld),
+        this.format(outputFor(info.api, access), info),
+      ),
       observeVersions,
     );
-    const row = base.empty
-      ? undefined
-      : await this.repo.findOne(
-          rowSet(table, [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions], input.params),
-          serializer,
-        );
+    const conditions = [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions, ...visible];
+    const row = base.empty ? undefined : await this.repo.findOne(rowSet(table, conditions, input.params), serializer);
     if (!row) throw new ApiError(ApiErrorCode.NotFound, `No ${op.noun} with sourcedId '${excerpt(id)}'`);
     const status = warningsStatusInfoSet(query.warnings, {
       messageRefIdentifier: info.requestId,
@@ -196,8 +209,8 @@ export class RosterService {
   ): Promise<void> {
     for (const [param, parent] of Object.entries(op.parents ?? {})) {
       const id = ids[param] ?? '';
-      const { input, base } = await this.prepare(access, parent.base, { id });
-      const conditions = [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions];
+      const { input, base, visible } = await this.prepare(access, parent.resource, parent.base, { id });
+      const conditions = [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions, ...visible];
       if (base.empty || !(await this.repo.exists(rowSet(tableOf(parent.resource, 'v1p2'), conditions, input.params)))) {
         throw new ApiError(ApiErrorCode.NotFound, `Unknown Object: no ${parent.noun} with sourcedId '${excerpt(id)}'`);
       }
@@ -208,18 +221,27 @@ export class RosterService {
     return { dateMode: output.dateMode, booleans: output.booleans, hrefRoots: info.hrefRoots };
   }
 
+  /**
+   * The rows an operation starts from, for this caller: the operation's base set, and what the
+   * deployment's sharing lets it see of `resource` (the one place sharing enters the reads).
+   */
   private async prepare(
     access: TenantAccess,
+    resource: string,
     base: (input: BaseSetInput) => BaseSet,
     ids: Readonly<Record<string, string>>,
   ): Promise<PreparedSet> {
     const version = access.rosterVersion ?? (await this.versions.version(access.tenantId));
     const visibility = await this.versions.visibility(access.tenantId, version, access.rootOrgSourcedId);
+    const shared = await this.sharing.visibility(access, version);
     const input: BaseSetInput = { params: new SqlParams([access.tenantId]), ids, visibility };
     // PostgreSQL text cannot hold NUL: such an id names nothing (404 / empty), it is not an error.
-    if (Object.values(ids).some((id) => id.includes('\u0000')))
-      return { version, input, base: { conditions: [], empty: true } };
-    return { version, input, base: base(input) };
+    if (Object.values(ids).some((id) => id.includes('\u0000')) || classWithheld(shared, resource))
+      return { version, input, base: { conditions: [], empty: true }, shared, visible: [] };
+    const set = base(input);
+    const condition =
+      shared.scopeId === null ? undefined : visibleCondition(resource, input.params.typed(shared.scopeId, 'bigint'));
+    return { version, input, base: set, shared, visible: condition ? [condition] : [] };
   }
 
   private async page(
@@ -227,13 +249,16 @@ export class RosterService {
     op: CollectionOperation,
     table: RosterTable,
     query: CollectionQuery,
-    { version, input, base }: PreparedSet,
+    prepared: PreparedSet,
     serializer: RowSerializer,
     hrefRoots: HrefRoots,
   ): Promise<{ total: number; rows: Row[] }> {
-    const conditions = hidesTombstones(table, query.filter)
-      ? [...base.conditions, `t.status = 'active'`]
-      : base.conditions;
+    const { version, input, base, shared, visible } = prepared;
+    const conditions = [
+      ...base.conditions,
+      ...visible,
+      ...(hidesTombstones(table, query.filter) ? [`t.status = 'active'`] : []),
+    ];
     const baseSet = rowSet(table, conditions, input.params);
     const set = query.filter
       ? rowSet(
@@ -254,7 +279,7 @@ export class RosterService {
       return { total: ends(rows) ? offset + rows.length : await this.repo.count(set), rows };
     }
 
-    const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId];
+    const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId, shared.sharing.hash];
     let filterKey = '';
     if (query.filter) {
       // The same filter text can mean different things in the two versions (`ext:` values, `roles`).
@@ -265,23 +290,9 @@ export class RosterService {
     }
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
 
-    const ordinal = op.ordinal;
-    if (ordinal && !query.filter && sort.isDefaultOrder) {
-      // Unfiltered default order over a dense ordinal: an index range, never a skip of `offset` rows.
-      const total = () => this.totals.get(cacheKey, () => this.repo.ordinalTotal(set, ordinal));
-      if (query.sort.direction === 'asc') {
-        const [n, rows] = await Promise.all([
-          total(),
-          this.repo.ordinalPage(set, ordinal, serializer, offset, limit, 'asc'),
-        ]);
-        return { total: n, rows };
-      }
-      const n = await total();
-      const highest = n - 1 - offset;
-      return {
-        total: n,
-        rows: highest < 0 ? [] : await this.repo.ordinalPage(set, ordinal, serializer, highest, limit, 'desc'),
-      };
+    if (op.ordinal && !query.filter && sort.isDefaultOrder) {
+      const ranged = await this.rangePage(op, prepared, query, set, serializer, cacheKey);
+      if (ranged) return ranged;
     }
 
     const count = async (): Promise<number> => {
@@ -304,6 +315,49 @@ export class RosterService {
       return { total: await this.totals.get(cacheKey, async () => total), rows };
     }
     return { total: await this.totals.get(cacheKey, count), rows };
+  }
+
+  /**
+   * Unfiltered default order: an index range, never a skip over earlier rows. Over the dense
+   * ordinal of the base set, or for a deployment that sees part of a whole table, over the
+   * scope's list of the shared rows (kept in ordinal order). Undefined when neither applies
+   * (a role group or session type inside a scope is not a range): the caller pages by offset.
+   */
+  private async rangePage(
+    op: CollectionOperation,
+    { input, base, shared }: PreparedSet,
+    query: CollectionQuery,
+    set: RowSet,
+    serializer: RowSerializer,
+    cacheKey: string,
+  ): Promise<{ total: number; rows: Row[] } | undefined> {
+    const { offset, limit } = query;
+    const direction = query.sort.direction;
+    const ordinal = op.ordinal as OrdinalColumn;
+    if (shared.scopeId !== null) {
+      const object = listedObject(op.resource);
+      if (ordinal !== 'ordinal' || !object) return undefined;
+      const scope = { id: shared.scopeId, object };
+      const whole = rowSet(set.table, base.conditions, input.params);
+      const total = await this.totals.get(cacheKey, () => this.repo.sharedTotal(scope));
+      const rows =
+        offset >= total ? [] : await this.repo.sharedPage(whole, scope, serializer, offset, limit, direction);
+      return { total, rows };
+    }
+    const total = () => this.totals.get(cacheKey, () => this.repo.ordinalTotal(set, ordinal));
+    if (direction === 'asc') {
+      const [n, rows] = await Promise.all([
+        total(),
+        this.repo.ordinalPage(set, ordinal, serializer, offset, limit, 'asc'),
+      ]);
+      return { total: n, rows };
+    }
+    const n = await total();
+    const highest = n - 1 - offset;
+    return {
+      total: n,
+      rows: highest < 0 ? [] : await this.repo.ordinalPage(set, ordinal, serializer, highest, limit, 'desc'),
+    };
   }
 }
 

@@ -26,6 +26,10 @@ export interface TenantAccess {
    * do, per request): the read path then builds on that version instead of its own cached one.
    */
   readonly rosterVersion?: string;
+  /** The deployment the token was issued for (its sharing applies); null when the token names none. */
+  readonly deploymentId: string | null;
+  /** The tenant's sharing version this answer is keyed by, when the caller read it (as `rosterVersion`). */
+  readonly sharingVersion?: string;
 }
 
 interface TenantRow {
@@ -83,6 +87,7 @@ export class TenantAccessService {
     }
     return {
       tenantId,
+      deploymentId,
       regionId: row.region_id,
       rootOrgSourcedId: row.root_org_sourced_id,
       output: outputSettings(row.settings),

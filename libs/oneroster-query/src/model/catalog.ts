@@ -270,3 +270,27 @@ export function subFieldsOf(kind: FieldKind, version: OneRosterVersion = 'v1p1')
   if (kind === 'roles') return ROLE_SUBFIELDS;
   return [];
 }
+
+const REDUCED = new Map<string, ResourceCatalog>();
+
+/**
+ * The catalog without some fields (a school's sharing withholds them): filters, sorts and field
+ * selections naming them are then treated exactly as for a field the class does not have.
+ */
+export function catalogWithout(catalog: ResourceCatalog, names: ReadonlySet<string>): ResourceCatalog {
+  if (names.size === 0) return catalog;
+  const key = `${catalog.version}|${catalog.resource}|${[...names].sort().join(',')}`;
+  let reduced = REDUCED.get(key);
+  if (!reduced) {
+    const fields = Object.freeze(catalog.fields.filter((f) => !names.has(f.name)));
+    const byName = new Map(fields.map((f) => [f.name.toLowerCase(), f]));
+    reduced = Object.freeze({
+      resource: catalog.resource,
+      version: catalog.version,
+      fields,
+      field: (name: string) => byName.get(name.toLowerCase()),
+    });
+    REDUCED.set(key, reduced);
+  }
+  return reduced;
+}

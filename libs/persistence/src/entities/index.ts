@@ -16,6 +16,7 @@ import { ALERT_ENTITIES } from './alerts';
 import { RESOURCE_ENTITIES } from './resources';
 import { GRADEBOOK_ENTITIES } from './gradebook';
 import { SIGN_IN_ENTITIES } from './sign-in';
+import { SHARING_ENTITIES } from './sharing';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -36,6 +37,7 @@ export * from './sourced-record';
 export * from './resources';
 export * from './gradebook';
 export * from './sign-in';
+export * from './sharing';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
 export const ENTITIES = [
@@ -57,4 +59,5 @@ export const ENTITIES = [
   ...RESOURCE_ENTITIES,
   ...GRADEBOOK_ENTITIES,
   ...SIGN_IN_ENTITIES,
+  ...SHARING_ENTITIES,
 ];

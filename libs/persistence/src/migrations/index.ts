@@ -16,6 +16,7 @@ import { CreateSignIn1763770700000 } from './1763770700000-CreateSignIn';
 import { AddSignInTenantProviders1763770800000 } from './1763770800000-AddSignInTenantProviders';
 import { AddGradebookDataVersions1763771900000 } from './1763771900000-AddGradebookDataVersions';
 import { IncludeNamesInRosterUserNameIndexes1764200000000 } from './1764200000000-IncludeNamesInRosterUserNameIndexes';
+import { AddDataSharing1764300000000 } from './1764300000000-AddDataSharing';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddSignInTenantProviders1763770800000,
   AddGradebookDataVersions1763771900000,
   IncludeNamesInRosterUserNameIndexes1764200000000,
+  AddDataSharing1764300000000,
 ];

@@ -1,0 +1,11 @@
+export * from './sharing-spec';
+export * from './spec-problems';
+export * from './rule-fields';
+export * from './withheld-fields';
+export * from './visibility-sql';
+export * from './active-sharing';
+export * from './sharing-scopes';
+export * from './sharing-preview';
+export * from './people';
+export * from './sharing.module';
+export { SCOPED_OBJECTS, sharedIds, type ScopedObject } from './closure-sql';

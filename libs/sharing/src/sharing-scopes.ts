@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { Pool, type PoolClient } from 'pg';
+import { closureStatements, SHARED_SCHOOLS_SQL } from './closure-sql';
+import { canonicalSpec, limitsObjects, specHash, type SharingSpec } from './sharing-spec';
+
+/** How long a replica trusts a scope id it looked up (scopes in use are never pruned sooner). */
+const SCOPE_ID_TTL_MS = 10 * 60_000;
+/** Scope ids remembered per replica. */
+const REMEMBERED_SCOPES = 5_000;
+/** Concurrent computations of one scope: the losers retry and find the winner's. */
+const ATTEMPTS = 5;
+const RETRYABLE = new Set(['40001', '40P01', '23505']);
+
+const CURRENT_VERSION_SQL =
+  'SELECT COALESCE((SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid), 0)::text AS version';
+
+/**
+ * Visibility scopes: the objects a sharing spec lets an app see in a tenant's roster at one data
+ * version, computed once (on first use, by whichever replica needs it first) into
+ * `shared_objects` and found by id afterwards. A scope is keyed by (tenant, spec hash, roster
+ * version), so an import or a different spec simply uses another scope; superseded ones are pruned.
+ */
+@Injectable()
+export class SharingScopes {
+  private readonly ids = new LRUCache<string, { id: string }, () => Promise<string>>({
+    max: REMEMBERED_SCOPES,
+    ttl: SCOPE_ID_TTL_MS,
+    fetchMethod: async (_key, _stale, { context }) => ({ id: await context() }),
+  });
+
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * The scope id of `spec` in the tenant's roster at `rosterVersion` (the current version when not
+   * given); null when the spec limits no objects (mode `all`: every row is visible).
+   */
+  async scopeOf(tenantId: string, spec: SharingSpec, rosterVersion?: string): Promise<string | null> {
+    if (!limitsObjects(spec)) return null;
+    const canonical = canonicalSpec(spec);
+    const hash = specHash(canonical);
+    const version = rosterVersion ?? (await this.currentVersion(tenantId));
+    const boxed = await this.ids.fetch(`${tenantId}|${hash}|${version}`, {
+      context: () => this.find(tenantId, canonical, hash, version),
+    });
+    return (boxed as { id: string }).id;
+  }
+
+  private async currentVersion(tenantId: string): Promise<string> {
+    const { rows } = await this.pool.query<{ version: string }>(CURRENT_VERSION_SQL, [tenantId]);
+    return rows[0]?.version ?? '0';
+  }
+
+  private async find(tenantId: string, spec: SharingSpec, hash: string, version: string): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      const { rows } = await this.pool.query<{ id: string }>(
+        'SELECT id FROM sharing_scopes WHERE tenant_id = $1::uuid AND spec_hash = $2 AND roster_version = $3::bigint',
+        [tenantId, hash, version],
+      );
+      if (rows[0]) return rows[0].id;
+      try {
+        return await this.compute(tenantId, spec, hash);
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (attempt >= ATTEMPTS || !code || !RETRYABLE.has(code)) throw err;
+      }
+    }
+  }
+
+  /**
+   * Computes the scope at the version the transaction sees (all statements read one snapshot).
+   * Another replica computing the same scope makes this one wait on the unique key, then fail
+   * with a serialization error: the caller retries and finds the finished scope.
+   */
+  private async compute(tenantId: string, spec: SharingSpec, hash: string): Promise<string> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      try {
+        const id = await this.fill(client, tenantId, spec, hash);
+        await client.query('COMMIT');
+        return id;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw err;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async fill(client: PoolClient, tenantId: string, spec: SharingSpec, hash: string): Promise<string> {
+    const version = (await client.query<{ version: string }>(CURRENT_VERSION_SQL, [tenantId])).rows[0]?.version ?? '0';
+    const inserted = await client.query<{ id: string }>(
+      `INSERT INTO sharing_scopes (tenant_id, spec_hash, roster_version) VALUES ($1::uuid, $2, $3::bigint)
+       ON CONFLICT ON CONSTRAINT "UQ_sharing_scopes_key" DO NOTHING RETURNING id`,
+      [tenantId, hash, version],
+    );
+    const id = inserted.rows[0]?.id;
+    if (!id) {
+      const { rows } = await client.query<{ id: string }>(
+        'SELECT id FROM sharing_scopes WHERE tenant_id = $1::uuid AND spec_hash = $2 AND roster_version = $3::bigint',
+        [tenantId, hash, version],
+      );
+      return rows[0]?.id as string;
+    }
+    const schools =
+      spec.mode === 'schools'
+        ? (await client.query<{ sourced_id: string }>(SHARED_SCHOOLS_SQL, [tenantId, spec.schools])).rows.map(
+            (r) => r.sourced_id,
+          )
+        : [];
+    for (const s of closureStatements(spec, schools)) await client.query(s.text, [id, tenantId, ...s.values.slice(2)]);
+    await this.prune(client, tenantId, id, hash, version);
+    return id;
+  }
+
+  /**
+   * Drops scopes nothing reads any more: this spec's at versions before the previous one (a read
+   * in flight may still use the previous), and after a day any scope of a spec no deployment of
+   * the tenant has active (previews of drafts).
+   */
+  private async prune(client: PoolClient, tenantId: string, id: string, hash: string, version: string): Promise<void> {
+    await client.query(
+      `DELETE FROM sharing_scopes
+        WHERE tenant_id = $1::uuid AND id <> $2::bigint
+          AND ((spec_hash = $3 AND roster_version < $4::bigint - 1)
+               OR (created_at < now() - interval '1 day'
+                   AND spec_hash NOT IN (SELECT active_hash FROM deployment_sharing WHERE tenant_id = $1::uuid AND active_hash IS NOT NULL)))`,
+      [tenantId, id, hash, version],
+    );
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { SharingReader } from './active-sharing';
+import { SharedPeople } from './people';
+import { SharingPreviewer } from './sharing-preview';
+import { SharingScopes } from './sharing-scopes';
+
+/** Data sharing's read side for any service on the platform's pool (PersistenceModule provides `Pool`). */
+@Module({
+  providers: [SharingReader, SharingScopes, SharingPreviewer, SharedPeople],
+  exports: [SharingReader, SharingScopes, SharingPreviewer, SharedPeople],
+})
+export class SharingModule {}
