@@ -199,7 +199,7 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     }
   }, 30_000);
 
-  it('the token endpoint has its own budgets per client id and per source address, answered in RFC 6749 form; a spoofed X-Forwarded-For changes nothing', async () => {
+  it('the token endpoint has its own budgets per source address and per authenticated client id, answered in RFC 6749 form; a spoofed X-Forwarded-For changes nothing', async () => {
     const a = await partner();
     const p2 = await partner();
     // a's reads are spent; its token requests are a separate budget.
@@ -209,9 +209,15 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     for (let i = 0; i < 3; i++) tokens.push(await tokenFor(a.clientId, a.secret, { tenant_id: tenantId }));
     expect(tokens.map((t) => t.status)).toEqual([200, 200, 200]);
     expect(tokens[0].headers.get('ratelimit-policy')).toBe(
-      `"token-address";q=40;w=${WINDOW_SECONDS}, "token-client";q=4;w=${WINDOW_SECONDS}`,
+      [
+        `"token-address";q=40;w=${WINDOW_SECONDS}`,
+        `"token-failures-address";q=100;w=${WINDOW_SECONDS}`,
+        `"token-failures-client-address";q=20;w=${WINDOW_SECONDS}`,
+        `"token-client";q=4;w=${WINDOW_SECONDS}`,
+      ].join(', '),
     );
-    expect(tokens[2].headers.get('ratelimit')).toMatch(/^"token-address";r=\d+;t=\d+, "token-client";r=0;t=\d+$/);
+    // The client's own budget counts the tokens it authenticated for (shown once this one is counted).
+    expect(tokens[2].headers.get('ratelimit')).toMatch(/^"token-address";r=\d+;t=\d+, .*"token-client";r=0;t=\d+$/);
 
     const spent = await tokenFor(a.clientId, a.secret, { tenant_id: tenantId });
     expect(spent.status).toBe(429);

@@ -42,12 +42,22 @@ describe('identity route groups', () => {
     expect(assets.map((p) => groupOf('GET', p))).toEqual(assets.map(() => 'sign-in-asset'));
   });
 
-  it('the token endpoints, userinfo, discovery and the Identity API keep their groups', () => {
-    expect(groupOf('POST', '/oauth/token')).toBe('token');
+  it('both token endpoints are the token group, however the path is spelt (routing ignores case and a trailing slash)', () => {
+    const token = ['/oauth/token', '/oidc/token', '/OAuth/Token', '/oauth/token/', '/OIDC/TOKEN//'];
+    expect(token.map((p) => groupOf('POST', p))).toEqual(token.map(() => 'token'));
+    const clientAuth = ['/oidc/token/introspection', '/oidc/token/revocation', '/OIDC/Token/Revocation/'];
+    expect(clientAuth.map((p) => groupOf('POST', p))).toEqual(clientAuth.map(() => 'client-auth'));
+  });
+
+  it('userinfo, discovery and the Identity API keep their groups', () => {
     // Without a token these become `anonymous` in the guard; with one, the caller's read or write budgets.
-    expect(
-      ['/oidc/token', '/oidc/token/introspection', '/oidc/me', '/oidc/authx'].map((p) => groupOf('POST', p)),
-    ).toEqual(['write', 'write', 'write', 'write']);
+    expect(['/oidc/me', '/oidc/authx', '/oauth/tokens', '/oidc/token/x'].map((p) => groupOf('POST', p))).toEqual([
+      'write',
+      'write',
+      'write',
+      'write',
+    ]);
+    expect(groupOf('GET', '/oauth/token')).toBe('read');
     expect(
       ['/.well-known/openid-configuration', '/tenants/t1/sign-ins', '/signinx', '/signin/appsx'].map((p) =>
         groupOf('GET', p),

@@ -29,11 +29,28 @@ export function signInGroup(path: string): RouteGroup | undefined {
   return undefined;
 }
 
+/** The token endpoints: the client credentials grant and the provider's code and refresh grants. */
+const TOKEN_ENDPOINTS = new Set(['/oauth/token', '/oidc/token']);
+/** The provider's other endpoints that take a client's secret. */
+const CLIENT_AUTH_ENDPOINTS = new Set(['/oidc/token/introspection', '/oidc/token/revocation']);
+
 /**
- * The token endpoint has its own budgets (per client id and per source address); the sign-in
- * portal its own per source address; the Identity API reads and writes. The provider's back-channel
- * endpoints (`/oidc/token`, userinfo, introspection, revocation) and discovery keep the budget of
- * requests without a token.
+ * The path as routing matches it (case-insensitive, a trailing slash ignored): `/OAuth/Token/`
+ * reaches the token endpoint, so it must spend the token endpoint's budgets too.
  */
-export const identityRoutes: RouteClassifier = (req) =>
-  req.method === 'POST' && req.path === '/oauth/token' ? 'token' : (signInGroup(req.path) ?? byMethod(req));
+const routed = (path: string) => path.toLowerCase().replace(/\/+$/, '');
+
+/**
+ * The token endpoints have their own budgets (per source address; failed client authentications
+ * per address and per client id at that address; per client id once authenticated); introspection
+ * and revocation the same failure budgets; the sign-in portal its own per source address; the
+ * Identity API reads and writes. Userinfo and discovery keep the budget of requests without a token.
+ */
+export const identityRoutes: RouteClassifier = (req) => {
+  if (req.method === 'POST') {
+    const path = routed(req.path);
+    if (TOKEN_ENDPOINTS.has(path)) return 'token';
+    if (CLIENT_AUTH_ENDPOINTS.has(path)) return 'client-auth';
+  }
+  return signInGroup(req.path) ?? byMethod(req);
+};

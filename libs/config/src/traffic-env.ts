@@ -88,10 +88,14 @@ export function WithTrafficControl<TBase extends Ctor>(Base: TBase) {
     @Max(3600)
     RATE_LIMIT_WINDOW_SECONDS = 60;
 
-    /** POST /oauth/token per client id. */
+    /** Token requests (/oauth/token, /oidc/token) per client id that authenticated: only its secret's holder spends it. */
     @Quota() RATE_LIMIT_TOKEN_PER_CLIENT = 300;
-    /** POST /oauth/token per source address. */
+    /** Token requests per source address. */
     @Quota() RATE_LIMIT_TOKEN_PER_ADDRESS = 600;
+    /** Failed client authentications (token, introspection, revocation) per client id from one source address. */
+    @Quota() RATE_LIMIT_TOKEN_FAILURES_PER_CLIENT_ADDRESS = 20;
+    /** Failed client authentications per source address, whichever client ids they name. */
+    @Quota() RATE_LIMIT_TOKEN_FAILURES_PER_ADDRESS = 100;
     /** GET/HEAD per client (deployment, app or operator). */
     @Quota() RATE_LIMIT_READ_PER_CLIENT = 1200;
     /** GET/HEAD per tenant, all its clients together. */

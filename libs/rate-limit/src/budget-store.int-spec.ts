@@ -8,6 +8,8 @@ const quotas = (q: Partial<Quotas>): Quotas => ({
   RATE_LIMIT_WINDOW_SECONDS: 2,
   RATE_LIMIT_TOKEN_PER_CLIENT: 2,
   RATE_LIMIT_TOKEN_PER_ADDRESS: 100,
+  RATE_LIMIT_TOKEN_FAILURES_PER_CLIENT_ADDRESS: 2,
+  RATE_LIMIT_TOKEN_FAILURES_PER_ADDRESS: 3,
   RATE_LIMIT_READ_PER_CLIENT: 3,
   RATE_LIMIT_READ_PER_TENANT: 4,
   RATE_LIMIT_WRITE_PER_CLIENT: 2,
@@ -25,10 +27,10 @@ const quotas = (q: Partial<Quotas>): Quotas => ({
 describe('budgets in Redis', () => {
   const { url, prefix } = testRedis();
   const connections: Redis[] = [];
-  const store = () => {
+  const store = (windowSeconds = 2) => {
     const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
     connections.push(redis);
-    return new BudgetStore(redis, prefix, 2);
+    return new BudgetStore(redis, prefix, windowSeconds);
   };
   const ready = (r: Redis) =>
     new Promise<void>((resolve) => (r.status === 'ready' ? resolve() : r.once('ready', () => resolve())));
@@ -73,6 +75,38 @@ describe('budgets in Redis', () => {
     expect((await limits.check(subject('d2'))).budgets[0].quota).toBe(3);
   });
 
+  it('failed client authentications spend budgets per address and per client id at that address; only successes spend the client\u2019s own', async () => {
+    // A window no slow machine outlasts mid-test: every count below is in one window.
+    const limits = new RateLimits(store(600), groupRules(quotas({})));
+    await Promise.all(connections.map(ready));
+    const client = `token:partner-${prefix}`;
+    /** One token request: checked, then settled with its outcome when it was let through. */
+    const attempt = async (address: string, outcome: 'success' | 'failure', id = client) => {
+      const subject = { group: 'token' as const, address, client: id };
+      const decision = await limits.check(subject);
+      if (!decision.allowed) return `429 ${decision.refusedBy}`;
+      await limits.settle(subject, decision, outcome);
+      return outcome;
+    };
+    const guesses = [];
+    for (let i = 0; i < 4; i++) guesses.push(await attempt('198.51.100.1', 'failure'));
+    expect(guesses).toEqual([
+      'failure',
+      'failure',
+      '429 token-failures-client-address',
+      '429 token-failures-client-address',
+    ]);
+    // The secret's holder elsewhere is not refused, and its successes spend only its own budget (2).
+    expect([await attempt('198.51.100.2', 'success'), await attempt('198.51.100.2', 'success')]).toEqual([
+      'success',
+      'success',
+    ]);
+    expect(await attempt('198.51.100.3', 'success')).toBe('429 token-client');
+    // The guesser's address runs out of failures (3) whichever client id it names.
+    expect(await attempt('198.51.100.1', 'failure', 'token:other')).toBe('failure');
+    expect(await attempt('198.51.100.1', 'failure', 'token:third')).toBe('429 token-failures-address');
+  });
+
   it('without Redis: reads are allowed, tokens counted in the process, writes refused', async () => {
     const dead = new Redis('redis://127.0.0.1:1', {
       enableOfflineQueue: false,
@@ -88,11 +122,16 @@ describe('budgets in Redis', () => {
       statuses: [],
     });
     const tokens = [];
-    for (let i = 0; i < 3; i++) tokens.push(await limits.check({ group: 'token', address: 'a', client: 'token:c' }));
-    expect(tokens.map((t) => [t.allowed, t.storeDown])).toEqual([
-      [true, 'local'],
-      [true, 'local'],
-      [false, 'local'],
+    for (let i = 0; i < 3; i++) {
+      const subject = { group: 'token' as const, address: 'a', client: 'token:c' };
+      const decision = await limits.check(subject);
+      if (decision.allowed) await limits.settle(subject, decision, 'success');
+      tokens.push(decision);
+    }
+    expect(tokens.map((t) => [t.allowed, t.storeDown, t.refusedBy])).toEqual([
+      [true, 'local', undefined],
+      [true, 'local', undefined],
+      [false, 'local', 'token-client'],
     ]);
     expect(await limits.check({ group: 'gradebook-write', address: 'a', client: 'c' })).toMatchObject({
       allowed: false,

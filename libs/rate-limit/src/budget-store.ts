@@ -29,8 +29,8 @@ function hashed(partition: string): string {
  * Fixed-window counters, one Redis key per policy and partition (`<prefix>:<policy>:<hash>`,
  * expiring with its window), spent with one atomic script per budget: every replica of a service
  * spends the same counters. A refused request costs the same single round trip as an allowed one
- * and never lengthens the window. `spendLocally` counts in this process only, for groups that keep
- * a limit while Redis is down.
+ * and never lengthens the window. `peek` reads a budget without spending it. `spendLocally` and
+ * `peekLocally` count in this process only, for groups that keep a limit while Redis is down.
  */
 export class BudgetStore {
   /** rate-limiter-flexible fixes the quota per limiter: one per (policy, quota), all on the same keys. */
@@ -44,15 +44,8 @@ export class BudgetStore {
   ) {}
 
   async spend(policy: string, quota: number, partition: string): Promise<Spent> {
-    const limiter = this.limiter(
-      this.shared,
-      policy,
-      quota,
-      () =>
-        new RateLimiterRedis({ storeClient: this.redis, rejectIfRedisNotReady: true, ...this.options(policy, quota) }),
-    );
     try {
-      return spent(await limiter.consume(hashed(partition)), true);
+      return spent(await this.sharedLimiter(policy, quota).consume(hashed(partition)), true);
     } catch (outcome) {
       // The library rejects with its result when the budget is spent, with an Error when Redis fails.
       if (outcome instanceof RateLimiterRes) return spent(outcome, false);
@@ -60,14 +53,49 @@ export class BudgetStore {
     }
   }
 
-  async spendLocally(policy: string, quota: number, partition: string): Promise<Spent> {
-    const limiter = this.limiter(this.local, policy, quota, () => new RateLimiterMemory(this.options(policy, quota)));
+  /** The budget as it stands, spending nothing: for budgets spent only once a request's outcome is known. */
+  async peek(policy: string, quota: number, partition: string): Promise<Spent> {
     try {
-      return spent(await limiter.consume(hashed(partition)), true);
+      return this.standing(quota, await this.sharedLimiter(policy, quota).get(hashed(partition)));
+    } catch (err) {
+      throw new BudgetStoreUnavailable(err);
+    }
+  }
+
+  async spendLocally(policy: string, quota: number, partition: string): Promise<Spent> {
+    try {
+      return spent(await this.localLimiter(policy, quota).consume(hashed(partition)), true);
     } catch (outcome) {
       if (outcome instanceof RateLimiterRes) return spent(outcome, false);
       throw outcome;
     }
+  }
+
+  async peekLocally(policy: string, quota: number, partition: string): Promise<Spent> {
+    return this.standing(quota, await this.localLimiter(policy, quota).get(hashed(partition)));
+  }
+
+  private standing(quota: number, res: RateLimiterRes | null): Spent {
+    const consumed = res?.consumedPoints ?? 0;
+    return {
+      allowed: consumed < quota,
+      remaining: Math.max(0, quota - consumed),
+      msBeforeReset: res ? res.msBeforeNext : this.windowSeconds * 1000,
+    };
+  }
+
+  private sharedLimiter(policy: string, quota: number): RateLimiterAbstract {
+    return this.limiter(
+      this.shared,
+      policy,
+      quota,
+      () =>
+        new RateLimiterRedis({ storeClient: this.redis, rejectIfRedisNotReady: true, ...this.options(policy, quota) }),
+    );
+  }
+
+  private localLimiter(policy: string, quota: number): RateLimiterAbstract {
+    return this.limiter(this.local, policy, quota, () => new RateLimiterMemory(this.options(policy, quota)));
   }
 
   private options(policy: string, quota: number) {

@@ -1,4 +1,5 @@
 export * from './budget-store';
+export * from './client-authentication';
 export * from './headers';
 export * from './policies';
 export * from './rate-limit.guard';

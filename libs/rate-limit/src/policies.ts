@@ -1,18 +1,37 @@
 /**
  * The budgets of every route group, from the service's configuration. A request belongs to one
- * route group; each group has one or two budgets, spent in order (a refused request stops at the
- * first budget it lacks, so a client that ignores its 429s never spends its tenant's budget).
+ * route group; each group has one or more budgets, checked in order (a refused request stops at
+ * the first budget it lacks, so a client that ignores its 429s never spends its tenant's budget).
  */
 
-/** Route groups: which budgets a request spends. */
+/**
+ * Route groups: which budgets a request spends. `token`: the token endpoints; `client-auth`: the
+ * other endpoints where a client authenticates with its secret (introspection, revocation).
+ */
 export type RouteGroup =
-  'token' | 'read' | 'write' | 'gradebook-write' | 'alert-submission' | 'anonymous' | 'sign-in' | 'sign-in-asset';
+  | 'token'
+  | 'client-auth'
+  | 'read'
+  | 'write'
+  | 'gradebook-write'
+  | 'alert-submission'
+  | 'anonymous'
+  | 'sign-in'
+  | 'sign-in-asset';
 
 /** Groups counted by source address only, with or without a token (a browser's sign-in has none). */
 export const ADDRESS_GROUPS: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['sign-in', 'sign-in-asset']);
 
-/** Who a budget belongs to. */
-export type PartitionKind = 'client' | 'tenant' | 'address';
+/** Who a budget belongs to; `client-address`: one client id asked for from one source address. */
+export type PartitionKind = 'client' | 'tenant' | 'address' | 'client-address';
+
+/**
+ * What spends a point of a budget: every request (before it is handled), or only a request whose
+ * client then authenticated (`success`) or failed to (`failure`). The last two are only checked
+ * before the request and spent once the endpoint knows (`settleClientAuthentication`), so nobody
+ * can spend a budget of a client whose secret they do not hold.
+ */
+export type SpentBy = 'request' | 'success' | 'failure';
 
 /** Groups whose client budget a deployment setting may override (`rate_limit_<group>` settings). */
 export type OverridableGroup = 'read' | 'write' | 'gradebook-write';
@@ -30,6 +49,7 @@ export interface Budget {
   readonly policy: string;
   readonly partition: PartitionKind;
   readonly quota: number;
+  readonly spentBy: SpentBy;
 }
 
 export interface GroupRules {
@@ -42,6 +62,8 @@ export interface Quotas {
   RATE_LIMIT_WINDOW_SECONDS: number;
   RATE_LIMIT_TOKEN_PER_CLIENT: number;
   RATE_LIMIT_TOKEN_PER_ADDRESS: number;
+  RATE_LIMIT_TOKEN_FAILURES_PER_CLIENT_ADDRESS: number;
+  RATE_LIMIT_TOKEN_FAILURES_PER_ADDRESS: number;
   RATE_LIMIT_READ_PER_CLIENT: number;
   RATE_LIMIT_READ_PER_TENANT: number;
   RATE_LIMIT_WRITE_PER_CLIENT: number;
@@ -54,17 +76,40 @@ export interface Quotas {
   RATE_LIMIT_SIGN_IN_ASSETS_PER_ADDRESS: number;
 }
 
-const budget = (policy: string, partition: PartitionKind, quota: number): Budget => ({ policy, partition, quota });
+const budget = (policy: string, partition: PartitionKind, quota: number, spentBy: SpentBy = 'request'): Budget => ({
+  policy,
+  partition,
+  quota,
+  spentBy,
+});
+
+/**
+ * Failed client authentications, per source address and per (client id, address): a guesser runs
+ * out of them, the client with its secret at another address never does (nothing is counted per
+ * client id alone before the client has authenticated).
+ */
+const failureBudgets = (q: Quotas): Budget[] => [
+  budget('token-failures-address', 'address', q.RATE_LIMIT_TOKEN_FAILURES_PER_ADDRESS, 'failure'),
+  budget('token-failures-client-address', 'client-address', q.RATE_LIMIT_TOKEN_FAILURES_PER_CLIENT_ADDRESS, 'failure'),
+];
 
 /** Every group's budgets with the configured quotas. */
 export function groupRules(q: Quotas): Record<RouteGroup, GroupRules> {
   return {
-    // Address first: a burst of guessed client ids from one address stops there.
+    // Address first: a burst of guessed client ids from one address stops there. The client's own
+    // budget counts only the requests it authenticated, so guessing its secret never spends it.
     token: {
       budgets: [
         budget('token-address', 'address', q.RATE_LIMIT_TOKEN_PER_ADDRESS),
-        budget('token-client', 'client', q.RATE_LIMIT_TOKEN_PER_CLIENT),
+        ...failureBudgets(q),
+        budget('token-client', 'client', q.RATE_LIMIT_TOKEN_PER_CLIENT, 'success'),
       ],
+      whenStoreDown: 'local',
+    },
+    // Introspection and revocation take the client's secret too: the same failure budgets, so a
+    // guesser gains nothing by moving there; their requests spend the anonymous budget as before.
+    'client-auth': {
+      budgets: [budget('anonymous', 'address', q.RATE_LIMIT_ANONYMOUS_PER_ADDRESS), ...failureBudgets(q)],
       whenStoreDown: 'local',
     },
     read: {
@@ -108,7 +153,7 @@ export function groupRules(q: Quotas): Record<RouteGroup, GroupRules> {
 /** Who is asking, as far as the budgets care. */
 export interface Subject {
   readonly group: RouteGroup;
-  /** Partition key of the client budget (deployment, app or operator; the token request's client id). */
+  /** Partition key of the client budget (deployment, app or operator; the client id a token request names). */
   readonly client?: string;
   readonly tenant?: string;
   readonly address: string;
@@ -135,5 +180,8 @@ export function partitionOf(subject: Subject, kind: PartitionKind): string | und
       return subject.tenant;
     case 'address':
       return subject.address;
+    case 'client-address':
+      // An address never holds '|', so the key names one pair whatever the client id holds.
+      return subject.client === undefined ? undefined : `${subject.client}|${subject.address}`;
   }
 }

@@ -4,8 +4,10 @@ import { Counter } from 'prom-client';
 import { PRINCIPAL_KEY } from '@edu/auth';
 import { ApiErrorCode, RetryLaterError, type Principal } from '@edu/domain';
 import { clientLabel, isUnlimitedPath, MetricsRegistry, routeLabel } from '@edu/http';
-import { rateLimitField, rateLimitPolicyField } from './headers';
-import type { Decision } from './rate-limits';
+import { awaitClientAuthentication } from './client-authentication';
+import { rateLimitField, rateLimitPolicyField, type BudgetStatus } from './headers';
+import type { Subject } from './policies';
+import type { AuthOutcome, Decision } from './rate-limits';
 import { RateLimits } from './rate-limits';
 import { subjectOf, type RouteClassifier } from './subject';
 
@@ -57,7 +59,11 @@ export class RateLimitGuard implements CanActivate {
     const decision = await this.limits.check(subject);
     this.writeHeaders(res, decision);
     if (decision.storeDown) this.noteStoreDown(subject.group, decision);
-    if (decision.allowed) return true;
+    if (decision.allowed) {
+      if (decision.budgets.some((b) => b.spentBy !== 'request'))
+        awaitClientAuthentication(req, (outcome) => this.settle(res, subject, decision, outcome));
+      return true;
+    }
     if (decision.storeDown === 'refuse') {
       throw new RetryLaterError(
         ApiErrorCode.ServiceUnavailable,
@@ -77,6 +83,20 @@ export class RateLimitGuard implements CanActivate {
     if (decision.budgets.length === 0) return;
     res.setHeader('RateLimit-Policy', rateLimitPolicyField(decision.budgets, this.settings.windowSeconds));
     if (decision.statuses.length > 0) res.setHeader('RateLimit', rateLimitField(decision.statuses));
+  }
+
+  /** Spends what the outcome spends and shows it in `RateLimit`, while the answer is not sent yet. */
+  private async settle(res: Response, subject: Subject, decision: Decision, outcome: AuthOutcome): Promise<void> {
+    let settled: BudgetStatus[];
+    try {
+      settled = await this.limits.settle(subject, decision, outcome);
+    } catch (err) {
+      this.logger.warn({ err }, 'Could not count a client authentication against its rate limits');
+      return;
+    }
+    if (settled.length === 0 || res.headersSent) return;
+    const now = new Map(settled.map((s) => [s.policy, s]));
+    res.setHeader('RateLimit', rateLimitField(decision.statuses.map((s) => now.get(s.policy) ?? s)));
   }
 
   private noteStoreDown(group: string, decision: Decision): void {

@@ -1,13 +1,15 @@
 import type { Request } from 'express';
 import type { Principal } from '@edu/domain';
 import { rateLimitField, rateLimitPolicyField, secondsUntil } from './headers';
-import { budgetsFor, groupRules, type Quotas } from './policies';
+import { budgetsFor, groupRules, partitionOf, type Quotas } from './policies';
 import { byMethod, subjectOf, tokenRequestClientId } from './subject';
 
 const QUOTAS: Quotas = {
   RATE_LIMIT_WINDOW_SECONDS: 60,
   RATE_LIMIT_TOKEN_PER_CLIENT: 300,
   RATE_LIMIT_TOKEN_PER_ADDRESS: 600,
+  RATE_LIMIT_TOKEN_FAILURES_PER_CLIENT_ADDRESS: 20,
+  RATE_LIMIT_TOKEN_FAILURES_PER_ADDRESS: 100,
   RATE_LIMIT_READ_PER_CLIENT: 1200,
   RATE_LIMIT_READ_PER_TENANT: 6000,
   RATE_LIMIT_WRITE_PER_CLIENT: 300,
@@ -89,11 +91,22 @@ describe('who spends which budget', () => {
   it('the policy table: each group\u2019s budgets in order, their partitions, and what happens while Redis is down', () => {
     const table = Object.entries(groupRules(QUOTAS)).map(([group, r]) => [
       group,
-      r.budgets.map((b) => `${b.policy}/${b.partition}=${b.quota}`).join(' '),
+      r.budgets
+        .map((b) => `${b.policy}/${b.partition}=${b.quota}${b.spentBy === 'request' ? '' : ` on ${b.spentBy}`}`)
+        .join(' '),
       r.whenStoreDown,
     ]);
     expect(table).toEqual([
-      ['token', 'token-address/address=600 token-client/client=300', 'local'],
+      [
+        'token',
+        'token-address/address=600 token-failures-address/address=100 on failure token-failures-client-address/client-address=20 on failure token-client/client=300 on success',
+        'local',
+      ],
+      [
+        'client-auth',
+        'anonymous/address=600 token-failures-address/address=100 on failure token-failures-client-address/client-address=20 on failure',
+        'local',
+      ],
       ['read', 'read-client/client=1200 read-tenant/tenant=6000', 'allow'],
       ['write', 'write-client/client=300 write-tenant/tenant=1200', 'refuse'],
       ['gradebook-write', 'gradebook-write-client/client=600 gradebook-write-tenant/tenant=3000', 'refuse'],
@@ -114,15 +127,36 @@ describe('who spends which budget', () => {
     ]);
   });
 
-  it('a token request spends its address\u2019s budget, then the named client id\u2019s (Basic or form)', () => {
-    const viaBasic = request({ headers: { authorization: `Basic ${Buffer.from('app:1:s3cret').toString('base64')}` } });
-    expect(tokenRequestClientId(viaBasic)).toBe('app');
+  it('a token request names its client id (Basic, decoded as the endpoints decode it, or form); unknown is empty', () => {
+    const basic = (id: string) =>
+      request({ headers: { authorization: `Basic ${Buffer.from(`${id}:s3cret`).toString('base64')}` } });
+    expect(tokenRequestClientId(basic('app'))).toBe('app');
+    // One id spelt two ways names the same budgets (RFC 6749 §2.3.1 form-encoding inside Basic).
+    expect(tokenRequestClientId(basic('%61pp+1'))).toBe('app 1');
+    expect(tokenRequestClientId(basic('%E0%A4%A'))).toBe('%E0%A4%A');
     expect(tokenRequestClientId(request({ body: { client_id: 'form-client' } }))).toBe('form-client');
     expect(tokenRequestClientId(request({ headers: { authorization: 'Basic !!' }, body: {} }))).toBeUndefined();
+    for (const group of ['token', 'client-auth'] as const)
+      expect(subjectOf(request({ body: { client_id: 'c' } }), group, undefined)).toEqual({
+        group,
+        address: '192.0.2.10',
+        client: 'token:c',
+      });
+  });
+
+  it('a token request spends its address\u2019s budget up front; failures count per address and per client id at that address, successes per client id', () => {
     const subject = subjectOf(request({ body: { client_id: 'form-client' } }), 'token', undefined);
-    expect(budgetsFor(groupRules(QUOTAS).token, subject).map((b) => [b.policy, b.partition])).toEqual([
-      ['token-address', 'address'],
-      ['token-client', 'client'],
+    expect(
+      budgetsFor(groupRules(QUOTAS).token, subject).map((b) => [
+        b.policy,
+        partitionOf(subject, b.partition),
+        b.spentBy,
+      ]),
+    ).toEqual([
+      ['token-address', '192.0.2.10', 'request'],
+      ['token-failures-address', '192.0.2.10', 'failure'],
+      ['token-failures-client-address', 'token:form-client|192.0.2.10', 'failure'],
+      ['token-client', 'token:form-client', 'success'],
     ]);
   });
 

@@ -31,26 +31,71 @@ export interface Decision {
 
 const OVERRIDABLE: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['read', 'write', 'gradebook-write']);
 
+/** How a decision reaches the counters: Redis (every replica's) or this process's own. */
+interface Counters {
+  spend(b: Budget, partition: string): Promise<Spent>;
+  peek(b: Budget, partition: string): Promise<Spent>;
+}
+
+/** Whether the client of a request that spends budgets by outcome authenticated. */
+export type AuthOutcome = 'success' | 'failure';
+
 /**
- * Decides whether a request may go on: spends one point of each budget of its route group, in
- * order, and stops at the first that is spent. While the shared counters are unreachable the
- * group's rule applies (allow, count locally, or refuse).
+ * Decides whether a request may go on: spends one point of each budget of its route group that
+ * every request spends, checks those spent by outcome, in order, and stops at the first that is
+ * spent. While the shared counters are unreachable the group's rule applies (allow, count
+ * locally, or refuse).
  */
 export class RateLimits {
+  private readonly sharedCounters: Counters;
+  private readonly localCounters: Counters;
+
   constructor(
-    private readonly store: BudgetStore,
+    store: BudgetStore,
     private readonly rules: Record<RouteGroup, GroupRules>,
     private readonly overrides?: QuotaOverrides,
-  ) {}
+  ) {
+    this.sharedCounters = {
+      spend: (b, p) => store.spend(b.policy, b.quota, p),
+      peek: (b, p) => store.peek(b.policy, b.quota, p),
+    };
+    this.localCounters = {
+      spend: (b, p) => store.spendLocally(b.policy, b.quota, p),
+      peek: (b, p) => store.peekLocally(b.policy, b.quota, p),
+    };
+  }
 
   async check(subject: Subject): Promise<Decision> {
     const rules = this.rules[subject.group];
     const budgets = budgetsFor(rules, subject, await this.clientOverride(subject));
     try {
-      return await this.spendAll(budgets, subject, (b, p) => this.store.spend(b.policy, b.quota, p));
+      return await this.spendAll(budgets, subject, this.sharedCounters);
     } catch (err) {
       if (!(err instanceof BudgetStoreUnavailable)) throw err;
       return this.whileStoreDown(rules.whenStoreDown, budgets, subject);
+    }
+  }
+
+  /**
+   * Spends the budgets an allowed request's outcome spends (a failed or a successful client
+   * authentication), where its check counted it; their state after it. A refused request never
+   * gets here, so refusals spend nothing.
+   */
+  async settle(subject: Subject, decision: Decision, outcome: AuthOutcome): Promise<BudgetStatus[]> {
+    if (decision.storeDown === 'allow' || decision.storeDown === 'refuse') return [];
+    const due = decision.budgets.filter((b) => b.spentBy === outcome);
+    const spendAll = async (counters: Counters) => {
+      const out: BudgetStatus[] = [];
+      for (const b of due) out.push(status(b, await counters.spend(b, partitionOf(subject, b.partition) as string)));
+      return out;
+    };
+    if (decision.storeDown === 'local') return spendAll(this.localCounters);
+    try {
+      return await spendAll(this.sharedCounters);
+    } catch (err) {
+      if (!(err instanceof BudgetStoreUnavailable)) throw err;
+      const rule = this.rules[subject.group].whenStoreDown;
+      return rule === 'local' ? spendAll(this.localCounters) : [];
     }
   }
 
@@ -64,22 +109,24 @@ export class RateLimits {
         storeDown: rule,
         retryAfterSeconds: STORE_DOWN_RETRY_AFTER_SECONDS,
       };
-    const local = await this.spendAll(budgets, subject, (b, p) => this.store.spendLocally(b.policy, b.quota, p));
+    const local = await this.spendAll(budgets, subject, this.localCounters);
     return { ...local, storeDown: rule };
   }
 
-  private async spendAll(
-    budgets: Budget[],
-    subject: Subject,
-    spend: (b: Budget, partition: string) => Promise<Spent>,
-  ): Promise<Decision> {
+  private async spendAll(budgets: Budget[], subject: Subject, counters: Counters): Promise<Decision> {
     const statuses: BudgetStatus[] = [];
     for (const b of budgets) {
-      const spent = await spend(b, partitionOf(subject, b.partition) as string);
-      const resetSeconds = secondsUntil(spent.msBeforeReset);
-      statuses.push({ policy: b.policy, remaining: spent.remaining, resetSeconds });
+      const partition = partitionOf(subject, b.partition) as string;
+      const spent = b.spentBy === 'request' ? await counters.spend(b, partition) : await counters.peek(b, partition);
+      statuses.push(status(b, spent));
       if (!spent.allowed)
-        return { allowed: false, budgets, statuses, refusedBy: b.policy, retryAfterSeconds: resetSeconds };
+        return {
+          allowed: false,
+          budgets,
+          statuses,
+          refusedBy: b.policy,
+          retryAfterSeconds: secondsUntil(spent.msBeforeReset),
+        };
     }
     return { allowed: true, budgets, statuses };
   }
@@ -93,6 +140,10 @@ export class RateLimits {
       return undefined; // the settings are unreadable (database outage): the default budget still applies
     }
   }
+}
+
+function status(b: Budget, spent: Spent): BudgetStatus {
+  return { policy: b.policy, remaining: spent.remaining, resetSeconds: secondsUntil(spent.msBeforeReset) };
 }
 
 /** Retry-After of a write refused because the counters are unreachable (as for other outages). */

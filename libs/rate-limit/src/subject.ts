@@ -10,9 +10,19 @@ export function byMethod(req: Pick<Request, 'method'>): 'read' | 'write' {
   return req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
 }
 
+/** RFC 6749 §2.3.1 form-urlencodes the id before Basic encoding; both token endpoints decode it. */
+function formDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value; // malformed: the endpoint refuses it, the raw text is a key like any other
+  }
+}
+
 /**
  * The client id a token request names (RFC 6749 §2.3.1: HTTP Basic, else the `client_id` form
  * field), before it is authenticated: only a partition key, never trusted for anything else.
+ * Decoded as the endpoints decode it, so spelling one id differently (`%61pp`) names the same budgets.
  */
 export function tokenRequestClientId(req: Pick<Request, 'headers' | 'body'>): string | undefined {
   const header = req.headers.authorization;
@@ -20,7 +30,7 @@ export function tokenRequestClientId(req: Pick<Request, 'headers' | 'body'>): st
   if (basic) {
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon > 0) return decoded.slice(0, colon);
+    if (colon > 0) return formDecoded(decoded.slice(0, colon));
   }
   const form = req.body as Record<string, unknown> | undefined;
   return typeof form?.client_id === 'string' && form.client_id !== '' ? form.client_id : undefined;
@@ -29,13 +39,15 @@ export function tokenRequestClientId(req: Pick<Request, 'headers' | 'body'>): st
 /**
  * Who spends the budgets of a request. Authenticated callers by their token: a tenant-context
  * token's client budget is its deployment (an app's traffic at one tenant), other tokens' their
- * client id. Token requests by the client id they name and the source address; requests without
- * a token (JWKS, discovery) by source address. The address is Express' `req.ip`: the connection's
- * peer unless TRUST_PROXY names the proxy, so a spoofed X-Forwarded-For changes nothing.
+ * client id. Requests where a client authenticates with its secret (token, introspection,
+ * revocation) by the client id they name and the source address; requests without a token
+ * (JWKS, discovery) by source address. The address is Express' `req.ip`: the connection's peer
+ * unless TRUST_PROXY names the proxy, so a spoofed X-Forwarded-For changes nothing.
  */
 export function subjectOf(req: Request, group: RouteGroup, principal: Principal | undefined): Subject {
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  if (group === 'token') return { group, address, client: `token:${tokenRequestClientId(req) ?? ''}` };
+  if (group === 'token' || group === 'client-auth')
+    return { group, address, client: `token:${tokenRequestClientId(req) ?? ''}` };
   if (ADDRESS_GROUPS.has(group)) return { group, address };
   if (!principal) return { group: 'anonymous', address };
   if (principal.kind === 'tenant') {

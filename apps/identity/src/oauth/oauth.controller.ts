@@ -1,16 +1,21 @@
-import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
+import { ClientAuthentications } from './client-authentications';
 import { OAuthErrorFilter } from './oauth-error.filter';
-import { parseTokenRequest } from './token-request';
-import { TokenService, type TokenResponse } from './token.service';
+import { ClientAuthenticationFailed, OAuthError } from './oauth.errors';
+import { parseTokenRequest, type TokenRequest } from './token-request';
+import { TokenService, type AuthenticatedClient, type TokenResponse } from './token.service';
 
 @ApiTags('oauth')
 @Controller('oauth')
 @UseFilters(OAuthErrorFilter)
 export class OAuthController {
-  constructor(private readonly tokens: TokenService) {}
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly authentications: ClientAuthentications,
+  ) {}
 
   @Post('token')
   @Public()
@@ -19,12 +24,27 @@ export class OAuthController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOkResponse({ description: '{access_token, token_type, expires_in, scope}' })
   async token(
+    @Req() req: Request,
     @Headers('content-type') contentType: string | undefined,
     @Headers('authorization') authorization: string | undefined,
     @Body() body: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TokenResponse> {
     res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-    return this.tokens.issue(parseTokenRequest(contentType, authorization, body));
+    let request: TokenRequest;
+    let client: AuthenticatedClient;
+    try {
+      request = parseTokenRequest(contentType, authorization, body);
+      client = await this.tokens.authenticate(request.credentials);
+    } catch (err) {
+      // Missing, malformed or wrong credentials alike: an attempt that did not authenticate.
+      if (err instanceof OAuthError && err.code === 'invalid_client') {
+        const registered = err instanceof ClientAuthenticationFailed ? err.registeredClientId : undefined;
+        await this.authentications.failed(req, '/oauth/token', registered);
+      }
+      throw err;
+    }
+    await this.authentications.succeeded(req);
+    return this.tokens.issue(client, request);
   }
 }

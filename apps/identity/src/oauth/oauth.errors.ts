@@ -23,3 +23,13 @@ export class OAuthError extends Error {
     return 400;
   }
 }
+
+/** A failed client authentication; names the client id when a client has it (a metric label never made up by the caller). */
+export class ClientAuthenticationFailed extends OAuthError {
+  constructor(
+    basicChallenge: boolean,
+    readonly registeredClientId?: string,
+  ) {
+    super('invalid_client', 'Client authentication failed', basicChallenge);
+  }
+}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ClientAuthenticationsModule } from './client-authentications';
 import { OAuthController } from './oauth.controller';
 import { TokenService } from './token.service';
 
-@Module({ controllers: [OAuthController], providers: [TokenService] })
+@Module({ imports: [ClientAuthenticationsModule], controllers: [OAuthController], providers: [TokenService] })
 export class OAuthModule {}

@@ -6,7 +6,7 @@ import { SCOPE_CATALOG } from '@edu/auth';
 import { AppEntity, DeploymentEntity, TenantEntity } from '@edu/persistence';
 import { AccessTokenSigner, safeEqual, verifyClientSecret, type AccessTokenClaims } from '@edu/signing';
 import { IdentityEnv } from '../config/identity.env';
-import { OAuthError } from './oauth.errors';
+import { ClientAuthenticationFailed, OAuthError } from './oauth.errors';
 import type { ClientCredentials, TokenRequest } from './token-request';
 
 export interface TokenResponse {
@@ -17,7 +17,7 @@ export interface TokenResponse {
 }
 
 /** Who authenticated at the token endpoint. */
-type AuthenticatedClient =
+export type AuthenticatedClient =
   | { kind: 'operator' }
   | { kind: 'app'; app: AppEntity }
   | { kind: 'deployment'; deployment: DeploymentEntity & { app: AppEntity } };
@@ -35,8 +35,8 @@ export class TokenService {
     @Inject(SCOPE_CATALOG) private readonly catalog: ScopeCatalog,
   ) {}
 
-  async issue(req: TokenRequest): Promise<TokenResponse> {
-    const client = await this.authenticate(req.credentials);
+  /** A token for a client that authenticated (`authenticate`), as the request asks. */
+  async issue(client: AuthenticatedClient, req: TokenRequest): Promise<TokenResponse> {
     const claims = await this.claimsFor(client, req);
     const signed = await this.signer.sign(claims);
     return {
@@ -47,22 +47,23 @@ export class TokenService {
     };
   }
 
-  private async authenticate(c: ClientCredentials): Promise<AuthenticatedClient> {
-    const refuse = () => new OAuthError('invalid_client', 'Client authentication failed', c.viaBasic);
+  /** Who the credentials belong to; ClientAuthenticationFailed when they do not authenticate. */
+  async authenticate(c: ClientCredentials): Promise<AuthenticatedClient> {
+    const refuse = (registered?: string) => new ClientAuthenticationFailed(c.viaBasic, registered);
     if (safeEqual(c.clientId, this.env.OPERATOR_CLIENT_ID)) {
-      if (!safeEqual(c.clientSecret, this.env.OPERATOR_CLIENT_SECRET)) throw refuse();
+      if (!safeEqual(c.clientSecret, this.env.OPERATOR_CLIENT_SECRET)) throw refuse(this.env.OPERATOR_CLIENT_ID);
       return { kind: 'operator' };
     }
     const app = await this.ds.getRepository(AppEntity).findOne({ where: { clientId: c.clientId } });
     if (app) {
-      if (!verifyClientSecret(c.clientSecret, app.clientSecretHash)) throw refuse();
+      if (!verifyClientSecret(c.clientSecret, app.clientSecretHash)) throw refuse(app.clientId);
       return { kind: 'app', app };
     }
     const deployment = await this.ds
       .getRepository(DeploymentEntity)
       .findOne({ where: { clientId: c.clientId }, relations: { app: true } });
     if (deployment?.clientSecretHash && deployment.app) {
-      if (!verifyClientSecret(c.clientSecret, deployment.clientSecretHash)) throw refuse();
+      if (!verifyClientSecret(c.clientSecret, deployment.clientSecretHash)) throw refuse(c.clientId);
       return { kind: 'deployment', deployment: deployment as DeploymentEntity & { app: AppEntity } };
     }
     verifyClientSecret(c.clientSecret, DUMMY_HASH);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountFinder } from './accounts/account-finder';
 import { IdentityMapper } from './accounts/identity-mapper';
 import { JitProvisioningModule } from './accounts/jit-provisioning.module';
+import { ClientAuthenticationsModule } from '../oauth/client-authentications';
 import { SignInLogModule } from './log/sign-in-log.module';
 import { LtiModule } from './lti/lti.module';
 import { OidcController } from './oidc/oidc.controller';
@@ -21,7 +22,7 @@ import { UpstreamProviders } from './upstream/upstream-providers';
 
 /** Sign-in: the OpenID Connect provider, the SAML identity provider, the upstream providers and the portal between them. */
 @Module({
-  imports: [JitProvisioningModule, SignInLogModule, LtiModule],
+  imports: [JitProvisioningModule, SignInLogModule, LtiModule, ClientAuthenticationsModule],
   controllers: [OidcController, PortalController, SchoolAppsController, BrandController, ...SAML_CONTROLLERS],
   providers: [
     SignInRepository,

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '@edu/config';
+import { loadConfig, trustProxyValue } from '@edu/config';
 import { baseTestEnv, createTestApp, createTestDatabase, World, type TestDatabase } from '@edu/testing';
 import {
   CookieBrowser,
@@ -94,7 +94,11 @@ export class SignInHarness {
     );
     const apps: NestExpressApplication[] = [];
     for (let i = 0; i < (o.replicas ?? 1); i++) {
-      const app = await createTestApp(IdentityModule.forRoot(env), { bodyLimitBytes: env.BODY_LIMIT_BYTES });
+      const app = await createTestApp(IdentityModule.forRoot(env), {
+        bodyLimitBytes: env.BODY_LIMIT_BYTES,
+        // As main.ts sets it (runHttpService): unset, the connection's peer is the client.
+        trustProxy: trustProxyValue(env.TRUST_PROXY),
+      });
       if (i === 0) setupOpenApi(app);
       await app.listen(i === 0 ? port : 0, '127.0.0.1');
       apps.push(app);

@@ -6,11 +6,13 @@ import { DataSource } from 'typeorm';
 import { trustProxyValue } from '@edu/config';
 import { SigningKeyStore, verifyClientSecret } from '@edu/signing';
 import { IdentityEnv, oidcIssuer } from '../../config/identity.env';
+import { ClientAuthentications } from '../../oauth/client-authentications';
 import { AccountFinder } from '../accounts/account-finder';
 import { BrandStore } from '../portal/brand/brand-store';
 import { SAML_COMPLETE_PATH } from '../saml/saml-paths';
 import { SignInRepository } from '../sign-in.repository';
 import { AppClientAdapter } from './client-adapter';
+import { reportClientAuthentications } from './client-authentication-outcomes';
 import { PostgresOidcAdapter, sweepExpired } from './postgres-adapter';
 import { providerConfiguration } from './provider-config';
 
@@ -38,6 +40,7 @@ export class OidcProviderHost implements OnModuleDestroy {
     private readonly repo: SignInRepository,
     private readonly accounts: AccountFinder,
     private readonly brands: BrandStore,
+    private readonly authentications: ClientAuthentications,
   ) {
     this.sweeper = setInterval(
       () => void sweepExpired(this.ds).catch((err: unknown) => this.logger.warn({ err }, 'sign-in sweep failed')),
@@ -97,6 +100,7 @@ export class OidcProviderHost implements OnModuleDestroy {
     provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret?: string }, actual: string) {
       return Promise.resolve(typeof this.clientSecret === 'string' && verifyClientSecret(actual, this.clientSecret));
     };
+    reportClientAuthentications(provider, this.authentications);
     provider.on('server_error', (_ctx, err) => this.logger.error({ err }, 'OpenID Connect provider error'));
     return { provider, handler: provider.callback() as unknown as Handler, kid: activeKid };
   }
