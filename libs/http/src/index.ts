@@ -11,6 +11,8 @@ export * from './run-http-service';
 export * from './require-json-body.guard';
 export * from './field-paths';
 export * from './openapi';
+export * from './in-flight';
+export * from './lag-window';
 export * from './load-monitor';
 export * from './load-shed.module';
 export * from './guarded-lookup';

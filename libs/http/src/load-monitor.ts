@@ -1,4 +1,5 @@
-import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { LagWindow } from './lag-window';
 
 /** A database connection pool as the monitor sees it (libs/persistence adapts pg's). */
 export interface PoolProbe {
@@ -8,7 +9,7 @@ export interface PoolProbe {
 }
 
 export interface LoadBounds {
-  /** Event-loop lag past which the service is overloaded (ms); 0 = never. */
+  /** Event-loop lag past which, sustained and with requests queueing, the service is overloaded (ms); 0 = never. */
   readonly eventLoopLagMs: number;
   /** Wait for a database connection past which the service is overloaded (ms); 0 = never (and no probe runs). */
   readonly poolWaitMs: number;
@@ -16,85 +17,150 @@ export interface LoadBounds {
 
 export type OverloadReason = 'event_loop_lag' | 'db_pool_wait';
 
-const SAMPLE_INTERVAL_MS = 200;
+/** The event loop's delay: its p99 since the last read (ms), starting over at each read. */
+export interface LagSource {
+  enable(): void;
+  disable(): void;
+  read(): number;
+}
+
+/** Requests in flight as the monitor sees them (`InFlightRequests`). */
+export interface InFlightProbe {
+  peak(): number;
+  resetPeak(): void;
+}
+
+export interface LoadMonitorOptions {
+  pool?: PoolProbe;
+  inFlight?: InFlightProbe;
+  /** Milliseconds of a monotonic clock (default `performance.now`). */
+  now?: () => number;
+  lag?: LagSource;
+  /** Runs `sample` every `ms` until the returned function is called (default an unref'd setInterval). */
+  every?: (ms: number, sample: () => void) => () => void;
+}
+
+export const SAMPLE_INTERVAL_MS = 200;
+/** The recent window the lag is judged over, and how much of it the loop must have lagged. */
+export const LAG_WINDOW_MS = 2_000;
+export const SUSTAINED_LAG_MS = 1_000;
+/** Requests handled at once that show the lag comes with load (a queue shedding can shorten). */
+export const MIN_IN_FLIGHT = 8;
 const HISTOGRAM_RESOLUTION_MS = 10;
 /** How often a connection is borrowed to time the pool's queue. */
 const POOL_PROBE_INTERVAL_MS = 1_000;
 
+/** `perf_hooks.monitorEventLoopDelay`, read as a p99 in ms (less its resolution). */
+export function eventLoopDelay(): LagSource {
+  const histogram = monitorEventLoopDelay({ resolution: HISTOGRAM_RESOLUTION_MS });
+  return {
+    enable: () => histogram.enable(),
+    disable: () => histogram.disable(),
+    read: () => {
+      const p99 = histogram.count > 0 ? histogram.percentile(99) / 1e6 - HISTOGRAM_RESOLUTION_MS : 0;
+      histogram.reset();
+      return Math.max(0, p99);
+    },
+  };
+}
+
+const everyInterval = (ms: number, sample: () => void) => {
+  const timer = setInterval(sample, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
+
 /**
- * Measures how loaded this process is, every 200 ms: event-loop lag (the p99 of
- * `monitorEventLoopDelay` over the last interval, or how late the sampling timer itself ran,
- * whichever is larger: a stall shows up in the first sample after it, before the requests that
- * queued behind it are read) and how long borrowing a database connection takes (a probe borrows
- * one each second; while it waits, its age so far counts).
+ * Measures how loaded this process is, every 200 ms from the moment it is ready (`start()`):
+ * event-loop lag (the p99 of the loop's delay over the interval, or how late the sampling timer
+ * itself ran, whichever is larger: a stall shows up in the first sample after it, before the
+ * requests that queued behind it are read) and how long borrowing a database connection takes (a
+ * probe borrows one each second; while it waits, its age so far counts).
+ *
+ * Lag alone is no overload: a busy neighbour or one slow compilation delays an idle loop too, and
+ * refusing its few requests helps nobody. The loop is overloaded when it lagged for most of the
+ * last 2 s (up to the latest sample) while requests pile up (`MIN_IN_FLIGHT` at once) or queries
+ * wait for a connection.
  */
 export class LoadMonitor {
-  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: HISTOGRAM_RESOLUTION_MS });
-  private timer?: NodeJS.Timeout;
+  private readonly now: () => number;
+  private readonly lag: LagSource;
+  private readonly window = new LagWindow(LAG_WINDOW_MS);
+  private stopSampling?: () => void;
   private lastSampleAt = 0;
-  private lastProbeAt = 0;
+  private lastProbeAt = Number.NEGATIVE_INFINITY;
   private probeStartedAt?: number;
   private lastPoolWaitMs = 0;
+  private lagSustained = false;
   lagMs = 0;
   poolWaitMs = 0;
-  overload?: OverloadReason;
 
   constructor(
     private readonly bounds: LoadBounds,
-    private readonly pool?: PoolProbe,
-  ) {}
+    private readonly o: LoadMonitorOptions = {},
+  ) {
+    this.now = o.now ?? (() => performance.now());
+    this.lag = o.lag ?? eventLoopDelay();
+  }
 
+  /** The service is ready: measuring starts now, so nothing of its boot is ever held against it. */
   start(): void {
-    this.histogram.enable();
-    this.lastSampleAt = performance.now();
-    this.timer = setInterval(() => this.sample(), SAMPLE_INTERVAL_MS);
-    this.timer.unref();
+    if (this.stopSampling) return;
+    this.lag.enable();
+    this.lag.read();
+    this.lastSampleAt = this.now();
+    this.stopSampling = (this.o.every ?? everyInterval)(SAMPLE_INTERVAL_MS, () => this.sample());
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.histogram.disable();
+    this.stopSampling?.();
+    this.stopSampling = undefined;
+    this.lag.disable();
   }
 
   poolStats(): { total: number; idle: number; waiting: number } | undefined {
-    return this.pool?.stats();
+    return this.o.pool?.stats();
   }
 
-  /** One measurement; public so tests can drive it without waiting for the timer. */
+  /** One measurement (the timer's; public so tests can drive it). */
   sample(): void {
-    const now = performance.now();
-    const timerLate = now - this.lastSampleAt - SAMPLE_INTERVAL_MS;
+    if (!this.stopSampling) return;
+    const now = this.now();
+    const span = now - this.lastSampleAt;
     this.lastSampleAt = now;
-    const p99 = this.histogram.count > 0 ? this.histogram.percentile(99) / 1e6 - HISTOGRAM_RESOLUTION_MS : 0;
-    this.histogram.reset();
-    this.lagMs = Math.max(0, timerLate, p99);
-    this.poolWaitMs =
-      this.probeStartedAt !== undefined
-        ? Math.max(this.lastPoolWaitMs, now - this.probeStartedAt)
-        : this.lastPoolWaitMs;
-    this.overload = this.reason();
-    if (
-      this.pool &&
-      this.bounds.poolWaitMs > 0 &&
-      this.probeStartedAt === undefined &&
-      now - this.lastProbeAt >= POOL_PROBE_INTERVAL_MS
-    )
-      this.probePool(now);
+    this.lagMs = Math.max(0, span - SAMPLE_INTERVAL_MS, this.lag.read());
+    this.window.add({ at: now, spanMs: span, lagMs: this.lagMs });
+    this.lagSustained =
+      this.bounds.eventLoopLagMs > 0 && this.window.laggingMs(this.bounds.eventLoopLagMs) >= SUSTAINED_LAG_MS;
+    this.o.inFlight?.resetPeak();
+    this.samplePool(now);
   }
 
-  private reason(): OverloadReason | undefined {
-    if (this.bounds.eventLoopLagMs > 0 && this.lagMs > this.bounds.eventLoopLagMs) return 'event_loop_lag';
+  /** Why the process is overloaded right now, if it is. */
+  overload(): OverloadReason | undefined {
+    if (this.lagSustained && this.underLoad()) return 'event_loop_lag';
     if (this.bounds.poolWaitMs > 0 && this.poolWaitMs > this.bounds.poolWaitMs) return 'db_pool_wait';
     return undefined;
   }
 
-  private probePool(startedAt: number): void {
-    this.probeStartedAt = startedAt;
-    this.lastProbeAt = startedAt;
-    this.pool!.acquire()
+  private underLoad(): boolean {
+    return (this.o.inFlight?.peak() ?? 0) >= MIN_IN_FLIGHT || (this.o.pool?.stats().waiting ?? 0) > 0;
+  }
+
+  private samplePool(now: number): void {
+    this.poolWaitMs =
+      this.probeStartedAt !== undefined
+        ? Math.max(this.lastPoolWaitMs, now - this.probeStartedAt)
+        : this.lastPoolWaitMs;
+    if (!this.o.pool || this.bounds.poolWaitMs <= 0 || this.probeStartedAt !== undefined) return;
+    if (now - this.lastProbeAt < POOL_PROBE_INTERVAL_MS) return;
+    this.probeStartedAt = now;
+    this.lastProbeAt = now;
+    this.o.pool
+      .acquire()
       .then((release) => {
         release();
-        this.lastPoolWaitMs = performance.now() - startedAt;
+        this.lastPoolWaitMs = this.now() - now;
       })
       .catch(() => {
         // The database is down: readiness and the outage handling say so; not a queue to measure.

@@ -1,19 +1,24 @@
+import type { Server } from 'node:http';
 import {
   CanActivate,
   DynamicModule,
   ExecutionContext,
   Inject,
   Injectable,
+  type MiddlewareConsumer,
   Module,
+  type NestMiddleware,
+  type NestModule,
+  type OnApplicationBootstrap,
   type OnModuleDestroy,
-  type OnModuleInit,
 } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import type { Request } from 'express';
+import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
+import type { NextFunction, Request, Response } from 'express';
 import type { Counter } from 'prom-client';
 import { PRINCIPAL_KEY } from '@edu/auth';
 import { ApiErrorCode, RetryLaterError, type Principal } from '@edu/domain';
 import type { ReadinessCheck } from './health.module';
+import { InFlightRequests } from './in-flight';
 import { LoadMonitor, type LoadBounds, type PoolProbe } from './load-monitor';
 import { clientLabel, isUnlimitedPath, MetricsModule, MetricsRegistry, routeLabel } from './metrics.module';
 
@@ -24,26 +29,35 @@ export interface LoadShedSettings extends LoadBounds {
 const SETTINGS = Symbol('LOAD_SHED_SETTINGS');
 const POOL = Symbol('LOAD_SHED_POOL');
 
-/** The process's load monitor, running from boot to shutdown, with its gauges. */
+/** The process's load monitor, measuring from the moment the server listens to shutdown, with its gauges. */
 @Injectable()
-export class ServiceLoad implements OnModuleInit, OnModuleDestroy {
+export class ServiceLoad implements OnApplicationBootstrap, OnModuleDestroy {
   readonly monitor: LoadMonitor;
+  readonly inFlight = new InFlightRequests();
 
   constructor(
     @Inject(SETTINGS) settings: LoadShedSettings,
     @Inject(POOL) pool: PoolProbe | undefined,
     metrics: MetricsRegistry,
+    private readonly adapterHost: HttpAdapterHost,
   ) {
-    this.monitor = new LoadMonitor(settings, pool);
+    this.monitor = new LoadMonitor(settings, { pool, inFlight: this.inFlight });
     const m = this.monitor;
     metrics.gauge(
       'load_shedding',
       'Whether the process answers 503 at once (1) because it is overloaded, by reason',
       ['reason'],
       (g) => {
-        g.set({ reason: 'event_loop_lag' }, m.overload === 'event_loop_lag' ? 1 : 0);
-        g.set({ reason: 'db_pool_wait' }, m.overload === 'db_pool_wait' ? 1 : 0);
+        const reason = m.overload();
+        g.set({ reason: 'event_loop_lag' }, reason === 'event_loop_lag' ? 1 : 0);
+        g.set({ reason: 'db_pool_wait' }, reason === 'db_pool_wait' ? 1 : 0);
       },
+    );
+    metrics.gauge(
+      'http_requests_in_flight',
+      'Requests the process is handling now (probes and scrapes left out): the load the shedder looks for',
+      [],
+      (g) => g.set(this.inFlight.current),
     );
     metrics.gauge(
       'event_loop_lag_seconds',
@@ -69,8 +83,14 @@ export class ServiceLoad implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  onModuleInit(): void {
-    this.monitor.start();
+  /**
+   * Boot (module setup, first-use initialisation, route registration) stalls the loop by design:
+   * measuring starts once the server listens, when the service can be ready.
+   */
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!server || server.listening) this.monitor.start();
+    else server.once('listening', () => this.monitor.start());
   }
 
   onModuleDestroy(): void {
@@ -79,10 +99,10 @@ export class ServiceLoad implements OnModuleInit, OnModuleDestroy {
 
   /** Readiness fails while shedding, so the ingress and the autoscaler see the overload. */
   readiness(): ReadinessCheck {
-    return async () =>
-      this.monitor.overload
-        ? { load: { status: 'down', message: `overloaded: ${this.monitor.overload}` } }
-        : { load: { status: 'up' } };
+    return async () => {
+      const reason = this.monitor.overload();
+      return reason ? { load: { status: 'down', message: `overloaded: ${reason}` } } : { load: { status: 'up' } };
+    };
   }
 }
 
@@ -104,10 +124,10 @@ class LoadShedGuard implements CanActivate {
   }
 
   canActivate(ctx: ExecutionContext): boolean {
-    const reason = this.load.monitor.overload;
-    if (!reason) return true;
     const req = ctx.switchToHttp().getRequest<Request & Record<string, unknown>>();
     if (isUnlimitedPath(req.path)) return true;
+    const reason = this.load.monitor.overload();
+    if (!reason) return true;
     this.shed.inc({ route: routeLabel(req), client: clientLabel(req[PRINCIPAL_KEY] as Principal | undefined), reason });
     throw new RetryLaterError(
       ApiErrorCode.ServiceUnavailable,
@@ -123,13 +143,30 @@ export interface LoadShedModuleOptions {
   pool?: { inject?: unknown[]; useFactory: (...deps: never[]) => PoolProbe };
 }
 
+/** Counts the requests in flight, from before any guard runs to the end of the response. */
+@Injectable()
+class InFlightMiddleware implements NestMiddleware {
+  constructor(private readonly load: ServiceLoad) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    // Mounted on every path, so req.path is relative to the mount: the request's own path is in originalUrl.
+    if (!isUnlimitedPath(req.originalUrl.split('?', 1)[0])) res.once('close', this.load.inFlight.enter());
+    next();
+  }
+}
+
 /**
- * Load shedding: while event-loop lag or the wait for a database connection passes its bound,
- * requests are answered 503 with Retry-After at once instead of queueing until they time out, and
- * readiness fails. Import after the auth module (its guard runs after the token guard).
+ * Load shedding: while the event loop keeps lagging past its bound with requests piling up, or
+ * the wait for a database connection passes its bound, requests are answered 503 with
+ * Retry-After at once instead of queueing until they time out, and readiness fails. Import after
+ * the auth module (its guard runs after the token guard).
  */
 @Module({})
-export class LoadShedModule {
+export class LoadShedModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(InFlightMiddleware).forRoutes('*path');
+  }
+
   static forRoot(o: LoadShedModuleOptions): DynamicModule {
     return {
       module: LoadShedModule,
