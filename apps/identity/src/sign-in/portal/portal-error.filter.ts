@@ -4,8 +4,9 @@ import { ApiError, RetryLaterError } from '@edu/domain';
 import { UpstreamError } from '../upstream/upstream-client';
 import { PAGE_HEADERS } from './html';
 import { problemPage } from './pages';
+import { retryLaterProblem } from './retry-later-page';
 
-/** Sign-in pages fail as pages: a provider's fault, a rate limit or a bug, never JSON or a stack trace. */
+/** Sign-in pages fail as pages: a provider's fault, a rate limit, an overload or a bug, never JSON or a stack trace. */
 @Catch()
 export class PortalErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('SignIn');
@@ -26,12 +27,7 @@ export class PortalErrorFilter implements ExceptionFilter {
       );
       return { status: 502, title: 'Sign-in failed', message: `${err.message}. Go back to the app and try again.` };
     }
-    if (err instanceof RetryLaterError)
-      return {
-        status: err.status,
-        title: 'Too many attempts',
-        message: `Too many sign-in attempts. Wait ${err.retryAfterSeconds} seconds and try again.`,
-      };
+    if (err instanceof RetryLaterError) return retryLaterProblem(err);
     if (err instanceof ApiError && err.status < 500)
       return { status: err.status, title: 'Sign-in error', message: err.message };
     if (err instanceof HttpException && err.getStatus() < 500)
