@@ -42,9 +42,11 @@ describe('identity route groups', () => {
     expect(assets.map((p) => groupOf('GET', p))).toEqual(assets.map(() => 'sign-in-asset'));
   });
 
-  it('both token endpoints are the token group, however the path is spelt (routing ignores case and a trailing slash)', () => {
-    const token = ['/oauth/token', '/oidc/token', '/OAuth/Token', '/oauth/token/', '/OIDC/TOKEN//'];
+  it('the token endpoints have their groups, however the path is spelt (routing ignores case and a trailing slash)', () => {
+    const token = ['/oauth/token', '/OAuth/Token', '/oauth/token/'];
     expect(token.map((p) => groupOf('POST', p))).toEqual(token.map(() => 'token'));
+    const oidcToken = ['/oidc/token', '/OIDC/TOKEN//'];
+    expect(oidcToken.map((p) => groupOf('POST', p))).toEqual(oidcToken.map(() => 'oidc-token'));
     const clientAuth = ['/oidc/token/introspection', '/oidc/token/revocation', '/OIDC/Token/Revocation/'];
     expect(clientAuth.map((p) => groupOf('POST', p))).toEqual(clientAuth.map(() => 'client-auth'));
   });

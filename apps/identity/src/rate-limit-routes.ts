@@ -29,9 +29,7 @@ export function signInGroup(path: string): RouteGroup | undefined {
   return undefined;
 }
 
-/** The token endpoints: the client credentials grant and the provider's code and refresh grants. */
-const TOKEN_ENDPOINTS = new Set(['/oauth/token', '/oidc/token']);
-/** The provider's other endpoints that take a client's secret. */
+/** The provider's endpoints other than its token endpoint that take a client's secret. */
 const CLIENT_AUTH_ENDPOINTS = new Set(['/oidc/token/introspection', '/oidc/token/revocation']);
 
 /**
@@ -40,17 +38,19 @@ const CLIENT_AUTH_ENDPOINTS = new Set(['/oidc/token/introspection', '/oidc/token
  */
 const routed = (path: string) => path.toLowerCase().replace(/\/+$/, '');
 
+/** The groups of the endpoints where a client authenticates with its secret; undefined for others. */
+function clientAuthGroup(path: string): RouteGroup | undefined {
+  if (path === '/oauth/token') return 'token';
+  if (path === '/oidc/token') return 'oidc-token';
+  return CLIENT_AUTH_ENDPOINTS.has(path) ? 'client-auth' : undefined;
+}
+
 /**
  * The token endpoints have their own budgets (per source address; failed client authentications
- * per address and per client id at that address; per client id once authenticated); introspection
- * and revocation the same failure budgets; the sign-in portal its own per source address; the
- * Identity API reads and writes. Userinfo and discovery keep the budget of requests without a token.
+ * per address and per client id at that address; `/oauth/token` per client id once authenticated);
+ * introspection and revocation the same failure budgets; the sign-in portal its own per source
+ * address; the Identity API reads and writes. Userinfo and discovery keep the budget of requests
+ * without a token.
  */
-export const identityRoutes: RouteClassifier = (req) => {
-  if (req.method === 'POST') {
-    const path = routed(req.path);
-    if (TOKEN_ENDPOINTS.has(path)) return 'token';
-    if (CLIENT_AUTH_ENDPOINTS.has(path)) return 'client-auth';
-  }
-  return signInGroup(req.path) ?? byMethod(req);
-};
+export const identityRoutes: RouteClassifier = (req) =>
+  (req.method === 'POST' ? clientAuthGroup(routed(req.path)) : undefined) ?? signInGroup(req.path) ?? byMethod(req);

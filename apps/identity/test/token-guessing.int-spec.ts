@@ -116,6 +116,9 @@ describe('guessing a partner\u2019s secret cannot lock the partner out (own Redi
       code_verifier: j.checks.verifier,
     });
     expect(exchanged.status).toBe(200);
+    // The address and failure budgets; none per client (each code exchange is a person's sign-in).
+    expect(exchanged.headers['ratelimit-policy']).toMatch(/^"token-address";q=100;w=600, "token-failures-address";q=6/);
+    expect(exchanged.headers['ratelimit-policy']).not.toContain('token-client');
     let refreshToken = exchanged.body.refresh_token as string;
 
     const guesses: number[] = [];
@@ -154,8 +157,20 @@ describe('guessing a partner\u2019s secret cannot lock the partner out (own Redi
         )
       ).body,
     ).toMatchObject({ active: true });
-    expect(await failuresMetric(h)).toContain(
-      `client_authentication_failures_total{endpoint="/oidc/token",client="${partner.clientId}"} 3`,
+    // A wrong secret at introspection is a failure like any other.
+    const wrong = await postFormFrom(
+      '127.0.0.23',
+      `${h.issuer}/oidc/token/introspection`,
+      { token: refreshToken },
+      { Authorization: basicAuth(partner.clientId, 'guessed-secret') },
+    );
+    expect(wrong.status).toBe(401);
+    expect(remaining(wrong, 'token-failures-client-address')).toBe(2);
+    expect(await failuresMetric(h)).toEqual(
+      expect.arrayContaining([
+        `client_authentication_failures_total{endpoint="/oidc/token",client="${partner.clientId}"} 3`,
+        `client_authentication_failures_total{endpoint="/oidc/token/introspection",client="${partner.clientId}"} 1`,
+      ]),
     );
   });
 

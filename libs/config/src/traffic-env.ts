@@ -88,9 +88,9 @@ export function WithTrafficControl<TBase extends Ctor>(Base: TBase) {
     @Max(3600)
     RATE_LIMIT_WINDOW_SECONDS = 60;
 
-    /** Token requests (/oauth/token, /oidc/token) per client id that authenticated: only its secret's holder spends it. */
+    /** POST /oauth/token per client id that authenticated: only its secret's holder spends it. */
     @Quota() RATE_LIMIT_TOKEN_PER_CLIENT = 300;
-    /** Token requests per source address. */
+    /** Token requests (/oauth/token, /oidc/token) per source address. */
     @Quota() RATE_LIMIT_TOKEN_PER_ADDRESS = 600;
     /** Failed client authentications (token, introspection, revocation) per client id from one source address. */
     @Quota() RATE_LIMIT_TOKEN_FAILURES_PER_CLIENT_ADDRESS = 20;

@@ -5,11 +5,13 @@
  */
 
 /**
- * Route groups: which budgets a request spends. `token`: the token endpoints; `client-auth`: the
- * other endpoints where a client authenticates with its secret (introspection, revocation).
+ * Route groups: which budgets a request spends. `token`: the client credentials token endpoint;
+ * `oidc-token`: the OpenID Connect provider's (code and refresh grants); `client-auth`: the other
+ * endpoints where a client authenticates with its secret (introspection, revocation).
  */
 export type RouteGroup =
   | 'token'
+  | 'oidc-token'
   | 'client-auth'
   | 'read'
   | 'write'
@@ -18,6 +20,9 @@ export type RouteGroup =
   | 'anonymous'
   | 'sign-in'
   | 'sign-in-asset';
+
+/** Groups of requests where a client authenticates with its secret: counted by the client id they name. */
+export const CLIENT_AUTH_GROUPS: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['token', 'oidc-token', 'client-auth']);
 
 /** Groups counted by source address only, with or without a token (a browser's sign-in has none). */
 export const ADDRESS_GROUPS: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['sign-in', 'sign-in-asset']);
@@ -106,8 +111,14 @@ export function groupRules(q: Quotas): Record<RouteGroup, GroupRules> {
       ],
       whenStoreDown: 'local',
     },
+    // Each code exchange is a person's sign-in: an app's sign-ins at every school would outgrow a
+    // per-client budget at peak, so only the address and failure budgets apply (shared with /oauth/token).
+    'oidc-token': {
+      budgets: [budget('token-address', 'address', q.RATE_LIMIT_TOKEN_PER_ADDRESS), ...failureBudgets(q)],
+      whenStoreDown: 'local',
+    },
     // Introspection and revocation take the client's secret too: the same failure budgets, so a
-    // guesser gains nothing by moving there; their requests spend the anonymous budget as before.
+    // guesser gains nothing by moving there; their requests spend the anonymous budget.
     'client-auth': {
       budgets: [budget('anonymous', 'address', q.RATE_LIMIT_ANONYMOUS_PER_ADDRESS), ...failureBudgets(q)],
       whenStoreDown: 'local',

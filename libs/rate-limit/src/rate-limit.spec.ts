@@ -103,6 +103,11 @@ describe('who spends which budget', () => {
         'local',
       ],
       [
+        'oidc-token',
+        'token-address/address=600 token-failures-address/address=100 on failure token-failures-client-address/client-address=20 on failure',
+        'local',
+      ],
+      [
         'client-auth',
         'anonymous/address=600 token-failures-address/address=100 on failure token-failures-client-address/client-address=20 on failure',
         'local',
@@ -136,7 +141,7 @@ describe('who spends which budget', () => {
     expect(tokenRequestClientId(basic('%E0%A4%A'))).toBe('%E0%A4%A');
     expect(tokenRequestClientId(request({ body: { client_id: 'form-client' } }))).toBe('form-client');
     expect(tokenRequestClientId(request({ headers: { authorization: 'Basic !!' }, body: {} }))).toBeUndefined();
-    for (const group of ['token', 'client-auth'] as const)
+    for (const group of ['token', 'oidc-token', 'client-auth'] as const)
       expect(subjectOf(request({ body: { client_id: 'c' } }), group, undefined)).toEqual({
         group,
         address: '192.0.2.10',

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Principal } from '@edu/domain';
-import { ADDRESS_GROUPS, type RouteGroup, type Subject } from './policies';
+import { ADDRESS_GROUPS, CLIENT_AUTH_GROUPS, type RouteGroup, type Subject } from './policies';
 
 /** Which route group a request of this service belongs to (the service's routes, its rules). */
 export type RouteClassifier = (req: Request) => RouteGroup;
@@ -46,8 +46,7 @@ export function tokenRequestClientId(req: Pick<Request, 'headers' | 'body'>): st
  */
 export function subjectOf(req: Request, group: RouteGroup, principal: Principal | undefined): Subject {
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  if (group === 'token' || group === 'client-auth')
-    return { group, address, client: `token:${tokenRequestClientId(req) ?? ''}` };
+  if (CLIENT_AUTH_GROUPS.has(group)) return { group, address, client: `token:${tokenRequestClientId(req) ?? ''}` };
   if (ADDRESS_GROUPS.has(group)) return { group, address };
   if (!principal) return { group: 'anonymous', address };
   if (principal.kind === 'tenant') {
