@@ -31,6 +31,7 @@ import { UsersModule } from './users/users.module';
 import { VanityDomainsModule } from './vanity-domains/vanity-domains.module';
 import { identityRoutes } from './rate-limit-routes';
 import { SignInModule } from './sign-in/sign-in.module';
+import { SignInWarmUpModule } from './sign-in/warm-up';
 
 /** The identity service: Identity API, OAuth token endpoint and the global JWKS. */
 @Module({})
@@ -83,6 +84,7 @@ export class IdentityModule {
         UsersModule,
         VanityDomainsModule,
         SignInModule,
+        SignInWarmUpModule,
       ],
       providers: [{ provide: IdentityEnv, useValue: env }],
       exports: [IdentityEnv],

@@ -65,3 +65,16 @@ const schemaValidator = require('@authenio/samlify-node-xmllint') as { validate:
 
 // Every message samlify reads is validated against the SAML schemas (libxml2 in JavaScript: offline, no Java).
 samlify.setSchemaValidator(schemaValidator);
+
+/** The smallest message the SAML schemas accept. */
+const WARM_UP_MESSAGE =
+  '<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"' +
+  ' ID="_warm-up" Version="2.0" IssueInstant="2000-01-01T00:00:00Z"><saml:Issuer>urn:warm-up</saml:Issuer></samlp:AuthnRequest>';
+
+/**
+ * The validator's first run compiles libxml2's JavaScript: seconds with the event loop blocked,
+ * where later runs take milliseconds. Run once at boot, so no person's sign-in pays for it.
+ */
+export async function warmUpSchemaValidator(): Promise<void> {
+  await schemaValidator.validate(WARM_UP_MESSAGE);
+}
