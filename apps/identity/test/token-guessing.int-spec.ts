@@ -121,14 +121,15 @@ describe('guessing a partner\u2019s secret cannot lock the partner out (own Redi
     expect(exchanged.headers['ratelimit-policy']).not.toContain('token-client');
     let refreshToken = exchanged.body.refresh_token as string;
 
-    const guesses: number[] = [];
+    const guesses: FormAnswer[] = [];
     const refreshes: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const guess = await oidcToken(h, guesser, partner.clientId, `guessed-secret-${i}`, {
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-      });
-      guesses.push(guess.status);
+      guesses.push(
+        await oidcToken(h, guesser, partner.clientId, `guessed-secret-${i}`, {
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+        }),
+      );
       const refreshed = await oidcToken(h, holder, partner.clientId, partner.clientSecret, {
         grant_type: 'refresh_token',
         refresh_token: refreshToken,
@@ -136,8 +137,12 @@ describe('guessing a partner\u2019s secret cannot lock the partner out (own Redi
       refreshes.push(refreshed.status);
       refreshToken = refreshed.body.refresh_token as string;
     }
-    expect(guesses).toEqual([401, 401, 401, 429, 429, 429]);
+    expect(guesses.map((g) => g.status)).toEqual([401, 401, 401, 429, 429, 429]);
     expect(refreshes).toEqual(Array(6).fill(200));
+    // Refused as /oauth/token refuses: RFC 6749 form, the spent budget named.
+    expect(guesses[3].body).toMatchObject({ error: 'slow_down' });
+    expect(guesses[3].headers['cache-control']).toBe('no-store');
+    expect(guesses[3].headers.ratelimit).toMatch(/"token-failures-client-address";r=0;t=\d+$/);
 
     const introspect = (token: string) =>
       postFormFrom(
@@ -146,7 +151,7 @@ describe('guessing a partner\u2019s secret cannot lock the partner out (own Redi
         { token },
         { Authorization: basicAuth(partner.clientId, partner.clientSecret) },
       );
-    expect((await introspect(refreshToken)).status).toBe(429);
+    expect(await introspect(refreshToken)).toMatchObject({ status: 429, body: { error: 'slow_down' } });
     expect(
       (
         await postFormFrom(

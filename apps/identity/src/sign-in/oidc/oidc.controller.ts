@@ -1,13 +1,15 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
+import { OAuthErrorFilter } from '../../oauth/oauth-error.filter';
 import { OidcProviderHost } from './oidc-provider.host';
 
 /**
  * The OpenID Connect provider's endpoints, each handed to oidc-provider (which implements the
  * protocol): listed here so the route inventory, the OpenAPI document, rate limits and load
- * shedding cover them like every other route.
+ * shedding cover them like every other route. Those where an app's server authenticates refuse
+ * (429, 503) in RFC 6749 form, as `/oauth/token` does: `slow_down`, `temporarily_unavailable`.
  */
 @ApiTags('sign-in')
 @Controller()
@@ -40,6 +42,7 @@ export class OidcController {
   }
 
   @Post('oidc/token')
+  @UseFilters(OAuthErrorFilter)
   @ApiOperation({
     summary: 'Token endpoint: authorization_code and refresh_token grants (client_secret_basic or client_secret_post)',
   })
@@ -60,12 +63,14 @@ export class OidcController {
   }
 
   @Post('oidc/token/introspection')
+  @UseFilters(OAuthErrorFilter)
   @ApiOperation({ summary: 'Token introspection (RFC 7662), for the app’s own tokens' })
   introspection(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.host.handle(req, res);
   }
 
   @Post('oidc/token/revocation')
+  @UseFilters(OAuthErrorFilter)
   @ApiOperation({ summary: 'Token revocation (RFC 7009), for the app’s own tokens' })
   revocation(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.host.handle(req, res);
