@@ -31,6 +31,8 @@ import { UsersModule } from './users/users.module';
 import { VanityDomainsModule } from './vanity-domains/vanity-domains.module';
 import { identityRoutes } from './rate-limit-routes';
 import { SignInModule } from './sign-in/sign-in.module';
+import { AuditModule } from './audit/audit.module';
+import { DeploymentSharingModule } from './sharing/sharing.module';
 import { SignInWarmUpModule } from './sign-in/warm-up';
 
 /** The identity service: Identity API, OAuth token endpoint and the global JWKS. */
@@ -83,6 +85,8 @@ export class IdentityModule {
         ConstituenciesModule,
         UsersModule,
         VanityDomainsModule,
+        AuditModule,
+        DeploymentSharingModule,
         SignInModule,
         SignInWarmUpModule,
       ],

@@ -90,6 +90,11 @@ DELETE /tenants/:tenant_id/apps/:app_id                 ${WRITE_OR_OPERATOR}
 GET    /tenants/:tenant_id/apps/:app_id                 ${READ_OR_OPERATOR}
 PATCH  /tenants/:tenant_id/apps/:app_id                 ${WRITE_OR_OPERATOR}
 POST   /tenants/:tenant_id/apps/:app_id/secret          ${WRITE_OR_OPERATOR}
+GET    /tenants/:tenant_id/apps/:app_id/sharing         ${WRITE_OR_OPERATOR}
+PUT    /tenants/:tenant_id/apps/:app_id/sharing         ${WRITE_OR_OPERATOR}
+POST   /tenants/:tenant_id/apps/:app_id/sharing/activate ${WRITE_OR_OPERATOR}
+GET    /tenants/:tenant_id/apps/:app_id/sharing/preview ${WRITE_OR_OPERATOR}
+GET    /tenants/:tenant_id/audit-events                 ${READ_OR_OPERATOR}
 GET    /users                                           ${READ}
 POST   /users                                           ${WRITE}
 DELETE /users/:email                                    ${WRITE}

@@ -36,7 +36,7 @@ export class GradebookPostsService {
     body: unknown,
     info: RequestInfo,
   ): Promise<RosterResponse> {
-    const w = this.writes.writer(info.api, access, appId);
+    const w = await this.writes.writer(info.api, access, appId);
     return refusingInput(w.dialect, async () => {
       const records = postedRecords(op.kind, body, w.dialect.bodies.closed);
       // The path's parents through the read path: 404 as a single read of them would answer.

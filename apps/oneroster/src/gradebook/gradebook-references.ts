@@ -26,7 +26,21 @@ export interface RefContext {
   readonly id: string;
   readonly values: Values;
   readonly r: FieldReader;
+  /** The writer's sharing scope: references it may not see are refused like unknown ones (null: sees everything). */
+  readonly scope: string | null;
 }
+
+/** The OneRoster class of each table a reference is checked against. */
+const RESOURCE_OF: Readonly<Record<string, string>> = {
+  roster_classes: 'class',
+  roster_courses: 'course',
+  roster_academic_sessions: 'academicSession',
+  roster_users: 'user',
+  gradebook_categories: 'category',
+  gradebook_line_items: 'lineItem',
+  gradebook_score_scales: 'scoreScale',
+  gradebook_assessment_line_items: 'assessmentLineItem',
+};
 
 const q = (id: unknown) => `'${excerpt(String(id))}'`;
 
@@ -49,7 +63,8 @@ export class GradebookReferences {
       const id = c.values[spec.name];
       if (!spec.active || typeof id !== 'string') continue;
       const status = await this.repo.refStatus(c.tx, spec.active.table, c.tenantId, id);
-      if (status !== 'active') c.r.fail(spec.name, `${q(id)} is not an active ${spec.active.noun} of this tenant`);
+      if (status !== 'active' || (await this.hidden(c, spec.active.table, id)))
+        c.r.fail(spec.name, `${q(id)} is not an active ${spec.active.noun} of this tenant`);
     }
     return this.rules[kind](c);
   }
@@ -71,9 +86,13 @@ export class GradebookReferences {
       values.lineItem as string,
       values.student as string,
     );
-    if (lineItem?.status !== 'active')
+    if (lineItem?.status !== 'active' || (await this.hidden(c, 'gradebook_line_items', values.lineItem as string)))
       return c.r.fail('lineItem', `${q(values.lineItem)} is not an active line item of this tenant`);
-    checkStudent(c, student, lineItem.classId);
+    checkStudent(
+      c,
+      (await this.hidden(c, 'roster_users', values.student as string)) ? undefined : student,
+      lineItem.classId,
+    );
     if (values.class !== null && values.class !== undefined && values.class !== lineItem.classId) {
       c.r.fail(
         'class',
@@ -88,12 +107,14 @@ export class GradebookReferences {
     return [{ column: 'org_sourced_id', value: school ?? null, type: 'text' }];
   }
 
-  private async assessmentLineItem({ tx, tenantId, id, values, r }: RefContext): Promise<ColumnValue[]> {
+  private async assessmentLineItem(c: RefContext): Promise<ColumnValue[]> {
+    const { tx, tenantId, id, values, r } = c;
     const parent = values.parentAssessmentLineItem;
     if (typeof parent !== 'string') return [];
     const field = 'parentAssessmentLineItem';
     if (parent === id) r.fail(field, 'cannot be the assessment line item itself');
-    if ((await this.repo.refStatus(tx, 'gradebook_assessment_line_items', tenantId, parent)) !== 'active')
+    const status = await this.repo.refStatus(tx, 'gradebook_assessment_line_items', tenantId, parent);
+    if (status !== 'active' || (await this.hidden(c, 'gradebook_assessment_line_items', parent)))
       r.fail(field, `${q(parent)} is not an active assessment line item of this tenant`);
     if (await this.repo.closesCycle(tx, tenantId, id, parent))
       r.fail(field, `${q(parent)} is below this assessment line item: the parents would form a cycle`);
@@ -102,8 +123,9 @@ export class GradebookReferences {
 
   private async assessmentResult(c: RefContext): Promise<ColumnValue[]> {
     const { tx, tenantId, values } = c;
-    const status = await this.repo.lockAssessmentLineItem(tx, tenantId, values.assessmentLineItem as string);
-    if (status !== 'active')
+    const item = values.assessmentLineItem as string;
+    const status = await this.repo.lockAssessmentLineItem(tx, tenantId, item);
+    if (status !== 'active' || (await this.hidden(c, 'gradebook_assessment_line_items', item)))
       c.r.fail(
         'assessmentLineItem',
         `${q(values.assessmentLineItem)} is not an active assessment line item of this tenant`,
@@ -113,7 +135,17 @@ export class GradebookReferences {
   }
 
   private async student(c: RefContext, classId: string | null): Promise<void> {
-    checkStudent(c, await this.repo.student(c.tx, c.tenantId, c.values.student as string, classId), classId);
+    const id = c.values.student as string;
+    const hidden = await this.hidden(c, 'roster_users', id);
+    checkStudent(c, hidden ? undefined : await this.repo.student(c.tx, c.tenantId, id, classId), classId);
+  }
+
+  /** True when the writer's sharing hides the referenced row. */
+  private async hidden(c: RefContext, table: string, id: string): Promise<boolean> {
+    if (c.scope === null) return false;
+    const resource = RESOURCE_OF[table];
+    if (!resource) throw new TypeError(`no OneRoster class for reference table ${table}`);
+    return !(await this.repo.visibleToScope(c.tx, resource, table, c.tenantId, id, c.scope));
   }
 }
 

@@ -1,3 +1,4 @@
+import { visibleCondition } from '@edu/sharing';
 /**
  * The SQL of the gradebook writes, run inside the caller's transaction. Identifiers come only
  * from the constants of `gradebook-classes.ts` and `gradebook-shapes.ts`; every value is a `$n`
@@ -167,6 +168,27 @@ export class GradebookWritesRepository {
       [tenantId, id],
     );
     return row?.status;
+  }
+
+  /**
+   * Whether the deployment's sharing scope lets it see a row (a reference it writes, an object it
+   * deletes): the read path's visibility condition over that one row.
+   */
+  async visibleToScope(
+    tx: SqlTransaction,
+    resource: string,
+    table: string,
+    tenantId: string,
+    id: string,
+    scopeId: string,
+  ): Promise<boolean> {
+    const condition = visibleCondition(resource, '$3::bigint', 'p');
+    if (!condition) return true;
+    const rows = await tx.query(
+      `SELECT 1 FROM ${quoteIdent(table)} AS p WHERE p.tenant_id = $1::uuid AND p.sourced_id = $2::text AND ${condition}`,
+      [tenantId, id, scopeId],
+    );
+    return rows.length > 0;
   }
 
   /** The school of a class of the tenant. */

@@ -8,6 +8,7 @@ import { tableOf } from '../query/roster-tables-v1p2';
 import { RosterDb, type SqlTransaction } from '../roster/roster-db';
 import { rowSerializer, type RowSerializer } from '../roster/roster-serializer';
 import type { RequestInfo, RosterResponse } from '../roster/roster.service';
+import { RosterSharing } from '../tenancy/roster-sharing';
 import { outputFor, type TenantAccess } from '../tenancy/tenant-access.service';
 import { collectionOf, GRADEBOOK, singleKeyOf, type GradebookClass } from './gradebook-classes';
 import { DIALECTS, type GradebookDialect } from './gradebook-dialects';
@@ -33,6 +34,8 @@ export interface Writer {
   readonly tenantId: string;
   /** The owning app (the token's `sub`). */
   readonly owner: string;
+  /** The deployment's sharing scope (null: it sees everything): what it may reference and delete. */
+  readonly scope: string | null;
 }
 
 /** Runs `work`, turning body problems into the binding's errors (envelope 400; fields 400 in v1.1, 422 in v1.2). */
@@ -69,10 +72,13 @@ export class GradebookWritesService {
     private readonly db: RosterDb,
     private readonly repo: GradebookWritesRepository,
     private readonly refs: GradebookReferences,
+    private readonly sharing: RosterSharing,
   ) {}
 
-  writer(api: OneRosterApi, access: TenantAccess, appId: string): Writer {
-    return { dialect: DIALECTS[api.version], tenantId: access.tenantId, owner: ownerOf(appId) };
+  async writer(api: OneRosterApi, access: TenantAccess, appId: string): Promise<Writer> {
+    const owner = ownerOf(appId);
+    const scope = await this.sharing.scopeForWrite(access);
+    return { dialect: DIALECTS[api.version], tenantId: access.tenantId, owner, scope };
   }
 
   async put(
@@ -84,7 +90,7 @@ export class GradebookWritesService {
     body: unknown,
     info: RequestInfo,
   ): Promise<PutOutcome> {
-    const w = this.writer(api, access, appId);
+    const w = await this.writer(api, access, appId);
     const idProblem = checkSourcedId(id);
     if (idProblem)
       throw new ApiError(ApiErrorCode.ValidationFailed, `The sourcedId in the path ${idProblem}`, {
@@ -159,7 +165,14 @@ export class GradebookWritesService {
     id: string,
     { values, r }: ReadObject,
   ): Promise<ColumnValue[]> {
-    const derived = await this.refs.check(w.dialect.bodies, kind, { tx, tenantId: w.tenantId, id, values, r });
+    const derived = await this.refs.check(w.dialect.bodies, kind, {
+      tx,
+      tenantId: w.tenantId,
+      id,
+      values,
+      r,
+      scope: w.scope,
+    });
     return [...columnsOf(w.dialect.bodies, kind, values), ...derived];
   }
 
@@ -170,13 +183,17 @@ export class GradebookWritesService {
     appId: string,
     id: string,
   ): Promise<void> {
-    const w = this.writer(api, access, appId);
+    const w = await this.writer(api, access, appId);
     const notFound = () =>
       new ApiError(ApiErrorCode.NotFound, `No ${GRADEBOOK[kind].noun} with sourcedId '${excerpt(id)}'`);
     if (checkSourcedId(id)) throw notFound();
     await this.db.transaction(async (tx) => {
       const before = await this.repo.state(tx, kind, w.tenantId, id);
       if (!before || before.status !== 'active') throw notFound();
+      // An object the deployment's sharing hides is unknown to it.
+      const { table } = GRADEBOOK[kind];
+      if (w.scope !== null && !(await this.repo.visibleToScope(tx, kind, table, w.tenantId, id, w.scope)))
+        throw notFound();
       this.assertOwner(w, kind, id, before.ownerAppId);
       if (!(await this.repo.tombstone(tx, kind, w.tenantId, id, w.owner))) throw notFound(); // deleted meanwhile
       await this.repo.tombstoneDependents(tx, kind, w.tenantId, id);

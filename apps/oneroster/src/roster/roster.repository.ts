@@ -27,6 +27,8 @@ export function rowSet(table: RosterTable, conditions: readonly string[], params
 export interface SharedList {
   readonly id: string;
   readonly object: string;
+  /** The id's placeholder where the statement's values already hold it. */
+  readonly param: string;
 }
 
 /** The SQL of the rostering reads. Every statement is parameterised; identifiers come from the storage map. */
@@ -123,7 +125,7 @@ export class RosterRepository {
   ): Promise<Row[]> {
     const p = new SqlParams(set.values);
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    const ids = `SELECT s.sourced_id, s.ord FROM shared_objects AS s WHERE s.scope_id = ${p.typed(scope.id, 'bigint')} AND s.object = ${p.typed(scope.object, 'text')} ORDER BY s.ord ${dir} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
+    const ids = `SELECT s.sourced_id, s.ord FROM shared_objects AS s WHERE s.scope_id = ${scope.param} AND s.object = ${p.typed(scope.object, 'text')} ORDER BY s.ord ${dir} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
     const sql = `SELECT ${serializer.columns} FROM (${ids}) AS page JOIN ${this.table(set)} AS t ON t.tenant_id = $1::uuid AND t.sourced_id = page.sourced_id WHERE ${set.where} ORDER BY page.ord ${dir}`;
     return this.db.query<Row>(sql, p.values);
   }

@@ -14,6 +14,7 @@ import {
   warningsStatusInfoSet,
   type CollectionQuery,
   type FilterNode,
+  type OneRosterVersion,
   type RawQuery,
 } from '@edu/oneroster-query';
 import { listedObject, visibleCondition } from '@edu/sharing';
@@ -22,7 +23,7 @@ import { LoadingCache } from '../common/loading-cache';
 import type { OneRosterApi } from '../common/oneroster-api';
 import { OnerosterEnv } from '../config/oneroster.env';
 import { filterToSql } from '../query/filter-sql';
-import type { HrefRoots, RosterTable } from '../query/roster-tables';
+import { quoteIdent, type HrefRoots, type RosterTable } from '../query/roster-tables';
 import { tableOf } from '../query/roster-tables-v1p2';
 import { sortToSql } from '../query/sort-sql';
 import { SqlParams } from '../query/sql-params';
@@ -97,6 +98,8 @@ interface PreparedSet {
   /** What the deployment may see, and the condition that keeps only that (placeholders in `input.params`). */
   readonly shared: RosterVisibility;
   readonly visible: readonly string[];
+  /** The scope id's placeholder in `input.params`, when the sharing has a scope. */
+  readonly scopeParam?: string;
 }
 
 /**
@@ -131,7 +134,7 @@ export class RosterService {
     const { version } = info.api;
     const output = outputFor(info.api, access);
     const table = tableOf(op.resource, version);
-    const prepared = await this.prepare(access, op.resource, op.base, ids);
+    const prepared = await this.prepare(access, op, ids, version);
     const withheld = withheldOf(prepared.shared, op.resource);
     const query = parseCollectionQuery(raw, catalogWithout(getCatalog(op.resource, version), withheld), {
       overLimit: output.overLimit,
@@ -173,7 +176,7 @@ export class RosterService {
   ): Promise<RosterResponse> {
     const { version } = info.api;
     const table = tableOf(op.resource, version);
-    const { input, base, shared, visible } = await this.prepare(access, op.resource, op.base, { id });
+    const { input, base, shared, visible } = await this.prepare(access, op, { id }, version);
     const withheld = withheldOf(shared, op.resource);
     const query = parseSingleQuery(raw, catalogWithout(getCatalog(op.resource, version), withheld), {
       strict: version === 'v1p2',
@@ -209,7 +212,7 @@ export class RosterService {
   ): Promise<void> {
     for (const [param, parent] of Object.entries(op.parents ?? {})) {
       const id = ids[param] ?? '';
-      const { input, base, visible } = await this.prepare(access, parent.resource, parent.base, { id });
+      const { input, base, visible } = await this.prepare(access, parent, { id }, 'v1p2');
       const conditions = [`t.sourced_id = ${input.params.typed(id, 'text')}`, ...base.conditions, ...visible];
       if (base.empty || !(await this.repo.exists(rowSet(tableOf(parent.resource, 'v1p2'), conditions, input.params)))) {
         throw new ApiError(ApiErrorCode.NotFound, `Unknown Object: no ${parent.noun} with sourcedId '${excerpt(id)}'`);
@@ -223,25 +226,36 @@ export class RosterService {
 
   /**
    * The rows an operation starts from, for this caller: the operation's base set, and what the
-   * deployment's sharing lets it see of `resource` (the one place sharing enters the reads).
+   * deployment's sharing lets it see (the one place sharing enters the reads): rows of the class
+   * it returns, and for a relationship read, a parent it may see (an unshared class has no
+   * students to show, even ones shared through another class).
    */
   private async prepare(
     access: TenantAccess,
-    resource: string,
-    base: (input: BaseSetInput) => BaseSet,
+    op: Pick<CollectionOperation, 'resource' | 'base' | 'parents'>,
     ids: Readonly<Record<string, string>>,
+    version: OneRosterVersion,
   ): Promise<PreparedSet> {
-    const version = access.rosterVersion ?? (await this.versions.version(access.tenantId));
-    const visibility = await this.versions.visibility(access.tenantId, version, access.rootOrgSourcedId);
-    const shared = await this.sharing.visibility(access, version);
+    const rosterVersion = access.rosterVersion ?? (await this.versions.version(access.tenantId));
+    const visibility = await this.versions.visibility(access.tenantId, rosterVersion, access.rootOrgSourcedId);
+    const shared = await this.sharing.visibility(access, rosterVersion);
     const input: BaseSetInput = { params: new SqlParams([access.tenantId]), ids, visibility };
+    const prepared = { version: rosterVersion, input, shared };
     // PostgreSQL text cannot hold NUL: such an id names nothing (404 / empty), it is not an error.
-    if (Object.values(ids).some((id) => id.includes('\u0000')) || classWithheld(shared, resource))
-      return { version, input, base: { conditions: [], empty: true }, shared, visible: [] };
-    const set = base(input);
-    const condition =
-      shared.scopeId === null ? undefined : visibleCondition(resource, input.params.typed(shared.scopeId, 'bigint'));
-    return { version, input, base: set, shared, visible: condition ? [condition] : [] };
+    if (Object.values(ids).some((id) => id.includes('\u0000')) || classWithheld(shared, op.resource))
+      return { ...prepared, base: { conditions: [], empty: true }, visible: [] };
+    const base = op.base(input);
+    if (shared.scopeId === null) return { ...prepared, base, visible: [] };
+    const scope = input.params.typed(shared.scopeId, 'bigint');
+    const visible = [visibleCondition(op.resource, scope)];
+    for (const [param, parent] of Object.entries(op.parents ?? {})) {
+      const table = quoteIdent(tableOf(parent.resource, version).table);
+      const id = input.params.typed(ids[param] ?? '', 'text');
+      visible.push(
+        `EXISTS (SELECT 1 FROM ${table} AS p WHERE p.tenant_id = $1::uuid AND p.sourced_id = ${id} AND ${visibleCondition(parent.resource, scope, 'p') ?? 'true'})`,
+      );
+    }
+    return { ...prepared, base, visible: visible.filter((c): c is string => c !== undefined), scopeParam: scope };
   }
 
   private async page(
@@ -325,7 +339,7 @@ export class RosterService {
    */
   private async rangePage(
     op: CollectionOperation,
-    { input, base, shared }: PreparedSet,
+    { input, base, shared, scopeParam }: PreparedSet,
     query: CollectionQuery,
     set: RowSet,
     serializer: RowSerializer,
@@ -334,10 +348,10 @@ export class RosterService {
     const { offset, limit } = query;
     const direction = query.sort.direction;
     const ordinal = op.ordinal as OrdinalColumn;
-    if (shared.scopeId !== null) {
+    if (shared.scopeId !== null && scopeParam) {
       const object = listedObject(op.resource);
       if (ordinal !== 'ordinal' || !object) return undefined;
-      const scope = { id: shared.scopeId, object };
+      const scope = { id: shared.scopeId, object, param: scopeParam };
       const whole = rowSet(set.table, base.conditions, input.params);
       const total = await this.totals.get(cacheKey, () => this.repo.sharedTotal(scope));
       const rows =

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SharingReader, SharingScopes, withheldFields, withholdsClass, type ActiveSharing } from '@edu/sharing';
+import { RosterVersionsService } from '../roster/roster-versions.service';
 import type { TenantAccess } from './tenant-access.service';
 
 /** What the caller's deployment may see: the school's sharing in force and its scope at the roster version read. */
@@ -19,7 +20,13 @@ export class RosterSharing {
   constructor(
     private readonly reader: SharingReader,
     private readonly scopes: SharingScopes,
+    private readonly versions: RosterVersionsService,
   ) {}
+
+  /** The scope of a write's references, at the tenant's current roster version (null: everything shared). */
+  async scopeForWrite(access: TenantAccess): Promise<string | null> {
+    return (await this.visibility(access, await this.versions.version(access.tenantId))).scopeId;
+  }
 
   async visibility(access: TenantAccess, rosterVersion: string): Promise<RosterVisibility> {
     const version = access.sharingVersion ?? (await this.reader.version(access.tenantId));
