@@ -98,21 +98,34 @@ export class ConditionalReads {
   ): Promise<DataVersions | 'sent' | undefined> {
     const etag = await this.etagOf(read, guess);
     if (this.cache.get(etag)) return undefined;
-    const fresh = await render(keyedAccess(read.access, guess), true);
-    const seen = fresh.versionsSeen ?? (await this.versions.read(read.access.tenantId));
-    const [keyedBy, keyedNow] = [this.keyingVersions(read, guess), this.keyingVersions(read, seen)];
-    if (
-      keyedNow.roster !== keyedBy.roster ||
-      keyedNow.gradebook !== keyedBy.gradebook ||
-      keyedNow.sharing !== keyedBy.sharing
-    ) {
-      this.versions.remember(read.access.tenantId, seen);
-      this.metrics.count('guess_missed');
-      return seen;
+    let fresh: RosterResponse;
+    try {
+      fresh = await render(keyedAccess(read.access, guess), true);
+    } catch (err) {
+      // A refusal rendered under stale versions (a 404 before an activation shared the object)
+      // stands only when the versions still hold; otherwise the read starts again.
+      const seen = await this.versions.read(read.access.tenantId);
+      if (this.sameKeying(read, guess, seen)) throw err;
+      return this.missed(read, seen);
     }
+    const seen = fresh.versionsSeen ?? (await this.versions.read(read.access.tenantId));
+    if (!this.sameKeying(read, guess, seen)) return this.missed(read, seen);
     const out = this.keep(etag, fresh);
     send(out ? tagged(out, etag) : fresh);
     return 'sent';
+  }
+
+  /** True when the answer keyed by `a` is also the answer under `b`. */
+  private sameKeying(read: ReadContext, a: DataVersions, b: DataVersions): boolean {
+    const [x, y] = [this.keyingVersions(read, a), this.keyingVersions(read, b)];
+    return x.roster === y.roster && x.gradebook === y.gradebook && x.sharing === y.sharing;
+  }
+
+  /** The guess did not hold: remember what was seen and start again under it. */
+  private missed(read: ReadContext, seen: DataVersions): DataVersions {
+    this.versions.remember(read.access.tenantId, seen);
+    this.metrics.count('guess_missed');
+    return seen;
   }
 
   /** Keeps a rendered answer under its tag; answers with warnings are neither tagged nor kept. */
