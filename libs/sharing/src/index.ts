@@ -7,5 +7,6 @@ export * from './active-sharing';
 export * from './sharing-scopes';
 export * from './sharing-preview';
 export * from './people';
+export * from './person-sharing';
 export * from './sharing.module';
 export { SCOPED_OBJECTS, sharedIds, type ScopedObject } from './closure-sql';

@@ -21,6 +21,22 @@ export class SharedPeople {
     return rows.length > 0;
   }
 
+  /**
+   * The addresses of `emails` (lower-cased) that a roster user of the tenant the scope shares has,
+   * compared case-insensitively: one query for a whole list of people known by address.
+   */
+  async sharedEmails(tenantId: string, scopeId: string, emails: readonly string[]): Promise<Set<string>> {
+    if (emails.length === 0) return new Set();
+    const { rows } = await this.pool.query<{ email: string }>(
+      `SELECT DISTINCT lower(e.address) AS email FROM unnest($2::text[]) AS e(address)
+        WHERE EXISTS (SELECT 1 FROM roster_users AS u
+                       WHERE u.tenant_id = $1::uuid AND lower(u.email) COLLATE "C" = lower(e.address) COLLATE "C"
+                         AND u.sourced_id IN ${sharedIds('user', '$3::bigint')})`,
+      [tenantId, [...emails], scopeId],
+    );
+    return new Set(rows.map((r) => r.email));
+  }
+
   /** The ones of `sourcedIds` the scope shares (users). */
   async sharedUsers(scopeId: string, sourcedIds: readonly string[]): Promise<Set<string>> {
     if (sourcedIds.length === 0) return new Set();

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { SharingModule } from '@edu/sharing';
 import { AccountFinder } from './accounts/account-finder';
 import { IdentityMapper } from './accounts/identity-mapper';
 import { JitProvisioningModule } from './accounts/jit-provisioning.module';
+import { SignInSharing } from './accounts/sign-in-sharing';
 import { ClientAuthenticationsModule } from '../oauth/client-authentications';
 import { SignInLogModule } from './log/sign-in-log.module';
 import { LtiModule } from './lti/lti.module';
@@ -20,14 +22,15 @@ import { UpstreamClient } from './upstream/upstream-client';
 import { UpstreamLogins } from './upstream/upstream-logins';
 import { UpstreamProviders } from './upstream/upstream-providers';
 
-/** Sign-in: the OpenID Connect provider, the SAML identity provider, the upstream providers and the portal between them. */
+/** Sign-in: the OpenID Connect provider, the SAML identity provider, the upstream providers and the portal between them; data sharing decides who may sign in to each app and which claims it gets. */
 @Module({
-  imports: [JitProvisioningModule, SignInLogModule, LtiModule, ClientAuthenticationsModule],
+  imports: [JitProvisioningModule, SignInLogModule, LtiModule, ClientAuthenticationsModule, SharingModule],
   controllers: [OidcController, PortalController, SchoolAppsController, BrandController, ...SAML_CONTROLLERS],
   providers: [
     SignInRepository,
     AccountFinder,
     IdentityMapper,
+    SignInSharing,
     OidcProviderHost,
     UpstreamClient,
     UpstreamLogins,

@@ -69,6 +69,15 @@ export class SignInRepository {
     return rows.length > 0;
   }
 
+  /** The id of the app's deployment at the tenant (its sharing is keyed by it); null when not deployed. */
+  async deploymentId(appId: string, tenantId: string): Promise<string | null> {
+    const rows: { id: string }[] = await this.ds.query(
+      `SELECT id FROM tenant_app_deployments WHERE app_id = $1 AND tenant_id = $2`,
+      [appId, tenantId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
   async tenant(id: string): Promise<SignInTenant | null> {
     if (!isUuid(id)) return null;
     const rows: SignInTenant[] = await this.ds.query(`SELECT id, name FROM tenants WHERE id = $1`, [id]);

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type Provider from 'oidc-provider';
 import { IdentityEnv } from '../../config/identity.env';
 import { IdentityMapper, type Refusal } from '../accounts/identity-mapper';
+import { SignInSharing } from '../accounts/sign-in-sharing';
 import { subjectFor } from '../accounts/tenant-subject';
 import { SignInLog } from '../log/sign-in-log';
 import { LTI_COOKIE } from '../lti/lti-launches';
@@ -50,6 +51,16 @@ const REFUSAL_PAGES: Record<Refusal, { title: string; message: (t: SignInTenant,
   },
 };
 
+/** The school does not share the person with the app (data sharing): the page says so without naming what is shared. */
+const notShared = (tenant: SignInTenant | null, app: SignInApp): Step =>
+  problem(
+    403,
+    'Not shared with this app',
+    `${tenant?.name ?? 'Your school'} does not share your information with ${app.name}, so you cannot sign in to it. Ask your school if you need to use it.`,
+    'not_shared',
+    app,
+  );
+
 /** The sign-in portal's rules: which school, which providers, the trip to the provider and back. */
 @Injectable()
 export class PortalService {
@@ -65,6 +76,7 @@ export class PortalService {
     private readonly mapper: IdentityMapper,
     private readonly signInLog: SignInLog,
     private readonly launches: LtiSignIns,
+    private readonly sharing: SignInSharing,
   ) {}
 
   /** The interaction this browser started (oidc-provider checks its interaction cookie). */
@@ -265,7 +277,11 @@ export class PortalService {
     return this.signedIn(req, res, it, launched.tenantId, launched.providerId, launched);
   }
 
-  /** Completes the authorization for the person, and records the success. */
+  /**
+   * Completes the authorization for the person, and records the success; or refuses a person the
+   * school does not share with the app. Every protocol ends here (OpenID Connect, SAML through the
+   * app's authorization, LTI launches), so data sharing is checked once for all of them.
+   */
   private async signedIn(
     req: Request,
     res: import('express').Response,
@@ -273,7 +289,16 @@ export class PortalService {
     tenantId: string,
     providerId: string,
     who: { userId: string; linked: boolean; provisioned: boolean },
-  ): Promise<'done'> {
+  ): Promise<Step | 'done'> {
+    if (!(await this.sharing.sharesMember(tenantId, it.app.id, who.userId)))
+      return this.log(
+        it,
+        tenantId,
+        providerId,
+        notShared(await this.repo.tenant(tenantId), it.app),
+        undefined,
+        who.userId,
+      );
     await this.complete(req, res, it, tenantId, providerId, who.userId);
     this.logger.log(
       {
@@ -322,6 +347,7 @@ export class PortalService {
     providerId: string | undefined,
     step: Step,
     detail?: string,
+    userId?: string,
   ): Promise<Step> {
     if (step.kind !== 'problem') return step;
     this.logger.warn(
@@ -332,12 +358,20 @@ export class PortalService {
         tenant: tenantId,
         app: it?.app.id,
         provider: providerId,
+        user: userId,
         detail,
       },
       `sign-in refused: ${step.reason}`,
     );
     if (tenantId)
-      await this.signInLog.record({ tenantId, appId: it?.app.id, providerId, outcome: 'refused', reason: step.reason });
+      await this.signInLog.record({
+        tenantId,
+        appId: it?.app.id,
+        providerId,
+        userId,
+        outcome: 'refused',
+        reason: step.reason,
+      });
     return step;
   }
 

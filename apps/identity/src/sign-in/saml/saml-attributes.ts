@@ -53,15 +53,25 @@ export function attributeName(namespace: string, name: string): string {
   return namespace.endsWith('/') ? `${namespace}${name}` : `${namespace}/${name}`;
 }
 
-/** Exactly the attributes the app's `claims` name, in their order; empty values are left out. */
-export function samlAttributes(claims: SamlClaimGroup[], person: SamlPerson): SamlAttribute[] {
+/**
+ * Exactly the attributes the app's `claims` name, in their order; empty values are left out.
+ * An attribute of `withheld` (user attributes the school's sharing keeps from the app, see
+ * withheld-claims) is left out altogether: the app cannot tell it from one the school never sent.
+ */
+export function samlAttributes(
+  claims: SamlClaimGroup[],
+  person: SamlPerson,
+  withheld: ReadonlySet<string> = new Set(),
+): SamlAttribute[] {
   return claims.flatMap((group) =>
-    group.claims.map((claim) => {
-      const read = READERS[claim.value.slice('user.'.length) as SamlUserAttribute];
-      return {
-        name: attributeName(group.namespace, claim.name),
-        values: read ? read(person).filter((v) => v !== '') : [],
-      };
-    }),
+    group.claims
+      .filter((claim) => !withheld.has(claim.value.slice('user.'.length)))
+      .map((claim) => {
+        const read = READERS[claim.value.slice('user.'.length) as SamlUserAttribute];
+        return {
+          name: attributeName(group.namespace, claim.name),
+          values: read ? read(person).filter((v) => v !== '') : [],
+        };
+      }),
   );
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SignInSharing } from '../accounts/sign-in-sharing';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
 import { SignInRepository } from '../sign-in.repository';
 import { samlAttributes } from './saml-attributes';
@@ -36,6 +37,7 @@ export class SamlCompletionService {
     private readonly credentials: SamlCredentials,
     private readonly requests: SamlRequests,
     private readonly sso: SamlSsoService,
+    private readonly sharing: SignInSharing,
   ) {}
 
   async complete(q: { code?: string; state?: string; error?: string }, cookie: string | undefined): Promise<SamlStep> {
@@ -95,18 +97,20 @@ export class SamlCompletionService {
     return this.repo.grant(code.grantId);
   }
 
-  /** The signed response for the person as the tenant sees them now (they may have left, or the app been withdrawn). */
+  /**
+   * The signed response for the person as the tenant sees them now (they may have left, the app
+   * been withdrawn, or the school stopped sharing them with it), less the attributes the sharing
+   * withholds. With contact withheld the NameID is never the e-mail address: the app gets the
+   * persistent NameID, as it does when the school has no address for the person.
+   */
   async response(
     app: SamlApp,
     pending: Pick<PendingSamlRequest, 'tenantId' | 'requestId' | 'nameIdFormat'>,
     userId: string,
   ): Promise<string | undefined> {
-    const [member, tenant, deployed] = await Promise.all([
-      this.repo.memberById(pending.tenantId, userId),
-      this.repo.tenant(pending.tenantId),
-      this.repo.isDeployed(app.id, pending.tenantId),
-    ]);
-    if (!member || !tenant || !deployed) return undefined;
+    const found = await this.person(app, pending.tenantId, userId);
+    if (!found) return undefined;
+    const { member, tenant, withheld } = found;
     const subject = persistentNameId(tenant.id, app.id, userId);
     const constituencies = (await this.repo.constituencyNames(tenant.id, member.constituencies)).map((c) => c.name);
     const person = {
@@ -119,7 +123,7 @@ export class SamlCompletionService {
       tenantName: tenant.name,
       subject,
     };
-    const byEmail = pending.nameIdFormat === NAME_ID_FORMAT.email && member.email !== '';
+    const byEmail = pending.nameIdFormat === NAME_ID_FORMAT.email && member.email !== '' && !withheld.has('email');
     return loginResponse({
       issuer: this.host.issuer,
       tenantId: tenant.id,
@@ -129,7 +133,19 @@ export class SamlCompletionService {
       nameId: byEmail ? member.email : subject,
       nameIdFormat: byEmail ? NAME_ID_FORMAT.email : NAME_ID_FORMAT.persistent,
       sessionIndex: `_${subject}`,
-      attributes: samlAttributes(app.saml.claims, person),
+      attributes: samlAttributes(app.saml.claims, person, withheld),
     });
+  }
+
+  /** The member and tenant, with what the deployment's sharing withholds; undefined unless the app may see them now. */
+  private async person(app: SamlApp, tenantId: string, userId: string) {
+    const [member, tenant, deploymentId] = await Promise.all([
+      this.repo.memberById(tenantId, userId),
+      this.repo.tenant(tenantId),
+      this.repo.deploymentId(app.id, tenantId),
+    ]);
+    if (!member || !tenant || !deploymentId) return undefined;
+    const seen = await this.sharing.person(tenant.id, deploymentId, member.email);
+    return seen.shared ? { member, tenant, withheld: seen.withheld } : undefined;
   }
 }
