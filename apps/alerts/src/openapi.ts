@@ -11,7 +11,7 @@ import {
   type DocumentedOperation,
   type SchemaObject,
 } from '@edu/http';
-import { DELIVERY_STATUSES, WEBHOOK_TYPES } from '@edu/persistence';
+import { DELIVERY_REASONS, DELIVERY_STATUSES, WEBHOOK_TYPES } from '@edu/persistence';
 import { AlertsEnv } from './config/alerts.env';
 import { MAX_MESSAGES_PER_BATCH, ROW_TYPES } from './messages/dto/alert-message.dto';
 
@@ -34,6 +34,81 @@ const object = (
 
 const identifiers = object({ sis_id: str, lms_guid: str });
 
+/** Fields of the people a message names that a school's data sharing may withhold from an app. */
+const WITHHOLDABLE_RECIPIENT = ['primary_email', 'identifiers', 'preferred_name'];
+const WITHHOLDABLE_ENTITY = ['identifiers', 'preferred_name', 'pronouns'];
+const SHARED_NOTE =
+  "As an app reads it: primary_email, identifiers and preferred_name are absent when the school's data sharing withholds contact, identifiers or preferred_names";
+
+/** Spec 2.10 recipient; `optional`: fields an app may not get. */
+const recipient = (optional: string[], description?: string): SchemaObject =>
+  object(
+    {
+      entity_uuid: uuid,
+      ext_id: str,
+      name: str,
+      first_name: str,
+      last_name: str,
+      preferred_name: str,
+      primary_email: { type: 'string', format: 'email' },
+      identifiers,
+    },
+    optional,
+    description,
+  );
+
+/** Spec 2.10 alert group; `optionalOfEntity`: fields of an alert's entity an app may not get. */
+const alertGroup = (optionalOfEntity: string[]): SchemaObject =>
+  object({
+    name: str,
+    badges: {
+      type: 'array',
+      maxItems: 100,
+      items: object({ value: str, color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } }),
+    },
+    alert_count: str,
+    alerts: {
+      type: 'array',
+      minItems: 1,
+      items: object({
+        name: str,
+        id: uuid,
+        type: uuid,
+        trigger: object({ type: str, threshold_period: str }),
+        rows: {
+          type: 'array',
+          items: object(
+            {
+              type: { type: 'string', enum: [...ROW_TYPES] },
+              key: str,
+              value: str,
+              list: { type: 'array', items: str },
+            },
+            ['value', 'list'],
+            'A `value`, or for `detail` rows a `list`',
+          ),
+        },
+        entity: object(
+          {
+            uuid,
+            ext_id: str,
+            first_name: str,
+            preferred_name: str,
+            last_name: str,
+            pronouns: { type: 'array', items: str },
+            identifiers,
+          },
+          optionalOfEntity,
+        ),
+        student: object({
+          uuid,
+          current_homeroom: str,
+          current_year_level: { type: 'integer', minimum: -5, maximum: 30 },
+        }),
+      }),
+    },
+  });
+
 /** A delivery as the deliveries endpoints show it. */
 const DELIVERY: Record<string, SchemaObject> = {
   delivery_id: uuid,
@@ -50,6 +125,11 @@ const DELIVERY: Record<string, SchemaObject> = {
   created_at: time,
   first_attempt_at: nullable(time),
   finished_at: nullable(time),
+  reason: {
+    ...nullable({ type: 'string', enum: [...DELIVERY_REASONS] }),
+    description:
+      "Why a withheld delivery is not sent (not_shared: the school's data sharing does not share a person the message names)",
+  },
 };
 
 /**
@@ -67,6 +147,7 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       message: str,
       fields: { type: 'array', items: object({ field: str, problems: { type: 'array', items: str } }) },
       error_id: str,
+      reason: { type: 'string', description: 'Why a 409 refused a redelivery: not_shared' },
     },
   },
   Webhook: object(
@@ -113,62 +194,10 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
     status: { type: 'string', enum: [...DELIVERY_STATUSES] },
     attempt: { nullable: true, allOf: [ref('DeliveryAttempt')] },
   }),
-  Recipient: object({
-    entity_uuid: uuid,
-    ext_id: str,
-    name: str,
-    first_name: str,
-    last_name: str,
-    preferred_name: str,
-    primary_email: { type: 'string', format: 'email' },
-    identifiers,
-  }),
-  AlertGroup: object({
-    name: str,
-    badges: {
-      type: 'array',
-      maxItems: 100,
-      items: object({ value: str, color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } }),
-    },
-    alert_count: str,
-    alerts: {
-      type: 'array',
-      minItems: 1,
-      items: object({
-        name: str,
-        id: uuid,
-        type: uuid,
-        trigger: object({ type: str, threshold_period: str }),
-        rows: {
-          type: 'array',
-          items: object(
-            {
-              type: { type: 'string', enum: [...ROW_TYPES] },
-              key: str,
-              value: str,
-              list: { type: 'array', items: str },
-            },
-            ['value', 'list'],
-            'A `value`, or for `detail` rows a `list`',
-          ),
-        },
-        entity: object({
-          uuid,
-          ext_id: str,
-          first_name: str,
-          preferred_name: str,
-          last_name: str,
-          pronouns: { type: 'array', items: str },
-          identifiers,
-        }),
-        student: object({
-          uuid,
-          current_homeroom: str,
-          current_year_level: { type: 'integer', minimum: -5, maximum: 30 },
-        }),
-      }),
-    },
-  }),
+  Recipient: recipient([]),
+  AlertGroup: alertGroup([]),
+  SharedRecipient: recipient(WITHHOLDABLE_RECIPIENT, SHARED_NOTE),
+  SharedAlertGroup: alertGroup(WITHHOLDABLE_ENTITY),
   NewAlertMessage: object({
     transaction_id: { type: 'string', minLength: 1, maxLength: 200 },
     recipient: ref('Recipient'),
@@ -181,7 +210,8 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
   SubmittedMessages: object({
     messages: {
       type: 'array',
-      description: 'In request order; a transaction id seen before answers the first message again with deliveries 0',
+      description:
+        'In request order; deliveries counts the deliveries to send (withheld ones not counted); a transaction id seen before answers the first message again',
       items: object({ message_id: uuid, transaction_id: str, deliveries: { type: 'integer', minimum: 0 } }),
     },
   }),
@@ -193,11 +223,11 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       fetched_alert_count: { type: 'integer', minimum: 0 },
       sent_alert_count: { type: 'integer', minimum: 0 },
       transaction_id: str,
-      recipient: ref('Recipient'),
-      alerts: { type: 'array', items: ref('AlertGroup') },
+      recipient: ref('SharedRecipient'),
+      alerts: { type: 'array', items: ref('SharedAlertGroup') },
     },
     [],
-    'Spec 2.10',
+    "Spec 2.10; fields the school's data sharing withholds from the app are absent",
   ),
 };
 
@@ -252,7 +282,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'invalid_token: missing, invalid or expired token (WWW-Authenticate: Bearer)',
   403: 'insufficient_scope, licence_required (no deployment of the app at the tenant) or wrong_region',
   404: 'not_found: unknown, malformed or another tenant\u2019s or app\u2019s id',
-  409: 'conflict: the delivery has not finished yet',
+  409: "conflict: the delivery has not finished yet, or (reason not_shared) the school's data sharing does not share a person the message names",
   413: 'payload_too_large',
   415: 'unsupported_media_type: the body must be application/json',
   503: 'service_unavailable: PostgreSQL, Redis or the JWKS did not answer (Retry-After: 5)',

@@ -147,6 +147,7 @@ describe('alerts API: delivery log, redelivery and test deliveries', () => {
       created_at: expect.any(String),
       first_attempt_at: null,
       finished_at: null,
+      reason: null,
     });
     const seen = [...first.body.deliveries];
     let cursor = first.body.next_cursor;

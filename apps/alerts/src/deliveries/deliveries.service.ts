@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, decodePageCursor, encodePageCursor, type Principal } from '@edu/domain';
 import { isOpenDelivery, WebhookDeliveriesRepository, type DeliveryRow, type DeliveryStatus } from '@edu/persistence';
 import { AlertsEnv } from '../config/alerts.env';
+import { AlertSharing } from '../sharing/alert-sharing';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DeliveryEnqueuer } from './delivery-enqueuer';
 import { toAttemptView, toDeliveryView, type AttemptView, type DeliveryView } from './delivery.view';
@@ -22,6 +23,14 @@ export interface TestDeliveryResult {
 
 const POLL_MS = 100;
 
+/** 409 for a message the app may not see: the school's data sharing does not share a person it names. */
+const notShared = (what: string): ApiError =>
+  new ApiError(
+    ApiErrorCode.Conflict,
+    `${what}: the school's data sharing does not share with your app a person the message names`,
+    { reason: 'not_shared' },
+  );
+
 /**
  * The delivery log of the calling app's own webhooks at the token's tenant: listing, one delivery
  * with its attempts, redelivery and test deliveries.
@@ -33,6 +42,7 @@ export class DeliveriesService {
     private readonly webhooks: WebhooksService,
     private readonly enqueuer: DeliveryEnqueuer,
     private readonly env: AlertsEnv,
+    private readonly sharing: AlertSharing,
   ) {}
 
   async list(who: Principal, webhookId: string, q: ListDeliveriesQuery): Promise<DeliveryPage> {
@@ -62,7 +72,10 @@ export class DeliveriesService {
     return { ...toDeliveryView(delivery), attempts: attempts.map(toAttemptView) };
   }
 
-  /** A new delivery of a finished delivery's message, on a new schedule (a new `jti`). */
+  /**
+   * A new delivery of a finished delivery's message, on a new schedule (a new `jti`). Decided like
+   * one at fan-out, with the data sharing in force now; a withheld delivery is never sent.
+   */
   async redeliver(who: Principal, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const original = await this.find(tenantId, hook.id, deliveryId);
@@ -73,6 +86,10 @@ export class DeliveriesService {
         ApiErrorCode.Conflict,
         `The delivery is still ${original.status}; redeliver it once it has finished`,
       );
+    if (original.status === 'withheld') throw notShared('The delivery was withheld and is never sent');
+    const sharing = await this.sharing.ofApp(tenantId, hook.appId);
+    if (!(await this.sharing.sharesMessage(tenantId, sharing, original.message_id)))
+      throw notShared('The message is not delivered again');
     const created = await this.deliveries.createRedelivery(original, tenantId, hook.appId, hook.type);
     await this.enqueuer.enqueue([{ kind: 'redelivery', deliveryId: created.id }]);
     return toDeliveryView(created);

@@ -16,6 +16,8 @@ export interface DeliveryView {
   created_at: string;
   first_attempt_at: string | null;
   finished_at: string | null;
+  /** Why a `withheld` delivery is not sent (`not_shared`); null otherwise. */
+  reason: string | null;
 }
 
 export interface AttemptView {
@@ -50,6 +52,7 @@ export function toDeliveryView(d: DeliveryRow): DeliveryView {
     created_at: iso(d.created_at) as string,
     first_attempt_at: iso(d.first_attempt_at),
     finished_at: iso(d.finished_at),
+    reason: d.reason,
   };
 }
 

@@ -1,5 +1,10 @@
 import type { AlertRecipient } from '@edu/persistence';
+import { withholdFromAlertMessage, type WithholdCategory } from '@edu/sharing';
 import type { MessageWithCounts } from './alert-message.repository';
+
+/** Recipient fields a data sharing may withhold (contact, identifiers, preferred_names): absent then. */
+type Withholdable = 'primary_email' | 'identifiers' | 'preferred_name';
+export type ShownRecipient = Omit<AlertRecipient, Withholdable> & Partial<Pick<AlertRecipient, Withholdable>>;
 
 /** Spec 2.10, in the spec's field order. */
 export interface AlertMessageView {
@@ -9,7 +14,7 @@ export interface AlertMessageView {
   fetched_alert_count: number;
   sent_alert_count: number;
   transaction_id: string;
-  recipient: AlertRecipient;
+  recipient: ShownRecipient;
   alerts: unknown[];
 }
 
@@ -17,9 +22,11 @@ export interface AlertMessageView {
  * The counters count alert items (the entries of every group's `alerts`), once per delivery or
  * fetch that carries them: queued = items × deliveries still under way (pending or awaiting a
  * retry), sent = items × deliveries answered 2xx, fetched = items × apps that read the message
- * through getMessage. See apps/alerts/src/README.md.
+ * through getMessage. See apps/alerts/src/README.md. Fields the app's data sharing withholds
+ * (`withhold`) are left out of the recipient and the alert entities.
  */
-export function toMessageView(m: MessageWithCounts): AlertMessageView {
+export function toMessageView(m: MessageWithCounts, withhold: readonly WithholdCategory[] = []): AlertMessageView {
+  const shown = withholdFromAlertMessage(m.recipient, m.alerts, withhold);
   return {
     message_id: m.id,
     method: m.method,
@@ -27,7 +34,7 @@ export function toMessageView(m: MessageWithCounts): AlertMessageView {
     fetched_alert_count: m.alert_count * m.fetching_apps,
     sent_alert_count: m.alert_count * m.delivered_deliveries,
     transaction_id: m.transaction_id,
-    recipient: m.recipient,
-    alerts: m.alerts,
+    recipient: shown.recipient as ShownRecipient,
+    alerts: shown.alerts as unknown[],
   };
 }

@@ -6,6 +6,8 @@ import { ApiError, isUuid, type Principal } from '@edu/domain';
 import { validateBody } from '@edu/http';
 import { WebhookDeliveriesRepository } from '@edu/persistence';
 import { DeliveryEnqueuer } from '../deliveries/delivery-enqueuer';
+import { AlertSharing, type MessagePeople } from '../sharing/alert-sharing';
+import { peopleNamed } from '../sharing/message-people';
 import { AlertsAccess } from '../tenancy/alerts-access';
 import { AlertMessageRepository, type NewMessageRow } from './alert-message.repository';
 import { SubmitMessagesDto, type NewAlertMessageDto } from './dto/alert-message.dto';
@@ -20,6 +22,23 @@ export interface SubmittedMessage {
 
 const countAlertItems = (m: NewAlertMessageDto): number => m.alerts.reduce((n, group) => n + group.alerts.length, 0);
 
+/** The messages to store, with the people each names: within a batch the first message of a transaction id wins, as against earlier batches. */
+function firstOfEachTransaction(messages: NewAlertMessageDto[]): (NewMessageRow & MessagePeople)[] {
+  const first = new Map<string, NewMessageRow & MessagePeople>();
+  for (const m of messages) {
+    if (first.has(m.transaction_id)) continue;
+    first.set(m.transaction_id, {
+      id: randomUUID(),
+      transactionId: m.transaction_id,
+      recipient: m.recipient,
+      alerts: m.alerts,
+      alertCount: countAlertItems(m),
+      people: peopleNamed(m),
+    });
+  }
+  return [...first.values()];
+}
+
 /** Alert messages: submission by the alert generator (operator) and getMessage for partners. */
 @Injectable()
 export class MessagesService {
@@ -30,31 +49,22 @@ export class MessagesService {
     private readonly enqueuer: DeliveryEnqueuer,
     private readonly access: AlertsAccess,
     private readonly metrics: AlertsMetrics,
+    private readonly sharing: AlertSharing,
   ) {}
 
   /**
    * Stores a batch and its deliveries in one transaction (all or nothing). A transaction id the
    * tenant already used stores nothing and answers the existing message (generators retry).
+   * Deliveries to an app whose data sharing does not share a person a message names are stored
+   * `withheld` and never queued; `deliveries` in the answer counts the ones to send.
    */
   async submit(_operator: Principal, body: unknown): Promise<SubmittedMessage[]> {
     const dto = await validateBody(SubmitMessagesDto, body);
     const tenantId = dto.tenant_id.toLowerCase();
     await this.access.assertServed(tenantId);
-
-    // Within a batch the first message of a transaction id wins, as against earlier batches.
-    const firstByTransaction = new Map<string, NewMessageRow>();
-    for (const m of dto.messages) {
-      if (!firstByTransaction.has(m.transaction_id)) {
-        firstByTransaction.set(m.transaction_id, {
-          id: randomUUID(),
-          transactionId: m.transaction_id,
-          recipient: m.recipient,
-          alerts: m.alerts,
-          alertCount: countAlertItems(m),
-        });
-      }
-    }
-    const candidates = [...firstByTransaction.values()];
+    const candidates = firstOfEachTransaction(dto.messages);
+    // Read before the transaction: a visibility scope may take a while to compute the first time.
+    const plan = await this.sharing.planFanOut(tenantId, candidates, this.access.alertsScopeUris());
 
     const { stored, existing, existingFanOut, deliveries } = await this.ds.transaction(async (em) => {
       const stored = await this.messages.insertNew(em, tenantId, candidates);
@@ -73,40 +83,43 @@ export class MessagesService {
         tenantId,
         stored.map((s) => s.messageId),
         this.access.alertsScopeUris(),
+        plan,
       );
       return { stored, existing, existingFanOut, deliveries };
     });
     this.metrics.messagesStored.inc(stored.length);
-    await this.enqueuer.enqueue(deliveries.map(({ deliveryId }) => ({ kind: 'first-attempt', deliveryId })));
+    const toSend = deliveries.filter((d) => d.status === 'pending');
+    this.metrics.deliveriesWithheld.inc({ reason: 'not_shared' }, deliveries.length - toSend.length);
+    await this.enqueuer.enqueue(toSend.map(({ deliveryId }) => ({ kind: 'first-attempt', deliveryId })));
 
-    const perMessage = new Map<string, number>();
-    for (const d of deliveries) perMessage.set(d.messageId, (perMessage.get(d.messageId) ?? 0) + 1);
+    const perMessage = new Map<string, number>(existingFanOut);
+    for (const d of toSend) perMessage.set(d.messageId, (perMessage.get(d.messageId) ?? 0) + 1);
     const byTransaction = new Map<string, SubmittedMessage>();
-    for (const s of stored)
-      byTransaction.set(s.transactionId, {
-        message_id: s.messageId,
-        transaction_id: s.transactionId,
-        deliveries: perMessage.get(s.messageId) ?? 0,
-      });
-    for (const e of existing)
-      byTransaction.set(e.transactionId, {
-        message_id: e.messageId,
-        transaction_id: e.transactionId,
-        deliveries: existingFanOut.get(e.messageId) ?? 0,
+    for (const m of [...stored, ...existing])
+      byTransaction.set(m.transactionId, {
+        message_id: m.messageId,
+        transaction_id: m.transactionId,
+        deliveries: perMessage.get(m.messageId) ?? 0,
       });
     return dto.messages.map((m) => byTransaction.get(m.transaction_id) as SubmittedMessage);
   }
 
-  /** getMessage: a message of the token's tenant; any other id answers the same 404. */
+  /**
+   * getMessage: a message of the token's tenant; any other id answers the same 404, and so does a
+   * message about a person the school's data sharing does not share with the app. Fields the
+   * sharing withholds are left out.
+   */
   async get(who: Principal, rawId: string): Promise<AlertMessageView> {
     const tenantId = await this.access.partnerTenant(who);
     if (!isUuid(rawId)) throw ApiError.notFound('Message');
     const id = rawId.toLowerCase();
+    const sharing = await this.sharing.ofApp(tenantId, who.appId);
+    if (!(await this.sharing.sharesMessage(tenantId, sharing, id))) throw ApiError.notFound('Message');
     const message = await this.ds.transaction(async (em) => {
       if (isUuid(who.appId)) await this.messages.recordFetch(em, tenantId, id, who.appId.toLowerCase());
       return this.messages.findWithCounts(em, tenantId, id);
     });
     if (!message) throw ApiError.notFound('Message');
-    return toMessageView(message);
+    return toMessageView(message, sharing.spec.withhold);
   }
 }

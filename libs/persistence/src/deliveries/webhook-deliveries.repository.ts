@@ -27,6 +27,7 @@ export type DeliveryRow = ColumnsOf<
   | 'createdAt'
   | 'firstAttemptAt'
   | 'finishedAt'
+  | 'reason'
 >;
 
 /** A page row: `cursor_at` is the creation time at full (microsecond) precision. */
@@ -35,9 +36,22 @@ export type DeliveryPageRow = DeliveryRow & { cursor_at: string };
 export interface NewDeliveryRef {
   deliveryId: string;
   messageId: string;
+  /** `pending` (to queue) or `withheld` (never sent). */
+  status: Extract<DeliveryStatus, 'pending' | 'withheld'>;
 }
 
-const COLUMNS = `id, webhook_id, message_id, kind, trigger, redelivery_of, status, attempt_count, due_at, last_status_code, last_error_code, created_at, first_attempt_at, finished_at`;
+/**
+ * Which apps a fan-out serves and which of their deliveries are withheld, decided from the
+ * deployments' data sharing before the fan-out's transaction (apps/alerts/src/sharing).
+ */
+export interface FanOutPlan {
+  /** The apps whose sharing was read: an app not listed (a webhook registered meanwhile) gets no delivery. */
+  appIds: string[];
+  /** Messages an app may not see (it does not see a person they name): stored `withheld`, reason `not_shared`. */
+  withheld: { messageId: string; appId: string }[];
+}
+
+const COLUMNS = `id, webhook_id, message_id, kind, trigger, redelivery_of, status, attempt_count, due_at, last_status_code, last_error_code, created_at, first_attempt_at, finished_at, reason`;
 
 /**
  * Every write of the API side to webhook_deliveries (fan-out, redelivery, test deliveries,
@@ -112,38 +126,53 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Fan-out (spec 6.1): one pending delivery per message and per webhook of every app deployed at
-   * the tenant whose deployment holds one of `alertsScopes`.
+   * Fan-out (spec 6.1): one delivery per message and per webhook of every app of `plan` deployed at
+   * the tenant whose deployment holds one of `alertsScopes`; `pending`, or `withheld` (final, never
+   * queued) for the messages the plan withholds from the app.
    */
   async fanOut(
     em: EntityManager,
     tenantId: string,
     messageIds: string[],
     alertsScopes: string[],
+    plan: FanOutPlan,
   ): Promise<NewDeliveryRef[]> {
-    if (messageIds.length === 0) return [];
-    const rows: { id: string; message_id: string }[] = await em.query(
-      `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, status, due_at)
-       SELECT gen_random_uuid(), $1, w.app_id, w.id, m.id, w.type, 'message', 'pending', now()
+    if (messageIds.length === 0 || plan.appIds.length === 0) return [];
+    const rows: { id: string; message_id: string; status: NewDeliveryRef['status'] }[] = await em.query(
+      `WITH withheld AS (SELECT DISTINCT * FROM unnest($5::uuid[], $6::uuid[]) AS x(message_id, app_id))
+       INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, status, due_at, finished_at, reason)
+       SELECT gen_random_uuid(), $1, w.app_id, w.id, m.id, w.type, 'message',
+              CASE WHEN h.app_id IS NULL THEN 'pending' ELSE 'withheld' END,
+              CASE WHEN h.app_id IS NULL THEN now() END,
+              CASE WHEN h.app_id IS NOT NULL THEN now() END,
+              CASE WHEN h.app_id IS NOT NULL THEN 'not_shared' END
          FROM unnest($2::uuid[]) WITH ORDINALITY AS m(id, n)
         CROSS JOIN (
           SELECT w.id, w.app_id, w.type
             FROM webhooks w
             JOIN tenant_app_deployments d ON d.app_id = w.app_id AND d.tenant_id = $1
-           WHERE d.scope && $3::text[]
+           WHERE d.scope && $3::text[] AND w.app_id = ANY($4::uuid[])
         ) w
+         LEFT JOIN withheld h ON h.message_id = m.id AND h.app_id = w.app_id
         ORDER BY m.n, w.id
-       RETURNING id, message_id`,
-      [tenantId, messageIds, alertsScopes],
+       RETURNING id, message_id, status`,
+      [
+        tenantId,
+        messageIds,
+        alertsScopes,
+        plan.appIds,
+        plan.withheld.map((h) => h.messageId),
+        plan.withheld.map((h) => h.appId),
+      ],
     );
-    return rows.map((r) => ({ deliveryId: r.id, messageId: r.message_id }));
+    return rows.map((r) => ({ deliveryId: r.id, messageId: r.message_id, status: r.status }));
   }
 
-  /** How many deliveries the fan-out of each message made (messages without any are absent). */
+  /** How many deliveries to send the fan-out of each message made, withheld ones not counted (messages without any are absent). */
   async fanOutSizes(em: EntityManager, messageIds: string[]): Promise<Map<string, number>> {
     if (messageIds.length === 0) return new Map();
     const rows: { message_id: string; n: number }[] = await em.query(
-      `SELECT message_id, count(*)::int AS n FROM webhook_deliveries WHERE message_id = ANY($1::uuid[]) AND trigger = 'message' GROUP BY message_id`,
+      `SELECT message_id, count(*)::int AS n FROM webhook_deliveries WHERE message_id = ANY($1::uuid[]) AND trigger = 'message' AND status <> 'withheld' GROUP BY message_id`,
       [messageIds],
     );
     return new Map(rows.map((r) => [r.message_id, r.n]));

@@ -17,6 +17,7 @@ import { AddSignInTenantProviders1763770800000 } from './1763770800000-AddSignIn
 import { AddGradebookDataVersions1763771900000 } from './1763771900000-AddGradebookDataVersions';
 import { IncludeNamesInRosterUserNameIndexes1764200000000 } from './1764200000000-IncludeNamesInRosterUserNameIndexes';
 import { AddDataSharing1764300000000 } from './1764300000000-AddDataSharing';
+import { AddDeliveryReason1764320000000 } from './1764320000000-AddDeliveryReason';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddGradebookDataVersions1763771900000,
   IncludeNamesInRosterUserNameIndexes1764200000000,
   AddDataSharing1764300000000,
+  AddDeliveryReason1764320000000,
 ];

@@ -2,9 +2,23 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { AlertMessageEntity } from './alert-message.entity';
 import type { WebhookType } from '../webhook.entity';
 
-/** States of one delivery (one alert message to one webhook). Values are stored: do not rename. */
-export const DELIVERY_STATUSES = ['pending', 'awaiting_retry', 'delivered', 'undeliverable', 'cancelled'] as const;
+/**
+ * States of one delivery (one alert message to one webhook). Values are stored: do not rename.
+ * `withheld`: final from the start and never sent, because the school's data sharing does not let
+ * the app see a person the message names (`reason` says so; apps/alerts/src/README.md).
+ */
+export const DELIVERY_STATUSES = [
+  'pending',
+  'awaiting_retry',
+  'delivered',
+  'undeliverable',
+  'cancelled',
+  'withheld',
+] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** Why a delivery ended without an attempt deciding it. Values are stored and shown: do not rename. */
+export const DELIVERY_REASONS = ['not_shared'] as const;
+export type DeliveryReason = (typeof DELIVERY_REASONS)[number];
 /** Deliveries in these states are still under way: they may be attempted (again) or cancelled. */
 export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'awaiting_retry'];
 /** Whether a delivery in `status` is still under way. */
@@ -86,7 +100,11 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'timestamptz', name: 'first_attempt_at', nullable: true })
   firstAttemptAt: Date | null;
 
-  /** When the delivery reached its final state (delivered, undeliverable or cancelled). */
+  /** When the delivery reached its final state (delivered, undeliverable, cancelled or withheld). */
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
   finishedAt: Date | null;
+
+  /** Why a `withheld` delivery is not sent (`not_shared`); null for every other delivery. */
+  @Column({ type: 'text', nullable: true })
+  reason: DeliveryReason | null;
 }
