@@ -15,3 +15,8 @@ export const { registerDemoWebhooks } = load(
 ) as typeof import('../../tools/demo/alerts/webhooks');
 export type DemoAlertsConfig = ReturnType<typeof demoAlertsConfig>;
 export type DemoReceiver = Awaited<ReturnType<typeof startReceiver>>;
+
+// The demo's data sharing (Maths Quest sees Lion City's maths classes, contact withheld).
+export const { shareDemoData, demoSharingConfig } = load(
+  '../../tools/demo/sharing/share',
+) as typeof import('../../tools/demo/sharing/share');

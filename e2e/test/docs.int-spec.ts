@@ -10,7 +10,14 @@ import { Client } from 'pg';
 import { createTestDatabase, sampleAlertMessage, type TestDatabase } from '@edu/testing';
 import { checkK8sBlock } from './docs-k8s';
 import { parseDoc, runDoc, type DocRun, type ServerProcess } from './docs-runner';
-import { demoAlertsConfig, startReceiver, type DemoAlertsConfig, type DemoReceiver } from './demo-tools';
+import {
+  demoAlertsConfig,
+  demoSharingConfig,
+  shareDemoData,
+  startReceiver,
+  type DemoAlertsConfig,
+  type DemoReceiver,
+} from './demo-tools';
 import { clientToken } from './http';
 import { buildServices, freePort, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
 
@@ -41,6 +48,7 @@ const OPERATOR_GUIDES = [
   'tuning-limits',
   'sign-in',
   'connecting-your-lms',
+  'sharing-data-with-an-app',
 ].map((g) => `docs/operators/${g}.md`);
 // The sign-in demo's upstream provider (plain JS under tools/), standing in for Google, Microsoft and a school's own.
 const load = createRequire(__filename);
@@ -300,6 +308,8 @@ describe('docs: every command of the partner and operator guides runs against th
     downHook = ((await created.json()) as { webhook_id: string }).webhook_id;
     // The message partners read in calling-the-apis.md; its delivery to the dead endpoint becomes undeliverable.
     messageId = await submitMessage();
+    // As npm start does: Lion City shares only its maths classes with Maths Quest (the guides show it).
+    await shareDemoData({ identityUrl: identity.url });
   }, 180_000);
 
   afterAll(async () => {
@@ -497,6 +507,15 @@ describe('docs: every command of the partner and operator guides runs against th
       `SELECT tu.tenant_id, tu.constituencies FROM tenant_users tu JOIN users u ON u.id = tu.user_id WHERE u.email = 'alex.visitor@example.com'`,
     );
     expect(made).toEqual([{ tenant_id: '9b8e7d6c-5a4f-4321-8fed-cba987654302', constituencies: ['guardian'] }]);
+  });
+
+  it('operators/sharing-data-with-an-app.md: a draft with rules, its preview, its activation, what the app then sees, the audit trail', async () => {
+    expectRan(await runDoc(parseDoc('docs/operators/sharing-data-with-an-app.md'), env()));
+    const [active] = await rows<{ mode: string }>(
+      `SELECT active ->> 'mode' AS mode FROM deployment_sharing WHERE app_id = $1`,
+      [demoSharingConfig().app.id],
+    );
+    expect(active?.mode).toBe('rules');
   });
 
   it('operators/connecting-your-lms.md: the demo LMS launches a student into the partner app; a stranger is refused', async () => {

@@ -10,6 +10,7 @@ const { loadDemoData } = require('./demo');
 const { printBanner } = require('./banner');
 const { attachLogs } = require('./logs');
 const { demoAlertsConfig, DEFAULT_PORTS } = require('../demo/alerts/config');
+const { shareDemoData, demoSharingConfig } = require('../demo/sharing/share');
 const { registerDemoWebhooks } = require('../demo/alerts/webhooks');
 const signInDemo = require('../demo/sign-in/platform');
 
@@ -78,6 +79,19 @@ async function registerWebhooksForDemo({ identityUrl, alertsUrl, receiverUrl, lo
       `demo webhooks not registered (${err.message}); \`npm run alerts:demo\` deliveries will not reach the demo receiver`,
     );
     return undefined;
+  }
+}
+
+/** The demo's data sharing (Maths Quest sees Lion City's maths classes, no contact details); a failure is only reported. */
+async function shareDemoDataOrSay({ identityUrl, log }) {
+  try {
+    const config = demoSharingConfig();
+    const action = await shareDemoData({ identityUrl, config });
+    log(
+      `demo data sharing ${action}: ${config.app.name} sees ${config.sharing.classes.length} classes, contact withheld`,
+    );
+  } catch (err) {
+    log(`demo data sharing not set (${err.message}); Maths Quest sees the whole roster`);
   }
 }
 
@@ -277,6 +291,7 @@ async function startPlatform({ root, dataDir, log }) {
       receiverUrl: `http://localhost:${ports.receiver}`,
       log,
     });
+    await shareDemoDataOrSay({ identityUrl, log });
     const demoSignIn = await signInDemo.prepareSignInDemo({
       identityUrl,
       partner: ports.partner,
