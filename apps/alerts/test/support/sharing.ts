@@ -73,7 +73,7 @@ export async function activateSharing(
 }
 
 type Message = ReturnType<typeof sampleAlertMessage> & {
-  recipient: { ext_id: string };
+  recipient: { ext_id: string; primary_email: string };
   alerts: { alerts: { entity: { ext_id: string } }[] }[];
 };
 
