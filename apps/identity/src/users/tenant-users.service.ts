@@ -8,10 +8,14 @@ import { emailOr404, normalizeEmail } from '../common/ids';
 import { ConstituencyRepository } from '../constituencies/constituency.repository';
 import type { CreateTenantUserDto, UpdateTenantUserDto } from './dto/user.dto';
 import { ALREADY_AT_TENANT, TenantUserRecords } from './tenant-user-records';
-import { TenantUserRepository } from './user.repository';
+import { PeopleVisibility, type PeopleView } from './people-visibility';
+import { TenantUserRepository, type LinkedUser } from './user.repository';
 import { toTenantUserView, type TenantUserView } from './user.view';
 
-/** Tenant-user records of the tenant named in the path, which must be the token's tenant (spec 2.6). */
+/**
+ * Tenant-user records of the tenant named in the path, which must be the token's tenant (spec 2.6).
+ * An app whose deployment has a data sharing sees and changes only the people it shares.
+ */
 @Injectable()
 export class TenantUsersService {
   constructor(
@@ -20,11 +24,14 @@ export class TenantUsersService {
     private readonly records: TenantUserRecords,
     private readonly constituencies: ConstituencyRepository,
     private readonly policy: AccessPolicy,
+    private readonly visibility: PeopleVisibility,
   ) {}
 
+  /** The tenant's records of the people the caller's deployment's sharing shares (all without sharing). */
   async list(who: Principal, rawTenantId: string): Promise<TenantUserView[]> {
     const tenantId = this.policy.pathTenant(who, 'read', rawTenantId);
-    return (await this.links.list(tenantId)).map(toTenantUserView);
+    const view = await this.visibility.of(who, tenantId);
+    return (await view.visible(await this.links.list(tenantId))).map((l) => toTenantUserView(l, view.withheld));
   }
 
   /**
@@ -58,12 +65,12 @@ export class TenantUsersService {
   ): Promise<TenantUserView> {
     const tenantId = this.policy.pathTenant(who, 'write', rawTenantId);
     const email = emailOr404(rawEmail, 'Tenant user');
+    const view = await this.visibility.of(who, tenantId);
     return this.ds.transaction(async (m) => {
-      const link = await this.links.findByEmail(tenantId, email, m);
-      if (!link) throw ApiError.notFound('Tenant user');
+      const link = await this.linked(tenantId, email, view, m);
       await this.checkConstituencies(tenantId, dto.constituencies, m);
       link.constituencies = [...dto.constituencies];
-      return toTenantUserView(await this.links.update(link, m));
+      return toTenantUserView(await this.links.update(link, m), view.withheld);
     });
   }
 
@@ -71,7 +78,18 @@ export class TenantUsersService {
   async remove(who: Principal, rawTenantId: string, rawEmail: string): Promise<void> {
     const tenantId = this.policy.pathTenant(who, 'write', rawTenantId);
     const email = emailOr404(rawEmail, 'Tenant user');
-    await this.ds.transaction((m) => this.records.remove(tenantId, email, 'Tenant user', m));
+    const view = await this.visibility.of(who, tenantId);
+    await this.ds.transaction(async (m) => {
+      await this.linked(tenantId, email, view, m);
+      await this.records.remove(tenantId, email, 'Tenant user', m);
+    });
+  }
+
+  /** The tenant's record of the person, if the caller may name them (a person its sharing hides is unknown). */
+  private async linked(tenantId: string, email: string, view: PeopleView, m: EntityManager): Promise<LinkedUser> {
+    const link = await this.links.findByEmail(tenantId, email, m);
+    if (!link || !(await view.addressable(link))) throw ApiError.notFound('Tenant user');
+    return link;
   }
 
   private async checkConstituencies(tenantId: string, ids: string[], m: EntityManager): Promise<void> {

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { SharingModule } from '@edu/sharing';
 import { IdentityEnv } from '../config/identity.env';
+import { PeopleVisibility } from './people-visibility';
 import { PersonIds } from './person-ids';
 import { TenantUserRecords } from './tenant-user-records';
 import { TenantUsersController } from './tenant-users.controller';
@@ -8,6 +10,7 @@ import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
+  imports: [SharingModule],
   controllers: [UsersController, TenantUsersController],
   providers: [
     {
@@ -16,6 +19,7 @@ import { UsersService } from './users.service';
       useFactory: (env: IdentityEnv) => PersonIds.fromSecret(env.KEY_ENCRYPTION_KEY),
     },
     TenantUserRecords,
+    PeopleVisibility,
     UsersService,
     TenantUsersService,
   ],

@@ -8,6 +8,7 @@ import { emailOr404, normalizeEmail } from '../common/ids';
 import { IdentityProviderRepository } from '../identity-providers/identity-provider.repository';
 import { ProviderRefs } from '../identity-providers/provider-refs';
 import type { CreateUserDto, UpdateUserDto } from './dto/user.dto';
+import { PeopleVisibility, type PeopleView } from './people-visibility';
 import { ALREADY_AT_TENANT, TenantUserRecords, tenantIdentifiers } from './tenant-user-records';
 import { TenantUserRepository, type LinkedUser } from './user.repository';
 import { toUserView, type UserView } from './user.view';
@@ -15,6 +16,7 @@ import { toUserView, type UserView } from './user.view';
 /**
  * Users of the token's tenant (spec 2.7): the person's id and e-mail address with the tenant's
  * own profile and identifiers. Nothing here reads or writes another tenant's record of a person.
+ * An app whose deployment has a data sharing sees and changes only the people it shares.
  */
 @Injectable()
 export class UsersService {
@@ -24,15 +26,21 @@ export class UsersService {
     private readonly records: TenantUserRecords,
     private readonly providers: IdentityProviderRepository,
     private readonly policy: AccessPolicy,
+    private readonly visibility: PeopleVisibility,
   ) {}
 
+  /** The tenant's people the caller's deployment's sharing shares (all of them without sharing), less what it withholds. */
   async list(who: Principal, rawEmail?: string): Promise<UserView[]> {
     const tenantId = this.policy.tenant(who, 'read');
-    const refs = await ProviderRefs.load(this.providers, tenantId);
-    if (rawEmail === undefined) return (await this.links.list(tenantId)).map((l) => toUserView(l, refs));
+    const [refs, view] = await Promise.all([
+      ProviderRefs.load(this.providers, tenantId),
+      this.visibility.of(who, tenantId),
+    ]);
+    if (rawEmail === undefined)
+      return (await view.visible(await this.links.list(tenantId))).map((l) => toUserView(l, refs, view.withheld));
     const link = await this.links.findByEmail(tenantId, emailOr404(rawEmail));
-    if (!link) throw ApiError.notFound('User');
-    return [toUserView(link, refs)];
+    if (!link || !(await view.addressable(link))) throw ApiError.notFound('User');
+    return [toUserView(link, refs, view.withheld)];
   }
 
   /** Adds the person to the token's tenant (no constituencies yet) with the profile given. */
@@ -66,14 +74,15 @@ export class UsersService {
   async update(who: Principal, rawEmail: string, dto: UpdateUserDto): Promise<UserView> {
     const tenantId = this.policy.tenant(who, 'write');
     const email = emailOr404(rawEmail);
+    const view = await this.visibility.of(who, tenantId);
     return this.ds.transaction(async (m) => {
-      const link = await this.linked(tenantId, email, m);
+      const link = await this.linked(tenantId, email, view, m);
       const refs = await ProviderRefs.load(this.providers, tenantId, m);
       if (dto.name !== undefined) link.name = dto.name;
       if (dto.nickname !== undefined) link.nickname = dto.nickname;
       if (dto.picture !== undefined) link.picture = dto.picture;
       if (dto.idp_identifiers !== undefined) link.idpIdentifiers = tenantIdentifiers(dto.idp_identifiers, refs);
-      return toUserView(await this.links.update(link, m), refs);
+      return toUserView(await this.links.update(link, m), refs, view.withheld);
     });
   }
 
@@ -81,12 +90,17 @@ export class UsersService {
   async remove(who: Principal, rawEmail: string): Promise<void> {
     const tenantId = this.policy.tenant(who, 'write');
     const email = emailOr404(rawEmail);
-    await this.ds.transaction((m) => this.records.remove(tenantId, email, 'User', m));
+    const view = await this.visibility.of(who, tenantId);
+    await this.ds.transaction(async (m) => {
+      await this.linked(tenantId, email, view, m);
+      await this.records.remove(tenantId, email, 'User', m);
+    });
   }
 
-  private async linked(tenantId: string, email: string, m: EntityManager): Promise<LinkedUser> {
+  /** The tenant's record of the person, if the caller may name them (a person its sharing hides is unknown). */
+  private async linked(tenantId: string, email: string, view: PeopleView, m: EntityManager): Promise<LinkedUser> {
     const link = await this.links.findByEmail(tenantId, email, m);
-    if (!link) throw ApiError.notFound('User');
+    if (!link || !(await view.addressable(link))) throw ApiError.notFound('User');
     return link;
   }
 }
