@@ -36,7 +36,7 @@ export class DeliveryAttempt {
 
   async run(d: DeliveryToSend, attemptNumber: number, final: boolean): Promise<AttemptOutcome> {
     const body = deliveryBody(d, this.s.alertsBaseUrl);
-    const bodyTail = body.endsWithMessage ? await this.tails.get(body.endsWithMessage) : undefined;
+    const bodyTail = body.endsWithMessage ? await this.tails.get(body.endsWithMessage, body.withhold) : undefined;
     let signed;
     try {
       signed = await this.signer.sign({

@@ -84,3 +84,26 @@ describe('MessageTailCache', () => {
     expect(decoded(await flaky.get('m-1'))).toContain('"id":"m-1"');
   });
 });
+
+describe('MessageTailCache with withheld fields', () => {
+  it("keeps a message's tail without an app's withheld fields apart from the whole one, read once each", async () => {
+    const m: MessageBodyText = {
+      id: 'm-1',
+      recipient_json: '{"name":"Jane","primary_email":"jane@school.example","identifiers":{"sis_id":"1"}}',
+      alerts_json: '[{"alerts":[{"entity":{"ext_id":"S-1","pronouns":["she/her"],"identifiers":{"sis_id":"2"}}}]}]',
+    };
+    const s = store([m]);
+    const cache = new MessageTailCache(s.load, 1_000_000);
+    const [trimmed, whole, again] = [
+      await cache.get('m-1', ['contact', 'preferred_names']),
+      await cache.get('m-1'),
+      await cache.get('m-1', ['contact', 'preferred_names']),
+    ];
+    expect(decoded(trimmed)).toBe(
+      `"recipient":{"name":"Jane","identifiers":{"sis_id":"1"}},"alerts":[{"alerts":[{"entity":{"ext_id":"S-1","identifiers":{"sis_id":"2"}}}]}]}}`,
+    );
+    expect(decoded(whole)).toBe(`"recipient":${m.recipient_json},"alerts":${m.alerts_json}}}`);
+    expect(again).toBe(trimmed);
+    expect(s.reads.flat()).toEqual(['m-1', 'm-1']);
+  });
+});

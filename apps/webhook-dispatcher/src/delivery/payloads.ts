@@ -1,4 +1,5 @@
 import type { DeliveryToSend, MessageBodyText } from '@edu/persistence';
+import { withheldFields, withholdFromAlertMessage, WITHHOLD_CATEGORIES, type WithholdCategory } from '@edu/sharing';
 
 /** The body claim of a delivery token: its name and JSON text. */
 export interface DeliveryBody {
@@ -9,6 +10,8 @@ export interface DeliveryBody {
   subject: string;
   /** The message whose recipient and alerts end the body (`messageTailJson`): full payloads. */
   endsWithMessage?: string;
+  /** The field categories left out of that message's end (`alertWithholding`). */
+  withhold?: readonly WithholdCategory[];
 }
 
 const j = JSON.stringify;
@@ -16,14 +19,28 @@ const j = JSON.stringify;
 /** Path of getMessage for a message (spec 4.3). */
 export const messagePath = (messageId: string): string => `/v2/alerts/message/${messageId}`;
 
-function recipientSummary(recipientJson: string): string {
+/** The withhold categories that remove fields from an alert message (contact, identifiers, preferred_names). */
+const TOUCHES_ALERTS = WITHHOLD_CATEGORIES.filter(
+  (c) => withheldFields('alertRecipient', [c]).size + withheldFields('alertEntity', [c]).size > 0,
+);
+
+/**
+ * The categories of the app's data sharing that remove fields from an alert message, in one
+ * order (empty when none does): what a payload leaves out, and part of a full payload's cache key.
+ */
+export function alertWithholding(withhold: readonly string[] | null): WithholdCategory[] {
+  return TOUCHES_ALERTS.filter((c) => withhold?.includes(c));
+}
+
+function recipientSummary(recipientJson: string, withhold: readonly WithholdCategory[]): string {
   const r = JSON.parse(recipientJson) as {
     entity_uuid?: string;
     ext_id?: string;
     name?: string;
     identifiers?: unknown;
   };
-  return j({ entity_uuid: r.entity_uuid, ext_id: r.ext_id, name: r.name, identifiers: r.identifiers });
+  const summary = { entity_uuid: r.entity_uuid, ext_id: r.ext_id, name: r.name, identifiers: r.identifiers };
+  return j(withholdFromAlertMessage(summary, [], withhold).recipient);
 }
 
 /**
@@ -35,7 +52,7 @@ function notice(d: DeliveryToSend, alertsBaseUrl: string | undefined): string {
   const url = alertsBaseUrl ? `,"message_url":${j(`${alertsBaseUrl.replace(/\/+$/, '')}${messagePath(id)}`)}` : '';
   return (
     `{"message_id":${j(id)},"tenant_id":${j(d.tenant_id)},"transaction_id":${j(d.transaction_id)},` +
-    `"recipient":${recipientSummary(d.recipient_json as string)},"alert_count":${d.alert_count},"alert_group_count":${d.group_count},` +
+    `"recipient":${recipientSummary(d.recipient_json as string, alertWithholding(d.withhold))},"alert_count":${d.alert_count},"alert_group_count":${d.group_count},` +
     `"created_at":${j(new Date(d.message_created_at as Date).toISOString())},"message_path":${j(messagePath(id))}${url}}`
   );
 }
@@ -54,9 +71,14 @@ function fullMessageHead(d: DeliveryToSend): string {
   );
 }
 
-/** The end of a full payload's message, in parts: recipient and alert groups as stored, never parsed here. */
-export function messageTailJson(m: MessageBodyText): string[] {
-  return ['"recipient":', m.recipient_json, ',"alerts":', m.alerts_json, '}'];
+/**
+ * The end of a full payload's message, in parts: recipient and alert groups as stored, never
+ * parsed here, unless the app's data sharing withholds fields of them (then parsed once and left out).
+ */
+export function messageTailJson(m: MessageBodyText, withhold: readonly WithholdCategory[] = []): string[] {
+  if (withhold.length === 0) return ['"recipient":', m.recipient_json, ',"alerts":', m.alerts_json, '}'];
+  const shown = withholdFromAlertMessage(JSON.parse(m.recipient_json), JSON.parse(m.alerts_json), withhold);
+  return ['"recipient":', j(shown.recipient), ',"alerts":', j(shown.alerts), '}'];
 }
 
 /** What a delivery carries, by its kind (design §6); test deliveries carry a short notice. */
@@ -82,6 +104,7 @@ export function deliveryBody(d: DeliveryToSend, alertsBaseUrl: string | undefine
       subject: d.message_id,
       json: fullMessageHead(d),
       endsWithMessage: d.message_id,
+      withhold: alertWithholding(d.withhold),
     };
   return { type: 'notification-only', claim: 'notice', subject: d.message_id, json: notice(d, alertsBaseUrl) };
 }

@@ -24,6 +24,11 @@ export type DeliveryToSend = ColumnsOf<
     message_created_at: Date | null;
     /** JSON text, as stored: notices only (a full payload's comes with its alerts, once per message). */
     recipient_json: string | null;
+    /**
+     * The field categories the app's data sharing withholds now (`deployment_sharing.active`, read
+     * at each attempt); null when it has no sharing. The payload leaves those fields out.
+     */
+    withhold: string[] | null;
   } & { [K in keyof MessageCounts]: MessageCounts[K] | null };
 
 /** The stored JSON text of a message's recipient and alert groups: what a full payload ends with. */
@@ -69,7 +74,9 @@ export class DispatchRepository {
               w.endpoint, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
               CASE WHEN d.kind <> 'full-payload' THEN json_array_length(m.alerts::json) END AS group_count,
               CASE WHEN d.kind <> 'full-payload' THEN m.recipient::text END AS recipient_json,
-              c.open_deliveries, c.delivered_deliveries, c.fetching_apps
+              c.open_deliveries, c.delivered_deliveries, c.fetching_apps,
+              (SELECT s.active->'withhold' FROM tenant_app_deployments dep JOIN deployment_sharing s ON s.deployment_id = dep.id
+                WHERE dep.tenant_id = d.tenant_id AND dep.app_id = d.app_id) AS withhold
          FROM webhook_deliveries d
          LEFT JOIN webhooks w ON w.id = d.webhook_id
          LEFT JOIN alert_messages m ON m.id = d.message_id
