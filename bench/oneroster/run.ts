@@ -39,6 +39,7 @@ import {
   type GradedClass,
 } from './gradebook';
 import { deployBenchApp } from './apps';
+import { deployClassShared, SHARED_CLASSES, type SharedDeployment } from './sharing';
 import { BenchIssuer } from './issuer';
 import {
   createPartners,
@@ -381,6 +382,28 @@ const BASELINE_PAGE_1: Scenario = {
   path: () => '/users?offset=0&limit=100',
 };
 
+/**
+ * The class-shared deployment's twins of users page 1 and class students, each run right after
+ * its unshared twin (targets: >= 0.95 x the unshared figure of the same run).
+ */
+function sharedScenarios(shared: SharedDeployment, auth: Record<string, string>): Scenario[] {
+  const classAt = scrambled(shared.classes.length);
+  return [
+    {
+      name: 'class-shared: users page 1 (limit 100)',
+      target: 'service',
+      path: () => `${PREFIX}/users?limit=100`,
+      headers: auth,
+    },
+    {
+      name: 'class-shared: /classes/{id}/students (shared classes)',
+      target: 'service',
+      path: (n) => `${PREFIX}/classes/${shared.classes[classAt(n % shared.classes.length)]}/students`,
+      headers: auth,
+    },
+  ];
+}
+
 /** The service's read scenarios, each request distinct where the name says so. */
 function readScenarios(d: District): Scenario[] {
   const deepBase = Math.floor((d.nUsers * 0.9) / 100) * 100;
@@ -464,7 +487,7 @@ interface Targets {
 async function checkScenariosAnswer(t: Targets, scenarios: Scenario[]): Promise<void> {
   for (const s of scenarios) {
     const res = await fetch(`${s.target === 'service' ? t.serviceUrl : t.baselineUrl}${s.path(1)}`, {
-      headers: s.target === 'service' ? t.auth : {},
+      headers: s.target === 'service' ? { ...t.auth, ...s.headers } : {},
     });
     if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${await res.text()}`);
   }
@@ -562,8 +585,58 @@ async function prepareTargets(b: Bench, loaded: Loaded, graded: GradedClass[]): 
   return { ...started, auth };
 }
 
+/** What sharing costs besides the reads: the first read after an import computes the deployment's visibility. */
+interface SharingFigures {
+  sharedClasses: number;
+  sharedUsers: number;
+  firstReadSeconds: number;
+  secondReadSeconds: number;
+}
+
+/** The class-shared deployment, its token, and the time its first read takes (the visibility computed once). */
+async function prepareSharing(
+  b: Bench,
+  loaded: Loaded,
+  t: Targets,
+  d: District,
+): Promise<{ deployment: SharedDeployment; auth: Record<string, string>; figures: SharingFigures }> {
+  const scopes = [`${SCOPE_BASE}/roster.readonly`];
+  const deployment = await deployClassShared(b.db.url, loaded.tenantId, scopes, d.nClasses, (n) => pad(n, 7));
+  const token = await b.issuer.mint({
+    scopes,
+    tenantId: loaded.tenantId,
+    deploymentId: deployment.deploymentId,
+    sub: deployment.appId,
+  });
+  const auth = { authorization: `Bearer ${token}` };
+  const timed = async () => {
+    const started = Date.now();
+    const res = await fetch(`${t.serviceUrl}${PREFIX}/users?limit=1`, { headers: auth });
+    if (res.status !== 200) throw new Error(`class-shared users: HTTP ${res.status} ${await res.text()}`);
+    return { seconds: (Date.now() - started) / 1000, total: Number(res.headers.get('x-total-count')) };
+  };
+  const first = await timed();
+  const second = await timed();
+  const figures = {
+    sharedClasses: SHARED_CLASSES,
+    sharedUsers: first.total,
+    firstReadSeconds: first.seconds,
+    secondReadSeconds: second.seconds,
+  };
+  log(
+    `class-shared deployment: ${figures.sharedClasses} classes, ${figures.sharedUsers} users; first read (visibility computed) ${figures.firstReadSeconds.toFixed(3)} s, next ${figures.secondReadSeconds.toFixed(3)} s`,
+  );
+  return { deployment, auth, figures };
+}
+
 /** Prints the table and writes the run's JSON to bench/results/. */
-function report(b: Bench, loaded: Loaded, results: RunResult[], syncs: SyncResult[], started: number): void {
+function report(
+  b: Bench,
+  loaded: Loaded & { sharing: SharingFigures },
+  results: RunResult[],
+  syncs: SyncResult[],
+  started: number,
+): void {
   const targets = evaluate(results, loaded.imported.rowsPerSecond);
   const output = {
     when: new Date().toISOString(),
@@ -573,6 +646,7 @@ function report(b: Bench, loaded: Loaded, results: RunResult[], syncs: SyncResul
     counts: loaded.counts,
     generateSeconds: loaded.generateSeconds,
     import: loaded.imported,
+    sharing: loaded.sharing,
     durationSeconds: b.args.duration,
     serviceLogLevel: b.args.logLevel,
     results,
@@ -608,11 +682,15 @@ async function main(): Promise<void> {
     const district = await surveyDistrict(db.url, loaded.tenantId, args.connections.length);
     const targets = await prepareTargets(b, loaded, district.graded);
     const scenarios = readScenarios(district);
+    const shared = await prepareSharing(b, loaded, targets, district);
+    const [sharedPage1, sharedStudents] = sharedScenarios(shared.deployment, shared.auth) as [Scenario, Scenario];
+    scenarios.splice(scenarios.findIndex((s) => s.name.startsWith('users page 1')) + 1, 0, sharedPage1);
+    scenarios.splice(scenarios.findIndex((s) => s.name.startsWith('/classes/{id}/students')) + 1, 0, sharedStudents);
     await checkScenariosAnswer(targets, [BASELINE_PAGE_1, ...scenarios]);
     scenarios.splice(1, 0, await revalidationScenario(targets.serviceUrl, `${PREFIX}/users?limit=100`, targets.auth));
     const results = await measureScenarios(args, targets, scenarios, district.graded);
     const syncs = !args.only || 'syncs'.includes(args.only) ? await measureSyncs(b, loaded, targets) : [];
-    report(b, loaded, results, syncs, started);
+    report(b, { ...loaded, sharing: shared.figures }, results, syncs, started);
   } finally {
     for (const child of b.children) await stopChild(child);
     await issuer.stop();
@@ -643,6 +721,21 @@ function evaluate(results: RunResult[], importRowsPerSecond: number): TargetChec
         measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`,
         met: ratio >= 0.85,
       });
+    }
+    for (const [twin, plain] of [
+      ['class-shared: users page 1', 'users page 1'],
+      ['class-shared: /classes/{id}/students', '/classes/{id}/students'],
+    ] as const) {
+      const a = list.find((r) => r.scenario.startsWith(twin));
+      const b = list.find((r) => r.scenario.startsWith(plain));
+      if (a && b) {
+        const ratio = a.requestsPerSecond / b.requestsPerSecond;
+        checks.push({
+          target: `${twin} req/s >= 0.95 x unshared @${connections}`,
+          measured: `${ratio.toFixed(2)} x (${a.requestsPerSecond} vs ${b.requestsPerSecond})`,
+          met: ratio >= 0.95,
+        });
+      }
     }
     for (const [v12, v11] of [
       ['v1.2 users page 1', 'users page 1'],

@@ -77,14 +77,18 @@ export class SharingScopes {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      let id: string;
       try {
-        const id = await this.fill(client, tenantId, spec, hash);
+        id = await this.fill(client, tenantId, spec, hash);
         await client.query('COMMIT');
-        return id;
       } catch (err) {
         await client.query('ROLLBACK').catch((e: Error) => (broken = e));
         throw err;
       }
+      // Fresh statistics: without them the planner guesses the size of a scope's lists and may
+      // start a class's members from every shared user. ANALYZE samples, so it stays cheap.
+      await client.query('ANALYZE shared_objects').catch(() => undefined);
+      return id;
     } finally {
       client.release(broken);
     }

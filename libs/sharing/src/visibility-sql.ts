@@ -18,13 +18,31 @@ const LISTED: ReadonlySet<string> = new Set<ScopedObject>([
 ]);
 
 /**
+ * How a read checks a listed row: `join` lets the planner start from the scope's list (a whole
+ * collection, of which a deployment may see a small part); `probe` checks each candidate row
+ * with one primary-key lookup in the list (a relationship read: the members of one class are a
+ * few rows, and starting from a list of thousands would cost far more). `OFFSET 0` keeps
+ * PostgreSQL from turning the probe back into a join.
+ */
+export type VisibilityCheck = 'join' | 'probe';
+
+/**
  * The condition (over `alias`, whose `tenant_id` is the tenant's) that keeps the rows of
  * `resource` the scope `scope` (a bound placeholder) makes visible; undefined = every row.
  */
-export function visibleCondition(resource: string, scope: string, alias = 't'): string | undefined {
+export function visibleCondition(
+  resource: string,
+  scope: string,
+  alias = 't',
+  check: VisibilityCheck = 'join',
+): string | undefined {
   const a = alias;
   const ids = (object: ScopedObject) => sharedIds(object, scope);
-  if (LISTED.has(resource)) return `${a}.sourced_id IN ${ids(resource as ScopedObject)}`;
+  if (LISTED.has(resource)) {
+    return check === 'join'
+      ? `${a}.sourced_id IN ${ids(resource as ScopedObject)}`
+      : `EXISTS (SELECT 1 FROM shared_objects AS s WHERE s.scope_id = ${scope} AND s.object = '${resource}' AND s.sourced_id = ${a}.sourced_id OFFSET 0)`;
+  }
   switch (resource) {
     case 'lineItem':
       return `${a}.class_sourced_id IN ${ids('class')}`;

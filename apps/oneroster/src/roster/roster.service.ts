@@ -247,7 +247,9 @@ export class RosterService {
     const base = op.base(input);
     if (shared.scopeId === null) return { ...prepared, base, visible: [] };
     const scope = input.params.typed(shared.scopeId, 'bigint');
-    const visible = [visibleCondition(op.resource, scope)];
+    // A relationship read's rows are a few members of its parent: check each against the scope.
+    const check = Object.keys(op.parents ?? {}).length > 0 ? 'probe' : 'join';
+    const visible = [visibleCondition(op.resource, scope, 't', check)];
     for (const [param, parent] of Object.entries(op.parents ?? {})) {
       const table = quoteIdent(tableOf(parent.resource, version).table);
       const id = input.params.typed(ids[param] ?? '', 'text');
