@@ -340,7 +340,7 @@ export class PortalService {
     return this.log(it, tenant?.id, undefined, step);
   }
 
-  /** Logs a refusal, and records it in the tenant's sign-in log when the tenant is known. */
+  /** Logs a refusal, and records it in the tenant's sign-in log when the tenant is known (with the person, when one was found). */
   async log(
     it: Interaction | undefined,
     tenantId: string | undefined,
