@@ -16,6 +16,7 @@ import {
 import { alertsHttpOptions } from '../src/alerts-http';
 import { AlertsModule } from '../src/alerts.module';
 import { AlertsEnv } from '../src/config/alerts.env';
+import { runReplayCli } from '../src/deliveries/replay-command';
 import { activateSharing, messageAbout, putRoster } from './support/sharing';
 
 const catalog = new ScopeCatalog({
@@ -249,6 +250,7 @@ describe('alerts API: data sharing decides which deliveries are sent', () => {
 
     const res = await submit([messageAbout('T-ART', ['S-BEN']), messageAbout('T-MATHS', ['S-ANA'])]).expect(201);
     expect(res.body.messages.map((m: { deliveries: number }) => m.deliveries)).toEqual([3, 2]);
+    ids.artLater = res.body.messages[0].message_id;
     const openSeen = byMessage(await deliveriesOf(open), 'seen');
     await ds.query(`UPDATE webhook_deliveries SET status = 'delivered', finished_at = now() WHERE id = $1`, [
       openSeen.id,
@@ -257,5 +259,26 @@ describe('alerts API: data sharing decides which deliveries are sent', () => {
       .post(`/v2/alerts/webhook/${open.hook}/deliveries/${openSeen.id}/redeliver`)
       .set(as(open.token))
       .expect(201);
+  });
+
+  it('replays undeliverable deliveries of a message the app still sees, and skips the ones its sharing no longer shares', async () => {
+    // Both became undeliverable: one about the art class (shared now), one about maths (no longer).
+    const rows = await deliveriesOf(maths);
+    const [art, seen] = [byMessage(rows, 'artLater'), byMessage(rows, 'seen')];
+    await ds.query(
+      `UPDATE webhook_deliveries SET status = 'undeliverable', attempt_count = 11, due_at = NULL, finished_at = now() WHERE id = ANY($1::uuid[])`,
+      [[art.id, seen.id]],
+    );
+    const out: string[] = [];
+    const code = await runReplayCli(
+      ['--webhook', maths.hook, '--since', '1h'],
+      { DATABASE_URL: db.url },
+      { log: (l) => out.push(l), error: (l) => out.push(l) },
+    );
+    expect(code).toBe(0);
+    expect(out.join('\n')).toContain(': 1 to replay.');
+    expect(out).toContain("  skipped: 1 about a person the app's data sharing no longer shares");
+    const made = (await deliveriesOf(maths)).filter((r) => ![...rows.map((x) => x.id)].includes(r.id));
+    expect(made.map((r) => [r.message_id, r.status])).toEqual([[ids.artLater, 'pending']]);
   });
 });

@@ -4,7 +4,8 @@
  * message to its webhook, exactly as `POST /v2/alerts/webhook/:id/deliveries/:deliveryId/redeliver`
  * makes one: a new delivery (new `jti`, a schedule of its own) with `trigger = redeliver` and
  * `redelivery_of` naming the original. They are stored unqueued; the webhook dispatcher's outbox
- * relay queues them within seconds, so the command needs PostgreSQL only.
+ * relay queues them within seconds, so the command needs PostgreSQL only. A delivery whose message
+ * the app's data sharing no longer shares is skipped, as the redeliver endpoint refuses it.
  */
 import { BaseEnv, parseCommandLine } from '@edu/config';
 import { isUuid } from '@edu/domain';
@@ -16,6 +17,7 @@ import {
   type CliOutput,
   type ReplayFilter,
 } from '@edu/persistence';
+import { notSharedNow } from '../sharing/replay-sharing';
 
 export type { CliOutput } from '@edu/persistence';
 
@@ -96,7 +98,8 @@ export async function runReplayCli(args: string[], env: NodeJS.ProcessEnv, out: 
   }
   const { filter, dryRun } = parsed;
   return withCommandDatabase(config.DATABASE_URL, 'edu-alerts-replay', async (ds) => {
-    const plan = await planReplay(ds, filter);
+    const notShared = await notSharedNow(ds, filter);
+    const plan = await planReplay(ds, filter, notShared);
     out.log(`Deliveries ${describeWindow(filter)}: ${plan.total} to replay.`);
     for (const g of plan.groups)
       out.log(
@@ -105,12 +108,13 @@ export async function runReplayCli(args: string[], env: NodeJS.ProcessEnv, out: 
     if (plan.alreadyReplayed)
       out.log(`  skipped: ${plan.alreadyReplayed} already redelivered (by an earlier replay or by the partner)`);
     if (plan.webhookDeleted) out.log(`  skipped: ${plan.webhookDeleted} whose webhook has been deleted`);
+    if (plan.notShared) out.log(`  skipped: ${plan.notShared} about a person the app's data sharing no longer shares`);
     if (dryRun) {
       out.log('Dry run: nothing written.');
       return 0;
     }
     if (plan.total === 0) return 0;
-    const created = await replayUndeliverable(ds, filter);
+    const created = await replayUndeliverable(ds, filter, notShared);
     out.log(
       `Created ${created} redeliveries (trigger "redeliver"); the webhook dispatcher queues them within a few seconds.`,
     );
