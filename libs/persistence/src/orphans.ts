@@ -37,6 +37,11 @@ export const TENANT_DATA_TABLES: readonly string[] = [
   'alert_messages',
   // Computed visibility of sharing specs (their shared_objects go with them).
   'sharing_scopes',
+  // Roster sources and syncs (a held sync's files before their sync, which they reference).
+  'roster_sync_packages',
+  'roster_syncs',
+  'roster_sources',
+  'roster_sync_settings',
 ];
 
 /** Rows removed per statement, so no statement runs long or holds many locks. */

@@ -17,6 +17,7 @@ import { RESOURCE_ENTITIES } from './resources';
 import { GRADEBOOK_ENTITIES } from './gradebook';
 import { SIGN_IN_ENTITIES } from './sign-in';
 import { SHARING_ENTITIES } from './sharing';
+import { ROSTER_SYNC_ENTITIES } from './roster-sync';
 
 export * from './app.entity';
 export * from './deployment.entity';
@@ -38,6 +39,7 @@ export * from './resources';
 export * from './gradebook';
 export * from './sign-in';
 export * from './sharing';
+export * from './roster-sync';
 
 /** Every entity, listed explicitly (globs break once apps are bundled). */
 export const ENTITIES = [
@@ -60,4 +62,5 @@ export const ENTITIES = [
   ...GRADEBOOK_ENTITIES,
   ...SIGN_IN_ENTITIES,
   ...SHARING_ENTITIES,
+  ...ROSTER_SYNC_ENTITIES,
 ];

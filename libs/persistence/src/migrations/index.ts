@@ -18,6 +18,7 @@ import { AddGradebookDataVersions1763771900000 } from './1763771900000-AddGradeb
 import { IncludeNamesInRosterUserNameIndexes1764200000000 } from './1764200000000-IncludeNamesInRosterUserNameIndexes';
 import { AddDataSharing1764300000000 } from './1764300000000-AddDataSharing';
 import { AddDeliveryReason1764320000000 } from './1764320000000-AddDeliveryReason';
+import { AddRosterSyncs1764500000000 } from './1764500000000-AddRosterSyncs';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationClass[] = [
   IncludeNamesInRosterUserNameIndexes1764200000000,
   AddDataSharing1764300000000,
   AddDeliveryReason1764320000000,
+  AddRosterSyncs1764500000000,
 ];
