@@ -4,3 +4,4 @@ export * from './delivery-schedule';
 export * from './queue.module';
 export * from './queues';
 export * from './redis-connection';
+export * from './roster-sync';
