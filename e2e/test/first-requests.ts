@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { deflateRawSync } from 'node:zlib';
 
 // One request of each route group, as a newcomer's first calls after `npm start` make them, built
@@ -126,4 +127,28 @@ export function alertsFirstRequest(alerts: string, token: string): Promise<First
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ endpoint: 'https://hooks.partner.example/alerts', type: 'notification-only' }),
   });
+}
+
+/**
+ * `count` token requests whose bodies never finish (each on its own connection): in flight at the
+ * service, as a slow client's are, until `release()` drops them.
+ */
+export function heldRequests(identity: string, count: number): { release(): void } {
+  const held = Array.from({ length: count }, () => {
+    const req = request(`${identity}/oauth/token`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '1000' },
+    });
+    req.on('error', () => undefined);
+    req.write('grant_type=');
+    return req;
+  });
+  return { release: () => held.forEach((req) => req.destroy()) };
+}
+
+/** The service's `http_requests_in_flight` gauge. */
+export async function inFlight(service: string): Promise<number> {
+  const metrics = await (await fetch(`${service}/metrics`)).text();
+  return Number(/^http_requests_in_flight (\d+)$/m.exec(metrics)?.[1] ?? 0);
 }

@@ -12,6 +12,7 @@ function rig(bounds: Partial<LoadBounds> = {}, pool?: PoolProbe) {
     return p99;
   };
   const inFlight = new InFlightRequests();
+  let timer = () => undefined as void;
   const monitor = new LoadMonitor(
     { eventLoopLagMs: 500, poolWaitMs: 0, ...bounds },
     {
@@ -19,7 +20,10 @@ function rig(bounds: Partial<LoadBounds> = {}, pool?: PoolProbe) {
       inFlight,
       now: () => clock,
       lag: { enable: () => undefined, disable: () => undefined, read },
-      every: () => () => undefined,
+      every: (_ms, sample) => {
+        timer = sample;
+        return () => undefined;
+      },
     },
   );
   return {
@@ -41,6 +45,8 @@ function rig(bounds: Partial<LoadBounds> = {}, pool?: PoolProbe) {
       monitor.sample();
     },
     advance: (ms: number) => (clock += ms),
+    /** The sampling timer's turn. */
+    tick: () => timer(),
     /** The loop lagged `ms` (seen by the histogram, not sampled yet). */
     sawLag: (ms: number) => (seen = ms),
   };
@@ -94,6 +100,36 @@ describe('LoadMonitor', () => {
     expect(r.monitor.overload()).toBe('event_loop_lag'); // they were there at once since the last sample
     r.lagging(0);
     expect(r.monitor.overload()).toBeUndefined();
+  });
+
+  it('sees a stall at the first decision after it, before the sampling timer had its turn', () => {
+    const r = rig();
+    r.monitor.start();
+    r.lagging(0, 3);
+    r.advance(2_700); // stopped; the requests queued meanwhile are read before the timer runs
+    const queued = r.requests(MIN_IN_FLIGHT);
+    expect(r.monitor.overload()).toBe('event_loop_lag');
+    expect(r.monitor.lagMs).toBe(2_500);
+    for (const done of queued) done();
+    r.advance(5);
+    r.tick(); // the overdue timer, just after: measures nothing, so the stall's sample stands
+    expect(r.monitor.overload()).toBe('event_loop_lag');
+    r.advance(SAMPLE_INTERVAL_MS);
+    r.tick();
+    expect(r.monitor.overload()).toBeUndefined();
+  });
+
+  it('reports an overload for readiness until 2 s after it ended, so a probe at any instant sees a flickering one', () => {
+    const r = rig();
+    r.monitor.start();
+    r.requests(MIN_IN_FLIGHT);
+    r.lagging(900, 5);
+    expect(r.monitor.overload()).toBe('event_loop_lag');
+    r.lagging(0);
+    expect(r.monitor.overload()).toBeUndefined();
+    expect(r.monitor.recentOverload()).toBe('event_loop_lag');
+    r.lagging(0, 10);
+    expect(r.monitor.recentOverload()).toBeUndefined();
   });
 
   it('ignores what happened before the service was ready: boot stalls and lag before start()', () => {

@@ -92,6 +92,7 @@ export class LoadMonitor {
   private probeStartedAt?: number;
   private lastPoolWaitMs = 0;
   private lagSustained = false;
+  private lastOverload?: { at: number; reason: OverloadReason };
   lagMs = 0;
   poolWaitMs = 0;
 
@@ -109,7 +110,11 @@ export class LoadMonitor {
     this.lag.enable();
     this.lag.read();
     this.lastSampleAt = this.now();
-    this.stopSampling = (this.o.every ?? everyInterval)(SAMPLE_INTERVAL_MS, () => this.sample());
+    this.stopSampling = (this.o.every ?? everyInterval)(SAMPLE_INTERVAL_MS, () => {
+      // Right after a sample taken on demand (overload()) the timer's would measure nearly
+      // nothing and end the stall's sample at once: the next turn measures instead.
+      if (this.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS / 2) this.sample();
+    });
   }
 
   stop(): void {
@@ -138,6 +143,25 @@ export class LoadMonitor {
 
   /** Why the process is overloaded right now, if it is. */
   overload(): OverloadReason | undefined {
+    // A sample overdue by a whole interval: the loop was just blocked. Measure now, or the requests
+    // read right after a stall (before the timer's turn comes) would be decided without it.
+    if (this.stopSampling && this.now() - this.lastSampleAt >= 2 * SAMPLE_INTERVAL_MS) this.sample();
+    const reason = this.reason();
+    if (reason) this.lastOverload = { at: this.now(), reason };
+    return reason;
+  }
+
+  /**
+   * Overloaded now or within the last 2 s: what readiness reports. Shedding can come and go from
+   * one 200 ms sample to the next; a probe asking every few seconds should still see it.
+   */
+  recentOverload(): OverloadReason | undefined {
+    const now = this.overload();
+    if (now || !this.lastOverload) return now;
+    return this.now() - this.lastOverload.at <= LAG_WINDOW_MS ? this.lastOverload.reason : undefined;
+  }
+
+  private reason(): OverloadReason | undefined {
     if (this.lagSustained && this.underLoad()) return 'event_loop_lag';
     if (this.bounds.poolWaitMs > 0 && this.poolWaitMs > this.bounds.poolWaitMs) return 'db_pool_wait';
     return undefined;

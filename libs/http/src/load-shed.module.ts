@@ -1,19 +1,16 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
   CanActivate,
   DynamicModule,
   ExecutionContext,
   Inject,
   Injectable,
-  type MiddlewareConsumer,
   Module,
-  type NestMiddleware,
-  type NestModule,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Counter } from 'prom-client';
 import { PRINCIPAL_KEY } from '@edu/auth';
 import { ApiErrorCode, RetryLaterError, type Principal } from '@edu/domain';
@@ -29,7 +26,10 @@ export interface LoadShedSettings extends LoadBounds {
 const SETTINGS = Symbol('LOAD_SHED_SETTINGS');
 const POOL = Symbol('LOAD_SHED_POOL');
 
-/** The process's load monitor, measuring from the moment the server listens to shutdown, with its gauges. */
+/**
+ * The process's load monitor (measuring from the moment the server listens to shutdown), its
+ * gauges and its requests in flight.
+ */
 @Injectable()
 export class ServiceLoad implements OnApplicationBootstrap, OnModuleDestroy {
   readonly monitor: LoadMonitor;
@@ -91,16 +91,21 @@ export class ServiceLoad implements OnApplicationBootstrap, OnModuleDestroy {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (!server || server.listening) this.monitor.start();
     else server.once('listening', () => this.monitor.start());
+    // Counted from the moment a request's head is read (before its body, guards or handler) to
+    // the end of its response: what the process holds, whatever it is waiting for.
+    server?.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!isUnlimitedPath((req.url ?? '/').split('?', 1)[0])) res.once('close', this.inFlight.enter());
+    });
   }
 
   onModuleDestroy(): void {
     this.monitor.stop();
   }
 
-  /** Readiness fails while shedding, so the ingress and the autoscaler see the overload. */
+  /** Readiness fails while shedding (and 2 s after), so the ingress and the autoscaler see the overload. */
   readiness(): ReadinessCheck {
     return async () => {
-      const reason = this.monitor.overload();
+      const reason = this.monitor.recentOverload();
       return reason ? { load: { status: 'down', message: `overloaded: ${reason}` } } : { load: { status: 'up' } };
     };
   }
@@ -143,18 +148,6 @@ export interface LoadShedModuleOptions {
   pool?: { inject?: unknown[]; useFactory: (...deps: never[]) => PoolProbe };
 }
 
-/** Counts the requests in flight, from before any guard runs to the end of the response. */
-@Injectable()
-class InFlightMiddleware implements NestMiddleware {
-  constructor(private readonly load: ServiceLoad) {}
-
-  use(req: Request, res: Response, next: NextFunction): void {
-    // Mounted on every path, so req.path is relative to the mount: the request's own path is in originalUrl.
-    if (!isUnlimitedPath(req.originalUrl.split('?', 1)[0])) res.once('close', this.load.inFlight.enter());
-    next();
-  }
-}
-
 /**
  * Load shedding: while the event loop keeps lagging past its bound with requests piling up, or
  * the wait for a database connection passes its bound, requests are answered 503 with
@@ -162,11 +155,7 @@ class InFlightMiddleware implements NestMiddleware {
  * the auth module (its guard runs after the token guard).
  */
 @Module({})
-export class LoadShedModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(InFlightMiddleware).forRoutes('*path');
-  }
-
+export class LoadShedModule {
   static forRoot(o: LoadShedModuleOptions): DynamicModule {
     return {
       module: LoadShedModule,
