@@ -148,7 +148,7 @@ describe('bulk provisioning CLI and the demo data set', () => {
     const first = await provision(DEMO_FILE);
     expect(first).toMatchObject({ code: 0, err: '' });
     expect(first.out).toMatch(/tenants\s+2 created, 0 updated, 0 unchanged/);
-    expect(first.out).toMatch(/deployments\s+5 created/);
+    expect(first.out).toMatch(/deployments\s+6 created/);
     const loaded = await dump();
     expect(loaded.tenants).toHaveLength(2);
     expect(loaded.vanity_domains).toHaveLength(1);
