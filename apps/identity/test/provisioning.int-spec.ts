@@ -203,7 +203,7 @@ describe('bulk provisioning CLI and the demo data set', () => {
       ['/apps', APP, 2],
       ['/identity-providers', IDENTITY_PROVIDER, 3],
       ['/tenants', TENANT, 1],
-      [`/tenants/${SG}/apps`, DEPLOYMENT, 4],
+      [`/tenants/${SG}/apps`, DEPLOYMENT, 5],
       [`/tenants/${SG}/constituencies`, CONSTITUENCY, 3],
       [`/tenants/${SG}/users`, TENANT_USER, 3],
       ['/users', USER, 3],
@@ -253,7 +253,7 @@ describe('bulk provisioning CLI and the demo data set', () => {
     const res = await provision(changed);
     expect(res.code).toBe(0);
     expect(res.out).toMatch(/tenants\s+0 created, 1 updated, 1 unchanged/);
-    expect(res.out).toMatch(/apps\s+0 created, 1 updated, 3 unchanged/);
+    expect(res.out).toMatch(/apps\s+0 created, 1 updated, 4 unchanged/);
     expect(res.out).toMatch(/users\s+0 created, 0 updated, 5 unchanged/);
     const old = await h.http().post('/oauth/token').type('form').send({
       grant_type: 'client_credentials',
