@@ -20,6 +20,8 @@ import { RosterImportsModule } from './imports/roster-imports.module';
 import { GradebookModule } from './gradebook/gradebook.module';
 import { ResourcesModule } from './resources/resources.module';
 import { RosterModule } from './roster/roster.module';
+import { SOURCES_SETTINGS } from './sources/sources-settings.token';
+import { SourcesModule } from './sources/sources.module';
 import { UnsupportedRoutesModule } from './roster/unsupported.module';
 
 /** The OneRoster v1.1 service under /ims/oneroster/v1p1: rostering and resources reads, the gradebook, CSV imports. */
@@ -56,11 +58,15 @@ export class OnerosterModule implements NestModule {
         GradebookModule,
         ResourcesModule,
         RosterImportsModule,
+        SourcesModule,
         // Last: its catch-all route must come after every OneRoster route.
         UnsupportedRoutesModule,
       ],
-      providers: [{ provide: OnerosterEnv, useValue: env }],
-      exports: [OnerosterEnv],
+      providers: [
+        { provide: OnerosterEnv, useValue: env },
+        { provide: SOURCES_SETTINGS, useValue: env },
+      ],
+      exports: [OnerosterEnv, SOURCES_SETTINGS],
     };
   }
 

@@ -29,6 +29,7 @@ import { OnerosterEnv } from './config/oneroster.env';
 import { GRADEBOOK_COLLECTIONS, GRADEBOOK_SINGLES } from './gradebook/gradebook-operations';
 import { RESOURCE_COLLECTIONS, RESOURCE_SINGLES } from './resources/resource-operations';
 import { COLLECTIONS, SINGLES, type CollectionOperation, type SingleOperation } from './roster/roster-operations';
+import { describeSourceRoute, SOURCE_SCHEMAS } from './sources/sources-openapi';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const str: SchemaObject = { type: 'string' };
@@ -462,7 +463,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
     .build();
   const doc = SwaggerModule.createDocument(app, config);
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...oneRosterSchemas() } };
+  doc.components = {
+    ...doc.components,
+    schemas: { ...doc.components?.schemas, ...oneRosterSchemas(), ...SOURCE_SCHEMAS },
+  };
   const all = documentedOperations(app, doc);
   // The catch-alls are not operations; the v1.2 services have documents of their own.
   const leftOut = (o: DocumentedOperation) => o.catchAll || apiOfPath(o.path)?.version === 'v1p2';
@@ -470,7 +474,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const ops = all.filter((o) => !leftOut(o));
   addRouteScopes(app, doc, ops, `${env.TOKEN_ISSUER.replace(/\/+$/, '')}/oauth/token`);
   declarePathParameters(ops);
-  for (const op of ops) if (!describe(op)) IMPORTS[op.handler]?.(op);
+  for (const op of ops) if (!describe(op) && !describeSourceRoute(op)) IMPORTS[op.handler]?.(op);
   return doc;
 }
 
