@@ -167,7 +167,7 @@ describe('regional stack fed by logical replication (two PostgreSQL servers, sep
         ONEROSTER_TENANT_CACHE_TTL_MS: '0',
         ONEROSTER_DATA_VERSION_TTL_MS: '0',
       }),
-      startService('alerts', { ...region, ...LOCAL_WEBHOOKS }),
+      startService('alerts', { ...region, ...LOCAL_WEBHOOKS, KEY_ENCRYPTION_KEY }),
       startService('webhook-dispatcher', {
         ...region,
         ...LOCAL_WEBHOOKS,

@@ -387,7 +387,7 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
         .map((v) => v.name);
       const needed = ['DATABASE_URL', ...(REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
       if (app === 'identity') needed.push('OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', ...SIGNIN_VARIABLES);
-      if (app === 'webhook-dispatcher') needed.push('KEY_ENCRYPTION_KEY');
+      if (app === 'webhook-dispatcher' || app === 'alerts') needed.push('KEY_ENCRYPTION_KEY');
       expect(refs.sort()).toEqual(needed.sort());
       // The sign-in settings are optional keys of their own optional Secret: a stack without them starts.
       const signIn = envOf(mainContainer(d)).filter((v) => SIGNIN_VARIABLES.includes(v.name));
@@ -682,7 +682,7 @@ describe.each(Object.entries(REGION_OVERLAYS))('the %s regional stack', (overlay
     expect(secretOf(find(objects, 'Job', 'migrate'), 'REPLICATION_SOURCE_URL')).toBe(regionalSecret);
     // Platform-wide key material (same value in every stack) stays in the common Secret.
     const keyReaders = workloads.filter((o) => secretOf(o, 'KEY_ENCRYPTION_KEY') !== undefined);
-    expect(keyReaders.map((o) => o.metadata.name)).toContain('webhook-dispatcher');
+    expect(keyReaders.map((o) => o.metadata.name)).toEqual(expect.arrayContaining(['webhook-dispatcher', 'alerts']));
     for (const o of keyReaders)
       expect({ id: objectId(o), secret: secretOf(o, 'KEY_ENCRYPTION_KEY') }).toEqual({
         id: objectId(o),

@@ -179,9 +179,9 @@ function commonEnv({ databaseUrl, redisUrl, identityUrl }) {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true',
     // ... on any port (the demo receiver listens on DEMO_RECEIVER_PORT).
     WEBHOOK_ALLOWED_PORTS: process.env.WEBHOOK_ALLOWED_PORTS || '*',
-    // KEY_ENCRYPTION_KEY: identity encrypts the signing keys with it and the dispatcher decrypts
-    // the webhook key with it. Both get the caller's value when it is set, and otherwise both
-    // use the same demo default (@edu/config's DEMO_KEY_ENCRYPTION_KEY).
+    // KEY_ENCRYPTION_KEY: identity encrypts the signing keys with it, alerts the webhooks'
+    // Standard Webhooks secrets, and the dispatcher decrypts both with it. All get the caller's
+    // value when it is set, and otherwise the same demo default (@edu/config's DEMO_KEY_ENCRYPTION_KEY).
   };
 }
 

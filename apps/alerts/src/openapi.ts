@@ -155,9 +155,18 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       webhook_id: uuid,
       endpoint: { type: 'string', format: 'uri' },
       type: { type: 'string', enum: [...WEBHOOK_TYPES] },
+      signing_secret_set: {
+        type: 'boolean',
+        description:
+          'Deliveries carry a Standard Webhooks webhook-signature (false for a webhook registered before secrets existed, until its secret is rotated)',
+      },
+      previous_secret_expires_at: {
+        ...nullable(time),
+        description: "While a rotation's overlap lasts: when the previous secret stops signing",
+      },
     },
     [],
-    'Spec 2.11',
+    'Spec 2.11, with how its deliveries are signed',
   ),
   WebhookActionResult: object(
     {
@@ -168,9 +177,27 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
         { endpoint: { type: 'string', format: 'uri' }, type: { type: 'string', enum: [...WEBHOOK_TYPES] } },
         ['endpoint', 'type'],
       ),
+      secret: {
+        type: 'string',
+        pattern: '^whsec_',
+        description: 'newWebhook only: the Standard Webhooks secret of the webhook, shown this once',
+      },
     },
-    ['updated_props'],
-    'Spec 2.12; updated_props on updateWebhook only',
+    ['updated_props', 'secret'],
+    'Spec 2.12; updated_props on updateWebhook only, secret on newWebhook only',
+  ),
+  RotatedSecret: object({
+    webhook_id: uuid,
+    secret: { type: 'string', pattern: '^whsec_', description: 'The new secret, shown this once' },
+    previous_secret_expires_at: {
+      ...nullable(time),
+      description: 'When the replaced secret stops signing (null: no overlap, or there was none)',
+    },
+  }),
+  RotateSecret: object(
+    { overlap_seconds: { type: 'integer', minimum: 0, maximum: 604_800, default: 86_400 } },
+    ['overlap_seconds'],
+    'Optional body',
   ),
   Delivery: object(DELIVERY),
   DeliveryAttempt: object({
@@ -238,6 +265,8 @@ interface OperationDoc {
   errors?: number[];
   /** Replaces the request body schema. */
   body?: SchemaObject | { $ref: string };
+  /** The body may be left out. */
+  bodyOptional?: boolean;
 }
 
 /** What each operation answers, by `METHOD path`; a route missing here fails the OpenAPI test. */
@@ -255,6 +284,11 @@ export const ALERTS_OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/alerts/webhook/{id}': { ok: { 200: ['The webhook', ref('Webhook')] } },
   'PATCH /v2/alerts/webhook/{id}': {
     ok: { 200: ['Updated; updated_props lists what changed', ref('WebhookActionResult')] },
+  },
+  'POST /v2/alerts/webhook/{id}/secret/rotate': {
+    ok: { 200: ['The new secret (shown once) and the end of the overlap', ref('RotatedSecret')] },
+    body: ref('RotateSecret'),
+    bodyOptional: true,
   },
   'DELETE /v2/alerts/webhook/{id}': {
     ok: { 200: ['Deleted; its open deliveries are cancelled', ref('WebhookActionResult')] },
@@ -325,7 +359,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     for (const [status, [description, schema]] of Object.entries(spec.ok))
       responses[status] = jsonResponse(description, schema);
     if (spec.body)
-      op.operation.requestBody = { required: true, content: { 'application/json': { schema: spec.body } } };
+      op.operation.requestBody = {
+        required: !spec.bodyOptional,
+        content: { 'application/json': { schema: spec.body } },
+      };
     for (const status of errorStatuses(op, spec.errors)) {
       const retryAfter =
         status === 503 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : undefined;

@@ -80,11 +80,18 @@ describe('alerts API: webhook management', () => {
       webhook_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       action: 'newWebhook',
       success: true,
+      secret: expect.stringMatching(/^whsec_/),
     });
     const id = created.body.webhook_id;
 
     const got = await http().get(`/v2/alerts/webhook/${id}`).set('Authorization', `Bearer ${tokenA}`).expect(200);
-    expect(got.body).toEqual({ webhook_id: id, endpoint: 'https://hooks.partner.example/a', type: 'full-payload' });
+    expect(got.body).toEqual({
+      webhook_id: id,
+      endpoint: 'https://hooks.partner.example/a',
+      type: 'full-payload',
+      signing_secret_set: true,
+      previous_secret_expires_at: null,
+    });
 
     const listed = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).expect(200);
     expect(listed.body).toEqual([got.body]);
@@ -310,6 +317,7 @@ describe('alerts API: webhook management', () => {
       'GET /v2/alerts/webhook/:id/deliveries alerts.webhooks.write',
       'GET /v2/alerts/webhook/:id/deliveries/:deliveryId alerts.webhooks.write',
       'POST /v2/alerts/webhook/:id/deliveries/:deliveryId/redeliver alerts.webhooks.write',
+      'POST /v2/alerts/webhook/:id/secret/rotate alerts.webhooks.write',
       'POST /v2/alerts/webhook/:id/test alerts.webhooks.write',
     ]);
   });

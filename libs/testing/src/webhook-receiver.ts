@@ -17,6 +17,9 @@ export interface ReceivedDelivery {
   claims: Record<string, unknown>;
   /** The status the receiver answered. */
   answered: number;
+  /** The request's headers (lower-case names) and its body as text: what a Standard Webhooks library verifies. */
+  headers: Record<string, string>;
+  body: string;
 }
 
 /** How the receiver answers one request: a status, after an optional delay, with optional headers. */
@@ -100,6 +103,8 @@ export class WebhookReceiver {
       header: {},
       claims: {},
       answered: 0,
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+      body,
     };
     try {
       await this.verify(body, d);

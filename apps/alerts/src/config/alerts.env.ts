@@ -1,5 +1,6 @@
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import {
+  DEMO_KEY_ENCRYPTION_KEY,
   isProduction,
   RefuseInProduction,
   ResourceServerEnv,
@@ -32,6 +33,16 @@ export class AlertsEnv extends WithTrafficControl(WithWebhookDelivery(ResourceSe
   @Min(100)
   @Max(120_000)
   WEBHOOK_TEST_WAIT_MS = 35_000;
+
+  /**
+   * Seals the webhooks' Standard Webhooks secrets at rest (the same value as the identity service
+   * and the dispatcher, which opens them to sign deliveries).
+   */
+  @Secret()
+  @IsString()
+  @MinLength(32)
+  @RefuseInProduction(DEMO_KEY_ENCRYPTION_KEY)
+  KEY_ENCRYPTION_KEY = DEMO_KEY_ENCRYPTION_KEY;
 
   /** The operator's client id (the identity service's OPERATOR_CLIENT_ID): user name of the queue dashboard. */
   @IsString()

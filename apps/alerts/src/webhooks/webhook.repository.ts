@@ -30,8 +30,31 @@ export class WebhookRepository {
     return this.ds.getRepository(AppEntity).existsBy({ id: appId });
   }
 
-  create(appId: string, endpoint: string, type: WebhookType): Promise<WebhookEntity> {
-    return this.repo.save(this.repo.create({ appId, endpoint, type }));
+  create(appId: string, endpoint: string, type: WebhookType, sealedSecret: string): Promise<WebhookEntity> {
+    return this.repo.save(this.repo.create({ appId, endpoint, type, signingSecret: sealedSecret }));
+  }
+
+  /**
+   * Makes `sealed` the app's webhook's secret; the one it replaces keeps signing for
+   * `overlapSeconds` (none when 0, or when there was none). Returns when the old one stops, or
+   * undefined when the app has no such webhook.
+   */
+  async rotateSecret(
+    appId: string,
+    id: string,
+    sealed: string,
+    overlapSeconds: number,
+  ): Promise<{ previousUntil: Date | null } | undefined> {
+    const [rows]: [{ previous_secret_expires_at: Date | null }[], number] = await this.ds.query(
+      `UPDATE webhooks SET
+         previous_signing_secret = CASE WHEN $4::int > 0 THEN signing_secret END,
+         previous_secret_expires_at = CASE WHEN $4::int > 0 AND signing_secret IS NOT NULL THEN now() + $4::int * interval '1 second' END,
+         signing_secret = $3, updated_at = now()
+       WHERE id = $1 AND app_id = $2
+       RETURNING previous_secret_expires_at`,
+      [id, appId, sealed, overlapSeconds],
+    );
+    return rows[0] ? { previousUntil: rows[0].previous_secret_expires_at } : undefined;
   }
 
   async update(hook: WebhookEntity): Promise<void> {

@@ -3,10 +3,13 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@edu/domain';
 import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import { RequireJsonBody } from '@edu/http';
+import { OptionalJsonBody } from '../optional-json-body.guard';
 import {
   CreateWebhookDto,
+  RotateSecretDto,
   UpdateWebhookDto,
   WebhookIdParam,
+  type RotatedSecret,
   type WebhookActionResult,
   type WebhookView,
 } from './dto/webhook.dto';
@@ -47,6 +50,21 @@ export class WebhooksController {
     @Body() dto: UpdateWebhookDto,
   ): Promise<WebhookActionResult> {
     return this.webhooks.update(who, id, dto);
+  }
+
+  @Post(':id/secret/rotate')
+  @HttpCode(200)
+  @UseGuards(OptionalJsonBody)
+  @ApiOperation({
+    summary:
+      "Rotate the webhook's Standard Webhooks secret: the new one is shown once; the old one keeps signing for the overlap",
+  })
+  rotateSecret(
+    @CurrentPrincipal() who: Principal,
+    @Param() { id }: WebhookIdParam,
+    @Body() dto: RotateSecretDto,
+  ): Promise<RotatedSecret> {
+    return this.webhooks.rotateSecret(who, id, dto);
   }
 
   @Delete(':id')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeliveryStoreModule } from '../deliveries/delivery-store.module';
+import { WebhookSecretIssuer } from './webhook-secrets';
 import { WebhookRepository } from './webhook.repository';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
@@ -7,7 +8,7 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [DeliveryStoreModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookRepository],
+  providers: [WebhooksService, WebhookRepository, WebhookSecretIssuer],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

@@ -4,10 +4,32 @@ import { ApiError, ApiErrorCode, webhookTargetProblem, type Principal, type Webh
 import type { WebhookEntity } from '@edu/persistence';
 import { AlertsEnv } from '../config/alerts.env';
 import { AlertsAccess } from '../tenancy/alerts-access';
-import type { CreateWebhookDto, UpdateWebhookDto, WebhookActionResult, WebhookView } from './dto/webhook.dto';
+import type {
+  CreateWebhookDto,
+  RotatedSecret,
+  RotateSecretDto,
+  UpdateWebhookDto,
+  WebhookActionResult,
+  WebhookView,
+} from './dto/webhook.dto';
+import { DEFAULT_SECRET_OVERLAP_SECONDS, WebhookSecretIssuer } from './webhook-secrets';
 import { WebhookRepository } from './webhook.repository';
 
-const toView = (w: WebhookEntity): WebhookView => ({ webhook_id: w.id, endpoint: w.endpoint, type: w.type });
+const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+
+/** The previous secret's end while it still signs (an expired overlap is not shown). */
+const overlapUntil = (w: WebhookEntity): string | null =>
+  w.previousSigningSecret && w.previousSecretExpiresAt && w.previousSecretExpiresAt.getTime() > Date.now()
+    ? iso(w.previousSecretExpiresAt)
+    : null;
+
+export const toWebhookView = (w: WebhookEntity): WebhookView => ({
+  webhook_id: w.id,
+  endpoint: w.endpoint,
+  type: w.type,
+  signing_secret_set: w.signingSecret !== null,
+  previous_secret_expires_at: overlapUntil(w),
+});
 
 /** Webhook registrations of the calling app (spec 4.3: an app acts on its own webhooks only). */
 @Injectable()
@@ -17,6 +39,7 @@ export class WebhooksService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly access: AlertsAccess,
+    private readonly secrets: WebhookSecretIssuer,
     env: AlertsEnv,
   ) {
     this.policy = webhookTargetPolicy(env);
@@ -24,11 +47,11 @@ export class WebhooksService {
 
   async list(who: Principal): Promise<WebhookView[]> {
     await this.access.partnerTenant(who);
-    return (await this.webhooks.listForApp(who.appId)).map(toView);
+    return (await this.webhooks.listForApp(who.appId)).map(toWebhookView);
   }
 
   async get(who: Principal, id: string): Promise<WebhookView> {
-    return toView(await this.find(who, id));
+    return toWebhookView(await this.find(who, id));
   }
 
   async create(who: Principal, dto: CreateWebhookDto): Promise<WebhookActionResult> {
@@ -42,8 +65,22 @@ export class WebhooksService {
         'This app is not known on this host yet (identity data reaches it within seconds): retry later',
       );
     }
-    const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type);
-    return { webhook_id: saved.id, action: 'newWebhook', success: true };
+    const { secret, sealed } = this.secrets.issue();
+    const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type, sealed);
+    return { webhook_id: saved.id, action: 'newWebhook', success: true, secret };
+  }
+
+  /**
+   * A new Standard Webhooks secret for the webhook, shown this once; the replaced one keeps
+   * signing beside it for the overlap (default 24 h), so receivers can switch without a gap.
+   */
+  async rotateSecret(who: Principal, id: string, dto: RotateSecretDto): Promise<RotatedSecret> {
+    await this.access.partnerTenant(who);
+    const { secret, sealed } = this.secrets.issue();
+    const overlap = dto.overlap_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS;
+    const rotated = await this.webhooks.rotateSecret(who.appId, id, sealed, overlap);
+    if (!rotated) throw ApiError.notFound('Webhook');
+    return { webhook_id: id, secret, previous_secret_expires_at: iso(rotated.previousUntil) };
   }
 
   async update(who: Principal, id: string, dto: UpdateWebhookDto): Promise<WebhookActionResult> {

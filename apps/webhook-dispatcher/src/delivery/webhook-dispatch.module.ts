@@ -15,6 +15,7 @@ import { MessageTailCache } from './message-tail-cache';
 import { PerWebhookConcurrencyLimiter } from './per-webhook-concurrency-limiter';
 import { RecoveryLoops } from './recovery-loops';
 import { RESOLVER } from './resolver.token';
+import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
 import { WORKER_ID, workerIdProvider } from './worker-id.token';
 
@@ -37,6 +38,8 @@ const SIGNING: Provider[] = [
     inject: [SigningKeyStore, DispatcherEnv],
     useFactory: (keys: SigningKeyStore, env: DispatcherEnv) => new WebhookTokenSigner(keys, env.TOKEN_ISSUER),
   },
+  // Standard Webhooks secrets are sealed with the same key by the alerts API.
+  { provide: WebhookSecrets, inject: [KeyEncryption], useFactory: (enc: KeyEncryption) => new WebhookSecrets(enc) },
 ];
 
 /** What one attempt uses: the sender, the per-webhook cap, the message cache and the attempt itself. */
@@ -66,15 +69,16 @@ const ATTEMPT: Provider[] = [
   },
   {
     provide: DeliveryAttempt,
-    inject: [WebhookTokenSigner, WebhookSender, MessageTailCache, DispatcherEnv, WORKER_ID],
+    inject: [WebhookTokenSigner, WebhookSender, MessageTailCache, WebhookSecrets, DispatcherEnv, WORKER_ID],
     useFactory: (
       signer: WebhookTokenSigner,
       sender: WebhookSender,
       tails: MessageTailCache,
+      secrets: WebhookSecrets,
       env: DispatcherEnv,
       workerId: string,
     ) =>
-      new DeliveryAttempt(signer, sender, tails, {
+      new DeliveryAttempt(signer, sender, tails, secrets, {
         retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
         alertsBaseUrl: env.ALERTS_PUBLIC_BASE_URL,
         workerId,

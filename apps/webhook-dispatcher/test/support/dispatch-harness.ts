@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { DEMO_KEY_ENCRYPTION_KEY, loadConfig } from '@edu/config';
 import { WebhookEntity, type WebhookType } from '@edu/persistence';
 import { DeliveryQueue } from '@edu/queue';
-import { KeyEncryption, SigningKeyStore } from '@edu/signing';
+import { generateWebhookSecret, KeyEncryption, SigningKeyStore } from '@edu/signing';
 import {
   baseTestEnv,
   createTestApp,
@@ -51,6 +51,8 @@ export class DispatchHarness {
   env!: DispatcherEnv;
   world!: World;
   redisUrl = '';
+  /** Seals secrets with the dispatcher's KEY_ENCRYPTION_KEY (the demo one), as the alerts API does. */
+  readonly sealing = new KeyEncryption(DEMO_KEY_ENCRYPTION_KEY);
   prefix = '';
   tenantId = '';
   appId = '';
@@ -93,6 +95,29 @@ export class DispatchHarness {
 
   webhook(endpoint: string, type: WebhookType = 'notification-only'): Promise<WebhookEntity> {
     return this.ds.getRepository(WebhookEntity).save({ appId: this.appId, endpoint, type });
+  }
+
+  /** A webhook with a Standard Webhooks secret, stored sealed as the alerts API stores it; returns the secret too. */
+  async signedWebhook(
+    endpoint: string,
+    type: WebhookType = 'notification-only',
+  ): Promise<{ hook: WebhookEntity; secret: string }> {
+    const secret = generateWebhookSecret();
+    const hook = await this.ds
+      .getRepository(WebhookEntity)
+      .save({ appId: this.appId, endpoint, type, signingSecret: this.sealing.encrypt(secret) });
+    return { hook, secret };
+  }
+
+  /** Rotates a webhook's secret as the alerts API does: the old one signs until `overlapMs` from now. */
+  async rotateSecret(hook: WebhookEntity, overlapMs: number): Promise<string> {
+    const secret = generateWebhookSecret();
+    await this.ds.query(
+      `UPDATE webhooks SET previous_signing_secret = signing_secret, signing_secret = $2,
+              previous_secret_expires_at = now() + $3::int * interval '1 millisecond' WHERE id = $1`,
+      [hook.id, this.sealing.encrypt(secret), overlapMs],
+    );
+    return secret;
   }
 
   /** A stored message (as the alerts API stores it); returns its id and what was stored. */

@@ -17,8 +17,8 @@ export type DeliveryToSend = ColumnsOf<
   WebhookDeliveryEntity,
   'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status'
 > &
-  /** The webhook's current endpoint; null once the webhook is deleted. */
-  JoinedColumnsOf<WebhookEntity, 'endpoint'> &
+  /** The webhook's current endpoint and signing secrets (sealed); null once the webhook is deleted. */
+  JoinedColumnsOf<WebhookEntity, 'endpoint' | 'signingSecret' | 'previousSigningSecret' | 'previousSecretExpiresAt'> &
   JoinedColumnsOf<AlertMessageEntity, 'transactionId' | 'method' | 'alertCount'> & {
     group_count: number | null;
     message_created_at: Date | null;
@@ -71,7 +71,7 @@ export class DispatchRepository {
   loadForSending(ids: string[]): Promise<DeliveryToSend[]> {
     return this.ds.query(
       `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status,
-              w.endpoint, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
+              w.endpoint, w.signing_secret, w.previous_signing_secret, w.previous_secret_expires_at, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
               CASE WHEN d.kind <> 'full-payload' THEN json_array_length(m.alerts::json) END AS group_count,
               CASE WHEN d.kind <> 'full-payload' THEN m.recipient::text END AS recipient_json,
               c.open_deliveries, c.delivered_deliveries, c.fetching_apps,

@@ -24,6 +24,21 @@ export class WebhookEntity {
   @Column({ type: 'text' })
   type: WebhookType;
 
+  /**
+   * The Standard Webhooks secret (`whsec_...`) sealed with KEY_ENCRYPTION_KEY (`KeyEncryption`);
+   * shown to the partner once, when made. Null for webhooks registered before secrets existed,
+   * until their first rotation: their deliveries carry no `webhook-signature`.
+   */
+  @Column({ type: 'text', name: 'signing_secret', nullable: true })
+  signingSecret: string | null;
+
+  /** The secret before the last rotation, sealed; deliveries are signed with it too until `previousSecretExpiresAt`. */
+  @Column({ type: 'text', name: 'previous_signing_secret', nullable: true })
+  previousSigningSecret: string | null;
+
+  @Column({ type: 'timestamptz', name: 'previous_secret_expires_at', nullable: true })
+  previousSecretExpiresAt: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;
 

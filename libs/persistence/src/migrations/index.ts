@@ -19,6 +19,7 @@ import { IncludeNamesInRosterUserNameIndexes1764200000000 } from './176420000000
 import { AddDataSharing1764300000000 } from './1764300000000-AddDataSharing';
 import { AddDeliveryReason1764320000000 } from './1764320000000-AddDeliveryReason';
 import { AddRosterSyncs1764500000000 } from './1764500000000-AddRosterSyncs';
+import { AddWebhookSigningSecrets1764600000000 } from './1764600000000-AddWebhookSigningSecrets';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddDataSharing1764300000000,
   AddDeliveryReason1764320000000,
   AddRosterSyncs1764500000000,
+  AddWebhookSigningSecrets1764600000000,
 ];

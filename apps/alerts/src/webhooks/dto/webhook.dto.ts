@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { WEBHOOK_TYPES, type WebhookType } from '@edu/persistence';
+import { MAX_SECRET_OVERLAP_SECONDS } from '../webhook-secrets';
 
 export class CreateWebhookDto {
   @ApiProperty({
@@ -29,22 +30,48 @@ export class UpdateWebhookDto {
   type?: WebhookType;
 }
 
+export class RotateSecretDto {
+  @ApiPropertyOptional({
+    description:
+      'How long the replaced secret keeps signing beside the new one (seconds; default 86400, 0 ends it now)',
+    minimum: 0,
+    maximum: MAX_SECRET_OVERLAP_SECONDS,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SECRET_OVERLAP_SECONDS)
+  overlap_seconds?: number;
+}
+
 export class WebhookIdParam {
   @IsUUID('all', { message: 'id must be a UUID' })
   id: string;
 }
 
-/** Spec 2.11 */
+/** Spec 2.11, and how deliveries to it are signed (Standard Webhooks). */
 export interface WebhookView {
   webhook_id: string;
   endpoint: string;
   type: WebhookType;
+  /** Whether deliveries carry a `webhook-signature` (false for webhooks registered before secrets, until a rotation). */
+  signing_secret_set: boolean;
+  /** While a rotation's overlap lasts: when the previous secret stops signing. */
+  previous_secret_expires_at: string | null;
 }
 
-/** Spec 2.12 */
+/** Spec 2.12; `secret` on newWebhook only: the Standard Webhooks secret, shown this once. */
 export interface WebhookActionResult {
   webhook_id: string;
   action: 'newWebhook' | 'updateWebhook' | 'deleteWebhook';
   success: boolean;
   updated_props?: Partial<Pick<WebhookView, 'endpoint' | 'type'>>;
+  secret?: string;
+}
+
+/** A rotated secret: the new one (shown this once) and when the previous one stops signing. */
+export interface RotatedSecret {
+  webhook_id: string;
+  secret: string;
+  previous_secret_expires_at: string | null;
 }
