@@ -20,6 +20,7 @@ import { RosterImportsModule } from './imports/roster-imports.module';
 import { GradebookModule } from './gradebook/gradebook.module';
 import { ResourcesModule } from './resources/resources.module';
 import { RosterModule } from './roster/roster.module';
+import { RosterEventsModule } from './events/events.module';
 import { SOURCES_SETTINGS } from './sources/sources-settings.token';
 import { SourcesModule } from './sources/sources.module';
 import { UnsupportedRoutesModule } from './roster/unsupported.module';
@@ -58,6 +59,7 @@ export class OnerosterModule implements NestModule {
         GradebookModule,
         ResourcesModule,
         RosterImportsModule,
+        RosterEventsModule,
         SourcesModule,
         // Last: its catch-all route must come after every OneRoster route.
         UnsupportedRoutesModule,

@@ -12,6 +12,8 @@ export const SCOPE_PATHS = {
   // Alerts API
   'alerts.messages.read': { base: 'schema', path: 'scope/alerts/messages.read' },
   'alerts.webhooks.write': { base: 'schema', path: 'scope/alerts/webhooks.write' },
+  // Roster change feed (design §11)
+  'roster.events.readonly': { base: 'schema', path: 'scope/roster/events.readonly' },
   // Operator
   'platform.admin': { base: 'schema', path: 'scope/platform.admin' },
   // OneRoster v1.1

@@ -37,6 +37,10 @@ export const TENANT_DATA_TABLES: readonly string[] = [
   'alert_messages',
   // Computed visibility of sharing specs (their shared_objects go with them).
   'sharing_scopes',
+  // The roster change feed's log (its batches and heads go with it).
+  'roster_events',
+  'roster_event_batches',
+  'roster_event_heads',
   // Roster sources and syncs (a held sync's files before their sync, which they reference).
   'roster_sync_packages',
   'roster_syncs',

@@ -274,7 +274,17 @@ describe('identity replication: publication, subscription and orphan cleanup', (
       ran: true,
       tenants: [gone],
       apps: [goneApp],
-      removed: { roster_orgs: 1, roster_data_versions: 1, gradebook_categories: 1, alert_messages: 1, webhooks: 1 },
+      removed: {
+        roster_orgs: 1,
+        roster_data_versions: 1,
+        gradebook_categories: 1,
+        alert_messages: 1,
+        webhooks: 1,
+        // The change feed's record of those two rows.
+        roster_events: 2,
+        roster_event_batches: 2,
+        roster_event_heads: 1,
+      },
     });
     expect((await r.query('SELECT count(*)::int AS n FROM webhooks')).rows[0].n).toBe(2);
 
@@ -284,7 +294,17 @@ describe('identity replication: publication, subscription and orphan cleanup', (
       tenants: [gone],
       apps: [goneApp],
       cancelledDeliveries: 1,
-      removed: { roster_orgs: 1, roster_data_versions: 1, gradebook_categories: 1, alert_messages: 1, webhooks: 1 },
+      removed: {
+        roster_orgs: 1,
+        roster_data_versions: 1,
+        gradebook_categories: 1,
+        alert_messages: 1,
+        webhooks: 1,
+        // The change feed's record of those two rows.
+        roster_events: 2,
+        roster_event_batches: 2,
+        roster_event_heads: 1,
+      },
     });
     for (const table of ['roster_orgs', 'roster_data_versions', 'gradebook_categories', 'alert_messages']) {
       const { rows } = await r.query(`SELECT tenant_id::text FROM ${table} ORDER BY 1`);

@@ -10,3 +10,4 @@ export * from './people';
 export * from './person-sharing';
 export * from './sharing.module';
 export { SCOPED_OBJECTS, sharedIds, type ScopedObject } from './closure-sql';
+export * from './view-changes';

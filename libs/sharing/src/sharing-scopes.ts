@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { Pool, type PoolClient } from 'pg';
 import { closureStatements, SHARED_SCHOOLS_SQL } from './closure-sql';
+import { recordViewChanges } from './view-changes';
 import { canonicalSpec, limitsObjects, specHash, type SharingSpec } from './sharing-spec';
 
 /** How long a replica trusts a scope id it looked up (scopes in use are never pruned sooner). */
@@ -116,23 +117,73 @@ export class SharingScopes {
           )
         : [];
     for (const s of closureStatements(spec, schools)) await client.query(s.text, [id, tenantId, ...s.values.slice(2)]);
-    await this.prune(client, tenantId, id, hash, version);
+    const previous = await this.previousScope(client, tenantId, hash, version);
+    if (previous) await this.recordViewChanges(client, tenantId, spec, hash, previous, id);
+    await this.prune(client, tenantId, id, hash, previous);
     return id;
   }
 
+  /** The newest scope of the same spec at an earlier data version, if one was computed. */
+  private async previousScope(
+    client: PoolClient,
+    tenantId: string,
+    hash: string,
+    version: string,
+  ): Promise<string | undefined> {
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT id FROM sharing_scopes WHERE tenant_id = $1::uuid AND spec_hash = $2 AND roster_version < $3::bigint
+        ORDER BY roster_version DESC LIMIT 1`,
+      [tenantId, hash, version],
+    );
+    return rows[0]?.id;
+  }
+
   /**
-   * Drops scopes nothing reads any more: this spec's at versions before the previous one (a read
-   * in flight may still use the previous), and after a day any scope of a spec no deployment of
-   * the tenant has active (previews of drafts).
+   * The data changed what the spec shows (a class's subject changed under a rule, a person left a
+   * shared class): each deployment with this sharing in force gets the change of its view in the
+   * change feed, in this transaction.
    */
-  private async prune(client: PoolClient, tenantId: string, id: string, hash: string, version: string): Promise<void> {
+  private async recordViewChanges(
+    client: PoolClient,
+    tenantId: string,
+    spec: SharingSpec,
+    hash: string,
+    from: string,
+    to: string,
+  ): Promise<void> {
+    const { rows } = await client.query<{ deployment_id: string }>(
+      'SELECT deployment_id FROM deployment_sharing WHERE tenant_id = $1::uuid AND active_hash = $2',
+      [tenantId, hash],
+    );
+    for (const { deployment_id } of rows)
+      await recordViewChanges(
+        client,
+        tenantId,
+        deployment_id,
+        { scopeId: from, withhold: spec.withhold },
+        { scopeId: to, withhold: spec.withhold },
+      );
+  }
+
+  /**
+   * Drops scopes nothing reads any more: this spec's older than the previous one (a read in flight
+   * may still use the previous, and the next version's view changes are counted from it), and
+   * after a day any scope of a spec no deployment of the tenant has active (previews of drafts).
+   */
+  private async prune(
+    client: PoolClient,
+    tenantId: string,
+    id: string,
+    hash: string,
+    previous?: string,
+  ): Promise<void> {
     await client.query(
       `DELETE FROM sharing_scopes
-        WHERE tenant_id = $1::uuid AND id <> $2::bigint
-          AND ((spec_hash = $3 AND roster_version < $4::bigint - 1)
+        WHERE tenant_id = $1::uuid AND id <> $2::bigint AND id <> $4::bigint
+          AND ((spec_hash = $3)
                OR (created_at < now() - interval '1 day'
                    AND spec_hash NOT IN (SELECT active_hash FROM deployment_sharing WHERE tenant_id = $1::uuid AND active_hash IS NOT NULL)))`,
-      [tenantId, id, hash, version],
+      [tenantId, id, hash, previous ?? id],
     );
   }
 }

@@ -15,6 +15,7 @@ export const TENANT_GRANTABLE_SCOPES: readonly ScopeKey[] = [
   'gradebook.createput',
   'gradebook.delete',
   ...ONEROSTER_V1P2_SCOPE_KEYS,
+  'roster.events.readonly',
 ];
 
 /**

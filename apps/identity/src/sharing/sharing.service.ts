@@ -5,12 +5,15 @@ import { ApiError, type Principal } from '@edu/domain';
 import type { AuditActor, DeploymentSharingEntity, StoredSharingSpec } from '@edu/persistence';
 import {
   canonicalSpec,
+  recordViewChanges,
   SHARE_EVERYTHING,
   SharingPreviewer,
+  SharingScopes,
   specHash,
   specProblems,
   toSpec,
   type SharingSpec,
+  type View,
 } from '@edu/sharing';
 import { AuditEventRepository } from '../audit/audit-event.repository';
 import { AccessPolicy, type TenantActor } from '../common/access-policy';
@@ -36,6 +39,7 @@ export class SharingService {
     private readonly tenants: TenantRepository,
     private readonly audit: AuditEventRepository,
     private readonly previewer: SharingPreviewer,
+    private readonly scopes: SharingScopes,
     private readonly policy: AccessPolicy,
   ) {}
 
@@ -65,14 +69,28 @@ export class SharingService {
     });
   }
 
-  /** Makes the draft the sharing in force, in one transaction with the version bump and the audit row. */
+  /**
+   * Makes the draft the sharing in force, in one transaction with the version bump, the audit row
+   * and the change feed's events of the app's view (what it now sees and no longer sees). The two
+   * views are computed first (each once per spec and data version); an activation that raced
+   * another finds the draft gone or changed: 409.
+   */
   async activate(who: Principal, rawTenantId: string, rawAppId: string): Promise<SharingView> {
+    const d0 = await this.deployment(who, rawTenantId, rawAppId, this.ds.manager);
+    const before = await this.sharing.find(this.ds.manager, d0.id);
+    const [from, to] = await Promise.all([
+      this.viewOf(d0.tenantId, activeOf(before)),
+      this.viewOf(d0.tenantId, draftOf(before)),
+    ]);
     return this.ds.transaction(async (m) => {
       const { d, row } = await this.locked(who, rawTenantId, rawAppId, m);
       const draft = draftOf(row);
       if (!draft) throw conflict('There is no draft to activate: save one with PUT .../sharing first');
+      if (specHash(draft) !== to.hash || specHash(activeOf(row)) !== from.hash)
+        throw conflict('The sharing changed while it was being activated: read it and try again');
       await this.sharing.activate(m, d.id, stored(draft), specHash(draft));
       await this.sharing.bumpVersion(m, d.tenantId);
+      await recordViewChanges(m, d.tenantId, d.id, from, to);
       await this.audit.insert(m, {
         tenantId: d.tenantId,
         type: 'sharing.activated',
@@ -84,6 +102,12 @@ export class SharingService {
       const saved = (await this.sharing.find(m, d.id)) as DeploymentSharingEntity;
       return toSharingView(saved, draft, null);
     });
+  }
+
+  /** The view of a spec at the tenant's current data (`to` of a missing draft: an unchanged view; the activation then fails). */
+  private async viewOf(tenantId: string, spec: SharingSpec | null): Promise<View & { hash: string }> {
+    if (!spec) return { scopeId: null, withhold: [], hash: '' };
+    return { scopeId: await this.scopes.scopeOf(tenantId, spec), withhold: spec.withhold, hash: specHash(spec) };
   }
 
   async preview(

@@ -1,5 +1,6 @@
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
 import { ResourceServerEnv, ToInt, WithTrafficControl } from '@edu/config';
+import { WithRosterEvents } from '../events/events.env';
 import { WithRosterSources } from '../sources/sources.env';
 
 /** An origin (optionally with a path prefix) to put links on: no credentials, query or fragment. */
@@ -13,7 +14,7 @@ const PUBLIC_URL_OPTS = {
 };
 
 /** Configuration of the OneRoster rostering service (validated at boot). */
-export class OnerosterEnv extends WithRosterSources(WithTrafficControl(ResourceServerEnv)) {
+export class OnerosterEnv extends WithRosterEvents(WithRosterSources(WithTrafficControl(ResourceServerEnv))) {
   override PORT = 3001;
 
   /**

@@ -87,7 +87,7 @@ async function mergeFile(
     ((hadRows && inserted > 0) ||
       (layout.partitionOrdinal !== undefined && updated > 0) ||
       (result.directRows > 0 && result.staged > 0));
-  if (shifted) await client.query(reassignOrdinalsSql(layout), [tenantId]);
+  if (shifted) await renumber(client, layout, tenantId);
   // A class's or course's `resources` derive from its active links: a changed set is a change of the record.
   if (layout.links) await client.query(bumpLinkOwnersSql(layout), [tenantId, stamp]);
   if (layout.replaces && result.staged > result.tombstones) await tombstoneReplaced(ctx, layout);
@@ -95,6 +95,16 @@ async function mergeFile(
   const unchanged =
     upserted - (inserted - result.directRows) - updated + (result.tombstones - (mode === 'delta' ? tombstoned : 0));
   return { counts: { inserted, updated, unchanged: Math.max(unchanged, 0), tombstoned }, shifted };
+}
+
+/**
+ * Renumbers the table's ordinals. Positions are not part of any record, so the statement is kept
+ * out of the change feed (`edu.roster_events`, read by the feed's capture triggers).
+ */
+async function renumber(client: ClientBase, layout: FileLayout, tenantId: string): Promise<void> {
+  await client.query("SET LOCAL edu.roster_events = 'off'");
+  await client.query(reassignOrdinalsSql(layout), [tenantId]);
+  await client.query("SET LOCAL edu.roster_events = 'on'");
 }
 
 /** Tombstones the records the file's rows replace (checked first: most tenants have none). */

@@ -30,6 +30,8 @@ export interface TenantAccess {
   readonly deploymentId: string | null;
   /** The tenant's sharing version this answer is keyed by, when the caller read it (as `rosterVersion`). */
   readonly sharingVersion?: string;
+  /** Scope URIs granted to the deployment (not only the token's): what its change feed may carry. */
+  readonly deploymentScopes: readonly string[];
 }
 
 interface TenantRow {
@@ -37,6 +39,7 @@ interface TenantRow {
   licences: string[] | null;
   root_org_sourced_id: string | null;
   settings: { onerosterDateFormat?: unknown; onerosterBooleans?: unknown; onerosterProfile?: unknown } | null;
+  scope: string[] | null;
 }
 
 type Lookup = { found: false } | { found: true; row: TenantRow };
@@ -91,13 +94,14 @@ export class TenantAccessService {
       regionId: row.region_id,
       rootOrgSourcedId: row.root_org_sourced_id,
       output: outputSettings(row.settings),
+      deploymentScopes: row.scope ?? [],
     };
   }
 
   private lookup(tenantId: string, deploymentId: string | null): Promise<Lookup> {
     const load = async (): Promise<Lookup> => {
       const rows = await this.db.query<TenantRow>(
-        `SELECT t.region_id, t.licences, t.root_org_sourced_id, d.settings
+        `SELECT t.region_id, t.licences, t.root_org_sourced_id, d.settings, d.scope
            FROM tenants t
            LEFT JOIN tenant_app_deployments d ON d.id = $2::uuid AND d.tenant_id = t.id
           WHERE t.id = $1::uuid`,

@@ -17,6 +17,7 @@ import { AddSignInTenantProviders1763770800000 } from './1763770800000-AddSignIn
 import { AddGradebookDataVersions1763771900000 } from './1763771900000-AddGradebookDataVersions';
 import { IncludeNamesInRosterUserNameIndexes1764200000000 } from './1764200000000-IncludeNamesInRosterUserNameIndexes';
 import { AddDataSharing1764300000000 } from './1764300000000-AddDataSharing';
+import { AddRosterEvents1764400000000 } from './1764400000000-AddRosterEvents';
 import { AddDeliveryReason1764320000000 } from './1764320000000-AddDeliveryReason';
 import { AddRosterSyncs1764500000000 } from './1764500000000-AddRosterSyncs';
 import { AddWebhookSigningSecrets1764600000000 } from './1764600000000-AddWebhookSigningSecrets';
@@ -44,6 +45,7 @@ export const MIGRATIONS: MigrationClass[] = [
   IncludeNamesInRosterUserNameIndexes1764200000000,
   AddDataSharing1764300000000,
   AddDeliveryReason1764320000000,
+  AddRosterEvents1764400000000,
   AddRosterSyncs1764500000000,
   AddWebhookSigningSecrets1764600000000,
 ];

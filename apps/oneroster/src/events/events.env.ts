@@ -1,0 +1,47 @@
+import { IsInt, IsString, Max, Min, MinLength } from 'class-validator';
+import { RefuseInProduction, Secret, ToInt } from '@edu/config';
+
+// The TypeScript mixin pattern requires a constructor type taking `any[]`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Ctor<T = object> = new (...args: any[]) => T;
+
+/** Demo value of ROSTER_EVENTS_CURSOR_SECRET (refused in production). */
+export const DEMO_ROSTER_EVENTS_CURSOR_SECRET = 'demo-roster-events-cursor-secret-not-for-production';
+
+/** Settings of the roster change feed (`events/`). */
+export function WithRosterEvents<TBase extends Ctor>(Base: TBase) {
+  class RosterEventsEnv extends Base {
+    /**
+     * Signs the feed's cursors (HMAC-SHA256), so a cursor cannot be forged or moved to another
+     * tenant or deployment. Every replica of a region needs the same value; changing it makes
+     * outstanding cursors invalid (their clients start again from `after=beginning`).
+     */
+    @Secret()
+    @IsString()
+    @MinLength(32)
+    @RefuseInProduction(DEMO_ROSTER_EVENTS_CURSOR_SECRET)
+    ROSTER_EVENTS_CURSOR_SECRET = DEMO_ROSTER_EVENTS_CURSOR_SECRET;
+
+    /**
+     * The horizon: events older than this many days are compacted to the latest event per object
+     * (a compacted topic); a cursor from before it still replays to the current state.
+     */
+    @ToInt()
+    @IsInt()
+    @Min(1)
+    @Max(3650)
+    ROSTER_EVENTS_RETENTION_DAYS = 35;
+
+    /** How often a replica tries to compact (one at a time per database). */
+    @ToInt()
+    @IsInt()
+    @Min(1_000)
+    ROSTER_EVENTS_COMPACTION_INTERVAL_MS = 60 * 60_000;
+  }
+  return RosterEventsEnv;
+}
+
+/** The secret signing the feed's cursors. */
+export function rosterEventsSecret(env: { ROSTER_EVENTS_CURSOR_SECRET: string }): string {
+  return env.ROSTER_EVENTS_CURSOR_SECRET;
+}

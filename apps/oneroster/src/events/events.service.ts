@@ -1,0 +1,136 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SCOPE_CATALOG } from '@edu/auth';
+import { ApiError, ApiErrorCode, ScopeCatalog } from '@edu/domain';
+import { classWithheld, RosterSharing, type RosterVisibility } from '../tenancy/roster-sharing';
+import type { TenantAccess } from '../tenancy/tenant-access.service';
+import { RosterVersionsService } from '../roster/roster-versions.service';
+import type { HrefRoots } from '../query/roster-tables';
+import { BEGINNING, FeedCursors, FROM_BEGINNING, type FeedOwner, type FeedPosition } from './event-cursor';
+import { EventLogRepository, type LoggedEvent } from './event-log.repository';
+import { EventRenderer, type SeenRows } from './event-render';
+import { FEED_OBJECT_NAMES, FEED_SCOPES, resourceOf } from './feed-objects';
+
+export const MAX_EVENTS_PER_PAGE = 1000;
+const DEFAULT_EVENTS_PER_PAGE = 100;
+
+/** One event as a deployment reads it. */
+export interface FeedEvent {
+  id: string;
+  cursor: string;
+  created_at: string;
+  type: string;
+  object: string;
+  sourcedId: string;
+  data: unknown;
+  previous: Record<string, unknown> | null;
+}
+
+export interface FeedPage {
+  events: FeedEvent[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+export interface FeedQuery {
+  after?: string;
+  limit?: string;
+  objects?: string;
+}
+
+const badParameter = (parameter: string, message: string) =>
+  new ApiError(ApiErrorCode.ValidationFailed, `${parameter}: ${message}`, { parameter });
+
+/**
+ * The roster change feed of a deployment (design §11): the tenant's log in commit order, only
+ * what the deployment's scopes and sharing let it see (objects it may see now, plus the changes
+ * of its own view), each object rendered as OneRoster 1.2 shows it to this deployment.
+ */
+@Injectable()
+export class RosterEventsService {
+  constructor(
+    private readonly log: EventLogRepository,
+    private readonly render: EventRenderer,
+    private readonly sharing: RosterSharing,
+    private readonly versions: RosterVersionsService,
+    private readonly cursors: FeedCursors,
+    @Inject(SCOPE_CATALOG) private readonly catalog: ScopeCatalog,
+  ) {}
+
+  async page(access: TenantAccess, q: FeedQuery, roots: HrefRoots): Promise<FeedPage> {
+    const owner: FeedOwner = { tenantId: access.tenantId, deploymentId: access.deploymentId };
+    const limit = parseLimit(q.limit);
+    const objects = this.objectsOf(access, q.objects);
+    if (q.after === undefined)
+      return {
+        events: [],
+        next_cursor: this.cursors.issue(owner, await this.log.head(owner.tenantId)),
+        has_more: false,
+      };
+    const from = q.after === FROM_BEGINNING ? BEGINNING : this.cursors.read(owner, q.after);
+    // The current view first: computing it records the changes of the deployment's view in the log.
+    const view = await this.sharing.visibility(access, await this.versions.version(access.tenantId));
+    const { events, more } = await this.log.after(owner.tenantId, owner.deploymentId, objects, from, limit);
+    const shown = await this.shown(access, events, view, roots);
+    const last = events[events.length - 1];
+    const next: FeedPosition = last ? { b: last.b, n: last.n } : from;
+    return { events: shown, next_cursor: this.cursors.issue(owner, next), has_more: more };
+  }
+
+  /** The requested collections the deployment's scopes open (all of those when none are named). */
+  private objectsOf(access: TenantAccess, raw: string | undefined): string[] {
+    const open = FEED_OBJECT_NAMES.filter((o) =>
+      (FEED_SCOPES[o] ?? []).some((k) => access.deploymentScopes.includes(this.catalog.uri(k))),
+    );
+    if (raw === undefined || raw === '') return open;
+    const named = raw.split(',').map((s) => s.trim());
+    const unknown = named.filter((o) => !FEED_OBJECT_NAMES.includes(o));
+    if (unknown.length > 0)
+      throw badParameter(
+        'objects',
+        `unknown collection(s) ${unknown.join(', ')}; one of ${FEED_OBJECT_NAMES.join(', ')}`,
+      );
+    return open.filter((o) => named.includes(o));
+  }
+
+  /** The events the deployment may see, rendered; the others are passed over. */
+  private async shown(
+    access: TenantAccess,
+    events: readonly LoggedEvent[],
+    view: RosterVisibility,
+    roots: HrefRoots,
+  ): Promise<FeedEvent[]> {
+    const rows = new Map<string, SeenRows>();
+    for (const object of new Set(events.map((e) => e.object))) {
+      if (classWithheld(view, resourceOf(object))) continue;
+      const ids = [...new Set(events.filter((e) => e.object === object).map((e) => e.sourcedId))];
+      rows.set(object, await this.render.visibleRows(access.tenantId, object, ids, view, roots));
+    }
+    const out: FeedEvent[] = [];
+    const owner = { tenantId: access.tenantId, deploymentId: access.deploymentId };
+    for (const e of events) {
+      const data = rows.get(e.object)?.get(e.sourcedId);
+      // A view event says what left the deployment's view: shown though the object is not.
+      const ownDelete = e.deploymentId !== null && e.type === 'deleted';
+      if (data === undefined && !ownDelete) continue;
+      out.push({
+        id: `${e.b}.${e.n}`,
+        cursor: this.cursors.issue(owner, { b: e.b, n: e.n }),
+        created_at: e.createdAt.toISOString(),
+        type: `${e.object}.${e.type}`,
+        object: e.object,
+        sourcedId: e.sourcedId,
+        data: e.type === 'deleted' || data === undefined ? null : JSON.parse(data),
+        previous: e.type === 'updated' ? this.render.previous(e.object, e.previous, view, roots) : null,
+      });
+    }
+    return out;
+  }
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_EVENTS_PER_PAGE;
+  const n = /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= MAX_EVENTS_PER_PAGE))
+    throw badParameter('limit', `must be a whole number from 1 to ${MAX_EVENTS_PER_PAGE}`);
+  return n;
+}

@@ -1,0 +1,76 @@
+/**
+ * Events of one deployment's view: when what it may see changes (an activation, or data that
+ * moves objects in or out of a rule), the objects that entered its view are `created` for it and
+ * those that left `deleted`, in the roster change feed, only for that deployment. Nothing is
+ * recorded for objects it could see neither before nor after.
+ */
+import { orgTreeCte } from './closure-sql';
+import type { WithholdCategory } from './sharing-spec';
+import { SqlValues } from './sql-values';
+import { visibleCondition } from './visibility-sql';
+import { withholdsClass } from './withheld-fields';
+
+/** A view: the scope listing what it shows (null: everything) and the classes it withholds. */
+export interface View {
+  readonly scopeId: string | null;
+  readonly withhold: readonly WithholdCategory[];
+}
+
+/** Whatever runs SQL in the caller's transaction (a pg client, a TypeORM manager). */
+export interface SqlRunner {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/** The feed's collections, with the table and OneRoster class of each. */
+export const FEED_OBJECTS: ReadonlyArray<{ object: string; table: string; resource: string }> = [
+  { object: 'orgs', table: 'roster_orgs', resource: 'org' },
+  { object: 'academicSessions', table: 'roster_academic_sessions', resource: 'academicSession' },
+  { object: 'courses', table: 'roster_courses', resource: 'course' },
+  { object: 'classes', table: 'roster_classes', resource: 'class' },
+  { object: 'users', table: 'roster_users', resource: 'user' },
+  { object: 'enrollments', table: 'roster_enrollments', resource: 'enrollment' },
+  { object: 'demographics', table: 'roster_demographics', resource: 'demographics' },
+  { object: 'resources', table: 'roster_resources', resource: 'resource' },
+  { object: 'categories', table: 'gradebook_categories', resource: 'category' },
+  { object: 'lineItems', table: 'gradebook_line_items', resource: 'lineItem' },
+  { object: 'results', table: 'gradebook_results', resource: 'result' },
+  { object: 'scoreScales', table: 'gradebook_score_scales', resource: 'scoreScale' },
+  { object: 'assessmentLineItems', table: 'gradebook_assessment_line_items', resource: 'assessmentLineItem' },
+  { object: 'assessmentResults', table: 'gradebook_assessment_results', resource: 'assessmentResult' },
+];
+
+/** The condition a view puts on rows of a class, its scope id bound in `p`. */
+function shows(view: View, resource: string, p: SqlValues): string {
+  if (withholdsClass(resource, view.withhold)) return 'false';
+  const tree = resource === 'org' ? 't.sourced_id IN (SELECT id FROM tree)' : 'true';
+  if (view.scopeId === null) return tree;
+  const scoped = visibleCondition(resource, p.bind(view.scopeId, 'bigint'), 't');
+  return scoped ? `${tree} AND ${scoped}` : tree;
+}
+
+/** Records, in the caller's transaction, the events of `deploymentId`'s view changing from `from` to `to`. */
+export async function recordViewChanges(
+  sql: SqlRunner,
+  tenantId: string,
+  deploymentId: string,
+  from: View,
+  to: View,
+): Promise<void> {
+  if (from.scopeId === to.scopeId && sameWithheldClasses(from, to)) return;
+  for (const { object, table, resource } of FEED_OBJECTS) {
+    const p = new SqlValues([tenantId, deploymentId]);
+    const [was, is] = [shows(from, resource, p), shows(to, resource, p)];
+    if (was === is) continue;
+    await sql.query(
+      `WITH RECURSIVE ${orgTreeCte('$1::uuid')}
+       INSERT INTO roster_events (tenant_id, type, object, sourced_id, deployment_id)
+       SELECT $1::uuid, CASE WHEN (${is}) THEN 'created' ELSE 'deleted' END, '${object}', t.sourced_id, $2::uuid
+         FROM ${table} AS t WHERE t.tenant_id = $1::uuid AND ((${is}) <> (${was}))`,
+      p.list,
+    );
+  }
+}
+
+function sameWithheldClasses(a: View, b: View): boolean {
+  return withholdsClass('demographics', a.withhold) === withholdsClass('demographics', b.withhold);
+}
