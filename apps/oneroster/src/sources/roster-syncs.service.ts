@@ -5,6 +5,7 @@ import { badField } from './input-checks';
 import { RosterSyncsRepository, type SyncListQuery } from './roster-syncs.repository';
 import { syncView } from './source-views';
 import { SourcesAccess } from './sources-access';
+import { SyncPackagesRepository } from './sync-packages.repository';
 import { SyncQueueClient } from './sync-queue.client';
 
 type View = Record<string, unknown>;
@@ -57,6 +58,7 @@ export class RosterSyncsService {
     private readonly syncs: RosterSyncsRepository,
     private readonly access: SourcesAccess,
     private readonly queue: SyncQueueClient,
+    private readonly packages: SyncPackagesRepository,
   ) {}
 
   async list(
@@ -85,7 +87,9 @@ export class RosterSyncsService {
   /** A held sync is dropped: nothing of it is applied, and its stored files go. */
   async reject(who: Principal, rawTenantId: string, id: string): Promise<View> {
     const tenantId = await this.access.tenant(who, rawTenantId, 'operate');
-    return syncView(await this.decide(tenantId, id, false, SourcesAccess.actor(who)));
+    const sync = await this.decide(tenantId, id, false, SourcesAccess.actor(who));
+    await this.packages.delete(sync.id);
+    return syncView(sync);
   }
 
   private async decide(tenantId: string, id: string, approve: boolean, by: string): Promise<RosterSyncEntity> {

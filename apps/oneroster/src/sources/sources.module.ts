@@ -6,6 +6,7 @@ import { RosterSyncsController } from './roster-syncs.controller';
 import { RosterSyncsRepository } from './roster-syncs.repository';
 import { RosterSyncsService } from './roster-syncs.service';
 import { SourcesAccess } from './sources-access';
+import { SyncPackagesRepository } from './sync-packages.repository';
 import { SyncQueueClient } from './sync-queue.client';
 import { SyncSettingsController } from './sync-settings.controller';
 import { SyncSettingsRepository } from './sync-settings.repository';
@@ -22,6 +23,7 @@ import { SyncSettingsService } from './sync-settings.service';
     RosterSourcesRepository,
     RosterSyncsRepository,
     SyncSettingsRepository,
+    SyncPackagesRepository,
     SourcesAccess,
     SyncQueueClient,
     RosterSourcesService,

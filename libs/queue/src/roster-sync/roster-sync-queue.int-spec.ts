@@ -50,6 +50,14 @@ describe('roster sync queue (real Redis)', () => {
     expect(seen.filter((s) => s.job.kind === 'sync' && s.job.syncId === syncId)).toHaveLength(1);
   });
 
+  it('runs a sync again when it is queued after its job finished (an approval)', async () => {
+    const syncId = randomUUID();
+    await queue.enqueueSync({ syncId, tenantId: 't1' });
+    await until(async () => (await queue.syncJobState(syncId)) === 'completed');
+    await queue.enqueueSync({ syncId, tenantId: 't1' });
+    await until(() => seen.filter((s) => s.job.kind === 'sync' && s.job.syncId === syncId).length === 2);
+  });
+
   it('puts a postponed job back and runs it again', async () => {
     const syncId = randomUUID();
     let first = true;

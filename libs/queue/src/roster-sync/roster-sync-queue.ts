@@ -40,9 +40,16 @@ export class RosterSyncQueue {
     this.queue.on('error', () => undefined); // surfaced by the calls that fail
   }
 
+  /**
+   * Queues a sync's job. A finished job of the same sync (kept a while for inspection) is removed
+   * first: a sync runs again after its approval, or when the sweeper finds it was never applied.
+   */
   async enqueueSync(job: Omit<SyncJob, 'kind'>): Promise<void> {
     const data: SyncJob = { kind: 'sync', ...job };
-    await this.queue.add('sync', data, this.options(rosterSyncJobId(data)));
+    const id = rosterSyncJobId(data);
+    const state = await this.queue.getJobState(id);
+    if (state === 'completed' || state === 'failed') await this.queue.remove(id);
+    await this.queue.add('sync', data, this.options(id));
   }
 
   async enqueueNotify(job: Omit<NotifyJob, 'kind'>): Promise<void> {
