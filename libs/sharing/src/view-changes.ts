@@ -8,7 +8,7 @@ import { orgTreeCte } from './closure-sql';
 import type { WithholdCategory } from './sharing-spec';
 import { SqlValues } from './sql-values';
 import { visibleCondition } from './visibility-sql';
-import { withholdsClass } from './withheld-fields';
+import { withheldFields, withholdsClass } from './withheld-fields';
 
 /** A view: the scope listing what it shows (null: everything) and the classes it withholds. */
 export interface View {
@@ -48,7 +48,11 @@ function shows(view: View, resource: string, p: SqlValues): string {
   return scoped ? `${tree} AND ${scoped}` : tree;
 }
 
-/** Records, in the caller's transaction, the events of `deploymentId`'s view changing from `from` to `to`. */
+/**
+ * Records, in the caller's transaction, the events of `deploymentId`'s view changing from `from`
+ * to `to`: objects that entered it `created`, that left it `deleted`, and, where the withheld
+ * fields of a class changed, every object still in it `updated` (its answer has other fields now).
+ */
 export async function recordViewChanges(
   sql: SqlRunner,
   tenantId: string,
@@ -56,21 +60,23 @@ export async function recordViewChanges(
   from: View,
   to: View,
 ): Promise<void> {
-  if (from.scopeId === to.scopeId && sameWithheldClasses(from, to)) return;
   for (const { object, table, resource } of FEED_OBJECTS) {
     const p = new SqlValues([tenantId, deploymentId]);
     const [was, is] = [shows(from, resource, p), shows(to, resource, p)];
-    if (was === is) continue;
+    const reshaped = !sameFields(withheldFields(resource, from.withhold), withheldFields(resource, to.withhold));
+    if (was === is && !reshaped) continue;
+    const changed = reshaped ? `((${is}) OR (${was}))` : `((${is}) <> (${was}))`;
     await sql.query(
       `WITH RECURSIVE ${orgTreeCte('$1::uuid')}
        INSERT INTO roster_events (tenant_id, type, object, sourced_id, deployment_id)
-       SELECT $1::uuid, CASE WHEN (${is}) THEN 'created' ELSE 'deleted' END, '${object}', t.sourced_id, $2::uuid
-         FROM ${table} AS t WHERE t.tenant_id = $1::uuid AND ((${is}) <> (${was}))`,
+       SELECT $1::uuid, CASE WHEN NOT (${is}) THEN 'deleted' WHEN NOT (${was}) THEN 'created' ELSE 'updated' END,
+              '${object}', t.sourced_id, $2::uuid
+         FROM ${table} AS t WHERE t.tenant_id = $1::uuid AND ${changed}`,
       p.list,
     );
   }
 }
 
-function sameWithheldClasses(a: View, b: View): boolean {
-  return withholdsClass('demographics', a.withhold) === withholdsClass('demographics', b.withhold);
+function sameFields(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((f) => b.has(f));
 }

@@ -41,7 +41,7 @@ export class EventLogRepository {
   async head(tenantId: string): Promise<FeedPosition> {
     const [row] = await this.db.query<{ b: string; n: string }>(
       `SELECT b.seq::text AS b, COALESCE((SELECT max(e.n) FROM roster_events e WHERE e.tenant_id = b.tenant_id AND e.txid = b.txid), 0)::text AS n
-         FROM roster_event_batches b WHERE b.tenant_id = $1::uuid AND b.seq IS NOT NULL ORDER BY b.seq DESC LIMIT 1`,
+         FROM roster_event_batches AS b WHERE b.tenant_id = $1::uuid AND b.seq IS NOT NULL ORDER BY b.seq DESC LIMIT 1`,
       [tenantId],
     );
     return row ?? { b: '0', n: '0' };
@@ -62,8 +62,8 @@ export class EventLogRepository {
     let at = from;
     for (;;) {
       const batches = await this.db.query<{ seq: string; txid: string }>(
-        `SELECT seq::text AS seq, txid::text AS txid FROM roster_event_batches
-          WHERE tenant_id = $1::uuid AND seq >= $2::bigint ORDER BY seq LIMIT ${BATCH_WINDOW}`,
+        `SELECT b.seq::text AS seq, b.txid::text AS txid FROM roster_event_batches AS b
+          WHERE b.tenant_id = $1::uuid AND b.seq >= $2::bigint ORDER BY b.seq LIMIT ${BATCH_WINDOW}`,
         [tenantId, at.b],
       );
       if (batches.length === 0) return { events: out, more: false };
