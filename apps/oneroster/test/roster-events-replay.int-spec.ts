@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { generateRosterPackage } from '../../../bench/oneroster/generate';
+import { execFileSync } from 'node:child_process';
 import { FILE_LAYOUTS, standardHeaders, type V1p1FileType } from '../src/imports/csv-layout';
 import { EventCompaction } from '../src/events/event-compaction';
 import { writeFolder, type CsvPackage, type Rows } from './support/csv-package';
@@ -68,7 +68,23 @@ describe('roster change feed: replaying it keeps a copy exact', () => {
     });
     const T = await h.tenant({ rootOrg: 'org-district' });
     const dir = mkdtempSync(path.join(tmpdir(), 'feed-replay-'));
-    await generateRosterPackage({ out: dir, scale: 0.05, seed: SEED });
+    // The benchmark's generator (bench/oneroster/generate.ts), run from its sources as a command.
+    const root = path.resolve(__dirname, '..', '..', '..');
+    execFileSync(
+      process.execPath,
+      [
+        '-r',
+        path.join(__dirname, 'support/ts-register.js'),
+        path.join(root, 'bench/oneroster/generate.ts'),
+        '--out',
+        dir,
+        '--scale',
+        '0.05',
+        '--seed',
+        String(SEED),
+      ],
+      { cwd: root, stdio: 'ignore' },
+    );
     expect((await importFolder(h, T.tenantId, dir)).status).toBe('succeeded');
     D = await h.otherApp(T);
     await h.ds.query('UPDATE tenant_app_deployments SET scope = $2 WHERE id = $1', [
