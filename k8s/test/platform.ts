@@ -63,6 +63,7 @@ export const KNOWN_VARIABLES = new Set<string>([
   'WEBHOOK_RETRY_BASE_MS',
   'WEBHOOK_MAX_RETRIES',
   'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_RETRY_AFTER_MAX_SECONDS',
   'PUBLIC_BASE_URL',
   'ALERTS_PUBLIC_BASE_URL',
   // rate limits and load shedding (libs/config/src/traffic-env.ts)

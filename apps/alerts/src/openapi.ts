@@ -11,7 +11,13 @@ import {
   type DocumentedOperation,
   type SchemaObject,
 } from '@edu/http';
-import { DELIVERY_REASONS, DELIVERY_STATUSES, WEBHOOK_TYPES } from '@edu/persistence';
+import {
+  DELIVERY_REASONS,
+  DELIVERY_STATUSES,
+  WEBHOOK_DISABLED_REASONS,
+  WEBHOOK_STATUSES,
+  WEBHOOK_TYPES,
+} from '@edu/persistence';
 import { AlertsEnv } from './config/alerts.env';
 import { MAX_MESSAGES_PER_BATCH, ROW_TYPES } from './messages/dto/alert-message.dto';
 
@@ -128,7 +134,7 @@ const DELIVERY: Record<string, SchemaObject> = {
   reason: {
     ...nullable({ type: 'string', enum: [...DELIVERY_REASONS] }),
     description:
-      "Why a withheld delivery is not sent (not_shared: the school's data sharing does not share a person the message names)",
+      "Why a withheld or held delivery is not sent (not_shared: the school's data sharing does not share a person the message names; webhook_disabled: held until the webhook is re-enabled)",
   },
 };
 
@@ -147,7 +153,7 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       message: str,
       fields: { type: 'array', items: object({ field: str, problems: { type: 'array', items: str } }) },
       error_id: str,
-      reason: { type: 'string', description: 'Why a 409 refused a redelivery: not_shared' },
+      reason: { type: 'string', description: 'Why a 409 refused a redelivery: not_shared, webhook_disabled' },
     },
   },
   Webhook: object(
@@ -164,9 +170,20 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
         ...nullable(time),
         description: "While a rotation's overlap lasts: when the previous secret stops signing",
       },
+      status: {
+        type: 'string',
+        enum: [...WEBHOOK_STATUSES],
+        description: 'disabled: nothing is sent (deliveries are held) until updateWebhook sets status active',
+      },
+      disabled_reason: {
+        ...nullable({ type: 'string', enum: [...WEBHOOK_DISABLED_REASONS] }),
+        description:
+          'endpoint_gone: it answered 410 Gone; failing: it failed continuously for the configured period; undeliverable: too many deliveries in a row became undeliverable',
+      },
+      disabled_at: nullable(time),
     },
     [],
-    'Spec 2.11, with how its deliveries are signed',
+    'Spec 2.11, with how its deliveries are signed and whether it is disabled',
   ),
   WebhookActionResult: object(
     {
@@ -174,8 +191,12 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       action: { type: 'string', enum: ['newWebhook', 'updateWebhook', 'deleteWebhook'] },
       success: { type: 'boolean' },
       updated_props: object(
-        { endpoint: { type: 'string', format: 'uri' }, type: { type: 'string', enum: [...WEBHOOK_TYPES] } },
-        ['endpoint', 'type'],
+        {
+          endpoint: { type: 'string', format: 'uri' },
+          type: { type: 'string', enum: [...WEBHOOK_TYPES] },
+          status: { type: 'string', enum: ['active'], description: 'The webhook was disabled and is re-enabled' },
+        },
+        ['endpoint', 'type', 'status'],
       ),
       secret: {
         type: 'string',
@@ -316,7 +337,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'invalid_token: missing, invalid or expired token (WWW-Authenticate: Bearer)',
   403: 'insufficient_scope, licence_required (no deployment of the app at the tenant) or wrong_region',
   404: 'not_found: unknown, malformed or another tenant\u2019s or app\u2019s id',
-  409: "conflict: the delivery has not finished yet, or (reason not_shared) the school's data sharing does not share a person the message names",
+  409: "conflict: the delivery has not finished yet, (reason not_shared) the school's data sharing does not share a person the message names, or (reason webhook_disabled) the webhook is disabled",
   413: 'payload_too_large',
   415: 'unsupported_media_type: the body must be application/json',
   503: 'service_unavailable: PostgreSQL, Redis or the JWKS did not answer (Retry-After: 5)',

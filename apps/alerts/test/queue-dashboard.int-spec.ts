@@ -146,7 +146,12 @@ describe('alerts: queue dashboard at /admin/queues', () => {
   });
 
   describe('configuration', () => {
-    const base = { DATABASE_URL: 'postgres://x@localhost/x', REDIS_URL: 'redis://localhost:6379' };
+    // A key of its own: production refuses the demo one (it seals webhook secrets).
+    const base = {
+      DATABASE_URL: 'postgres://x@localhost/x',
+      REDIS_URL: 'redis://localhost:6379',
+      KEY_ENCRYPTION_KEY: 'a-key-encryption-key-of-this-installation',
+    };
 
     it('uses the identity demo secret outside production when none is set, and is off in production without one', () => {
       expect(queueDashboardCredentials(loadConfig(AlertsEnv, baseTestEnv(base)))).toEqual({
@@ -185,6 +190,7 @@ describe('alerts: queue dashboard at /admin/queues', () => {
           QUEUE_PREFIX: redis.prefix,
           JWKS_URL: issuer.jwksUrl,
           NODE_ENV: 'production',
+          KEY_ENCRYPTION_KEY: base.KEY_ENCRYPTION_KEY,
         }),
       );
       expect(queueDashboardCredentials(offEnv)).toBeUndefined();

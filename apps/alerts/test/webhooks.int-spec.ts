@@ -91,6 +91,9 @@ describe('alerts API: webhook management', () => {
       type: 'full-payload',
       signing_secret_set: true,
       previous_secret_expires_at: null,
+      status: 'active',
+      disabled_reason: null,
+      disabled_at: null,
     });
 
     const listed = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).expect(200);

@@ -41,6 +41,19 @@ export class DeliveryQueue {
     }
   }
 
+  /**
+   * Adds jobs for deliveries that may have had a job before (held deliveries of a re-enabled
+   * webhook): a finished job of the same id is removed first, since BullMQ ignores adding an id it
+   * still keeps; a job still waiting or delayed stays and runs at its time.
+   */
+  async requeue(deliveries: readonly DeliveryJobToQueue[]): Promise<void> {
+    const states = await Promise.all(deliveries.map((d) => this.queue.getJobState(d.deliveryId)));
+    await this.remove(
+      deliveries.filter((_, i) => states[i] === 'completed' || states[i] === 'failed').map((d) => d.deliveryId),
+    );
+    await this.enqueue(deliveries);
+  }
+
   /** Removes finished jobs so their delivery ids can be queued again. */
   async remove(deliveryIds: readonly string[]): Promise<void> {
     for (const id of deliveryIds) await this.queue.remove(id);

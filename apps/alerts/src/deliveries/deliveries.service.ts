@@ -31,6 +31,14 @@ const notShared = (what: string): ApiError =>
     { reason: 'not_shared' },
   );
 
+/** 409 for a redelivery to a disabled webhook: re-enable it first (its held deliveries then go too). */
+const webhookDisabled = (): ApiError =>
+  new ApiError(
+    ApiErrorCode.Conflict,
+    'The webhook is disabled: re-enable it (updateWebhook with "status": "active") to deliver again',
+    { reason: 'webhook_disabled' },
+  );
+
 /**
  * The delivery log of the calling app's own webhooks at the token's tenant: listing, one delivery
  * with its attempts, redelivery and test deliveries.
@@ -81,12 +89,13 @@ export class DeliveriesService {
     const original = await this.find(tenantId, hook.id, deliveryId);
     if (!original.message_id)
       throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
-    if (isOpenDelivery(original.status))
+    if (isOpenDelivery(original.status) || original.status === 'held')
       throw new ApiError(
         ApiErrorCode.Conflict,
         `The delivery is still ${original.status}; redeliver it once it has finished`,
       );
     if (original.status === 'withheld') throw notShared('The delivery was withheld and is never sent');
+    if (hook.status === 'disabled') throw webhookDisabled();
     const sharing = await this.sharing.ofApp(tenantId, hook.appId);
     if (!(await this.sharing.sharesMessage(tenantId, sharing, original.message_id)))
       throw notShared('The message is not delivered again');

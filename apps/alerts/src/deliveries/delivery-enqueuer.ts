@@ -20,12 +20,24 @@ export class DeliveryEnqueuer {
   ) {}
 
   async enqueue(jobs: readonly DeliveryJobToQueue[], waitMs = ENQUEUE_WAIT_MS): Promise<void> {
+    await this.add(jobs, waitMs, () => this.queue.enqueue(jobs));
+  }
+
+  /**
+   * Queues deliveries that had a job before (a re-enabled webhook's held deliveries), replacing
+   * their finished jobs. Without Redis, the sweeper queues them once they are overdue.
+   */
+  async requeue(jobs: readonly DeliveryJobToQueue[], waitMs = ENQUEUE_WAIT_MS): Promise<void> {
+    await this.add(jobs, waitMs, () => this.queue.requeue(jobs));
+  }
+
+  private async add(jobs: readonly DeliveryJobToQueue[], waitMs: number, add: () => Promise<void>): Promise<void> {
     if (jobs.length === 0) return;
     const deliveryIds = jobs.map((j) => j.deliveryId);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.queue.enqueue(jobs),
+        add(),
         new Promise(
           (_, reject) =>
             (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${waitMs} ms`)), waitMs)),

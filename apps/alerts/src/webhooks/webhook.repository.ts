@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '@edu/domain';
-import { AppEntity, WebhookDeliveriesRepository, WebhookEntity, type WebhookType } from '@edu/persistence';
+import {
+  AppEntity,
+  WebhookDeliveriesRepository,
+  WebhookEntity,
+  type ReleasedDelivery,
+  type WebhookType,
+} from '@edu/persistence';
 
 /** Webhook registrations. Every query is scoped by the owning app's id. */
 @Injectable()
@@ -57,8 +63,26 @@ export class WebhookRepository {
     return rows[0] ? { previousUntil: rows[0].previous_secret_expires_at } : undefined;
   }
 
+  /** Writes the endpoint and type only: the dispatcher changes the status meanwhile, and a stale copy must not undo that. */
   async update(hook: WebhookEntity): Promise<void> {
-    await this.repo.save(hook);
+    await this.repo.update({ id: hook.id, appId: hook.appId }, { endpoint: hook.endpoint, type: hook.type });
+  }
+
+  /**
+   * Re-enables the app's disabled webhook and, in the same transaction, makes its held
+   * deliveries pending again; returns them (to queue after the commit), or undefined when the
+   * webhook was not disabled (any more).
+   */
+  enable(appId: string, id: string): Promise<ReleasedDelivery[] | undefined> {
+    return this.ds.transaction(async (em) => {
+      const [rows]: [unknown[], number] = await em.query(
+        `UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL, updated_at = now()
+          WHERE id = $1 AND app_id = $2 AND status = 'disabled' RETURNING id`,
+        [id, appId],
+      );
+      if (rows.length === 0) return undefined;
+      return this.deliveries.releaseHeld(em, id);
+    });
   }
 
   /**

@@ -3,6 +3,7 @@ import { webhookTargetPolicy } from '@edu/config';
 import { ApiError, ApiErrorCode, webhookTargetProblem, type Principal, type WebhookTargetPolicy } from '@edu/domain';
 import type { WebhookEntity } from '@edu/persistence';
 import { AlertsEnv } from '../config/alerts.env';
+import { DeliveryEnqueuer } from '../deliveries/delivery-enqueuer';
 import { AlertsAccess } from '../tenancy/alerts-access';
 import type {
   CreateWebhookDto,
@@ -29,6 +30,9 @@ export const toWebhookView = (w: WebhookEntity): WebhookView => ({
   type: w.type,
   signing_secret_set: w.signingSecret !== null,
   previous_secret_expires_at: overlapUntil(w),
+  status: w.status,
+  disabled_reason: w.disabledReason,
+  disabled_at: iso(w.disabledAt),
 });
 
 /** Webhook registrations of the calling app (spec 4.3: an app acts on its own webhooks only). */
@@ -40,6 +44,7 @@ export class WebhooksService {
     private readonly webhooks: WebhookRepository,
     private readonly access: AlertsAccess,
     private readonly secrets: WebhookSecretIssuer,
+    private readonly enqueuer: DeliveryEnqueuer,
     env: AlertsEnv,
   ) {
     this.policy = webhookTargetPolicy(env);
@@ -83,17 +88,37 @@ export class WebhooksService {
     return { webhook_id: id, secret, previous_secret_expires_at: iso(rotated.previousUntil) };
   }
 
+  /**
+   * updateWebhook: endpoint and type, and `status: active` re-enables a disabled webhook (its held
+   * deliveries are queued again, each continuing its schedule).
+   */
   async update(who: Principal, id: string, dto: UpdateWebhookDto): Promise<WebhookActionResult> {
-    if (dto.endpoint === undefined && dto.type === undefined) {
-      throw new ApiError(ApiErrorCode.ValidationFailed, 'Supply at least one of "endpoint" and "type"');
+    // null is "not given", as the validation's @IsOptional reads it.
+    if (dto.endpoint == null && dto.type == null && dto.status == null) {
+      throw new ApiError(ApiErrorCode.ValidationFailed, 'Supply at least one of "endpoint", "type" and "status"');
     }
-    if (dto.endpoint !== undefined) this.checkEndpoint(dto.endpoint);
+    if (dto.endpoint != null) this.checkEndpoint(dto.endpoint);
     const hook = await this.find(who, id);
     const updated: WebhookActionResult['updated_props'] = {};
-    if (dto.endpoint !== undefined && dto.endpoint !== hook.endpoint) updated.endpoint = hook.endpoint = dto.endpoint;
-    if (dto.type !== undefined && dto.type !== hook.type) updated.type = hook.type = dto.type;
-    if (Object.keys(updated).length > 0) await this.webhooks.update(hook);
+    if (dto.endpoint != null && dto.endpoint !== hook.endpoint) updated.endpoint = hook.endpoint = dto.endpoint;
+    if (dto.type != null && dto.type !== hook.type) updated.type = hook.type = dto.type;
+    if (updated.endpoint !== undefined || updated.type !== undefined) await this.webhooks.update(hook);
+    if (dto.status === 'active' && (await this.enable(who, hook))) updated.status = 'active';
     return { webhook_id: hook.id, action: 'updateWebhook', success: true, updated_props: updated };
+  }
+
+  /** Re-enables a disabled webhook and queues its held deliveries; false when it was not disabled. */
+  async enable(who: Principal, hook: WebhookEntity): Promise<boolean> {
+    const released = await this.webhooks.enable(who.appId, hook.id);
+    if (!released) return false;
+    await this.enqueuer.requeue(
+      released.map((d) =>
+        d.attempt_count > 0
+          ? { kind: 'requeued', deliveryId: d.id, attemptOffset: d.attempt_count }
+          : { kind: 'first-attempt', deliveryId: d.id },
+      ),
+    );
+    return true;
   }
 
   /** Deletes the webhook; deliveries still under way end as `cancelled` and are never sent. */

@@ -47,6 +47,27 @@ export class DispatcherEnv extends WithWebhookDelivery(BaseEnv) {
   @Min(1)
   WEBHOOK_RETRY_BASE_MS = 5_000;
 
+  /**
+   * Longest wait honoured when a receiver answers 429 or 503 with Retry-After (seconds; 1 h). The
+   * next attempt is then at least the asked wait after this one (never sooner than the schedule);
+   * a longer wait is cut to this and logged.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  WEBHOOK_RETRY_AFTER_MAX_SECONDS = 3_600;
+
+  /**
+   * Milliseconds one Retry-After second stands for: 1000. Tests shrink it, as they shrink
+   * WEBHOOK_RETRY_BASE_MS, so that a receiver asking for 120 s is honoured in a scaled 1.2 s.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  WEBHOOK_RETRY_AFTER_SECOND_MS = 1_000;
+
   /** Deliveries in flight per worker process. */
   @ToInt()
   @IsInt()

@@ -4,14 +4,19 @@ import { retryDelayMs } from '@edu/queue';
 import type { AttemptOutcome, DeliveryToSend } from '@edu/persistence';
 import type { MessageTailCache } from './message-tail-cache';
 import { deliveryBody } from './payloads';
+import { retryAfterDecision, type RetryAfterDecision, type RetryAfterSettings } from './retry-after';
 import type { WebhookSecrets } from './webhook-secrets';
-import type { WebhookSender } from './webhook-sender';
+import type { SendResult, WebhookSender } from './webhook-sender';
 
 export interface AttemptSettings {
   retryBaseMs: number;
   alertsBaseUrl: string | undefined;
   workerId: string;
+  retryAfter: RetryAfterSettings;
 }
+
+/** An attempt's outcome, and how long until the next attempt when one is due (the schedule, or longer by Retry-After). */
+export type AttemptResult = AttemptOutcome & { nextDelayMs: number | null; retryAfter?: RetryAfterDecision };
 
 const SIGNING_ERROR_LOG_EVERY_MS = 10_000;
 
@@ -42,19 +47,25 @@ export class DeliveryAttempt {
     private readonly s: AttemptSettings,
   ) {}
 
-  async run(d: DeliveryToSend, attemptNumber: number, final: boolean): Promise<AttemptOutcome> {
+  async run(d: DeliveryToSend, attemptNumber: number, final: boolean): Promise<AttemptResult> {
     const { signed, headers } = await this.sign(d);
     const url = d.endpoint as string;
     const sent = await this.sender.send(url, signed.token, { ...headers, 'webhook-attempt': String(attemptNumber) });
-    const delivered = sent.errorCode === null;
-    const status = delivered ? 'delivered' : final ? 'undeliverable' : 'awaiting_retry';
+    const status = sent.errorCode === null ? 'delivered' : final ? 'undeliverable' : 'awaiting_retry';
+    const asked = status === 'awaiting_retry' ? this.retryAfter(d, sent) : undefined;
+    const nextDelayMs =
+      status === 'awaiting_retry' ? Math.max(retryDelayMs(this.s.retryBaseMs, attemptNumber), asked?.ms ?? 0) : null;
     return {
       deliveryId: d.id,
+      webhookId: d.webhook_id,
       messageId: d.message_id,
       attemptNumber,
       status,
-      dueAt:
-        status === 'awaiting_retry' ? new Date(Date.now() + retryDelayMs(this.s.retryBaseMs, attemptNumber)) : null,
+      dueAt: nextDelayMs === null ? null : new Date(Date.now() + nextDelayMs),
+      nextDelayMs,
+      retryAfter: asked,
+      // A test delivery only reports what the endpoint answers; real deliveries act on a 410.
+      endpointGone: sent.status === 410 && d.trigger !== 'test',
       startedAt: sent.startedAt,
       durationMs: sent.durationMs,
       url,
@@ -63,10 +74,21 @@ export class DeliveryAttempt {
       requestBytes: signed.token.length,
       responseStatus: sent.status,
       errorCode: sent.errorCode,
-      errorMessage: sent.errorMessage,
+      errorMessage: asked ? `${sent.errorMessage}; ${describe(asked)}` : sent.errorMessage,
       responseExcerpt: sent.excerpt,
       workerId: this.s.workerId,
     };
+  }
+
+  /** The wait a 429 or 503 asks for with Retry-After; a wait beyond the cap is cut to it and logged. */
+  private retryAfter(d: DeliveryToSend, sent: SendResult): RetryAfterDecision | undefined {
+    const asked = retryAfterDecision(sent.status, sent.retryAfter, this.s.retryAfter);
+    if (asked?.capped)
+      this.logger.warn(
+        { deliveryId: d.id, webhookId: d.webhook_id, askedSeconds: asked.askedSeconds, cap: asked.honouredSeconds },
+        'Receiver asked for a Retry-After beyond the cap; waiting the cap instead',
+      );
+    return asked;
   }
 
   /** The token and, over it, the Standard Webhooks headers (`webhook-id` = the delivery id = `jti`). */
@@ -95,4 +117,11 @@ export class DeliveryAttempt {
       throw new SigningUnavailableError(err instanceof Error ? err.message : String(err));
     }
   }
+}
+
+/** How the attempt log explains a later next attempt. */
+function describe(a: RetryAfterDecision): string {
+  return a.capped
+    ? `Retry-After ${a.askedSeconds} s capped at ${a.honouredSeconds} s`
+    : `Retry-After ${a.askedSeconds} s honoured`;
 }

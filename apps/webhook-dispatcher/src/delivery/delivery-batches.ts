@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { DispatchRepository, type AttemptOutcome, type DeliveryToSend } from '@edu/persistence';
+import { Injectable, Logger } from '@nestjs/common';
+import { DispatchRepository, type AttemptOutcome, type DeliveryToSend, type DisabledWebhook } from '@edu/persistence';
+import { DispatcherMetrics } from './dispatcher.metrics';
 import { MicroBatch } from './micro-batch';
 
 /** Reads the deliveries of concurrent jobs in one query (up to 500, or after 5 ms). */
@@ -18,17 +19,31 @@ export class DeliveryReads extends MicroBatch<string, DeliveryToSend | undefined
   }
 }
 
-/** Writes the outcomes of concurrent attempts in one statement (up to 1,000, or after 20 ms). */
+/**
+ * Writes the outcomes of concurrent attempts in one statement (up to 1,000, or after 20 ms).
+ * Each caller learns whether the batch disabled its webhook (its delivery is then held, not retried).
+ */
 @Injectable()
-export class OutcomeWrites extends MicroBatch<AttemptOutcome, undefined> {
-  constructor(repo: DispatchRepository) {
+export class OutcomeWrites extends MicroBatch<AttemptOutcome, { webhookDisabled: boolean }> {
+  constructor(repo: DispatchRepository, metrics: DispatcherMetrics) {
+    const logger = new Logger('WebhookHealth');
     super(
       async (outcomes) => {
-        await repo.recordOutcomes(outcomes);
-        return outcomes.map(() => undefined);
+        const disabled = await repo.recordOutcomes(outcomes);
+        for (const w of disabled) reportDisabled(w, metrics, logger);
+        const ids = new Set(disabled.map((w) => w.id));
+        return outcomes.map((o) => ({ webhookDisabled: ids.has(o.webhookId) }));
       },
       1_000,
       20,
     );
   }
+}
+
+function reportDisabled(w: DisabledWebhook, metrics: DispatcherMetrics, logger: Logger): void {
+  metrics.webhooksDisabled.inc({ reason: w.disabled_reason });
+  logger.warn(
+    { webhookId: w.id, appId: w.app_id, endpoint: w.endpoint, reason: w.disabled_reason },
+    'Webhook disabled: its deliveries are held until its app re-enables it',
+  );
 }

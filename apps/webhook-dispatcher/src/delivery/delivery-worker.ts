@@ -15,6 +15,16 @@ import { DeliveryService } from './delivery.service';
 import type { JobSettlement } from './job-settlement';
 import { WORKER_ID } from './worker-id.token';
 
+/** A failed attempt whose next one is due `delayMs` later at least (handed to the backoff strategy). */
+class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * The BullMQ worker of the delivery queue. It hands each job to the handler of its kind and
  * settles the job as the delivery service says; the retry schedule is BullMQ's (attempts + a
@@ -41,12 +51,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       stalledInterval: env.WEBHOOK_STALLED_INTERVAL_MS,
       maxStalledCount: env.WEBHOOK_MAX_STALLED_COUNT,
       settings: {
-        backoffStrategy: (attemptsMade, type, _err, job) => {
+        backoffStrategy: (attemptsMade, type, err, job) => {
           if (type !== DELIVERY_BACKOFF || !job) return 0;
-          return retryDelayMs(
+          const scheduled = retryDelayMs(
             env.WEBHOOK_RETRY_BASE_MS,
             attemptOffsetOf(deliveryJobOf(job.data as DeliveryJobData)) + attemptsMade,
           );
+          // The receiver asked for a longer wait (Retry-After): at least that, never sooner than the schedule.
+          return err instanceof RetryLaterError ? Math.max(scheduled, err.delayMs) : scheduled;
         },
       },
     });
@@ -79,7 +91,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         await job.moveToDelayed(Date.now() + Math.round(s.ms), token);
         throw new DelayedError();
       case 'retry':
-        throw new Error(s.reason);
+        throw s.delayMs === undefined ? new Error(s.reason) : new RetryLaterError(s.reason, s.delayMs);
       case 'give-up':
         throw new UnrecoverableError(s.reason);
     }

@@ -32,10 +32,12 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
     attempts: [] as { id: string; attemptNumber: number; final: boolean }[],
     written: [] as AttemptOutcome[],
     cancelled: [] as string[],
+    held: [] as string[],
     metrics: [] as string[],
     order: [] as string[],
   };
   let readError: Error | undefined;
+  let disables = false;
   const reads = {
     add: async (id: string) => {
       if (readError) throw readError;
@@ -45,6 +47,7 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
   const writes = {
     add: async (o: AttemptOutcome) => {
       calls.written.push(o);
+      return { webhookDisabled: disables };
     },
     drain: async () => {
       calls.order.push('drain');
@@ -71,11 +74,16 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
   const metrics = {
     deliveries: counter('deliveries'),
     deferred: counter('deferred'),
+    held: counter('held'),
+    retryAfter: counter('retryAfter'),
     attemptDuration: { observe: () => undefined },
   };
   const repo = {
     cancel: async (ids: string[]) => {
       calls.cancelled.push(...ids);
+    },
+    hold: async (ids: string[]) => {
+      calls.held.push(...ids);
     },
   };
   const sender = {
@@ -94,7 +102,13 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
     attempts as unknown as DeliveryAttempt,
     sender as unknown as WebhookSender,
   );
-  return { service, calls, limiter, failReads: (err: Error) => (readError = err) };
+  return {
+    service,
+    calls,
+    limiter,
+    failReads: (err: Error) => (readError = err),
+    disableOnWrite: () => (disables = true),
+  };
 }
 
 describe('DeliveryService', () => {
@@ -148,6 +162,25 @@ describe('DeliveryService', () => {
     expect(calls.cancelled).toEqual(['d1']);
     expect(calls.attempts).toEqual([]);
     expect(calls.metrics).toEqual(['deliveries:cancelled']);
+  });
+
+  it('holds, without sending, an open delivery whose webhook is disabled; a test delivery still goes', async () => {
+    const { service, calls } = setup([delivery({ webhook_status: 'disabled' })]);
+    await expect(service.attempt('d1', 0, false)).resolves.toBe(DONE);
+    expect(calls.held).toEqual(['d1']);
+    expect(calls.attempts).toEqual([]);
+    expect(calls.metrics).toEqual(['held']);
+    const test = setup([delivery({ webhook_status: 'disabled', trigger: 'test' })]);
+    await expect(test.service.attempt('d1', 0, true)).resolves.toBe(DONE);
+    expect(test.calls.attempts).toHaveLength(1);
+    expect(test.calls.held).toEqual([]);
+  });
+
+  it('completes instead of retrying when its outcome disabled the webhook (410 Gone): the delivery is held', async () => {
+    const { service, calls, disableOnWrite } = setup([delivery()], 'fail');
+    disableOnWrite();
+    await expect(service.attempt('d1', 0, false)).resolves.toBe(DONE);
+    expect(calls.written.map((o) => o.status)).toEqual(['awaiting_retry']);
   });
 
   it('postpones without spending an attempt when the database cannot be read', async () => {

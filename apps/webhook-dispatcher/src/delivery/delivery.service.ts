@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DispatchRepository, isOpenDelivery, type AttemptOutcome, type DeliveryToSend } from '@edu/persistence';
+import { DispatchRepository, isOpenDelivery, type DeliveryToSend } from '@edu/persistence';
 import { totalAttempts } from '@edu/queue';
 import { DispatcherEnv } from '../config/dispatcher.env';
-import { DeliveryAttempt, SigningUnavailableError } from './delivery-attempt';
+import { DeliveryAttempt, SigningUnavailableError, type AttemptResult } from './delivery-attempt';
 import { DeliveryReads, OutcomeWrites } from './delivery-batches';
 import { DispatcherMetrics } from './dispatcher.metrics';
 import { DONE, type JobSettlement } from './job-settlement';
@@ -49,11 +49,8 @@ export class DeliveryService {
     }
     // Finished, cancelled or unknown: a stall re-run, a re-add or a deleted webhook. Nothing to send.
     if (!d || !isOpenDelivery(d.status)) return DONE;
-    if (!d.endpoint) {
-      await this.repo.cancel([d.id]);
-      this.metrics.deliveries.inc({ outcome: 'cancelled' });
-      return DONE;
-    }
+    const unsendable = await this.unsendable(d);
+    if (unsendable) return unsendable;
     const release = await this.limiter.acquire(d.webhook_id);
     if (!release) {
       this.metrics.deferred.inc();
@@ -62,29 +59,38 @@ export class DeliveryService {
     try {
       const attemptNumber = attemptsBefore + 1;
       const final = onlyAttempt || d.trigger === 'test' || attemptNumber >= this.maxAttempts;
-      let outcome: AttemptOutcome;
+      let outcome: AttemptResult;
+      let written: { webhookDisabled: boolean };
       try {
         outcome = await this.attempts.run(d, attemptNumber, final);
-        await this.writes.add(outcome);
+        written = await this.writes.add(outcome);
       } catch (err) {
         // Our side failed (signing key or database): try again later without spending an attempt.
         return this.postponed(deliveryId, err);
       }
       this.observe(outcome);
-      if (outcome.status === 'awaiting_retry')
-        return {
-          kind: 'retry',
-          reason: `attempt ${attemptNumber} failed: ${outcome.errorCode} ${outcome.errorMessage ?? ''}`.trim(),
-        };
-      if (outcome.status === 'undeliverable')
-        return {
-          kind: 'give-up',
-          reason: `attempt ${attemptNumber} failed (${outcome.errorCode}); the delivery is undeliverable`,
-        };
-      return DONE;
+      return settlementOf(outcome, written.webhookDisabled);
     } finally {
       release();
     }
+  }
+
+  /**
+   * How a delivery that cannot be sent now settles: cancelled when its webhook is gone, held when
+   * its webhook is disabled (tests excepted); undefined when it can be sent.
+   */
+  private async unsendable(d: DeliveryToSend): Promise<JobSettlement | undefined> {
+    if (!d.endpoint) {
+      await this.repo.cancel([d.id]);
+      this.metrics.deliveries.inc({ outcome: 'cancelled' });
+      return DONE;
+    }
+    if (d.webhook_status === 'disabled' && d.trigger !== 'test') {
+      await this.repo.hold([d.id]);
+      this.metrics.held.inc();
+      return DONE;
+    }
+    return undefined;
   }
 
   /** Writes the outcomes still batched and closes the sender's connections; once no job runs. */
@@ -100,7 +106,7 @@ export class DeliveryService {
     return INFRA_PAUSE;
   }
 
-  private observe(o: AttemptOutcome): void {
+  private observe(o: AttemptResult): void {
     const outcome = o.status === 'awaiting_retry' ? 'retry' : o.status;
     this.metrics.deliveries.inc({ outcome });
     this.metrics.attemptDuration.observe({ outcome, error_code: o.errorCode ?? 'none' }, o.durationMs / 1000);
@@ -109,5 +115,24 @@ export class DeliveryService {
         { deliveryId: o.deliveryId, attempt: o.attemptNumber, errorCode: o.errorCode },
         'Delivery undeliverable',
       );
+    if (o.retryAfter) this.metrics.retryAfter.inc({ capped: String(o.retryAfter.capped) });
   }
+}
+
+/** How the job of an attempt settles: done, retried (after the schedule's delay or Retry-After's), or given up. */
+function settlementOf(o: AttemptResult, webhookDisabled: boolean): JobSettlement {
+  // The attempt disabled its webhook (410): the delivery is held now, no retry.
+  if (webhookDisabled && o.status === 'awaiting_retry') return DONE;
+  if (o.status === 'awaiting_retry')
+    return {
+      kind: 'retry',
+      reason: `attempt ${o.attemptNumber} failed: ${o.errorCode} ${o.errorMessage ?? ''}`.trim(),
+      delayMs: o.nextDelayMs ?? undefined,
+    };
+  if (o.status === 'undeliverable')
+    return {
+      kind: 'give-up',
+      reason: `attempt ${o.attemptNumber} failed (${o.errorCode}); the delivery is undeliverable`,
+    };
+  return DONE;
 }

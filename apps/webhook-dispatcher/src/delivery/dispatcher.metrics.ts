@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsRegistry } from '@edu/http';
+import { WEBHOOK_DISABLED_REASONS } from '@edu/persistence';
 import { DeliveryQueue } from '@edu/queue';
 
 /** Outcomes of attempts; `retry` = failed, another attempt is scheduled. */
@@ -15,6 +16,9 @@ export class DispatcherMetrics {
   readonly oldestWaitingAge: Gauge;
   readonly deferred: Counter;
   readonly requeued: Counter<'reason'>;
+  readonly webhooksDisabled: Counter<'reason'>;
+  readonly retryAfter: Counter<'capped'>;
+  readonly held: Counter;
 
   constructor(metrics: MetricsRegistry, queue: DeliveryQueue) {
     const registers = [metrics.registry];
@@ -63,6 +67,24 @@ export class DispatcherMetrics {
       name: 'webhook_deliveries_requeued_total',
       help: 'Deliveries queued by the outbox relay (reason=unqueued) or re-queued by the sweeper after Redis lost their job (reason=lost)',
       labelNames: ['reason'],
+      registers,
+    });
+    this.webhooksDisabled = new Counter({
+      name: 'webhook_endpoints_disabled_total',
+      help: 'Webhooks disabled by the dispatcher, by reason (endpoint_gone: a 410 answer; failing; undeliverable)',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of WEBHOOK_DISABLED_REASONS) this.webhooksDisabled.inc({ reason }, 0);
+    this.retryAfter = new Counter({
+      name: 'webhook_retry_after_total',
+      help: 'Failed attempts whose 429 or 503 answer asked for a later retry with Retry-After (capped="true": beyond the cap)',
+      labelNames: ['capped'],
+      registers,
+    });
+    this.held = new Counter({
+      name: 'webhook_deliveries_held_total',
+      help: 'Deliveries found open for a disabled webhook at their turn and held (not sent) until it is re-enabled',
       registers,
     });
   }

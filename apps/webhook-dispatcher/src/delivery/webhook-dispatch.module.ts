@@ -82,6 +82,7 @@ const ATTEMPT: Provider[] = [
         retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
         alertsBaseUrl: env.ALERTS_PUBLIC_BASE_URL,
         workerId,
+        retryAfter: { maxSeconds: env.WEBHOOK_RETRY_AFTER_MAX_SECONDS, secondMs: env.WEBHOOK_RETRY_AFTER_SECOND_MS },
       }),
   },
 ];

@@ -15,6 +15,8 @@ export interface SendResult {
   /** The first bytes of the response body. */
   excerpt: string | null;
   resolvedIp: string | null;
+  /** The answer's Retry-After header, when it had one. */
+  retryAfter: string | null;
 }
 
 export interface SenderOptions {
@@ -101,10 +103,14 @@ export class WebhookSender {
   async send(url: string, token: Buffer, headers: Record<string, string>): Promise<SendResult> {
     const startedAt = new Date();
     const started = performance.now();
-    const done = (r: Omit<SendResult, 'startedAt' | 'durationMs'>): SendResult => ({
+    const done = (
+      r: Omit<SendResult, 'startedAt' | 'durationMs' | 'retryAfter'>,
+      retryAfter?: unknown,
+    ): SendResult => ({
       startedAt,
       durationMs: Math.round(performance.now() - started),
       ...r,
+      retryAfter: typeof retryAfter === 'string' ? retryAfter.slice(0, 100) : null,
     });
     const problem = webhookTargetProblem(url, this.o.policy);
     if (problem)
@@ -130,15 +136,18 @@ export class WebhookSender {
       if (status >= 200 && status <= 299)
         return done({ status, errorCode: null, errorMessage: null, excerpt, resolvedIp });
       const redirect = status >= 300 && status <= 399;
-      return done({
-        status,
-        errorCode: redirect ? 'E_REDIRECT' : 'E_HTTP',
-        errorMessage: redirect
-          ? `redirect to ${String(res.headers.location ?? '(no location)').slice(0, 300)} not followed`
-          : `HTTP ${status}`,
-        excerpt,
-        resolvedIp,
-      });
+      return done(
+        {
+          status,
+          errorCode: redirect ? 'E_REDIRECT' : 'E_HTTP',
+          errorMessage: redirect
+            ? `redirect to ${String(res.headers.location ?? '(no location)').slice(0, 300)} not followed`
+            : `HTTP ${status}`,
+          excerpt,
+          resolvedIp,
+        },
+        res.headers['retry-after'],
+      );
     } catch (err) {
       const { code, message } = errorCodeOf(err);
       return done({

@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DEMO_KEY_ENCRYPTION_KEY, loadConfig } from '@edu/config';
-import { WebhookEntity, type WebhookType } from '@edu/persistence';
+import { WebhookDeliveriesRepository, WebhookEntity, type WebhookType } from '@edu/persistence';
 import { DeliveryQueue } from '@edu/queue';
 import { generateWebhookSecret, KeyEncryption, SigningKeyStore } from '@edu/signing';
 import {
@@ -175,6 +175,37 @@ export class DispatchHarness {
         );
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  /** Waits until no job of these deliveries is waiting, delayed or running (each finished or gone). */
+  async jobsSettled(ids: string[], timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const live = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+    for (;;) {
+      const states = await Promise.all(ids.map((id) => this.queue.state(id)));
+      if (!states.some((s) => live.has(s))) return;
+      if (Date.now() > deadline) throw new Error(`jobs still live after ${timeoutMs} ms: ${states.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Re-enables a disabled webhook as the alerts API's updateWebhook does: its held deliveries go again. */
+  async reenable(hook: WebhookEntity): Promise<string[]> {
+    const released = await this.ds.transaction(async (em) => {
+      await em.query(
+        `UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL WHERE id = $1 AND status = 'disabled'`,
+        [hook.id],
+      );
+      return new WebhookDeliveriesRepository(this.ds).releaseHeld(em, hook.id);
+    });
+    await this.queue.requeue(
+      released.map((d) =>
+        d.attempt_count > 0
+          ? { kind: 'requeued', deliveryId: d.id, attemptOffset: d.attempt_count }
+          : { kind: 'first-attempt', deliveryId: d.id },
+      ),
+    );
+    return released.map((d) => d.id);
   }
 
   /** Deletes every Redis key of this dispatcher's queue, as a Redis that lost its data would. */

@@ -83,6 +83,30 @@ describe('deliveries module (PostgreSQL)', () => {
     expect(await statuses([ids[3], undeliverable])).toEqual(['cancelled due=null finished=true', 'undeliverable']);
   });
 
+  it('holds the open deliveries of a disabled webhook (never a test), cancels held ones with their webhook, and counts them as queued', async () => {
+    const hook = randomUUID();
+    const m = await message();
+    const [open, retrying, test, done] = [
+      await delivery(hook, m, 'pending'),
+      await delivery(hook, m, 'awaiting_retry', 'redeliver'),
+      await delivery(hook, null, 'pending', 'test'),
+      await delivery(hook, m, 'delivered', 'redeliver'),
+    ];
+    await new DispatchRepository(ds).hold([open, retrying, test, done]);
+    expect(await statuses([open, retrying, test, done])).toEqual(['held', 'held', 'pending', 'delivered']);
+    const [counts]: MessageCounts[] = await ds.query(
+      `SELECT c.* FROM alert_messages m CROSS JOIN LATERAL (${messageCountsSql('m.id')}) c WHERE m.id = $1`,
+      [m],
+    );
+    expect(counts.open_deliveries).toBe(2);
+    await ds.transaction((em) => deliveries.cancelOpenOfWebhook(em, hook));
+    expect(await statuses([open, retrying, done])).toEqual([
+      'cancelled due=null finished=true',
+      'cancelled due=null finished=true',
+      'delivered',
+    ]);
+  });
+
   it('counts a message: open and delivered deliveries, and the apps that fetched it', async () => {
     const hook = randomUUID();
     const m = await message();

@@ -30,6 +30,9 @@ export type DeliveryRow = ColumnsOf<
   | 'reason'
 >;
 
+/** A held delivery released when its webhook is re-enabled, with the attempts it had made. */
+export type ReleasedDelivery = ColumnsOf<WebhookDeliveryEntity, 'id' | 'attemptCount'>;
+
 /** A page row: `cursor_at` is the creation time at full (microsecond) precision. */
 export type DeliveryPageRow = DeliveryRow & { cursor_at: string };
 
@@ -182,6 +185,22 @@ export class WebhookDeliveriesRepository {
   async markEnqueued(deliveryIds: string[], em: EntityManager = this.ds.manager): Promise<void> {
     if (deliveryIds.length === 0) return;
     await em.query(MARK_ENQUEUED_SQL, [deliveryIds]);
+  }
+
+  /**
+   * The held deliveries of a webhook being re-enabled, pending again and due now; each continues
+   * its schedule after the attempts it had made. The caller queues them after its commit (their
+   * old jobs replaced); if it cannot, the outbox relay queues those never queued and the sweeper
+   * the others, as for any delivery whose job Redis does not hold.
+   */
+  async releaseHeld(em: EntityManager, webhookId: string): Promise<ReleasedDelivery[]> {
+    const [rows]: [ReleasedDelivery[], number] = await em.query(
+      `UPDATE webhook_deliveries SET status = 'pending', reason = NULL, due_at = now()
+        WHERE webhook_id = $1 AND status = 'held'
+        RETURNING id, attempt_count`,
+      [webhookId],
+    );
+    return rows;
   }
 
   /** Cancels the deleted webhook's deliveries still under way, in the transaction that deletes it. */

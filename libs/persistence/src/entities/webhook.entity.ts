@@ -3,6 +3,17 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 export type WebhookType = 'notification-only' | 'full-payload';
 export const WEBHOOK_TYPES: readonly WebhookType[] = ['notification-only', 'full-payload'];
 
+/** `disabled`: nothing is sent to it (but test deliveries) until its app re-enables it; its deliveries are held. */
+export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+/**
+ * Why a webhook was disabled. Values are stored and shown: do not rename.
+ * `endpoint_gone`: it answered 410 Gone; `failing`: it failed continuously for the configured
+ * period; `undeliverable`: the configured number of its deliveries in a row became undeliverable.
+ */
+export const WEBHOOK_DISABLED_REASONS = ['endpoint_gone', 'failing', 'undeliverable'] as const;
+export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
+
 /**
  * A partner app's registration for alert deliveries (spec 2.11). Webhooks belong to the app, but
  * hold no foreign key to `apps`: in a regional database that table is a logical-replication copy
@@ -38,6 +49,16 @@ export class WebhookEntity {
 
   @Column({ type: 'timestamptz', name: 'previous_secret_expires_at', nullable: true })
   previousSecretExpiresAt: Date | null;
+
+  @Column({ type: 'text', default: 'active' })
+  status: WebhookStatus;
+
+  /** Why and when it was disabled; null while active. */
+  @Column({ type: 'text', name: 'disabled_reason', nullable: true })
+  disabledReason: WebhookDisabledReason | null;
+
+  @Column({ type: 'timestamptz', name: 'disabled_at', nullable: true })
+  disabledAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;

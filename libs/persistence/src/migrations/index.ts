@@ -21,6 +21,7 @@ import { AddRosterEvents1764400000000 } from './1764400000000-AddRosterEvents';
 import { AddDeliveryReason1764320000000 } from './1764320000000-AddDeliveryReason';
 import { AddRosterSyncs1764500000000 } from './1764500000000-AddRosterSyncs';
 import { AddWebhookSigningSecrets1764600000000 } from './1764600000000-AddWebhookSigningSecrets';
+import { AddWebhookStatus1764610000000 } from './1764610000000-AddWebhookStatus';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -48,4 +49,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddRosterEvents1764400000000,
   AddRosterSyncs1764500000000,
   AddWebhookSigningSecrets1764600000000,
+  AddWebhookStatus1764610000000,
 ];

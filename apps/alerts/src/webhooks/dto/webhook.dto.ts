@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { WEBHOOK_TYPES, type WebhookType } from '@edu/persistence';
+import { WEBHOOK_TYPES, type WebhookDisabledReason, type WebhookStatus, type WebhookType } from '@edu/persistence';
 import { MAX_SECRET_OVERLAP_SECONDS } from '../webhook-secrets';
 
 export class CreateWebhookDto {
@@ -28,6 +28,14 @@ export class UpdateWebhookDto {
   @IsOptional()
   @IsIn(WEBHOOK_TYPES)
   type?: WebhookType;
+
+  @ApiPropertyOptional({
+    enum: ['active'],
+    description: 'Re-enables a disabled webhook: its held deliveries are sent again',
+  })
+  @IsOptional()
+  @IsIn(['active'], { message: 'status must be "active" (a webhook is disabled by the platform, never by a request)' })
+  status?: 'active';
 }
 
 export class RotateSecretDto {
@@ -58,6 +66,10 @@ export interface WebhookView {
   signing_secret_set: boolean;
   /** While a rotation's overlap lasts: when the previous secret stops signing. */
   previous_secret_expires_at: string | null;
+  /** `disabled`: nothing is sent (deliveries are held) until updateWebhook sets `status: active`. */
+  status: WebhookStatus;
+  disabled_reason: WebhookDisabledReason | null;
+  disabled_at: string | null;
 }
 
 /** Spec 2.12; `secret` on newWebhook only: the Standard Webhooks secret, shown this once. */
@@ -65,7 +77,7 @@ export interface WebhookActionResult {
   webhook_id: string;
   action: 'newWebhook' | 'updateWebhook' | 'deleteWebhook';
   success: boolean;
-  updated_props?: Partial<Pick<WebhookView, 'endpoint' | 'type'>>;
+  updated_props?: Partial<Pick<WebhookView, 'endpoint' | 'type' | 'status'>>;
   secret?: string;
 }
 

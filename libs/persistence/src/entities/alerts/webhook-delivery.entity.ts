@@ -6,6 +6,8 @@ import type { WebhookType } from '../webhook.entity';
  * States of one delivery (one alert message to one webhook). Values are stored: do not rename.
  * `withheld`: final from the start and never sent, because the school's data sharing does not let
  * the app see a person the message names (`reason` says so; apps/alerts/src/README.md).
+ * `held`: its webhook is disabled; no job, no attempt, until the app re-enables the webhook
+ * (then it is pending again and continues its schedule).
  */
 export const DELIVERY_STATUSES = [
   'pending',
@@ -14,10 +16,14 @@ export const DELIVERY_STATUSES = [
   'undeliverable',
   'cancelled',
   'withheld',
+  'held',
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-/** Why a delivery ended without an attempt deciding it. Values are stored and shown: do not rename. */
-export const DELIVERY_REASONS = ['not_shared'] as const;
+/**
+ * Why a delivery is not being sent: `not_shared` (withheld), `webhook_disabled` (held).
+ * Values are stored and shown: do not rename.
+ */
+export const DELIVERY_REASONS = ['not_shared', 'webhook_disabled'] as const;
 export type DeliveryReason = (typeof DELIVERY_REASONS)[number];
 /** Deliveries in these states are still under way: they may be attempted (again) or cancelled. */
 export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'awaiting_retry'];
@@ -25,6 +31,8 @@ export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'aw
 export const isOpenDelivery = (status: DeliveryStatus): boolean => OPEN_DELIVERY_STATUSES.includes(status);
 /** `('pending', 'awaiting_retry')`: the open statuses as an SQL list, for `status IN ${...}`. */
 export const OPEN_DELIVERY_STATUSES_SQL = `(${OPEN_DELIVERY_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+/** Deliveries not sent yet that still may be: the open ones and the held ones (cancelled with their webhook, counted as queued). */
+export const UNSENT_DELIVERY_STATUSES_SQL = `(${[...OPEN_DELIVERY_STATUSES, 'held'].map((s) => `'${s}'`).join(', ')})`;
 
 /** Why a delivery exists: fan-out of a new message, a partner's redeliver request, or a test. */
 export type DeliveryTrigger = 'message' | 'redeliver' | 'test';
@@ -104,7 +112,7 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
   finishedAt: Date | null;
 
-  /** Why a `withheld` delivery is not sent (`not_shared`); null for every other delivery. */
+  /** Why a `withheld` (`not_shared`) or `held` (`webhook_disabled`) delivery is not sent; null otherwise. */
   @Column({ type: 'text', nullable: true })
   reason: DeliveryReason | null;
 }
