@@ -80,7 +80,11 @@ class SftpSession {
     );
     for (const op of ['SYMLINK', 'READLINK', 'EXTENDED'])
       s.on(op, (reqId: number) => s.status(reqId, STATUS_CODE.OP_UNSUPPORTED));
-    s.on('end', () => this.closeAll());
+    // The client is done: close our side of the channel too, or it waits for us.
+    s.on('end', () => {
+      this.closeAll();
+      s.end();
+    });
   }
 
   private newHandle(h: Handle): Buffer {
