@@ -43,7 +43,7 @@ function alertsDemo(identity, alerts, demo) {
   ];
 }
 
-function printBanner({ ports, demoAlerts, demoSignIn, logDir, processes = [] }) {
+function printBanner({ ports, demoAlerts, demoSignIn, demoRosterSync, logDir, processes = [] }) {
   const identity = `http://localhost:${ports.identity}`;
   const oneroster = `http://localhost:${ports.oneroster}`;
   const alerts = `http://localhost:${ports.alerts}`;
@@ -57,6 +57,11 @@ function printBanner({ ports, demoAlerts, demoSignIn, logDir, processes = [] }) 
     `  Alerts API                   ${alerts}/v2/alerts   (OpenAPI: ${alerts}/docs)`,
     `  Delivery queue dashboard     ${alerts}/admin/queues   (HTTP Basic: the operator credentials below)`,
     `  Webhook dispatcher (ops)     http://localhost:${ports.dispatcher}/health/ready`,
+    ...(ports.rosterSync
+      ? [
+          `  Roster sync worker (ops)     http://localhost:${ports.rosterSync}/health/ready   (SIS pulls; SFTP drop on port ${ports.sftp})`,
+        ]
+      : []),
     `  Demo webhook receiver        http://localhost:${ports.receiver}   (logs each delivery as [demo-receiver])`,
     ...(ports.partner
       ? [
@@ -83,6 +88,7 @@ function printBanner({ ports, demoAlerts, demoSignIn, logDir, processes = [] }) 
   for (const example of demoExamples({ identity, oneroster, alerts })) lines.push('', ...example.map((l) => `  ${l}`));
   if (demoAlerts) lines.push('', ...alertsDemo(identity, alerts, demoAlerts).map((l) => (l ? `  ${l}` : '')));
   if (demoSignIn) lines.push('', ...demoSignIn.map((l) => `  ${l}`));
+  if (demoRosterSync) lines.push('', ...demoRosterSync.map((l) => `  ${l}`));
   lines.push('', 'Ctrl-C stops everything; the next `npm start` reuses the data in .data/.', '');
   console.log(lines.join('\n'));
 }

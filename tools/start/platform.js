@@ -13,6 +13,7 @@ const { demoAlertsConfig, DEFAULT_PORTS } = require('../demo/alerts/config');
 const { shareDemoData, demoSharingConfig } = require('../demo/sharing/share');
 const { registerDemoWebhooks } = require('../demo/alerts/webhooks');
 const signInDemo = require('../demo/sign-in/platform');
+const { prepareRosterSyncDemo, demoHostKeyFile } = require('../demo/roster-sync/demo');
 
 const DB_NAME = 'edu_platform';
 
@@ -95,6 +96,21 @@ async function shareDemoDataOrSay({ identityUrl, log }) {
   }
 }
 
+/** The roster sync demo (a mirror tenant pulling Harbour View's API; Lion City's SFTP drop); a failure is only reported. */
+async function rosterSyncDemoOrSay({ identityUrl, ports, log }) {
+  try {
+    return await prepareRosterSyncDemo({
+      identityUrl,
+      onerosterUrl: `http://localhost:${ports.oneroster}`,
+      sftpPort: ports.sftp,
+      log,
+    });
+  } catch (err) {
+    log(`roster sync demo not set up (${err.message})`);
+    return undefined;
+  }
+}
+
 /** Stops the processes (SIGTERM, SIGKILL after 15 s), then the data stores in reverse order. */
 function stopper(children, stops) {
   return async () => {
@@ -147,6 +163,8 @@ async function reservePorts() {
     oneroster: port('ONEROSTER_PORT', 3001),
     alerts: port('ALERTS_PORT', 3002),
     dispatcher: port('DISPATCHER_PORT', 3003),
+    rosterSync: port('ROSTER_SYNC_PORT', 3004),
+    sftp: port('ROSTER_SFTP_PORT', 2222),
     receiver: port('DEMO_RECEIVER_PORT', DEFAULT_PORTS.receiver),
     ...signInDemo.signInDemoPorts(port),
   };
@@ -155,6 +173,8 @@ async function reservePorts() {
     oneroster: { port: ports.oneroster, variable: 'ONEROSTER_PORT' },
     alerts: { port: ports.alerts, variable: 'ALERTS_PORT' },
     'webhook-dispatcher': { port: ports.dispatcher, variable: 'DISPATCHER_PORT' },
+    'roster-sync': { port: ports.rosterSync, variable: 'ROSTER_SYNC_PORT' },
+    'roster SFTP endpoint': { port: ports.sftp, variable: 'ROSTER_SFTP_PORT' },
     'demo webhook receiver': { port: ports.receiver, variable: 'DEMO_RECEIVER_PORT' },
     'demo upstream provider': { port: ports.upstream, variable: 'DEMO_UPSTREAM_PORT' },
     'demo partner app': { port: ports.partner, variable: 'DEMO_PARTNER_PORT' },
@@ -179,6 +199,10 @@ function commonEnv({ databaseUrl, redisUrl, identityUrl }) {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'true',
     // ... on any port (the demo receiver listens on DEMO_RECEIVER_PORT).
     WEBHOOK_ALLOWED_PORTS: process.env.WEBHOOK_ALLOWED_PORTS || '*',
+    // The same for roster sources: the demo SIS is this machine's own OneRoster API.
+    ROSTER_SOURCE_ALLOW_HTTP: process.env.ROSTER_SOURCE_ALLOW_HTTP || 'true',
+    ROSTER_SOURCE_ALLOW_PRIVATE_TARGETS: process.env.ROSTER_SOURCE_ALLOW_PRIVATE_TARGETS || 'true',
+    ROSTER_SOURCE_ALLOWED_PORTS: process.env.ROSTER_SOURCE_ALLOWED_PORTS || '*',
     // KEY_ENCRYPTION_KEY: identity encrypts the signing keys with it, alerts the webhooks'
     // Standard Webhooks secrets, and the dispatcher decrypts both with it. All get the caller's
     // value when it is set, and otherwise the same demo default (@edu/config's DEMO_KEY_ENCRYPTION_KEY).
@@ -189,7 +213,7 @@ function commonEnv({ databaseUrl, redisUrl, identityUrl }) {
  * Per process: name, node arguments, port, extra environment, readiness path. Links in answers
  * are built on the URL printed in the banner (PUBLIC_BASE_URL), never on a request's Host header.
  */
-function serviceList(root, ports) {
+function serviceList(root, ports, dataDir) {
   const runDist = (entry) => [...nodeFlagsFor(entry), path.join(root, 'tools/runtime/run-dist.js'), entry];
   return [
     // Sign-in: the core providers (Google, Microsoft) are the demo upstream provider below.
@@ -207,6 +231,17 @@ function serviceList(root, ports) {
       runDist('apps/webhook-dispatcher/src/main'),
       ports.dispatcher,
       { ALERTS_PUBLIC_BASE_URL: `http://localhost:${ports.alerts}` },
+    ],
+    // Roster syncs: pulls from SIS APIs, the SFTP drop (folders in .data/roster-sftp), held syncs.
+    [
+      'roster-sync',
+      runDist('apps/oneroster/src/sources/worker/main'),
+      ports.rosterSync,
+      {
+        ROSTER_SFTP_PORT: String(ports.sftp),
+        ROSTER_SFTP_ROOT: path.join(dataDir, 'roster-sftp'),
+        ROSTER_SFTP_HOST_KEY_FILE: demoHostKeyFile(dataDir),
+      },
     ],
     // A partner's webhook endpoint on this machine: verifies and logs each delivery.
     [
@@ -277,7 +312,7 @@ async function startPlatform({ root, dataDir, log }) {
 
     await loadDemoData({ root, dataDir, databaseUrl, log });
 
-    const services = serviceList(root, ports);
+    const services = serviceList(root, ports, dataDir);
     // Full JSON logs in .data/logs/<process>.log; the terminal shows warnings and errors only.
     const logDir = path.join(dataDir, 'logs');
     log(`starting ${services.map(([n]) => n).join(', ')} (full logs: ${path.relative(root, logDir)}/<process>.log)`);
@@ -292,6 +327,7 @@ async function startPlatform({ root, dataDir, log }) {
       log,
     });
     await shareDemoDataOrSay({ identityUrl, log });
+    const demoRosterSync = await rosterSyncDemoOrSay({ identityUrl, ports, log });
     const demoSignIn = await signInDemo.prepareSignInDemo({
       identityUrl,
       partner: ports.partner,
@@ -304,6 +340,7 @@ async function startPlatform({ root, dataDir, log }) {
       ports,
       demoAlerts,
       demoSignIn,
+      demoRosterSync,
       logDir: path.relative(root, logDir),
       processes: services.map(([n]) => n),
     });
