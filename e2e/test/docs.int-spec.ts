@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +50,7 @@ const OPERATOR_GUIDES = [
   'sign-in',
   'connecting-your-lms',
   'sharing-data-with-an-app',
+  'connecting-a-school-sis',
 ].map((g) => `docs/operators/${g}.md`);
 // The sign-in demo's upstream provider (plain JS under tools/), standing in for Google, Microsoft and a school's own.
 const load = createRequire(__filename);
@@ -78,6 +80,13 @@ const LIMITS = {
  */
 const QUOTA_SETTLE_MS = 10_500;
 const GUIDES = [...PARTNER_GUIDES, ...OPERATOR_GUIDES];
+/** The API and the sync worker share the sync queue; the demo SIS is this machine's own OneRoster API. */
+const ROSTER_SOURCES = {
+  QUEUE_PREFIX,
+  ROSTER_SOURCE_ALLOW_HTTP: 'true',
+  ROSTER_SOURCE_ALLOW_PRIVATE_TARGETS: 'true',
+  ROSTER_SOURCE_ALLOWED_PORTS: '*',
+};
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -160,6 +169,9 @@ describe('docs: every command of the partner and operator guides runs against th
   let oneroster: ServiceProcess;
   let alerts: ServiceProcess;
   let dispatcher: ServiceProcess;
+  /** The roster sync worker and its SFTP endpoint (docs/operators/connecting-a-school-sis.md). */
+  let rosterSync: ServiceProcess;
+  let sftpPort: number;
   let demo: DemoAlertsConfig;
   let demoReceiver: DemoReceiver;
   let demoUpstream: Awaited<ReturnType<typeof startDemoUpstream>>;
@@ -194,6 +206,9 @@ describe('docs: every command of the partner and operator guides runs against th
     DEMO_UPSTREAM: demoUpstream.issuer,
     DEMO_LMS: demoLms.issuer,
     SAML_SP: demoSamlSp.url,
+    ROSTER_SYNC: rosterSync.url,
+    SFTP_HOST: '127.0.0.1',
+    SFTP_PORT: String(sftpPort),
   });
 
   async function submitMessage(): Promise<string> {
@@ -280,6 +295,7 @@ describe('docs: every command of the partner and operator guides runs against th
         JWKS_URL: jwksUrl,
         NODE_ENV: 'development',
         ...LIMITS,
+        ...ROSTER_SOURCES,
       }),
       startService('alerts', { ...deliveryEnv, ...LIMITS }),
     ]);
@@ -292,6 +308,22 @@ describe('docs: every command of the partner and operator guides runs against th
       WEBHOOK_SWEEP_GRACE_MS: '1000',
     };
     dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
+    sftpPort = await freePort();
+    rosterSync = await startService(
+      'roster-sync',
+      {
+        DATABASE_URL: db.url,
+        REDIS_URL: process.env.REDIS_URL as string,
+        TOKEN_ISSUER: ISSUER,
+        ...ROSTER_SOURCES,
+        ROSTER_SFTP_PORT: String(sftpPort),
+        ROSTER_SFTP_BIND: '127.0.0.1',
+        ROSTER_SFTP_ROOT: mkdtempSync(path.join(tmpdir(), 'docs-sftp-')),
+        ROSTER_SFTP_SCAN_INTERVAL_MS: '300',
+      },
+      undefined,
+      'apps/oneroster/src/sources/worker/main',
+    );
 
     operatorToken = await clientToken(identity.url, OPERATOR);
     partnerToken = await clientToken(
@@ -315,6 +347,7 @@ describe('docs: every command of the partner and operator guides runs against th
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await Promise.all([
+      rosterSync?.stop(),
       dispatcher?.stop(),
       alerts?.stop(),
       oneroster?.stop(),
@@ -530,6 +563,19 @@ describe('docs: every command of the partner and operator guides runs against th
     );
     expect(held).toEqual([{ n: 1 }]);
     expect(await rows(`SELECT id FROM users WHERE email = 'new.learner@lioncity.edu.example'`)).toEqual([]);
+  });
+
+  it('operators/connecting-a-school-sis.md: a SIS API synced, a schedule, a wiping sync held and rejected, an SFTP drop imported and archived', async () => {
+    expectRan(await runDoc(parseDoc('docs/operators/connecting-a-school-sis.md'), env()));
+    const syncs = await rows<{ status: string; trigger: string }>(
+      `SELECT s.status, s.trigger FROM roster_syncs s JOIN tenants t ON t.id = s.tenant_id WHERE t.name = 'Bayview College' ORDER BY s.created_at`,
+    );
+    expect(syncs.map((s) => `${s.trigger}:${s.status}`)).toEqual([
+      'manual:succeeded',
+      'manual:succeeded',
+      'manual:rejected',
+      'sftp:succeeded',
+    ]);
   });
 
   it('names only metrics the services export', async () => {

@@ -53,12 +53,13 @@ export async function startService(
   name: string,
   env: Record<string, string>,
   fixedPort?: number,
+  entry = `apps/${name}/src/main`,
 ): Promise<ServiceProcess> {
   const port = fixedPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const started = await startServerProcess({
     name,
-    args: [path.join(root, 'tools/runtime/run-dist.js'), `apps/${name}/src/main`],
+    args: [path.join(root, 'tools/runtime/run-dist.js'), entry],
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
