@@ -64,6 +64,8 @@ export const KNOWN_VARIABLES = new Set<string>([
   'WEBHOOK_MAX_RETRIES',
   'WEBHOOK_CONCURRENCY',
   'WEBHOOK_RETRY_AFTER_MAX_SECONDS',
+  'WEBHOOK_DISABLE_AFTER_FAILING_MS',
+  'WEBHOOK_DISABLE_AFTER_UNDELIVERABLE',
   'PUBLIC_BASE_URL',
   'ALERTS_PUBLIC_BASE_URL',
   // rate limits and load shedding (libs/config/src/traffic-env.ts)

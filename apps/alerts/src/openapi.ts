@@ -12,6 +12,7 @@ import {
   type SchemaObject,
 } from '@edu/http';
 import {
+  DELIVERY_EVENT_TYPES,
   DELIVERY_REASONS,
   DELIVERY_STATUSES,
   WEBHOOK_DISABLED_REASONS,
@@ -121,7 +122,15 @@ const DELIVERY: Record<string, SchemaObject> = {
   webhook_id: uuid,
   message_id: nullable(uuid),
   type: { type: 'string', enum: [...WEBHOOK_TYPES] },
-  trigger: { type: 'string', description: 'What created the delivery (a message, a redelivery, a test)' },
+  trigger: {
+    type: 'string',
+    enum: ['message', 'redeliver', 'test', 'event'],
+    description: 'What created the delivery (a message, a redelivery, a test, an operational event)',
+  },
+  event_type: {
+    ...nullable({ type: 'string', enum: [...DELIVERY_EVENT_TYPES] }),
+    description: 'What an event delivery tells (endpoint.disabled: a webhook of the app was disabled)',
+  },
   redelivery_of: nullable(uuid),
   status: { type: 'string', enum: [...DELIVERY_STATUSES] },
   attempt_count: { type: 'integer', minimum: 0 },
@@ -181,6 +190,10 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
           'endpoint_gone: it answered 410 Gone; failing: it failed continuously for the configured period; undeliverable: too many deliveries in a row became undeliverable',
       },
       disabled_at: nullable(time),
+      failing_since: {
+        ...nullable(time),
+        description: 'The first failed attempt since the last delivered one: a webhook failing long enough is disabled',
+      },
     },
     [],
     'Spec 2.11, with how its deliveries are signed and whether it is disabled',

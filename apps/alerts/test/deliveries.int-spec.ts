@@ -138,6 +138,7 @@ describe('alerts API: delivery log, redelivery and test deliveries', () => {
       message_id: expect.any(String),
       type: 'notification-only',
       trigger: 'message',
+      event_type: null,
       redelivery_of: null,
       status: 'awaiting_retry',
       attempt_count: 2,

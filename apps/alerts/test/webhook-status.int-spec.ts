@@ -98,6 +98,23 @@ describe('alerts API: disabled webhooks and re-enabling', () => {
     expect(again.body.updated_props).toEqual({});
   });
 
+  it('shows an endpoint.disabled event in the delivery log, which cannot be redelivered, and the failing clock on getWebhook', async () => {
+    const { id } = await s.webhook(token, 'https://hooks.partner.example/told');
+    await s.ds.query(`UPDATE webhooks SET failing_since = now() - interval '1 hour' WHERE id = $1`, [id]);
+    const [{ id: eventId }] = await s.ds.query(
+      `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, kind, trigger, status, finished_at, event_type, event)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'notification-only', 'event', 'delivered', now(), 'endpoint.disabled', '{"webhook_id": "x"}')
+       RETURNING id`,
+      [s.tenantA, s.partner, id],
+    );
+    const got = await s.http().get(`/v2/alerts/webhook/${id}`).set(as(token)).expect(200);
+    expect(Date.now() - Date.parse(got.body.failing_since)).toBeGreaterThan(3_500_000);
+    const one = await s.http().get(`/v2/alerts/webhook/${id}/deliveries/${eventId}`).set(as(token)).expect(200);
+    expect(one.body).toMatchObject({ trigger: 'event', event_type: 'endpoint.disabled', message_id: null });
+    const res = await s.http().post(`/v2/alerts/webhook/${id}/deliveries/${eventId}/redeliver`).set(as(token));
+    expectError(res, 409, 'conflict');
+  });
+
   it('changes the endpoint of a disabled webhook without re-enabling it', async () => {
     const { id } = await disabledWebhook(1);
     await s

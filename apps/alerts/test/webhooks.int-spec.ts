@@ -94,6 +94,7 @@ describe('alerts API: webhook management', () => {
       status: 'active',
       disabled_reason: null,
       disabled_at: null,
+      failing_since: null,
     });
 
     const listed = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).expect(200);

@@ -88,7 +88,10 @@ export class DeliveriesService {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const original = await this.find(tenantId, hook.id, deliveryId);
     if (!original.message_id)
-      throw new ApiError(ApiErrorCode.Conflict, 'A test delivery cannot be redelivered; send another test');
+      throw new ApiError(
+        ApiErrorCode.Conflict,
+        'Only message deliveries can be redelivered (a test or event delivery cannot); send another test',
+      );
     if (isOpenDelivery(original.status) || original.status === 'held')
       throw new ApiError(
         ApiErrorCode.Conflict,

@@ -7,6 +7,8 @@ export interface DeliveryView {
   message_id: string | null;
   type: string;
   trigger: string;
+  /** What an event delivery tells (`endpoint.disabled`); null for the others. */
+  event_type: string | null;
   redelivery_of: string | null;
   status: string;
   attempt_count: number;
@@ -43,6 +45,7 @@ export function toDeliveryView(d: DeliveryRow): DeliveryView {
     message_id: d.message_id,
     type: d.kind,
     trigger: d.trigger,
+    event_type: d.event_type,
     redelivery_of: d.redelivery_of,
     status: d.status,
     attempt_count: d.attempt_count,

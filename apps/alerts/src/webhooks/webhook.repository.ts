@@ -76,7 +76,8 @@ export class WebhookRepository {
   enable(appId: string, id: string): Promise<ReleasedDelivery[] | undefined> {
     return this.ds.transaction(async (em) => {
       const [rows]: [unknown[], number] = await em.query(
-        `UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL, updated_at = now()
+        `UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL,
+                failing_since = NULL, consecutive_undeliverable = 0, updated_at = now()
           WHERE id = $1 AND app_id = $2 AND status = 'disabled' RETURNING id`,
         [id, appId],
       );

@@ -33,6 +33,7 @@ export const toWebhookView = (w: WebhookEntity): WebhookView => ({
   status: w.status,
   disabled_reason: w.disabledReason,
   disabled_at: iso(w.disabledAt),
+  failing_since: iso(w.failingSince),
 });
 
 /** Webhook registrations of the calling app (spec 4.3: an app acts on its own webhooks only). */

@@ -68,6 +68,25 @@ export class DispatcherEnv extends WithWebhookDelivery(BaseEnv) {
   @Max(1_000)
   WEBHOOK_RETRY_AFTER_SECOND_MS = 1_000;
 
+  /**
+   * A webhook failing continuously this long (no delivered attempt since its first failure) is
+   * disabled as dead (5 days, as Svix); 0 turns the rule off.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  WEBHOOK_DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+
+  /**
+   * A webhook with this many deliveries in a row undeliverable (each after its whole schedule) is
+   * disabled as dead; 0 turns the rule off.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  WEBHOOK_DISABLE_AFTER_UNDELIVERABLE = 100;
+
   /** Deliveries in flight per worker process. */
   @ToInt()
   @IsInt()

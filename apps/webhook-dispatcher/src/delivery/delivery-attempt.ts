@@ -58,14 +58,17 @@ export class DeliveryAttempt {
     return {
       deliveryId: d.id,
       webhookId: d.webhook_id,
+      tenantId: d.tenant_id,
       messageId: d.message_id,
       attemptNumber,
       status,
       dueAt: nextDelayMs === null ? null : new Date(Date.now() + nextDelayMs),
       nextDelayMs,
       retryAfter: asked,
-      // A test delivery only reports what the endpoint answers; real deliveries act on a 410.
+      // A test delivery only reports what the endpoint answers; real deliveries keep the webhook's
+      // health (a 410 disables it at once, failing too long or too often too).
       endpointGone: sent.status === 410 && d.trigger !== 'test',
+      affectsHealth: d.trigger !== 'test',
       startedAt: sent.startedAt,
       durationMs: sent.durationMs,
       url,

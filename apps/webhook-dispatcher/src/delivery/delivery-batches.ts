@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DispatchRepository, type AttemptOutcome, type DeliveryToSend, type DisabledWebhook } from '@edu/persistence';
+import { DispatcherEnv } from '../config/dispatcher.env';
 import { DispatcherMetrics } from './dispatcher.metrics';
 import { MicroBatch } from './micro-batch';
 
@@ -25,11 +26,15 @@ export class DeliveryReads extends MicroBatch<string, DeliveryToSend | undefined
  */
 @Injectable()
 export class OutcomeWrites extends MicroBatch<AttemptOutcome, { webhookDisabled: boolean }> {
-  constructor(repo: DispatchRepository, metrics: DispatcherMetrics) {
+  constructor(repo: DispatchRepository, metrics: DispatcherMetrics, env: DispatcherEnv) {
     const logger = new Logger('WebhookHealth');
+    const rules = {
+      failingForMs: env.WEBHOOK_DISABLE_AFTER_FAILING_MS,
+      undeliverableInARow: env.WEBHOOK_DISABLE_AFTER_UNDELIVERABLE,
+    };
     super(
       async (outcomes) => {
-        const disabled = await repo.recordOutcomes(outcomes);
+        const disabled = await repo.recordOutcomes(outcomes, rules);
         for (const w of disabled) reportDisabled(w, metrics, logger);
         const ids = new Set(disabled.map((w) => w.id));
         return outcomes.map((o) => ({ webhookDisabled: ids.has(o.webhookId) }));
@@ -43,7 +48,14 @@ export class OutcomeWrites extends MicroBatch<AttemptOutcome, { webhookDisabled:
 function reportDisabled(w: DisabledWebhook, metrics: DispatcherMetrics, logger: Logger): void {
   metrics.webhooksDisabled.inc({ reason: w.disabled_reason });
   logger.warn(
-    { webhookId: w.id, appId: w.app_id, endpoint: w.endpoint, reason: w.disabled_reason },
-    'Webhook disabled: its deliveries are held until its app re-enables it',
+    {
+      webhookId: w.id,
+      appId: w.app_id,
+      endpoint: w.endpoint,
+      reason: w.disabled_reason,
+      failingSince: w.failing_since,
+      undeliverableInARow: w.consecutive_undeliverable,
+    },
+    'Webhook disabled: its deliveries are held until its app re-enables it; the app is sent endpoint.disabled',
   );
 }

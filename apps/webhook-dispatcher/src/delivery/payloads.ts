@@ -4,7 +4,7 @@ import { withheldFields, withholdFromAlertMessage, WITHHOLD_CATEGORIES, type Wit
 /** The body claim of a delivery token: its name and JSON text. */
 export interface DeliveryBody {
   type: string;
-  claim: 'notice' | 'message';
+  claim: 'notice' | 'message' | 'event';
   /** The whole body, or with `endsWithMessage` its start. */
   json: string;
   subject: string;
@@ -81,8 +81,15 @@ export function messageTailJson(m: MessageBodyText, withhold: readonly WithholdC
   return ['"recipient":', j(shown.recipient), ',"alerts":', j(shown.alerts), '}'];
 }
 
-/** What a delivery carries, by its kind (design §6); test deliveries carry a short notice. */
+/**
+ * What a delivery carries, by its kind (design §6); test deliveries carry a short notice, event
+ * deliveries (`endpoint.disabled`) their stored event under `event`, about the webhook it names.
+ */
 export function deliveryBody(d: DeliveryToSend, alertsBaseUrl: string | undefined): DeliveryBody {
+  if (d.trigger === 'event' && d.event_type && d.event_json) {
+    const event = JSON.parse(d.event_json) as { webhook_id?: string };
+    return { type: d.event_type, claim: 'event', subject: event.webhook_id ?? d.id, json: d.event_json };
+  }
   if (d.trigger === 'test' || !d.message_id) {
     return {
       type: 'test',

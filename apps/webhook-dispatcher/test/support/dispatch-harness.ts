@@ -193,7 +193,8 @@ export class DispatchHarness {
   async reenable(hook: WebhookEntity): Promise<string[]> {
     const released = await this.ds.transaction(async (em) => {
       await em.query(
-        `UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL WHERE id = $1 AND status = 'disabled'`,
+        `UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL,
+                consecutive_undeliverable = 0 WHERE id = $1 AND status = 'disabled'`,
         [hook.id],
       );
       return new WebhookDeliveriesRepository(this.ds).releaseHeld(em, hook.id);

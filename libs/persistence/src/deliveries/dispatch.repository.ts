@@ -16,16 +16,20 @@ import {
   type MessageCounts,
 } from './delivery-sql';
 import { applyOutcomes, flagUndeliverableMessages, insertAttempts, type AttemptOutcome } from './outcome-sql';
-import { disableWebhooks, type DisabledWebhook } from './webhook-health';
+import { insertDisabledEvents } from './webhook-events';
+import { updateWebhookHealth, type DisabledWebhook, type DisableRules } from './webhook-health';
 
 export type { AttemptOutcome } from './outcome-sql';
-export type { DisabledWebhook } from './webhook-health';
+export type { DisabledWebhook, DisableRules } from './webhook-health';
 
 /** What one attempt needs, read in one query for a batch of deliveries. */
 export type DeliveryToSend = ColumnsOf<
   WebhookDeliveryEntity,
-  'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status'
-> &
+  'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status' | 'eventType'
+> & {
+  /** An event delivery's body as JSON text; null for the others. */
+  event_json: string | null;
+} &
   /** The webhook's current endpoint and signing secrets (sealed); null once the webhook is deleted. */
   JoinedColumnsOf<WebhookEntity, 'endpoint' | 'signingSecret' | 'previousSigningSecret' | 'previousSecretExpiresAt'> & {
     /** The webhook's status (`webhooks.status`): a disabled one's deliveries are held, not sent. */
@@ -57,7 +61,7 @@ export class DispatchRepository {
 
   loadForSending(ids: string[]): Promise<DeliveryToSend[]> {
     return this.ds.query(
-      `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status,
+      `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status, d.event_type, d.event::text AS event_json,
               w.endpoint, w.status AS webhook_status, w.signing_secret, w.previous_signing_secret, w.previous_secret_expires_at, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
               CASE WHEN d.kind <> 'full-payload' THEN json_array_length(m.alerts::json) END AS group_count,
               CASE WHEN d.kind <> 'full-payload' THEN m.recipient::text END AS recipient_json,
@@ -91,16 +95,19 @@ export class DispatchRepository {
   /**
    * Writes a batch of attempts and the deliveries' new states in one transaction. A delivery
    * cancelled meanwhile stays cancelled; a re-run of an attempt (after a worker crash) replaces
-   * that attempt's record. Messages with a newly undeliverable delivery are flagged, and webhooks
-   * the outcomes disable are disabled (their open deliveries held). Returns those webhooks.
+   * that attempt's record. Messages with a newly undeliverable delivery are flagged. The webhooks'
+   * health follows the outcomes: those that answered 410, or that `rules` find dead, are disabled
+   * (their open deliveries held) and their apps told (`endpoint.disabled`). Returns those webhooks.
    */
-  async recordOutcomes(outcomes: AttemptOutcome[]): Promise<DisabledWebhook[]> {
+  async recordOutcomes(outcomes: AttemptOutcome[], rules: DisableRules): Promise<DisabledWebhook[]> {
     if (outcomes.length === 0) return [];
     return this.ds.transaction(async (em) => {
       await insertAttempts(em, outcomes);
       await applyOutcomes(em, outcomes);
       await flagUndeliverableMessages(em, outcomes);
-      return disableWebhooks(em, outcomes);
+      const disabled = await updateWebhookHealth(em, outcomes, rules);
+      await insertDisabledEvents(em, disabled);
+      return disabled;
     });
   }
 

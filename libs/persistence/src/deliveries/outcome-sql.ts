@@ -19,12 +19,14 @@ type AttemptRecord = Pick<
 
 /** The result of one attempt, written with the delivery's new state. */
 export type AttemptOutcome = AttemptRecord &
-  Pick<WebhookDeliveryEntity, 'messageId' | 'dueAt' | 'webhookId'> & {
+  Pick<WebhookDeliveryEntity, 'messageId' | 'dueAt' | 'webhookId' | 'tenantId'> & {
     status: Extract<DeliveryStatus, 'delivered' | 'awaiting_retry' | 'undeliverable'>;
     /** Dispatcher process that made the attempt. */
     workerId: string;
     /** The endpoint answered 410 Gone to a real (not test) delivery: its webhook is disabled at once. */
     endpointGone: boolean;
+    /** Whether the answer counts towards the webhook's health (not for test deliveries). */
+    affectsHealth: boolean;
   };
 
 const column = <K extends keyof AttemptOutcome>(outcomes: AttemptOutcome[], k: K) => outcomes.map((o) => o[k]);

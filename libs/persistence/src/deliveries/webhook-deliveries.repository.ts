@@ -18,6 +18,7 @@ export type DeliveryRow = ColumnsOf<
   | 'messageId'
   | 'kind'
   | 'trigger'
+  | 'eventType'
   | 'redeliveryOf'
   | 'status'
   | 'attemptCount'
@@ -54,7 +55,7 @@ export interface FanOutPlan {
   withheld: { messageId: string; appId: string }[];
 }
 
-const COLUMNS = `id, webhook_id, message_id, kind, trigger, redelivery_of, status, attempt_count, due_at, last_status_code, last_error_code, created_at, first_attempt_at, finished_at, reason`;
+const COLUMNS = `id, webhook_id, message_id, kind, trigger, event_type, redelivery_of, status, attempt_count, due_at, last_status_code, last_error_code, created_at, first_attempt_at, finished_at, reason`;
 
 /**
  * Every write of the API side to webhook_deliveries (fan-out, redelivery, test deliveries,

@@ -60,6 +60,14 @@ export class WebhookEntity {
   @Column({ type: 'timestamptz', name: 'disabled_at', nullable: true })
   disabledAt: Date | null;
 
+  /** The first failed attempt since the last delivered one (null while it delivers): the dead-endpoint clock. */
+  @Column({ type: 'timestamptz', name: 'failing_since', nullable: true })
+  failingSince: Date | null;
+
+  /** Deliveries in a row that became undeliverable (reset by any delivered one). */
+  @Column({ type: 'integer', name: 'consecutive_undeliverable', default: 0 })
+  consecutiveUndeliverable: number;
+
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;
 

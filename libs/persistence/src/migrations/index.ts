@@ -22,6 +22,7 @@ import { AddDeliveryReason1764320000000 } from './1764320000000-AddDeliveryReaso
 import { AddRosterSyncs1764500000000 } from './1764500000000-AddRosterSyncs';
 import { AddWebhookSigningSecrets1764600000000 } from './1764600000000-AddWebhookSigningSecrets';
 import { AddWebhookStatus1764610000000 } from './1764610000000-AddWebhookStatus';
+import { AddWebhookHealth1764620000000 } from './1764620000000-AddWebhookHealth';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -50,4 +51,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddRosterSyncs1764500000000,
   AddWebhookSigningSecrets1764600000000,
   AddWebhookStatus1764610000000,
+  AddWebhookHealth1764620000000,
 ];

@@ -70,6 +70,8 @@ export interface WebhookView {
   status: WebhookStatus;
   disabled_reason: WebhookDisabledReason | null;
   disabled_at: string | null;
+  /** An active webhook failing since then (no delivered attempt since): it is disabled if it goes on long enough. */
+  failing_since: string | null;
 }
 
 /** Spec 2.12; `secret` on newWebhook only: the Standard Webhooks secret, shown this once. */

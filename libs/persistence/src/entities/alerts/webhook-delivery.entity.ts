@@ -34,8 +34,15 @@ export const OPEN_DELIVERY_STATUSES_SQL = `(${OPEN_DELIVERY_STATUSES.map((s) => 
 /** Deliveries not sent yet that still may be: the open ones and the held ones (cancelled with their webhook, counted as queued). */
 export const UNSENT_DELIVERY_STATUSES_SQL = `(${[...OPEN_DELIVERY_STATUSES, 'held'].map((s) => `'${s}'`).join(', ')})`;
 
-/** Why a delivery exists: fan-out of a new message, a partner's redeliver request, or a test. */
-export type DeliveryTrigger = 'message' | 'redeliver' | 'test';
+/**
+ * Why a delivery exists: fan-out of a new message, a partner's redeliver request, a test, or an
+ * operational event about the app's webhooks (`event_type`, e.g. `endpoint.disabled`).
+ */
+export type DeliveryTrigger = 'message' | 'redeliver' | 'test' | 'event';
+
+/** Operational events delivered to an app's webhooks. Values are sent and stored: do not rename. */
+export const DELIVERY_EVENT_TYPES = ['endpoint.disabled'] as const;
+export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 /**
  * One delivery of an alert message to one webhook: the record of truth behind the queue job
@@ -115,4 +122,12 @@ export class WebhookDeliveryEntity {
   /** Why a `withheld` (`not_shared`) or `held` (`webhook_disabled`) delivery is not sent; null otherwise. */
   @Column({ type: 'text', nullable: true })
   reason: DeliveryReason | null;
+
+  /** What an `event` delivery tells (`endpoint.disabled`); null for every other delivery. */
+  @Column({ type: 'text', name: 'event_type', nullable: true })
+  eventType: DeliveryEventType | null;
+
+  /** An `event` delivery's body (a payload of its own, as a message's is the message's). */
+  @Column({ type: 'jsonb', nullable: true })
+  event: Record<string, unknown> | null;
 }
