@@ -40,6 +40,7 @@ import {
 } from './gradebook';
 import { deployBenchApp } from './apps';
 import { deployClassShared, SHARED_CLASSES, type SharedDeployment } from './sharing';
+import { importWithoutEvents, readFeed } from './events';
 import { BenchIssuer } from './issuer';
 import {
   createPartners,
@@ -245,6 +246,8 @@ interface ImportFigures {
   seconds: number;
   rowsPerSecond: number;
   copyReference?: CopyReference;
+  /** The same package into a scratch database without the change feed's triggers (rows/s). */
+  withoutEventsRowsPerSecond?: number;
 }
 
 interface Loaded {
@@ -283,6 +286,14 @@ async function loadDistrict(b: Bench): Promise<Loaded> {
   if (report.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
   const importRowsPerSecond = Math.round(report.rows / importSeconds);
   log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
+  let withoutEventsRowsPerSecond: number | undefined;
+  if (b.args.copyReference ?? !b.args.only) {
+    log('the same package without the change feed (scratch database, capture triggers off)');
+    withoutEventsRowsPerSecond = await importWithoutEvents(b.db.url, b.dataDir, rootOrg);
+    log(
+      `  ${withoutEventsRowsPerSecond} rows/s without events: with them ${(importRowsPerSecond / withoutEventsRowsPerSecond).toFixed(2)} x`,
+    );
+  }
   if (!b.args.keep) rmSync(b.dataDir, { recursive: true, force: true });
   let copyReference: CopyReference | undefined;
   if (b.args.copyReference ?? !b.args.only) {
@@ -290,7 +301,13 @@ async function loadDistrict(b: Bench): Promise<Loaded> {
     copyReference = await measureCopyReference(b.db.url);
     for (const line of describeCopyReference(copyReference)) log(`  ${line}`);
   }
-  const imported = { rows: report.rows, seconds: importSeconds, rowsPerSecond: importRowsPerSecond, copyReference };
+  const imported = {
+    rows: report.rows,
+    seconds: importSeconds,
+    rowsPerSecond: importRowsPerSecond,
+    copyReference,
+    withoutEventsRowsPerSecond,
+  };
   return { tenantId, deploymentId, appId, counts: summary.counts, generateSeconds, imported };
 }
 
@@ -345,6 +362,7 @@ function startService(b: Bench, port: number, env: NodeJS.ProcessEnv): ChildProc
       TOKEN_ISSUER: b.issuer.issuer,
       TOKEN_AUDIENCE: b.issuer.audience,
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ROSTER_EVENTS_CURSOR_SECRET: 'bench-roster-events-cursor-secret-of-this-run',
       ...env,
     },
     // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
@@ -629,15 +647,40 @@ async function prepareSharing(
   return { deployment, auth, figures };
 }
 
+/** Events a feed read walks at most (a full-size import logs about 3,000,000). */
+const FEED_READ_EVENTS = 200_000;
+
+/** The change feed read by the bench's deployment from the beginning: events/s. */
+async function measureFeed(b: Bench, loaded: Loaded, t: Targets): Promise<{ events: number; perSecond: number }> {
+  const scope = 'https://api.edu.example/scope/roster/events.readonly';
+  const c = new Client({ connectionString: b.db.url });
+  await c.connect();
+  await c.query('UPDATE tenant_app_deployments SET scope = array_append(scope, $2) WHERE id = $1', [
+    loaded.deploymentId,
+    scope,
+  ]);
+  await c.end();
+  const token = await b.issuer.mint({
+    scopes: [scope],
+    tenantId: loaded.tenantId,
+    deploymentId: loaded.deploymentId,
+    sub: loaded.appId,
+  });
+  const figures = await readFeed(t.serviceUrl, { authorization: `Bearer ${token}` }, FEED_READ_EVENTS);
+  log(`change feed: ${figures.events} events read at ${figures.perSecond} events/s`);
+  return figures;
+}
+
 /** Prints the table and writes the run's JSON to bench/results/. */
 function report(
   b: Bench,
-  loaded: Loaded & { sharing: SharingFigures },
+  loaded: Loaded & { sharing: SharingFigures; feed?: { events: number; perSecond: number } },
   results: RunResult[],
   syncs: SyncResult[],
   started: number,
 ): void {
   const targets = evaluate(results, loaded.imported.rowsPerSecond);
+  targets.push(...feedTargets(loaded.imported, loaded.feed));
   const output = {
     when: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
@@ -647,6 +690,7 @@ function report(
     generateSeconds: loaded.generateSeconds,
     import: loaded.imported,
     sharing: loaded.sharing,
+    feed: loaded.feed,
     durationSeconds: b.args.duration,
     serviceLogLevel: b.args.logLevel,
     results,
@@ -689,14 +733,35 @@ async function main(): Promise<void> {
     await checkScenariosAnswer(targets, [BASELINE_PAGE_1, ...scenarios]);
     scenarios.splice(1, 0, await revalidationScenario(targets.serviceUrl, `${PREFIX}/users?limit=100`, targets.auth));
     const results = await measureScenarios(args, targets, scenarios, district.graded);
+    const feed = !args.only || 'feed'.includes(args.only) ? await measureFeed(b, loaded, targets) : undefined;
     const syncs = !args.only || 'syncs'.includes(args.only) ? await measureSyncs(b, loaded, targets) : [];
-    report(b, { ...loaded, sharing: shared.figures }, results, syncs, started);
+    report(b, { ...loaded, sharing: shared.figures, feed }, results, syncs, started);
   } finally {
     for (const child of b.children) await stopChild(child);
     await issuer.stop();
     if (!args.keep) rmSync(b.dataDir, { recursive: true, force: true });
     await db.stop();
   }
+}
+
+/** The change feed's targets: an import with events at >= 0.9 x one without, the feed read at >= 20,000 events/s. */
+function feedTargets(imp: ImportFigures, feed?: { perSecond: number }): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  if (imp.withoutEventsRowsPerSecond) {
+    const ratio = imp.rowsPerSecond / imp.withoutEventsRowsPerSecond;
+    out.push({
+      target: 'import with the change feed >= 0.9 x without',
+      measured: `${ratio.toFixed(2)} x (${imp.rowsPerSecond} vs ${imp.withoutEventsRowsPerSecond} rows/s)`,
+      met: ratio >= 0.9,
+    });
+  }
+  if (feed)
+    out.push({
+      target: 'change feed read >= 20,000 events/s',
+      measured: `${feed.perSecond} events/s`,
+      met: feed.perSecond >= 20_000,
+    });
+  return out;
 }
 
 interface TargetCheck {

@@ -127,6 +127,7 @@ describe('platform (separate processes)', () => {
           NODE_ENV: 'production',
           DATABASE_URL: db.url,
           JWKS_URL: 'http://127.0.0.1:1/jwks.json',
+          ROSTER_EVENTS_CURSOR_SECRET: 'a-cursor-secret-of-this-test-at-least-32-characters',
         },
         encoding: 'utf8',
         timeout: 30_000,

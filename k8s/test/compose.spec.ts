@@ -277,6 +277,7 @@ describe('the proxy (the unified host on one port)', () => {
       '/ims/oneroster/rostering/v1p2/ -> http://oneroster:3001',
       '/ims/oneroster/gradebook/v1p2/ -> http://oneroster:3001',
       '/ims/oneroster/resources/v1p2/ -> http://oneroster:3001',
+      '/roster-events/v1/ -> http://oneroster:3001',
       '/v2/alerts/ -> http://alerts:3002',
     ]);
     const hidden = [

@@ -214,6 +214,7 @@ describe.each(Object.entries(DEPLOYABLES))('ingress of %s', (_name, { dir, apps 
       'Prefix /ims/oneroster/rostering/v1p2 -> oneroster',
       'Prefix /ims/oneroster/gradebook/v1p2 -> oneroster',
       'Prefix /ims/oneroster/resources/v1p2 -> oneroster',
+      'Prefix /roster-events/v1 -> oneroster',
       'Prefix /v2/alerts -> alerts',
     ]);
   });

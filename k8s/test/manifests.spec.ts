@@ -54,6 +54,7 @@ const PLACEHOLDER_SECRETS: Record<string, string> = {
   REDIS_URL: 'redis://redis.internal:6379',
   OPERATOR_CLIENT_SECRET: 'placeholder-operator-secret-from-the-secret-store',
   KEY_ENCRYPTION_KEY: 'placeholder-key-encryption-key-from-the-secret-store',
+  ROSTER_EVENTS_CURSOR_SECRET: 'placeholder-roster-events-cursor-secret-from-the-secret-store',
   REPLICATION_SOURCE_URL: 'postgres://replicator:placeholder@global-postgres.internal:5432/edu',
 };
 
@@ -388,6 +389,7 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       const needed = ['DATABASE_URL', ...(REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
       if (app === 'identity') needed.push('OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', ...SIGNIN_VARIABLES);
       if (app === 'webhook-dispatcher' || app === 'alerts') needed.push('KEY_ENCRYPTION_KEY');
+      if (app === 'oneroster') needed.push('ROSTER_EVENTS_CURSOR_SECRET');
       expect(refs.sort()).toEqual(needed.sort());
       // The sign-in settings are optional keys of their own optional Secret: a stack without them starts.
       const signIn = envOf(mainContainer(d)).filter((v) => SIGNIN_VARIABLES.includes(v.name));

@@ -30,6 +30,7 @@ import { GRADEBOOK_COLLECTIONS, GRADEBOOK_SINGLES } from './gradebook/gradebook-
 import { RESOURCE_COLLECTIONS, RESOURCE_SINGLES } from './resources/resource-operations';
 import { COLLECTIONS, SINGLES, type CollectionOperation, type SingleOperation } from './roster/roster-operations';
 import { describeSourceRoute, SOURCE_SCHEMAS } from './sources/sources-openapi';
+import { describeEventRoute, EVENT_SCHEMAS } from './events/events-openapi';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const str: SchemaObject = { type: 'string' };
@@ -465,7 +466,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const doc = SwaggerModule.createDocument(app, config);
   doc.components = {
     ...doc.components,
-    schemas: { ...doc.components?.schemas, ...oneRosterSchemas(), ...SOURCE_SCHEMAS },
+    schemas: { ...doc.components?.schemas, ...oneRosterSchemas(), ...SOURCE_SCHEMAS, ...EVENT_SCHEMAS },
   };
   const all = documentedOperations(app, doc);
   // The catch-alls are not operations; the v1.2 services have documents of their own.
@@ -474,7 +475,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const ops = all.filter((o) => !leftOut(o));
   addRouteScopes(app, doc, ops, `${env.TOKEN_ISSUER.replace(/\/+$/, '')}/oauth/token`);
   declarePathParameters(ops);
-  for (const op of ops) if (!describe(op) && !describeSourceRoute(op)) IMPORTS[op.handler]?.(op);
+  for (const op of ops)
+    if (!describe(op) && !describeSourceRoute(op) && !describeEventRoute(op)) IMPORTS[op.handler]?.(op);
   return doc;
 }
 

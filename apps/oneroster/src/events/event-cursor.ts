@@ -32,7 +32,8 @@ const invalid = () =>
  * cursor always replays to the current state.
  */
 export class FeedCursors {
-  constructor(private readonly secret: string) {}
+  /** @param secret undefined: not configured (production without ROSTER_EVENTS_CURSOR_SECRET): every use is a 503. */
+  constructor(private readonly secret: string | undefined) {}
 
   issue(owner: FeedOwner, at: FeedPosition): string {
     const payload = Buffer.from(JSON.stringify([1, owner.tenantId, owner.deploymentId, at.b, at.n])).toString(
@@ -60,6 +61,11 @@ export class FeedCursors {
   }
 
   private sign(payload: string): string {
+    if (this.secret === undefined)
+      throw new ApiError(
+        ApiErrorCode.ServiceUnavailable,
+        'The roster change feed is not configured on this host (ROSTER_EVENTS_CURSOR_SECRET)',
+      );
     return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 32);
   }
 

@@ -1,4 +1,4 @@
-import { IsInt, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { RefuseInProduction, Secret, ToInt } from '@edu/config';
 
 // The TypeScript mixin pattern requires a constructor type taking `any[]`.
@@ -14,13 +14,15 @@ export function WithRosterEvents<TBase extends Ctor>(Base: TBase) {
     /**
      * Signs the feed's cursors (HMAC-SHA256), so a cursor cannot be forged or moved to another
      * tenant or deployment. Every replica of a region needs the same value; changing it makes
-     * outstanding cursors invalid (their clients start again from `after=beginning`).
+     * outstanding cursors invalid (their clients start again from `after=beginning`). Unset: the
+     * demo value outside production; in production the feed answers 503 until it is set.
      */
     @Secret()
+    @ValidateIf((o: { ROSTER_EVENTS_CURSOR_SECRET?: string }) => o.ROSTER_EVENTS_CURSOR_SECRET !== undefined)
     @IsString()
     @MinLength(32)
     @RefuseInProduction(DEMO_ROSTER_EVENTS_CURSOR_SECRET)
-    ROSTER_EVENTS_CURSOR_SECRET = DEMO_ROSTER_EVENTS_CURSOR_SECRET;
+    ROSTER_EVENTS_CURSOR_SECRET?: string;
 
     /**
      * The horizon: events older than this many days are compacted to the latest event per object
@@ -41,7 +43,12 @@ export function WithRosterEvents<TBase extends Ctor>(Base: TBase) {
   return RosterEventsEnv;
 }
 
-/** The secret signing the feed's cursors. */
-export function rosterEventsSecret(env: { ROSTER_EVENTS_CURSOR_SECRET: string }): string {
-  return env.ROSTER_EVENTS_CURSOR_SECRET;
+/** The secret signing the feed's cursors; undefined in production until one is configured. */
+export function rosterEventsSecret(env: {
+  ROSTER_EVENTS_CURSOR_SECRET?: string;
+  NODE_ENV?: string;
+}): string | undefined {
+  return (
+    env.ROSTER_EVENTS_CURSOR_SECRET ?? (env.NODE_ENV === 'production' ? undefined : DEMO_ROSTER_EVENTS_CURSOR_SECRET)
+  );
 }
