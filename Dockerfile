@@ -4,7 +4,8 @@
 #
 #   docker build --build-arg APP=oneroster -t edu-platform/oneroster .
 #
-# APP is one of identity (3000), oneroster (3001), alerts (3002), webhook-dispatcher (3003).
+# APP is one of identity (3000), oneroster (3001), alerts (3002), webhook-dispatcher (3003),
+# roster-sync (3004).
 # The identity image also carries the migration runner:
 #
 #   docker run --rm -e DATABASE_URL=... edu-platform/identity \
@@ -72,6 +73,14 @@ FROM runtime AS app-webhook-dispatcher
 ENV APP=webhook-dispatcher PORT=3003
 EXPOSE 3003
 CMD ["node", "tools/runtime/run-dist.js", "apps/webhook-dispatcher/src/main"]
+
+# Roster sync worker: the oneroster app's second entry point (SIS pulls, SFTP drop, imports).
+# Port 3004 serves /health/* and /metrics; its SFTP endpoint listens on 2222 (ROSTER_SFTP_PORT).
+FROM runtime AS app-roster-sync
+ENV APP=roster-sync PORT=3004
+EXPOSE 3004
+# The flags of tools/runtime/node-flags.js for this entry point.
+CMD ["node", "--max-semi-space-size=64", "tools/runtime/run-dist.js", "apps/oneroster/src/sources/worker/main"]
 
 # ---------------------------------------------------------------------------------------------
 # final: the stage named by APP. An unknown APP fails the build (no stage of that name).

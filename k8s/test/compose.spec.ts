@@ -18,6 +18,7 @@ import {
 import {
   API_APPS,
   APP_PORTS,
+  EXTRA_PORTS,
   AppName,
   APPS,
   KNOWN_VARIABLES,
@@ -36,6 +37,7 @@ const ENV_CLASS: Record<AppName, new () => object> = {
   oneroster: ResourceServerEnv,
   alerts: ResourceServerEnv,
   'webhook-dispatcher': BaseEnv,
+  'roster-sync': BaseEnv,
 };
 
 const asObject = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
@@ -119,7 +121,9 @@ describe('docker-compose.yml', () => {
       expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
       expect(asObject(build.args).APP).toBe(app);
       const port = APP_PORTS[app];
-      expect(s.ports).toEqual([app === 'identity' ? `${port}:${port}` : `127.0.0.1:${port}:${port}`]);
+      // The roster sync worker's SFTP endpoint is published too: schools' SIS systems connect to it.
+      const extra = (EXTRA_PORTS[app] ?? []).map((p) => `${p}:${p}`);
+      expect(s.ports).toEqual([app === 'identity' ? `${port}:${port}` : `127.0.0.1:${port}:${port}`, ...extra]);
       expect(environmentOf(s).PORT).toBe(String(port));
     },
   );

@@ -32,6 +32,7 @@ import { validateWithModels } from './kubernetes-models';
 import {
   API_APPS,
   APP_PORTS,
+  EXTRA_PORTS,
   AppName,
   APPS,
   KNOWN_VARIABLES,
@@ -64,6 +65,7 @@ const ENV_CLASS: Record<AppName, new () => object> = {
   oneroster: ResourceServerEnv,
   alerts: ResourceServerEnv,
   'webhook-dispatcher': BaseEnv,
+  'roster-sync': BaseEnv,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -286,7 +288,7 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
         asArray(c.ports)
           .filter(isObject)
           .map((p) => p.containerPort),
-      ).toEqual([APP_PORTS[app]]);
+      ).toEqual([APP_PORTS[app], ...(EXTRA_PORTS[app] ?? [])]);
       expect(effectiveEnv(objects, c).PORT).toBe(String(APP_PORTS[app]));
       const annotations = asObject(podTemplateMetadataOf(d)?.annotations);
       expect([annotations['prometheus.io/port'], annotations['prometheus.io/path']]).toEqual([
@@ -389,6 +391,7 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       const needed = ['DATABASE_URL', ...(REDIS_APPS.includes(app) ? ['REDIS_URL'] : [])];
       if (app === 'identity') needed.push('OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', ...SIGNIN_VARIABLES);
       if (app === 'webhook-dispatcher' || app === 'alerts') needed.push('KEY_ENCRYPTION_KEY');
+      if (app === 'roster-sync') needed.push('KEY_ENCRYPTION_KEY', 'ROSTER_SFTP_HOST_KEY');
       if (app === 'oneroster') needed.push('ROSTER_EVENTS_CURSOR_SECRET');
       expect(refs.sort()).toEqual(needed.sort());
       // The sign-in settings are optional keys of their own optional Secret: a stack without them starts.
@@ -481,7 +484,7 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       }
     }
     for (const app of apps) {
-      const wanted = app === 'webhook-dispatcher' ? 'webhook-dispatcher-metrics' : app;
+      const wanted = app === 'webhook-dispatcher' || app === 'roster-sync' ? `${app}-metrics` : app;
       expect(services.map((s) => s.metadata.name)).toContain(wanted);
     }
   });

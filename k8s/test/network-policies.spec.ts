@@ -291,6 +291,7 @@ describe.each(Object.entries(DEPLOYABLES))('network policies of %s', (_name, { d
       oneroster: { redis: true, publicHttps: dir !== 'base' },
       alerts: { redis: true, publicHttps: dir !== 'base' },
       'webhook-dispatcher': { redis: true, publicHttps: true },
+      'roster-sync': { redis: true, publicHttps: true },
       migrate: { redis: false, publicHttps: false },
     };
     for (const [name, source] of pods) {

@@ -6,6 +6,8 @@ export const APP_PORTS = {
   oneroster: 3001,
   alerts: 3002,
   'webhook-dispatcher': 3003,
+  // The roster sync worker (apps/oneroster/src/sources/worker): health and metrics; SFTP on 2222.
+  'roster-sync': 3004,
 } as const;
 export type AppName = keyof typeof APP_PORTS;
 export const APPS = Object.keys(APP_PORTS) as AppName[];
@@ -13,8 +15,11 @@ export const APPS = Object.keys(APP_PORTS) as AppName[];
 /** The HTTP APIs (autoscaled, behind Services); the dispatcher serves health and metrics only. */
 export const API_APPS: AppName[] = ['identity', 'oneroster', 'alerts'];
 
-/** Apps that use Redis: the BullMQ queue (alerts, dispatcher) and the rate-limit counters (identity, oneroster, alerts). */
-export const REDIS_APPS: AppName[] = ['identity', 'oneroster', 'alerts', 'webhook-dispatcher'];
+/** Ports an app listens on besides its HTTP port: the roster sync worker's SFTP endpoint. */
+export const EXTRA_PORTS: Partial<Record<AppName, number[]>> = { 'roster-sync': [2222] };
+
+/** Apps that use Redis: the BullMQ queues (alerts, dispatcher, roster-sync) and the rate-limit counters (identity, oneroster, alerts). */
+export const REDIS_APPS: AppName[] = ['identity', 'oneroster', 'alerts', 'webhook-dispatcher', 'roster-sync'];
 
 /**
  * Sign-in's core providers (the operator's Google and Microsoft OpenID Connect clients): identity
@@ -35,6 +40,7 @@ export const SECRET_VARIABLES = [
   'REPLICATION_SOURCE_URL',
   'SIGNIN_GOOGLE_CLIENT_SECRET',
   'SIGNIN_MICROSOFT_CLIENT_SECRET',
+  'ROSTER_SFTP_HOST_KEY',
 ] as const;
 
 /** Every variable the processes read (all validated at boot); anything else is a typo. */
@@ -99,6 +105,14 @@ export const KNOWN_VARIABLES = new Set<string>([
   'REPLICATION_SOURCE_URL',
   'REPLICATION_SUBSCRIPTION',
   ...SIGNIN_VARIABLES,
+  // roster sources and the sync worker (apps/oneroster/src/sources)
+  'ROSTER_SOURCE_ALLOW_HTTP',
+  'ROSTER_SOURCE_ALLOW_PRIVATE_TARGETS',
+  'ROSTER_SOURCE_ALLOWED_PORTS',
+  'ROSTER_SYNC_WORK_DIR',
+  'ROSTER_SFTP_PORT',
+  'ROSTER_SFTP_ROOT',
+  'ROSTER_SFTP_HOST_KEY',
 ]);
 
 /**
@@ -118,7 +132,8 @@ export const PUBLIC_URLS = {
 export const REGION_OVERLAYS = { 'au-nsw': 'AU-NSW', sg: 'SG' } as const;
 
 /** Entry point of each app and of the migration runner, relative to dist/ without extension. */
-export const appEntry = (app: AppName): string => `apps/${app}/src/main`;
+export const appEntry = (app: AppName): string =>
+  app === 'roster-sync' ? 'apps/oneroster/src/sources/worker/main' : `apps/${app}/src/main`;
 export const MIGRATE_ENTRY = 'libs/persistence/src/cli/migrate';
 export const RUNNER = 'tools/runtime/run-dist.js';
 

@@ -7,8 +7,8 @@ import { type AppName, APPS } from './platform';
 export const DEPLOYABLES: Record<string, { dir: string; apps: AppName[] }> = {
   base: { dir: 'base', apps: APPS },
   'overlays/global': { dir: 'overlays/global', apps: ['identity'] },
-  'overlays/au-nsw': { dir: 'overlays/au-nsw', apps: ['oneroster', 'alerts', 'webhook-dispatcher'] },
-  'overlays/sg': { dir: 'overlays/sg', apps: ['oneroster', 'alerts', 'webhook-dispatcher'] },
+  'overlays/au-nsw': { dir: 'overlays/au-nsw', apps: ['oneroster', 'alerts', 'webhook-dispatcher', 'roster-sync'] },
+  'overlays/sg': { dir: 'overlays/sg', apps: ['oneroster', 'alerts', 'webhook-dispatcher', 'roster-sync'] },
 };
 
 /** The optional components, applied on top of a stack by listing them under `components`. */

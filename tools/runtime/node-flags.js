@@ -12,6 +12,9 @@ const NODE_FLAGS = {
   // collector took 27 % of the alerts service's CPU in a burst. With 64 MB, 30,000 deliveries
   // were submitted in 10.6-11.2 s instead of 11.6-13.1 s (bench/alerts/README.md).
   'apps/alerts/src/main': ['--max-semi-space-size=64'],
+  // The sync worker runs the CSV importer in its own thread (it holds the tenant's lock on its
+  // connection): the young generation the importer's worker thread gets (import-runner.ts).
+  'apps/oneroster/src/sources/worker/main': ['--max-semi-space-size=64'],
 };
 
 /** The flags of an entry point (`apps/oneroster/src/main`), none for most. */
