@@ -9,7 +9,6 @@ import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import type { ClientBase } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { RosterSyncDiff, RosterSyncTypeDiff } from '@edu/persistence';
@@ -17,31 +16,33 @@ import { layoutOf } from '../../imports/csv-bindings';
 import { copyValue } from '../../imports/copy-in';
 import { IssueLog } from '../../imports/import-issues';
 import { MANIFEST_FILE, readManifest } from '../../imports/manifest';
+import { IdScanner } from './id-scanner';
 
 const SAMPLE = 10;
 
-/** Streams a file's sourcedId and status cells into the temporary id table as COPY lines. */
+/** Sends a file's sourcedId and status cells to the temporary id table (COPY, in batches of lines). */
 async function copyIds(client: ClientBase, file: string, type: string): Promise<void> {
-  let idAt = -1;
-  let statusAt = -1;
-  const lines = async function* (rows: AsyncIterable<string[]>) {
-    let first = true;
-    for await (const cells of rows) {
-      if (first) {
-        first = false;
-        idAt = cells.indexOf('sourcedId');
-        statusAt = cells.indexOf('status');
-        if (idAt < 0) return; // the importer reports the header
-        continue;
-      }
-      const id = cells[idAt];
-      if (!id) continue;
-      yield `${copyValue(type)}\t${copyValue(id)}\t${copyValue(statusAt >= 0 ? (cells[statusAt] ?? '') : '')}\n`;
+  const t = copyValue(type);
+  let batch: string[] = [];
+  const batches: string[] = [];
+  const scanner = new IdScanner((id, status) => {
+    batch.push(`${t}\t${copyValue(id)}\t${copyValue(status)}\n`);
+    if (batch.length >= 10_000) {
+      batches.push(batch.join(''));
+      batch = [];
     }
+  });
+  const lines = async function* () {
+    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
+      scanner.push(chunk as string);
+      yield* batches.splice(0);
+    }
+    scanner.end();
+    yield* batches.splice(0);
+    if (batch.length > 0) yield batch.join('');
   };
-  const rows = createReadStream(file).pipe(parse({ relax_column_count: true, bom: true, skip_empty_lines: true }));
   const copy = client.query(copyFromStdin('COPY sync_diff_ids (type, sourced_id, status) FROM STDIN'));
-  await pipeline(Readable.from(lines(rows)), copy);
+  await pipeline(Readable.from(lines()), copy);
 }
 
 function typeSql(table: string, mode: 'bulk' | 'delta', appWritable: boolean): string {
@@ -74,6 +75,7 @@ export async function stagedDiff(
   tenantId: string,
   dir: string,
   thresholdPercent: number,
+  lap: (what: string) => void = () => undefined,
 ): Promise<RosterSyncDiff> {
   const diff: RosterSyncDiff = { threshold_percent: thresholdPercent, types: {}, over_threshold: [] };
   const manifest = await readManifest(createReadStream(path.join(dir, MANIFEST_FILE)), new IssueLog()).catch(
@@ -87,8 +89,9 @@ export async function stagedDiff(
     for (const type of types) {
       const file = path.join(dir, layoutOf(manifest.binding, type).fileName);
       await copyIds(client, file, type).catch(() => undefined); // an unreadable file: the import reports it
+      lap(`ids of ${type} read`);
     }
-    await client.query('CREATE INDEX IF NOT EXISTS sync_diff_ids_key ON sync_diff_ids (type, sourced_id)');
+    // Statistics, so each comparison below is a hash join over the ids (no index to build).
     await client.query('ANALYZE sync_diff_ids');
     for (const type of types) {
       const layout = layoutOf(manifest.binding, type);
@@ -112,6 +115,7 @@ export async function stagedDiff(
       };
       diff.types[type] = entry;
       if (r.deleted > 0 && percent > thresholdPercent) diff.over_threshold.push(type);
+      lap(`${type} compared`);
     }
   } finally {
     await client.query('DROP TABLE IF EXISTS sync_diff_ids');

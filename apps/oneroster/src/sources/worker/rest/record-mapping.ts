@@ -69,9 +69,8 @@ function listOf(v: unknown, field: string, ctx: RecordContext): unknown[] {
   return v;
 }
 
-/** One cell of a column from a record. */
-export function cell(c: CsvColumn, record: Json, ctx: RecordContext): string {
-  const name = jsonName(c);
+/** One cell of a column from a record (`name`: the column's JSON property, `jsonName(c)`). */
+export function cell(c: CsvColumn, record: Json, ctx: RecordContext, name = jsonName(c)): string {
   const v = record[name];
   switch (c.kind) {
     case 'ignored':
@@ -137,7 +136,14 @@ export function recordHead(
   };
 }
 
+/** Each layout's JSON property names, worked out once (a million rows ask for them). */
+const NAMES = new WeakMap<FileLayout, string[]>();
+
 /** The cells of one row of `layout` (after sourcedId, status, dateLastModified). */
 export function rowCells(layout: FileLayout, record: Json, ctx: RecordContext): string[] {
-  return layout.columns.map((c) => cell(c, record, ctx));
+  let names = NAMES.get(layout);
+  if (!names) NAMES.set(layout, (names = layout.columns.map(jsonName)));
+  const out = new Array<string>(names.length);
+  for (let i = 0; i < names.length; i++) out[i] = cell(layout.columns[i]!, record, ctx, names[i]);
+  return out;
 }
