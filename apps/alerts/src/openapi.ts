@@ -16,7 +16,6 @@ import {
   DELIVERY_REASONS,
   DELIVERY_STATUSES,
   WEBHOOK_DISABLED_REASONS,
-  WEBHOOK_RATE_LIMIT_BOUNDS,
   WEBHOOK_STATUSES,
   WEBHOOK_TYPES,
 } from '@edu/persistence';
@@ -195,14 +194,6 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
         ...nullable(time),
         description: 'The first failed attempt since the last delivered one: a webhook failing long enough is disabled',
       },
-      rate_limit: {
-        ...nullable({
-          type: 'integer',
-          minimum: WEBHOOK_RATE_LIMIT_BOUNDS.min,
-          maximum: WEBHOOK_RATE_LIMIT_BOUNDS.max,
-        }),
-        description: 'Most deliveries a second it receives (null: no limit)',
-      },
     },
     [],
     'Spec 2.11, with how its deliveries are signed and whether it is disabled',
@@ -217,9 +208,8 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
           endpoint: { type: 'string', format: 'uri' },
           type: { type: 'string', enum: [...WEBHOOK_TYPES] },
           status: { type: 'string', enum: ['active'], description: 'The webhook was disabled and is re-enabled' },
-          rate_limit: nullable({ type: 'integer' }),
         },
-        ['endpoint', 'type', 'status', 'rate_limit'],
+        ['endpoint', 'type', 'status'],
       ),
       secret: {
         type: 'string',

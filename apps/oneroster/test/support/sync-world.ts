@@ -27,6 +27,8 @@ export class TokenEndpoint {
   url = '';
   issued = 0;
   lifetimeSeconds = 300;
+  /** The next token is one the OneRoster API refuses (another audience), as a revoked one would be. */
+  spoilNext = false;
 
   constructor(
     private readonly issuer: TestIssuer,
@@ -63,7 +65,9 @@ export class TokenEndpoint {
       deploymentId: this.t.deploymentId,
       sub: this.t.appId,
       expiresInSeconds: this.lifetimeSeconds,
+      ...(this.spoilNext ? { audience: 'https://elsewhere.example' } : {}),
     });
+    this.spoilNext = false;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: this.lifetimeSeconds }));
   }
