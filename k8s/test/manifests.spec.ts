@@ -392,6 +392,7 @@ describe.each(Object.entries(DEPLOYABLES))('rendered %s', (_name, { dir, apps })
       if (app === 'identity') needed.push('OPERATOR_CLIENT_SECRET', 'KEY_ENCRYPTION_KEY', ...SIGNIN_VARIABLES);
       if (app === 'webhook-dispatcher' || app === 'alerts') needed.push('KEY_ENCRYPTION_KEY');
       if (app === 'roster-sync') needed.push('KEY_ENCRYPTION_KEY', 'ROSTER_SFTP_HOST_KEY');
+      if (app === 'oneroster') needed.push('KEY_ENCRYPTION_KEY');
       if (app === 'oneroster') needed.push('ROSTER_EVENTS_CURSOR_SECRET');
       expect(refs.sort()).toEqual(needed.sort());
       // The sign-in settings are optional keys of their own optional Secret: a stack without them starts.
