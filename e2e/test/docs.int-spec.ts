@@ -80,6 +80,13 @@ const LIMITS = {
  */
 const QUOTA_SETTLE_MS = 10_500;
 const GUIDES = [...PARTNER_GUIDES, ...OPERATOR_GUIDES];
+/** Debian packages of the tools whose package is named otherwise. */
+const TOOL_PACKAGES: Record<string, string> = {
+  'redis-cli': 'redis-tools',
+  setsid: 'util-linux',
+  sftp: 'openssh-client',
+  'ssh-keygen': 'openssh-client',
+};
 /** The API and the sync worker share the sync queue; the demo SIS is this machine's own OneRoster API. */
 const ROSTER_SOURCES = {
   QUEUE_PREFIX,
@@ -226,12 +233,12 @@ describe('docs: every command of the partner and operator guides runs against th
 
   beforeAll(async () => {
     // The guides' tools (docs/README.md): name a missing one instead of failing a guide obscurely.
-    const missing = ['bash', 'curl', 'jq', 'zip', 'redis-cli', 'setsid', 'openssl'].filter(
+    const missing = ['bash', 'curl', 'jq', 'zip', 'redis-cli', 'setsid', 'openssl', 'sftp', 'ssh-keygen'].filter(
       (tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0,
     );
     if (missing.length)
       throw new Error(
-        `the docs test needs ${missing.join(', ')} on PATH (Debian: apt-get install ${missing.join(' ').replace('redis-cli', 'redis-tools').replace('setsid', 'util-linux')})`,
+        `the docs test needs ${missing.join(', ')} on PATH (Debian: apt-get install ${[...new Set(missing.map((t) => TOOL_PACKAGES[t] ?? t))].join(' ')})`,
       );
     buildServices();
     demo = demoAlertsConfig();
