@@ -16,6 +16,7 @@ import {
   DELIVERY_REASONS,
   DELIVERY_STATUSES,
   WEBHOOK_DISABLED_REASONS,
+  WEBHOOK_RATE_LIMIT_BOUNDS,
   WEBHOOK_STATUSES,
   WEBHOOK_TYPES,
 } from '@edu/persistence';
@@ -194,6 +195,14 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
         ...nullable(time),
         description: 'The first failed attempt since the last delivered one: a webhook failing long enough is disabled',
       },
+      rate_limit: {
+        ...nullable({
+          type: 'integer',
+          minimum: WEBHOOK_RATE_LIMIT_BOUNDS.min,
+          maximum: WEBHOOK_RATE_LIMIT_BOUNDS.max,
+        }),
+        description: 'Most deliveries a second it receives (null: no limit)',
+      },
     },
     [],
     'Spec 2.11, with how its deliveries are signed and whether it is disabled',
@@ -208,8 +217,9 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
           endpoint: { type: 'string', format: 'uri' },
           type: { type: 'string', enum: [...WEBHOOK_TYPES] },
           status: { type: 'string', enum: ['active'], description: 'The webhook was disabled and is re-enabled' },
+          rate_limit: nullable({ type: 'integer' }),
         },
-        ['endpoint', 'type', 'status'],
+        ['endpoint', 'type', 'status', 'rate_limit'],
       ),
       secret: {
         type: 'string',

@@ -95,6 +95,7 @@ describe('alerts API: webhook management', () => {
       disabled_reason: null,
       disabled_at: null,
       failing_since: null,
+      rate_limit: null,
     });
 
     const listed = await http().get('/v2/alerts/webhook').set('Authorization', `Bearer ${tokenA}`).expect(200);

@@ -36,8 +36,14 @@ export class WebhookRepository {
     return this.ds.getRepository(AppEntity).existsBy({ id: appId });
   }
 
-  create(appId: string, endpoint: string, type: WebhookType, sealedSecret: string): Promise<WebhookEntity> {
-    return this.repo.save(this.repo.create({ appId, endpoint, type, signingSecret: sealedSecret }));
+  create(
+    appId: string,
+    endpoint: string,
+    type: WebhookType,
+    sealedSecret: string,
+    rateLimit: number | null,
+  ): Promise<WebhookEntity> {
+    return this.repo.save(this.repo.create({ appId, endpoint, type, signingSecret: sealedSecret, rateLimit }));
   }
 
   /**
@@ -63,9 +69,12 @@ export class WebhookRepository {
     return rows[0] ? { previousUntil: rows[0].previous_secret_expires_at } : undefined;
   }
 
-  /** Writes the endpoint and type only: the dispatcher changes the status meanwhile, and a stale copy must not undo that. */
+  /** Writes the partner's settings only: the dispatcher changes the status meanwhile, and a stale copy must not undo that. */
   async update(hook: WebhookEntity): Promise<void> {
-    await this.repo.update({ id: hook.id, appId: hook.appId }, { endpoint: hook.endpoint, type: hook.type });
+    await this.repo.update(
+      { id: hook.id, appId: hook.appId },
+      { endpoint: hook.endpoint, type: hook.type, rateLimit: hook.rateLimit },
+    );
   }
 
   /**

@@ -34,6 +34,7 @@ export const toWebhookView = (w: WebhookEntity): WebhookView => ({
   disabled_reason: w.disabledReason,
   disabled_at: iso(w.disabledAt),
   failing_since: iso(w.failingSince),
+  rate_limit: w.rateLimit,
 });
 
 /** Webhook registrations of the calling app (spec 4.3: an app acts on its own webhooks only). */
@@ -72,7 +73,7 @@ export class WebhooksService {
       );
     }
     const { secret, sealed } = this.secrets.issue();
-    const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type, sealed);
+    const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type, sealed, dto.rate_limit ?? null);
     return { webhook_id: saved.id, action: 'newWebhook', success: true, secret };
   }
 
@@ -94,16 +95,21 @@ export class WebhooksService {
    * deliveries are queued again, each continuing its schedule).
    */
   async update(who: Principal, id: string, dto: UpdateWebhookDto): Promise<WebhookActionResult> {
-    // null is "not given", as the validation's @IsOptional reads it.
-    if (dto.endpoint == null && dto.type == null && dto.status == null) {
-      throw new ApiError(ApiErrorCode.ValidationFailed, 'Supply at least one of "endpoint", "type" and "status"');
+    // null is "not given", as the validation's @IsOptional reads it; but for rate_limit, where it removes the limit.
+    if (dto.endpoint == null && dto.type == null && dto.status == null && dto.rate_limit === undefined) {
+      throw new ApiError(
+        ApiErrorCode.ValidationFailed,
+        'Supply at least one of "endpoint", "type", "status" and "rate_limit"',
+      );
     }
     if (dto.endpoint != null) this.checkEndpoint(dto.endpoint);
     const hook = await this.find(who, id);
     const updated: WebhookActionResult['updated_props'] = {};
     if (dto.endpoint != null && dto.endpoint !== hook.endpoint) updated.endpoint = hook.endpoint = dto.endpoint;
     if (dto.type != null && dto.type !== hook.type) updated.type = hook.type = dto.type;
-    if (updated.endpoint !== undefined || updated.type !== undefined) await this.webhooks.update(hook);
+    if (dto.rate_limit !== undefined && dto.rate_limit !== hook.rateLimit)
+      updated.rate_limit = hook.rateLimit = dto.rate_limit;
+    if (Object.keys(updated).length > 0) await this.webhooks.update(hook);
     if (dto.status === 'active' && (await this.enable(who, hook))) updated.status = 'active';
     return { webhook_id: hook.id, action: 'updateWebhook', success: true, updated_props: updated };
   }

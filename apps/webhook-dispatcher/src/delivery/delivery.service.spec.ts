@@ -7,6 +7,7 @@ import type { DispatcherMetrics } from './dispatcher.metrics';
 import { DONE } from './job-settlement';
 import { PerWebhookConcurrencyLimiter } from './per-webhook-concurrency-limiter';
 import type { WebhookSender } from './webhook-sender';
+import type { ThrottleAnswer, WebhookThrottle } from './webhook-throttle';
 
 type Answer = 'ok' | 'fail' | Error;
 
@@ -74,6 +75,7 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
   const metrics = {
     deliveries: counter('deliveries'),
     deferred: counter('deferred'),
+    throttled: counter('throttled'),
     held: counter('held'),
     retryAfter: counter('retryAfter'),
     attemptDuration: { observe: () => undefined },
@@ -92,6 +94,11 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
     },
   };
   const limiter = new PerWebhookConcurrencyLimiter(1);
+  let slot: ThrottleAnswer = { go: true, waitMs: 0 };
+  const throttle = {
+    take: async () => slot,
+    close: () => undefined,
+  };
   const service = new DeliveryService(
     { WEBHOOK_MAX_RETRIES: 10 } as DispatcherEnv,
     repo as unknown as DispatchRepository,
@@ -101,6 +108,7 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
     limiter,
     attempts as unknown as DeliveryAttempt,
     sender as unknown as WebhookSender,
+    throttle as unknown as WebhookThrottle,
   );
   return {
     service,
@@ -108,6 +116,7 @@ function setup(rows: DeliveryToSend[], answer: Answer = 'ok') {
     limiter,
     failReads: (err: Error) => (readError = err),
     disableOnWrite: () => (disables = true),
+    throttleWith: (answer: ThrottleAnswer) => (slot = answer),
   };
 }
 
@@ -181,6 +190,18 @@ describe('DeliveryService', () => {
     disableOnWrite();
     await expect(service.attempt('d1', 0, false)).resolves.toBe(DONE);
     expect(calls.written.map((o) => o.status)).toEqual(['awaiting_retry']);
+  });
+
+  it('puts a throttled delivery back until its slot without an attempt, and sends one whose slot is due', async () => {
+    const later = setup([delivery({ rate_limit: 5 })]);
+    later.throttleWith({ go: false, waitMs: 800 });
+    await expect(later.service.attempt('d1', 0, false)).resolves.toEqual({ kind: 'postpone', ms: 800 });
+    expect(later.calls.attempts).toEqual([]);
+    expect(later.calls.metrics).toEqual(['throttled']);
+    const now = setup([delivery({ rate_limit: 5 })]);
+    now.throttleWith({ go: true, waitMs: 5 });
+    await expect(now.service.attempt('d1', 0, false)).resolves.toBe(DONE);
+    expect(now.calls.attempts).toHaveLength(1);
   });
 
   it('postpones without spending an attempt when the database cannot be read', async () => {

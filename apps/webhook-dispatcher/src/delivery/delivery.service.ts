@@ -8,6 +8,7 @@ import { DispatcherMetrics } from './dispatcher.metrics';
 import { DONE, type JobSettlement } from './job-settlement';
 import { PerWebhookConcurrencyLimiter } from './per-webhook-concurrency-limiter';
 import { WebhookSender } from './webhook-sender';
+import { WebhookThrottle } from './webhook-throttle';
 
 /** How long a job waits when the database or the signing key is unreachable (no attempt spent). */
 const INFRA_PAUSE: JobSettlement = Object.freeze({ kind: 'postpone', ms: 5_000 });
@@ -31,6 +32,7 @@ export class DeliveryService {
     private readonly limiter: PerWebhookConcurrencyLimiter,
     private readonly attempts: DeliveryAttempt,
     private readonly sender: WebhookSender,
+    private readonly throttle: WebhookThrottle,
   ) {
     this.maxAttempts = totalAttempts(env.WEBHOOK_MAX_RETRIES);
   }
@@ -51,6 +53,12 @@ export class DeliveryService {
     if (!d || !isOpenDelivery(d.status)) return DONE;
     const unsendable = await this.unsendable(d);
     if (unsendable) return unsendable;
+    try {
+      const later = await this.throttled(d);
+      if (later) return later;
+    } catch (err) {
+      return this.postponed(deliveryId, err);
+    }
     const release = await this.limiter.acquire(d.webhook_id);
     if (!release) {
       this.metrics.deferred.inc();
@@ -76,6 +84,21 @@ export class DeliveryService {
   }
 
   /**
+   * For a webhook with a `rate_limit`: waits for the delivery's slot when it is due within a few
+   * ms; otherwise the job goes back until its slot (no attempt spent). Undefined: send now.
+   */
+  private async throttled(d: DeliveryToSend): Promise<JobSettlement | undefined> {
+    if (!d.rate_limit) return undefined;
+    const slot = await this.throttle.take(d.webhook_id, d.id, d.rate_limit);
+    if (!slot.go) {
+      this.metrics.throttled.inc();
+      return { kind: 'postpone', ms: slot.waitMs };
+    }
+    if (slot.waitMs > 0) await new Promise((r) => setTimeout(r, slot.waitMs));
+    return undefined;
+  }
+
+  /**
    * How a delivery that cannot be sent now settles: cancelled when its webhook is gone, held when
    * its webhook is disabled (tests excepted); undefined when it can be sent.
    */
@@ -97,6 +120,7 @@ export class DeliveryService {
   async finish(): Promise<void> {
     await this.writes.drain();
     await this.sender.close();
+    this.throttle.close();
   }
 
   private postponed(deliveryId: string, cause: unknown): JobSettlement {

@@ -19,6 +19,7 @@ export class DispatcherMetrics {
   readonly webhooksDisabled: Counter<'reason'>;
   readonly retryAfter: Counter<'capped'>;
   readonly held: Counter;
+  readonly throttled: Counter;
 
   constructor(metrics: MetricsRegistry, queue: DeliveryQueue) {
     const registers = [metrics.registry];
@@ -80,6 +81,11 @@ export class DispatcherMetrics {
       name: 'webhook_retry_after_total',
       help: 'Failed attempts whose 429 or 503 answer asked for a later retry with Retry-After (capped="true": beyond the cap)',
       labelNames: ['capped'],
+      registers,
+    });
+    this.throttled = new Counter({
+      name: 'webhook_deliveries_throttled_total',
+      help: "Jobs put back until their slot because their webhook's rate_limit was reached (no attempt spent)",
       registers,
     });
     this.held = new Counter({

@@ -17,6 +17,7 @@ import { RecoveryLoops } from './recovery-loops';
 import { RESOLVER } from './resolver.token';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
+import { WebhookThrottle } from './webhook-throttle';
 import { WORKER_ID, workerIdProvider } from './worker-id.token';
 
 const SIGNING: Provider[] = [
@@ -55,6 +56,12 @@ const ATTEMPT: Provider[] = [
         resolver,
         userAgent: 'edu-platform-webhooks/1.0',
       }),
+  },
+  // Slots of throttled webhooks, shared by every replica through Redis (beside the queue's keys).
+  {
+    provide: WebhookThrottle,
+    inject: [DispatcherEnv],
+    useFactory: (env: DispatcherEnv) => new WebhookThrottle(env.REDIS_URL, env.QUEUE_PREFIX),
   },
   {
     provide: PerWebhookConcurrencyLimiter,

@@ -51,6 +51,7 @@ export class DispatchHarness {
   env!: DispatcherEnv;
   world!: World;
   redisUrl = '';
+  private readonly replicas: NestExpressApplication[] = [];
   /** Seals secrets with the dispatcher's KEY_ENCRYPTION_KEY (the demo one), as the alerts API does. */
   readonly sealing = new KeyEncryption(DEMO_KEY_ENCRYPTION_KEY);
   prefix = '';
@@ -87,7 +88,16 @@ export class DispatchHarness {
     return this;
   }
 
+  /** Another dispatcher on the same database and Redis (a replica), named `workerId` in attempt records. */
+  async replica(workerId: string, resolver?: Resolver): Promise<NestExpressApplication> {
+    const env: DispatcherEnv = Object.assign(Object.create(DispatcherEnv.prototype), this.env, { WORKER_ID: workerId });
+    const app = await createTestApp(DispatcherModule.forRoot(env, { resolver }));
+    this.replicas.push(app);
+    return app;
+  }
+
   async stop(): Promise<void> {
+    for (const r of this.replicas) await r.close();
     await this.app?.close();
     await this.receiver?.stop();
     await this.db?.drop();

@@ -31,7 +31,10 @@ export type DeliveryToSend = ColumnsOf<
   event_json: string | null;
 } &
   /** The webhook's current endpoint and signing secrets (sealed); null once the webhook is deleted. */
-  JoinedColumnsOf<WebhookEntity, 'endpoint' | 'signingSecret' | 'previousSigningSecret' | 'previousSecretExpiresAt'> & {
+  JoinedColumnsOf<
+    WebhookEntity,
+    'endpoint' | 'signingSecret' | 'previousSigningSecret' | 'previousSecretExpiresAt' | 'rateLimit'
+  > & {
     /** The webhook's status (`webhooks.status`): a disabled one's deliveries are held, not sent. */
     webhook_status: WebhookEntity['status'] | null;
   } & JoinedColumnsOf<AlertMessageEntity, 'transactionId' | 'method' | 'alertCount'> & {
@@ -62,7 +65,7 @@ export class DispatchRepository {
   loadForSending(ids: string[]): Promise<DeliveryToSend[]> {
     return this.ds.query(
       `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status, d.event_type, d.event::text AS event_json,
-              w.endpoint, w.status AS webhook_status, w.signing_secret, w.previous_signing_secret, w.previous_secret_expires_at, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
+              w.endpoint, w.status AS webhook_status, w.rate_limit, w.signing_secret, w.previous_signing_secret, w.previous_secret_expires_at, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
               CASE WHEN d.kind <> 'full-payload' THEN json_array_length(m.alerts::json) END AS group_count,
               CASE WHEN d.kind <> 'full-payload' THEN m.recipient::text END AS recipient_json,
               c.open_deliveries, c.delivered_deliveries, c.fetching_apps,

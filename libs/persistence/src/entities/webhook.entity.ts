@@ -13,6 +13,8 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
  */
 export const WEBHOOK_DISABLED_REASONS = ['endpoint_gone', 'failing', 'undeliverable'] as const;
 export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
+/** Bounds of a webhook's `rate_limit` (deliveries per second). */
+export const WEBHOOK_RATE_LIMIT_BOUNDS = { min: 1, max: 1_000 } as const;
 
 /**
  * A partner app's registration for alert deliveries (spec 2.11). Webhooks belong to the app, but
@@ -63,6 +65,10 @@ export class WebhookEntity {
   /** The first failed attempt since the last delivered one (null while it delivers): the dead-endpoint clock. */
   @Column({ type: 'timestamptz', name: 'failing_since', nullable: true })
   failingSince: Date | null;
+
+  /** Most deliveries per second the receiver wants (across every dispatcher); null: no limit. */
+  @Column({ type: 'integer', name: 'rate_limit', nullable: true })
+  rateLimit: number | null;
 
   /** Deliveries in a row that became undeliverable (reset by any delivered one). */
   @Column({ type: 'integer', name: 'consecutive_undeliverable', default: 0 })

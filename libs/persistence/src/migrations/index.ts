@@ -23,6 +23,7 @@ import { AddRosterSyncs1764500000000 } from './1764500000000-AddRosterSyncs';
 import { AddWebhookSigningSecrets1764600000000 } from './1764600000000-AddWebhookSigningSecrets';
 import { AddWebhookStatus1764610000000 } from './1764610000000-AddWebhookStatus';
 import { AddWebhookHealth1764620000000 } from './1764620000000-AddWebhookHealth';
+import { AddWebhookRateLimit1764630000000 } from './1764630000000-AddWebhookRateLimit';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddWebhookSigningSecrets1764600000000,
   AddWebhookStatus1764610000000,
   AddWebhookHealth1764620000000,
+  AddWebhookRateLimit1764630000000,
 ];

@@ -1,7 +1,26 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { WEBHOOK_TYPES, type WebhookDisabledReason, type WebhookStatus, type WebhookType } from '@edu/persistence';
+import {
+  WEBHOOK_RATE_LIMIT_BOUNDS,
+  WEBHOOK_TYPES,
+  type WebhookDisabledReason,
+  type WebhookStatus,
+  type WebhookType,
+} from '@edu/persistence';
 import { MAX_SECRET_OVERLAP_SECONDS } from '../webhook-secrets';
+
+const RATE_LIMIT_DOC: ApiPropertyOptions = {
+  type: 'integer',
+  minimum: WEBHOOK_RATE_LIMIT_BOUNDS.min,
+  maximum: WEBHOOK_RATE_LIMIT_BOUNDS.max,
+  description: 'Most deliveries a second this endpoint receives (none when absent or null); waiting spends no attempt',
+};
+
+/** An integer number of deliveries per second within the bounds. */
+const RateLimitRule = (): PropertyDecorator => {
+  const rules = [IsInt(), Min(WEBHOOK_RATE_LIMIT_BOUNDS.min), Max(WEBHOOK_RATE_LIMIT_BOUNDS.max)];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+};
 
 export class CreateWebhookDto {
   @ApiProperty({
@@ -15,6 +34,11 @@ export class CreateWebhookDto {
   @ApiProperty({ enum: WEBHOOK_TYPES })
   @IsIn(WEBHOOK_TYPES)
   type: WebhookType;
+
+  @ApiPropertyOptional(RATE_LIMIT_DOC)
+  @IsOptional()
+  @RateLimitRule()
+  rate_limit?: number;
 }
 
 export class UpdateWebhookDto {
@@ -36,6 +60,15 @@ export class UpdateWebhookDto {
   @IsOptional()
   @IsIn(['active'], { message: 'status must be "active" (a webhook is disabled by the platform, never by a request)' })
   status?: 'active';
+
+  @ApiPropertyOptional({
+    ...RATE_LIMIT_DOC,
+    nullable: true,
+    description: `${RATE_LIMIT_DOC.description}; null removes it`,
+  })
+  @IsOptional()
+  @RateLimitRule()
+  rate_limit?: number | null;
 }
 
 export class RotateSecretDto {
@@ -72,6 +105,8 @@ export interface WebhookView {
   disabled_at: string | null;
   /** An active webhook failing since then (no delivered attempt since): it is disabled if it goes on long enough. */
   failing_since: string | null;
+  /** Most deliveries a second it receives; null: no limit. */
+  rate_limit: number | null;
 }
 
 /** Spec 2.12; `secret` on newWebhook only: the Standard Webhooks secret, shown this once. */
@@ -79,7 +114,7 @@ export interface WebhookActionResult {
   webhook_id: string;
   action: 'newWebhook' | 'updateWebhook' | 'deleteWebhook';
   success: boolean;
-  updated_props?: Partial<Pick<WebhookView, 'endpoint' | 'type' | 'status'>>;
+  updated_props?: Partial<Pick<WebhookView, 'endpoint' | 'type' | 'status' | 'rate_limit'>>;
   secret?: string;
 }
 
