@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { runHttpService } from '@edu/http';
 import { ImsxErrorFilter } from './common/imsx-error.filter';
-import { OnerosterEnv } from './config/oneroster.env';
+import { OnerosterEnv } from './oneroster.env';
 import { OnerosterModule } from './oneroster.module';
 import { setupOpenApi } from './openapi';
 import { setupOpenApiV1p2 } from './openapi-v1p2';

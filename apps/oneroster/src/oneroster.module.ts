@@ -15,7 +15,7 @@ import { DeploymentQuotaReader, PersistenceModule, postgresPoolProbe } from '@ed
 import { RateLimitModule } from '@edu/rate-limit';
 import { collapseSlashes } from './common/collapse-slashes.middleware';
 import { onerosterRoutes } from './common/rate-limit-routes';
-import { OnerosterEnv } from './config/oneroster.env';
+import { OnerosterEnv } from './oneroster.env';
 import { RosterImportsModule } from './imports/roster-imports.module';
 import { GradebookModule } from './gradebook/gradebook.module';
 import { ResourcesModule } from './resources/resources.module';

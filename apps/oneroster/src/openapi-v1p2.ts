@@ -11,7 +11,7 @@ import {
   type ParameterObject,
 } from '@edu/http';
 import { V1P2_API } from './common/oneroster-api';
-import { OnerosterEnv, publicBaseUrl } from './config/oneroster.env';
+import { OnerosterEnv, publicBaseUrl } from './oneroster.env';
 import { describeV1p2 } from './openapi/v1p2-operations';
 import { v1p2Schemas } from './openapi/v1p2-schemas';
 import { ONEROSTER_SERVICES, type OneRosterService } from './query/roster-tables';

@@ -25,7 +25,7 @@ import {
   type OneRosterResource,
 } from '@edu/oneroster-query';
 import { apiOfPath } from './common/oneroster-api';
-import { OnerosterEnv } from './config/oneroster.env';
+import { OnerosterEnv } from './oneroster.env';
 import { GRADEBOOK_COLLECTIONS, GRADEBOOK_SINGLES } from './gradebook/gradebook-operations';
 import { RESOURCE_COLLECTIONS, RESOURCE_SINGLES } from './resources/resource-operations';
 import { COLLECTIONS, SINGLES, type CollectionOperation, type SingleOperation } from './roster/roster-operations';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { ConfigValidationError, loadConfig, loadConfigOrExit } from '@edu/config';
 import { baseTestEnv, createTestApp, createTestDatabase, TestIssuer, type TestDatabase } from '@edu/testing';
 import { ImsxErrorFilter } from '../src/common/imsx-error.filter';
-import { OnerosterEnv, publicBaseUrl } from '../src/config/oneroster.env';
+import { OnerosterEnv, publicBaseUrl } from '../src/oneroster.env';
 import { OnerosterModule } from '../src/oneroster.module';
 
 /** The configuration error `loadConfig` throws for `env`; fails the test when it loads. */

@@ -7,7 +7,7 @@ import { loadConfig } from '@edu/config';
 import { DEFAULT_ONEROSTER_SCOPE_BASE } from '@edu/domain';
 import { baseTestEnv, createTestApp, createTestDatabase, TestIssuer, type TestDatabase } from '@edu/testing';
 import { ImsxErrorFilter } from '../src/common/imsx-error.filter';
-import { OnerosterEnv } from '../src/config/oneroster.env';
+import { OnerosterEnv } from '../src/oneroster.env';
 import { importRosterPackage, UnknownTenantError, type ImportReport } from '../src/imports/roster-importer';
 import { openRosterPackage } from '../src/imports/roster-package';
 import { OnerosterModule } from '../src/oneroster.module';

@@ -14,7 +14,7 @@ import {
   type DocOperation,
 } from '@edu/testing';
 import { ImsxErrorFilter } from '../src/common/imsx-error.filter';
-import { OnerosterEnv } from '../src/config/oneroster.env';
+import { OnerosterEnv } from '../src/oneroster.env';
 import { OnerosterModule } from '../src/oneroster.module';
 import { setupOpenApi } from '../src/openapi';
 import { setupOpenApiV1p2 } from '../src/openapi-v1p2';

@@ -1,17 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { SHARING_VERSION_SQL } from '@edu/sharing';
-import { RosterDb, type SqlTransaction } from '../roster/roster-db';
-
-/** What a tenant's answers are built from: bumped by imports (roster), gradebook writes and sharing activations. */
-export interface DataVersions {
-  /** `roster_data_versions`: every import (bulk or delta) bumps it in its own transaction. */
-  readonly roster: string;
-  /** `gradebook_data_versions`: every gradebook PUT, DELETE and bulk POST bumps it in its own transaction. */
-  readonly gradebook: string;
-  /** `sharing_versions`: every sharing activation at the tenant bumps it in its own transaction. */
-  readonly sharing: string;
-}
+import type { DataVersions } from '../common/roster-response';
+import { RosterDb, type SqlTransaction } from '../db/roster-db';
 
 /** The tenant's (`$1`) versions as SQL expressions: scalar subqueries, evaluated once per statement. */
 const ROSTER_VERSION_SQL = 'COALESCE((SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid), 0)::text';

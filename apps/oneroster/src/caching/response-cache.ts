@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { OnerosterEnv } from '../config/oneroster.env';
+import { OnerosterEnv } from '../oneroster.env';
 
 /** An answer kept: its body as the UTF-8 bytes sent (outside the JS heap, never encoded again). */
 export interface CachedAnswer {

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Pool } from 'pg';
-import { OnerosterEnv } from '../config/oneroster.env';
+import { OnerosterEnv } from '../oneroster.env';
 
 /** Serialises compaction runs against one database. */
 const COMPACTION_LOCK_ID = 7_310_046;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RosterDb } from '../roster/roster-db';
+import { RosterDb } from '../db/roster-db';
 import type { FeedPosition } from './event-cursor';
 
 /** One logged change, in feed order. */

@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { visibleCondition } from '@edu/sharing';
 import { quoteIdent, type ColumnSource, type HrefRoots } from '../query/roster-tables';
 import { tableOf } from '../query/roster-tables-v1p2';
-import { RosterDb } from '../roster/roster-db';
+import { RosterDb } from '../db/roster-db';
 import { defaultFields, refWriter, rowSerializer } from '../roster/roster-serializer';
 import { V1P2_OUTPUT } from '../tenancy/tenant-access.service';
 import { withheldOf, type RosterVisibility } from '../tenancy/roster-sharing';

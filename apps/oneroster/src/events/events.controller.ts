@@ -2,7 +2,7 @@ import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { RequireScopes } from '@edu/auth';
 import { ApiError, ApiErrorCode } from '@edu/domain';
 import { V1P2_API } from '../common/oneroster-api';
-import { OnerosterEnv, publicBaseUrl } from '../config/oneroster.env';
+import { OnerosterEnv, publicBaseUrl } from '../oneroster.env';
 import { RosterAccessGuard, RosterTenant } from '../tenancy/roster-access.guard';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
 import { RosterEventsService, type FeedPage } from './events.service';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OnerosterEnv } from '../config/oneroster.env';
+import { OnerosterEnv } from '../oneroster.env';
 import { rosterEventsSecret } from './events.env';
 import { RosterModule } from '../roster/roster.module';
 import { FeedCursors } from './event-cursor';

@@ -3,7 +3,7 @@ import { SCOPE_CATALOG } from '@edu/auth';
 import { ApiError, ApiErrorCode, ScopeCatalog } from '@edu/domain';
 import { classWithheld, RosterSharing, type RosterVisibility } from '../tenancy/roster-sharing';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
-import { RosterVersionsService } from '../roster/roster-versions.service';
+import { RosterVersionsService } from '../tenancy/roster-versions.service';
 import type { HrefRoots } from '../query/roster-tables';
 import { BEGINNING, FeedCursors, FROM_BEGINNING, type FeedOwner, type FeedPosition } from './event-cursor';
 import { EventLogRepository, type LoggedEvent } from './event-log.repository';

@@ -13,7 +13,7 @@
  * - Text: any Unicode except NUL and unpaired surrogates (PostgreSQL cannot store them).
  */
 import { parseDateLiteral, parseDateTimeLiteral } from '@edu/oneroster-query';
-import { MAX_SOURCED_ID_LENGTH } from '../imports/cell-parsers';
+import { MAX_SOURCED_ID_LENGTH } from '../common/record-rules';
 
 /**
  * `envelope`: the body is not the JSON object the operation takes (400 in both versions);

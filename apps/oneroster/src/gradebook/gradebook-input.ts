@@ -21,7 +21,6 @@ import { readScoreStatus } from './gradebook-scores';
 import type { BodyDialect, BodyShape, FieldKind, FieldSpec, Values } from './gradebook-shapes';
 
 export { checkSourcedId, GradebookInputError } from './gradebook-fields';
-export { UNSCORED_STATUSES } from './gradebook-scores';
 
 /** Longest `title` (long enough for any LMS assignment title). */
 const MAX_TITLE_LENGTH = 10_000;

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { excerpt } from '@edu/oneroster-query';
 import { bumpGradebookVersion } from '../caching/data-versions';
-import { RosterDb, type SqlTransaction } from '../roster/roster-db';
-import { RosterService, type RequestInfo, type RosterResponse } from '../roster/roster.service';
+import { RosterDb, type SqlTransaction } from '../db/roster-db';
+import type { RosterResponse } from '../common/roster-response';
+import { RosterService, type RequestInfo } from '../roster/roster.service';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
 import type { FieldReader } from './gradebook-fields';
 import { postedRecords, readRecord } from './gradebook-input';

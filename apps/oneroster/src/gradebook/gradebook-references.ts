@@ -12,7 +12,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { excerpt } from '@edu/oneroster-query';
-import type { SqlTransaction } from '../roster/roster-db';
+import type { SqlTransaction } from '../db/roster-db';
 import type { GradebookClass } from './gradebook-classes';
 import type { FieldReader } from './gradebook-fields';
 import { shapeOf, type ColumnValue } from './gradebook-input';

@@ -5,9 +5,6 @@
 import { EXT_VALUE, SCORE_STATUS_TYPES, type ScoreStatus } from '@edu/oneroster-query';
 import type { FieldReader } from './gradebook-fields';
 
-/** Score statuses with nothing to score: a result with one of them may come without a score (PUT and CSV alike). */
-export const UNSCORED_STATUSES: ReadonlySet<string> = new Set<ScoreStatus>(['exempt', 'not submitted']);
-
 const canonical = new Map<string, ScoreStatus>(SCORE_STATUS_TYPES.map((s) => [s, s]));
 const listed = SCORE_STATUS_TYPES.map((s) => `'${s}'`).join(', ');
 

@@ -10,7 +10,7 @@
  * fields, extensible score statuses, the new fields and classes.
  */
 import type { GradebookClass } from './gradebook-classes';
-import { UNSCORED_STATUSES } from './gradebook-scores';
+import { UNSCORED_STATUSES } from '../common/record-rules';
 import type { FieldReader } from './gradebook-fields';
 
 export type FieldKind =

@@ -12,7 +12,7 @@ import { visibleCondition } from '@edu/sharing';
 import { Injectable } from '@nestjs/common';
 import { quoteIdent } from '../query/roster-tables';
 import { SqlParams } from '../query/sql-params';
-import type { SqlTransaction } from '../roster/roster-db';
+import type { SqlTransaction } from '../db/roster-db';
 import { GRADEBOOK, type GradebookClass } from './gradebook-classes';
 import type { ColumnValue } from './gradebook-input';
 import type { RefTable } from './gradebook-shapes';

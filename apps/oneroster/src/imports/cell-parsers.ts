@@ -11,13 +11,12 @@ import {
   STATUS_TYPES,
   type StatusType,
 } from '@edu/oneroster-query';
+import { MAX_SOURCED_ID_LENGTH } from '../common/record-rules';
 import { GRADES } from './csv-layout';
 
 export class CellError {
   constructor(readonly message: string) {}
 }
-
-export const MAX_SOURCED_ID_LENGTH = 256;
 
 /** Case-insensitive lookup of an enumeration's canonical spelling. */
 export function enumLookup(

@@ -4,10 +4,9 @@
  * and the rule runs on every row whose values were all read without error (tombstones included).
  * A rule reports at most one error per row; a file's rules report in table order.
  */
-import { UNSCORED_STATUSES } from '../gradebook/gradebook-input';
+import { UNSCORED_STATUSES } from '../common/record-rules';
 import type { RosterFileType } from './csv-layout';
 import type { IssueLog } from './import-issues';
-import type { ReferenceIndex } from './reference-index';
 import type { RowLayout } from './row-layout';
 
 export interface RuleFailure {
@@ -15,8 +14,14 @@ export interface RuleFailure {
   readonly message: string;
 }
 
-/** What rules may ask the reference index. */
-export type RuleRefs = Pick<ReferenceIndex, 'extra' | 'has' | 'isChecked' | 'scope' | 'isAppOwned'>;
+/** What rules may ask the reference index (`ReferenceIndex` answers it; declared here so the rules need not import the index). */
+export interface RuleRefs {
+  extra(type: RosterFileType, id: string): string | undefined;
+  has(type: RosterFileType, id: string): boolean;
+  isChecked(type: RosterFileType): boolean;
+  scope(type: RosterFileType): string;
+  isAppOwned(type: RosterFileType, id: string): boolean;
+}
 
 export interface CrossFieldRule<K extends string = string> {
   /** The values read, by a name of the rule's own: which CSV column (header name) each is. */

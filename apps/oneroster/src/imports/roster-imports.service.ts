@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ApiError, ApiErrorCode, isUuid, type Principal } from '@edu/domain';
-import { OnerosterEnv } from '../config/oneroster.env';
+import { OnerosterEnv } from '../oneroster.env';
 import { RosterImportRepository } from './roster-import.repository';
 import { reportView, toImportView, type RosterImportView } from './roster-import.views';
 import { runImport } from './import-runner';

@@ -3,27 +3,16 @@ import type { Request, Response } from 'express';
 import { ConditionalReads } from '../caching/conditional-reads';
 import { OPERATION_KEY } from '../common/imsx-error.filter';
 import { V1P1_API, type OneRosterApi } from '../common/oneroster-api';
-import { OnerosterEnv, publicBaseUrl } from '../config/oneroster.env';
+import { sendJson } from '../common/roster-response';
+import { OnerosterEnv, publicBaseUrl } from '../oneroster.env';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
 import type { CollectionOperation, SingleOperation } from './roster-operations';
-import { RosterService, type RequestInfo, type RosterResponse } from './roster.service';
+import { RosterService, type RequestInfo } from './roster.service';
 
 /** Route prefix of the OneRoster v1.1 service (reference §0). */
 export const ONEROSTER_PREFIX = V1P1_API.prefix.rostering;
 
 type RosterRequest = Request & { id?: string | number } & Record<string, unknown>;
-
-/** A JSON answer as text, or as its UTF-8 bytes already encoded (answers kept by the response cache). */
-export type JsonAnswer = Omit<RosterResponse, 'body'> & { readonly body: string | Buffer };
-
-/** Writes the JSON text as is (it was serialised by the database; no re-encoding, no ETag hashing). */
-export function sendJson(res: Response, out: JsonAnswer, status = 200): void {
-  res.status(status);
-  res.set(out.headers);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(out.body));
-  res.end(out.body);
-}
 
 /** The HTTP side of the reads (every controller): request info in, headers and body out, conditional on the data versions (`ConditionalReads`). */
 @Injectable()

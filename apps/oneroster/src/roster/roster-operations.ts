@@ -17,7 +17,7 @@
  * - `/schools/{id}/terms`: `term` sessions referenced by the school's active classes.
  */
 import type { OneRosterResource } from '@edu/oneroster-query';
-import type { OrgVisibility } from './roster-versions.service';
+import type { OrgVisibility } from '../tenancy/roster-versions.service';
 import type { SqlParams } from '../query/sql-params';
 
 export const STUDENT_ROLES = ['student'] as const;

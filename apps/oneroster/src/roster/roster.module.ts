@@ -16,9 +16,9 @@ import { demographicsController } from './controllers/demographics.controller';
 import { enrollmentsController } from './controllers/enrollments.controller';
 import { orgsController, schoolClassReadsController, schoolReadsController } from './controllers/orgs.controller';
 import { usersController } from './controllers/users.controller';
-import { RosterDb } from './roster-db';
+import { RosterDb } from '../db/roster-db';
 import { RosterHttp } from './roster-http';
-import { RosterVersionsService } from './roster-versions.service';
+import { RosterVersionsService } from '../tenancy/roster-versions.service';
 import { RosterRepository } from './roster.repository';
 import { RosterService } from './roster.service';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { quoteIdent, type RosterTable } from '../query/roster-tables';
 import { SqlParams } from '../query/sql-params';
 import type { OrdinalColumn } from './roster-operations';
-import { RosterDb } from './roster-db';
+import { RosterDb } from '../db/roster-db';
 import type { RowSerializer } from './roster-serializer';
 import { MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
 

@@ -18,10 +18,11 @@ import {
   type RawQuery,
 } from '@edu/oneroster-query';
 import { listedObject, visibleCondition } from '@edu/sharing';
-import { DATA_VERSION_COLUMNS, versionsOfRow, type DataVersions } from '../caching/data-versions';
+import { DATA_VERSION_COLUMNS, versionsOfRow } from '../caching/data-versions';
 import { LoadingCache } from '../common/loading-cache';
 import type { OneRosterApi } from '../common/oneroster-api';
-import { OnerosterEnv } from '../config/oneroster.env';
+import type { RosterResponse } from '../common/roster-response';
+import { OnerosterEnv } from '../oneroster.env';
 import { filterToSql } from '../query/filter-sql';
 import { quoteIdent, type HrefRoots, type RosterTable } from '../query/roster-tables';
 import { tableOf } from '../query/roster-tables-v1p2';
@@ -30,7 +31,7 @@ import { SqlParams } from '../query/sql-params';
 import { classWithheld, RosterSharing, withheldOf, type RosterVisibility } from '../tenancy/roster-sharing';
 import { outputFor, type OutputSettings, type TenantAccess } from '../tenancy/tenant-access.service';
 import type { BaseSet, BaseSetInput, CollectionOperation, OrdinalColumn, SingleOperation } from './roster-operations';
-import { RosterVersionsService } from './roster-versions.service';
+import { RosterVersionsService } from '../tenancy/roster-versions.service';
 import { defaultFields, rowSerializer, type JsonFormat, type RowSerializer } from './roster-serializer';
 import { RosterRepository, rowSet, type Row, type RowSet } from './roster.repository';
 import { countFromHistogram, histogramCanAnswer, type StampBucket } from './stamp-histogram';
@@ -44,19 +45,6 @@ export interface RequestInfo {
   /** Absolute URL of the requested path, without query (base of `Link` URLs). */
   readonly selfUrl: string;
   readonly requestId: string;
-}
-
-/** A response: the JSON body as text, plus the headers that go with it. */
-export interface RosterResponse {
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body carries warnings (a `statusInfoSet` naming the request id): never two the same bytes. */
-  readonly namesRequest?: boolean;
-  /**
-   * Asked for with `observeVersions`: the data versions read by the statement that read the rows
-   * (its snapshot); null when no row was read (an empty page), so nothing says which they were.
-   */
-  readonly versionsSeen?: DataVersions | null;
 }
 
 const OBSERVING = new WeakMap<RowSerializer, RowSerializer>();

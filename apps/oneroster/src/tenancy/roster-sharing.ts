@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SharingReader, SharingScopes, withheldFields, withholdsClass, type ActiveSharing } from '@edu/sharing';
-import { RosterVersionsService } from '../roster/roster-versions.service';
+import { RosterVersionsService } from './roster-versions.service';
 import type { TenantAccess } from './tenant-access.service';
 
 /** What the caller's deployment may see: the school's sharing in force and its scope at the roster version read. */

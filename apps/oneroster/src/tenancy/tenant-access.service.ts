@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, isUuid, type TenantPrincipal } from '@edu/domain';
 import type { DateOutputMode, OverLimit } from '@edu/oneroster-query';
 import { LoadingCache } from '../common/loading-cache';
-import { OnerosterEnv } from '../config/oneroster.env';
+import { OnerosterEnv } from '../oneroster.env';
 import type { OneRosterApi } from '../common/oneroster-api';
-import { RosterDb } from '../roster/roster-db';
+import { RosterDb } from '../db/roster-db';
 
 /** How a deployment wants OneRoster values printed and pages served (design §8, reference §1, §5.1). */
 export interface OutputSettings {

@@ -6,7 +6,7 @@ import { DEFAULT_ONEROSTER_SCOPE_BASE } from '@edu/domain';
 import type { DeploymentSettings } from '@edu/persistence';
 import { baseTestEnv, createTestApp, createTestDatabase, TestIssuer, World, type TestDatabase } from '@edu/testing';
 import { ImsxErrorFilter } from '../../src/common/imsx-error.filter';
-import { OnerosterEnv } from '../../src/config/oneroster.env';
+import { OnerosterEnv } from '../../src/oneroster.env';
 import { OnerosterModule } from '../../src/oneroster.module';
 
 export const PREFIX = '/ims/oneroster/v1p1';

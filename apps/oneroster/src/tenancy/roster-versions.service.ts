@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LoadingCache } from '../common/loading-cache';
-import { OnerosterEnv } from '../config/oneroster.env';
-import { RosterDb } from './roster-db';
+import { OnerosterEnv } from '../oneroster.env';
+import { RosterDb } from '../db/roster-db';
 
 /** An org of the tenant, as needed to work out what the tenant may see. */
 export interface OrgNode {

@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
 import { ResourceServerEnv, ToInt, WithTrafficControl } from '@edu/config';
-import { WithRosterEvents } from '../events/events.env';
-import { WithRosterSources } from '../sources/sources.env';
+import { WithRosterEvents } from './events/events.env';
+import { WithRosterSources } from './sources/sources.env';
 
 /** An origin (optionally with a path prefix) to put links on: no credentials, query or fragment. */
 const PUBLIC_URL_OPTS = {
