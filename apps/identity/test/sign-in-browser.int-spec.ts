@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closedContext, launchChromium, resolveToLoopback, screenshot } from '@edu/testing/browser';
 import type { TenantEntity } from '@edu/persistence';
-import { contrastRatio } from '../src/sign-in/portal/brand/contrast';
+import { contrastRatio } from '../src/sign-in/ui/brand/contrast';
 import { brandedDomain, harbourBrand, lionCityBrand } from './support/brands';
 import { RelyingPartyServer } from './support/relying-party-server';
 import { SignInHarness } from './support/sign-in-harness';

@@ -3,7 +3,7 @@ import { AppEntity, type AppSamlSettings, type TenantEntity } from '@edu/persist
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice } from '@edu/testing/sign-in';
 import { persistentNameId } from '../src/sign-in/saml/saml-name-id';
-import { PAGE_CSP } from '../src/sign-in/portal/html';
+import { PAGE_CSP } from '../src/sign-in/ui/html';
 import { brandedDomain, lionCityBrand } from './support/brands';
 import { SignInHarness } from './support/sign-in-harness';
 import { testSp } from './support/saml-sp';

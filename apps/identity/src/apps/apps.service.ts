@@ -9,9 +9,9 @@ import { fieldError } from '../common/api-errors';
 import { uuidOr404 } from '../common/ids';
 import { mergePatch } from '../common/merge';
 import { validateDto } from '../common/validation/dto-validation';
-import { DeveloperRepository } from '../developers/developer.repository';
-import { TenantRepository } from '../tenants/tenant.repository';
-import { AppRepository } from './app.repository';
+import { DeveloperRepository } from '../directory/developer.repository';
+import { TenantRepository } from '../directory/tenant.repository';
+import { AppRepository } from '../directory/app.repository';
 import {
   appInput,
   appSettings,

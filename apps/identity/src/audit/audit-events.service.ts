@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, decodePageCursor, encodePageCursor, type Principal } from '@edu/domain';
 import { AccessPolicy } from '../common/access-policy';
-import { TenantRepository } from '../tenants/tenant.repository';
+import { TenantRepository } from '../directory/tenant.repository';
 import type { ListAuditEventsQuery } from './dto/audit-events.dto';
 import { AuditEventRepository } from './audit-event.repository';
 import { toAuditEventView, type AuditEventPage } from './audit-event.view';

@@ -4,10 +4,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ApiError, isUuid, type Principal } from '@edu/domain';
 import { AccessPolicy } from '../common/access-policy';
 import { conflict, fieldError, uniqueOr409 } from '../common/api-errors';
-import { IdentityProviderRepository } from '../identity-providers/identity-provider.repository';
-import { ProviderRefs } from '../identity-providers/provider-refs';
-import { TenantUserRepository } from '../users/user.repository';
-import { ConstituencyRepository } from './constituency.repository';
+import { IdentityProviderRepository } from '../directory/identity-provider.repository';
+import { ProviderRefs } from '../directory/provider-refs';
+import { TenantUserRepository } from '../directory/user.repository';
+import { ConstituencyRepository } from '../directory/constituency.repository';
 import { toConstituencyView, type ConstituencyView } from './constituency.view';
 import { CONSTITUENCY_ID, type CreateConstituencyDto, type UpdateConstituencyDto } from './dto/constituency.dto';
 

@@ -5,7 +5,7 @@ import { ApiError, type Principal } from '@edu/domain';
 import { AccessPolicy } from '../common/access-policy';
 import { conflict, uniqueOr409 } from '../common/api-errors';
 import { normalizeEmail, uuidOr404 } from '../common/ids';
-import { DeveloperRepository } from './developer.repository';
+import { DeveloperRepository } from '../directory/developer.repository';
 import { toDeveloperView, type DeveloperView } from './developer.view';
 import type { CreateDeveloperDto, UpdateDeveloperDto } from './dto/developer.dto';
 

@@ -1,12 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { AppRepository } from '../apps/app.repository';
-import { ConstituencyRepository } from '../constituencies/constituency.repository';
-import { DeploymentRepository } from '../deployments/deployment.repository';
-import { DeveloperRepository } from '../developers/developer.repository';
-import { IdentityProviderRepository } from '../identity-providers/identity-provider.repository';
-import { TenantRepository } from '../tenants/tenant.repository';
-import { TenantUserRepository, UserRepository } from '../users/user.repository';
-import { VanityDomainRepository } from '../vanity-domains/vanity-domain.repository';
+import { AppRepository } from './app.repository';
+import { ConstituencyRepository } from './constituency.repository';
+import { DeploymentRepository } from './deployment.repository';
+import { DeveloperRepository } from './developer.repository';
+import { IdentityProviderRepository } from './identity-provider.repository';
+import { TenantRepository } from './tenant.repository';
+import { TenantUserRepository, UserRepository } from './user.repository';
+import { VanityDomainRepository } from './vanity-domain.repository';
 
 const REPOSITORIES = [
   AppRepository,

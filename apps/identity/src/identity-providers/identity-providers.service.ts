@@ -8,10 +8,10 @@ import { conflict } from '../common/api-errors';
 import { uuidOr404 } from '../common/ids';
 import { mergePatch } from '../common/merge';
 import { validateDto } from '../common/validation/dto-validation';
-import { ConstituencyRepository } from '../constituencies/constituency.repository';
-import { UserRepository } from '../users/user.repository';
+import { ConstituencyRepository } from '../directory/constituency.repository';
+import { UserRepository } from '../directory/user.repository';
 import { CreateIdentityProviderDto, type UpdateIdentityProviderDto } from './dto/identity-provider.dto';
-import { IdentityProviderRepository } from './identity-provider.repository';
+import { IdentityProviderRepository } from '../directory/identity-provider.repository';
 import {
   clientSecretColumn,
   identityProviderColumns,

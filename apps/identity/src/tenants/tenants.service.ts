@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiError, isUuid, type Principal } from '@edu/domain';
-import { AppRepository } from '../apps/app.repository';
+import { AppRepository } from '../directory/app.repository';
 import { AccessPolicy } from '../common/access-policy';
 import { conflict, fieldError, uniqueOr409 } from '../common/api-errors';
 import { uuidOr404 } from '../common/ids';
-import { TenantUserRepository, UserRepository } from '../users/user.repository';
+import { TenantUserRepository, UserRepository } from '../directory/user.repository';
 import type { CreateTenantDto, UpdateTenantDto } from './dto/tenant.dto';
-import { TenantRepository, type TenantWithRegion } from './tenant.repository';
+import { TenantRepository, type TenantWithRegion } from '../directory/tenant.repository';
 import { toTenantAdminView, toTenantView, type TenantAdminView, type TenantView } from './tenant.view';
 
 const CUSTOMER_ID_TAKEN = 'Another tenant already has this customer_id';

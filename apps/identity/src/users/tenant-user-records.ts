@@ -4,10 +4,10 @@ import type { EntityManager } from 'typeorm';
 import { ApiError, isUuid } from '@edu/domain';
 import type { UserIdpIdentifier } from '@edu/persistence';
 import { conflict, fieldError } from '../common/api-errors';
-import type { ProviderRefs } from '../identity-providers/provider-refs';
+import type { ProviderRefs } from '../directory/provider-refs';
 import type { IdpIdentifierDto } from './dto/user.dto';
 import { PersonIds } from './person-ids';
-import { TenantUserRepository, UserRepository, type LinkedUser } from './user.repository';
+import { TenantUserRepository, UserRepository, type LinkedUser } from '../directory/user.repository';
 
 /** The only 409 of adding a person: this tenant has them already. Other tenants never show. */
 export const ALREADY_AT_TENANT = 'This tenant already has a user with this e-mail address';

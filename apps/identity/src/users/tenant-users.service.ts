@@ -5,11 +5,11 @@ import { ApiError, type Principal } from '@edu/domain';
 import { AccessPolicy } from '../common/access-policy';
 import { fieldError, uniqueOr409 } from '../common/api-errors';
 import { emailOr404, normalizeEmail } from '../common/ids';
-import { ConstituencyRepository } from '../constituencies/constituency.repository';
+import { ConstituencyRepository } from '../directory/constituency.repository';
 import type { CreateTenantUserDto, UpdateTenantUserDto } from './dto/user.dto';
 import { ALREADY_AT_TENANT, TenantUserRecords } from './tenant-user-records';
 import { PeopleVisibility, type PeopleView } from './people-visibility';
-import { TenantUserRepository, type LinkedUser } from './user.repository';
+import { TenantUserRepository, type LinkedUser } from '../directory/user.repository';
 import { toTenantUserView, type TenantUserView } from './user.view';
 
 /**

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { ProviderRefs } from '../identity-providers/provider-refs';
-import type { LinkedUser } from './user.repository';
+import type { ProviderRefs } from '../directory/provider-refs';
+import type { LinkedUser } from '../directory/user.repository';
 import { NOTHING_WITHHELD } from './withheld-person';
 
 export class IdpIdentifierView {

@@ -5,12 +5,12 @@ import { ApiError, type Principal } from '@edu/domain';
 import { AccessPolicy } from '../common/access-policy';
 import { uniqueOr409 } from '../common/api-errors';
 import { emailOr404, normalizeEmail } from '../common/ids';
-import { IdentityProviderRepository } from '../identity-providers/identity-provider.repository';
-import { ProviderRefs } from '../identity-providers/provider-refs';
+import { IdentityProviderRepository } from '../directory/identity-provider.repository';
+import { ProviderRefs } from '../directory/provider-refs';
 import type { CreateUserDto, UpdateUserDto } from './dto/user.dto';
 import { PeopleVisibility, type PeopleView } from './people-visibility';
 import { ALREADY_AT_TENANT, TenantUserRecords, tenantIdentifiers } from './tenant-user-records';
-import { TenantUserRepository, type LinkedUser } from './user.repository';
+import { TenantUserRepository, type LinkedUser } from '../directory/user.repository';
 import { toUserView, type UserView } from './user.view';
 
 /**

@@ -6,9 +6,9 @@ import type { VanityDomainEntity } from '@edu/persistence';
 import { AccessPolicy, type AccessMode } from '../common/access-policy';
 import { conflict, uniqueOr409 } from '../common/api-errors';
 import { domainOr404, normalizeDomain } from '../common/ids';
-import { TenantRepository } from '../tenants/tenant.repository';
+import { TenantRepository } from '../directory/tenant.repository';
 import type { CreateVanityDomainDto, UpdateVanityDomainDto } from './dto/vanity-domain.dto';
-import { VanityDomainRepository } from './vanity-domain.repository';
+import { VanityDomainRepository } from '../directory/vanity-domain.repository';
 import { brandConfiguration, toVanityDomainView, type VanityDomainView } from './vanity-domain.view';
 
 const TAKEN = 'This domain is already registered';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UpstreamIdentity } from '../upstream/upstream-client';
-import type { UpstreamProvider } from '../upstream/upstream-providers';
+import type { UpstreamProvider } from '../upstream/upstream-provider';
 import { SignInRepository, type TenantMember } from '../sign-in.repository';
 import { JitProvisioner } from './jit-provisioner';
 import { identifierIdFor } from './upstream-identifier';

@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, ApiErrorCode } from '@edu/domain';
 import type { UserIdpIdentifier } from '@edu/persistence';
-import { ConstituencyRepository } from '../../constituencies/constituency.repository';
+import { ConstituencyRepository } from '../../directory/constituency.repository';
 import { TenantUserRecords } from '../../users/tenant-user-records';
 import type { UpstreamIdentity } from '../upstream/upstream-client';
-import type { UpstreamProvider } from '../upstream/upstream-providers';
+import type { UpstreamProvider } from '../upstream/upstream-provider';
 
 /** What just-in-time provisioning did: the new person's id, nothing (rules say no), or lost a race. */
 export type Provisioned = { userId: string; constituency: string } | 'not_allowed' | 'already_added';

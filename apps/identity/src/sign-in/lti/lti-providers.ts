@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '@edu/domain';
 import { IdentityProviderEntity, type IdentityProviderLtiSettings } from '@edu/persistence';
-import type { UpstreamProvider } from '../upstream/upstream-providers';
+import type { UpstreamProvider } from '../upstream/upstream-provider';
 
 /** A tenant's `lti1.3` provider: the LMS (the platform) where people authenticate before a launch. */
 export interface LtiProvider {

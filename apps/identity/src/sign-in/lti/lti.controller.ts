@@ -2,13 +2,13 @@ import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from 
 import { ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
-import { BrandStore } from '../portal/brand/brand-store';
-import { PAGE_HEADERS } from '../portal/html';
-import { problemPage } from '../portal/pages';
-import { PortalErrorFilter } from '../portal/portal-error.filter';
+import { BrandStore } from '../ui/brand/brand-store';
+import { PAGE_HEADERS } from '../ui/html';
+import { problemPage } from '../ui/pages';
+import { PortalErrorFilter } from '../ui/portal-error.filter';
 import { LTI_STATE_COOKIE, LtiLaunches, type LaunchResult, type LoginInitiation } from './lti-launches';
 import { LtiRefusal } from './lti-refusal';
-import { cookieOf } from '../portal/portal.service';
+import { cookieOf } from '../ui/cookies';
 
 const LOGIN_FIELDS = [
   'iss',

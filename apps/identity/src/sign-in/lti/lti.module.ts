@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdentityMapper } from '../accounts/identity-mapper';
 import { JitProvisioningModule } from '../accounts/jit-provisioning.module';
 import { SignInLogModule } from '../log/sign-in-log.module';
-import { BrandStore } from '../portal/brand/brand-store';
+import { BrandStore } from '../ui/brand/brand-store';
 import { SignInRepository } from '../sign-in.repository';
 import { LtiController } from './lti.controller';
 import { LtiIdTokens } from './lti-id-token';

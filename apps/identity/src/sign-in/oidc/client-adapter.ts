@@ -1,6 +1,9 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SignInRepository } from '../sign-in.repository';
 
+/** Where the authorization of a SAML sign-in comes back to (the only redirect URI of a `saml` app's client). */
+export const SAML_COMPLETE_PATH = '/saml/complete';
+
 /**
  * oidc-provider's clients are the apps with `auth_type: oauth2` (design §10): their client id,
  * their stored secret hash (checked by the provider host's `compareClientSecret`) and exactly

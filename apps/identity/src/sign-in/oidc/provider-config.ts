@@ -3,7 +3,7 @@ import type { JWK } from 'jose';
 import { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { IdentityEnv } from '../../config/identity.env';
 import { SCOPE_CLAIMS, type AccountFinder } from '../accounts/account-finder';
-import { protocolPages, type BrandLookup } from '../portal/protocol-pages';
+import { protocolPages, type BrandLookup } from '../ui/protocol-pages';
 
 /** Paths of the provider's endpoints (the JWKS is the global one, served by the keys module). */
 export const OIDC_ROUTES = {

@@ -3,13 +3,13 @@ import { ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
 import { SignInRepository } from '../sign-in.repository';
-import { cacheControl } from './brand/brand-assets';
-import { BrandStore } from './brand/brand-store';
-import { PortalCsrf } from './csrf';
-import { PAGE_HEADERS } from './html';
-import { CSRF_FIELD, problemPage, providersPage, schoolPickPage, type PortalContext } from './pages';
-import { PortalErrorFilter } from './portal-error.filter';
-import { PORTAL_CSS } from './portal.css';
+import { cacheControl } from '../ui/brand/brand-assets';
+import { BrandStore } from '../ui/brand/brand-store';
+import { PortalCsrf } from '../ui/csrf';
+import { PAGE_HEADERS } from '../ui/html';
+import { CSRF_FIELD, problemPage, providersPage, schoolPickPage, type PortalContext } from '../ui/pages';
+import { PortalErrorFilter } from '../ui/portal-error.filter';
+import { PORTAL_CSS } from '../ui/portal.css';
 import { PortalService, type Interaction, type Step } from './portal.service';
 
 const rawQuery = (req: Request) => req.originalUrl.split('?')[1] ?? '';

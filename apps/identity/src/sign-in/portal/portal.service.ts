@@ -10,9 +10,11 @@ import { LTI_COOKIE } from '../lti/lti-launches';
 import { LtiSignIns } from '../lti/lti-sign-ins';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
 import { SignInRepository, type SignInApp, type SignInTenant } from '../sign-in.repository';
+import { cookieOf } from '../ui/cookies';
 import { UpstreamClient, UpstreamError } from '../upstream/upstream-client';
 import { UpstreamLogins } from '../upstream/upstream-logins';
-import { UpstreamProviders, type UpstreamProvider } from '../upstream/upstream-providers';
+import type { UpstreamProvider } from '../upstream/upstream-provider';
+import { UpstreamProviders } from '../upstream/upstream-providers';
 
 /** What the portal shows or does next; the controller turns it into a response. */
 export type Step =
@@ -489,13 +491,4 @@ function stringParam(v: unknown): string | undefined {
 /** The origin the person is using (the issuer's host or a vanity domain). */
 function portalOrigin(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? req.hostname}`;
-}
-
-/** Reads one cookie from the header (no cookie-parser middleware in this app). */
-export function cookieOf(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
-  }
-  return undefined;
 }

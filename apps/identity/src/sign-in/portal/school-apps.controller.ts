@@ -3,10 +3,10 @@ import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
 import { SignInRepository, type SignInTenant } from '../sign-in.repository';
-import { BrandStore } from './brand/brand-store';
-import { PAGE_HEADERS } from './html';
-import { problemPage } from './pages';
-import { PortalErrorFilter } from './portal-error.filter';
+import { BrandStore } from '../ui/brand/brand-store';
+import { PAGE_HEADERS } from '../ui/html';
+import { problemPage } from '../ui/pages';
+import { PortalErrorFilter } from '../ui/portal-error.filter';
 import { SchoolApps } from './school-apps';
 import { schoolAppsPage } from './school-apps.page';
 

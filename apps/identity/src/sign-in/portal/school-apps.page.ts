@@ -1,6 +1,6 @@
 import type { SignInTenant } from '../sign-in.repository';
-import type { PageBrand } from './brand/brand-store';
-import { html, page } from './html';
+import type { PageBrand } from '../ui/brand/brand-store';
+import { html, page } from '../ui/html';
 import type { AppTile } from './school-apps';
 
 /** The first letter of the app's name, the tile's only picture (apps have no logo in the model). */

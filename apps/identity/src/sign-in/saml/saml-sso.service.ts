@@ -8,7 +8,7 @@ import { SignInRepository } from '../sign-in.repository';
 import { SamlApps, type SamlApp } from './saml-apps';
 import { metadataSp, signingIdp, type SAML_BINDINGS } from './saml-entities';
 import { SamlCredentials } from './saml-credentials';
-import { SAML_COMPLETE_PATH } from './saml-paths';
+import { SAML_COMPLETE_PATH } from '../oidc/client-adapter';
 import { postMessage, redirectMessage, redirectOctetString } from './saml-messages';
 import { NAME_ID_FORMAT } from './saml-name-id';
 import { SamlRequests } from './saml-requests';

@@ -4,16 +4,17 @@ import { ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
-import { BrandStore } from '../portal/brand/brand-store';
-import { esc, PAGE_HEADERS } from '../portal/html';
-import { problemPage } from '../portal/pages';
-import { cookieOf } from '../portal/portal.service';
+import { BrandStore } from '../ui/brand/brand-store';
+import { esc, PAGE_HEADERS } from '../ui/html';
+import { problemPage } from '../ui/pages';
+import { cookieOf } from '../ui/cookies';
 import { SignInRepository } from '../sign-in.repository';
 import { SamlCompletionService } from './saml-completion.service';
 import { metadataIdp } from './saml-entities';
 import { SamlCredentials } from './saml-credentials';
 import { SamlLogoutService } from './saml-logout.service';
-import { SAML_COMPLETE_PATH, SAML_COOKIE } from './saml-paths';
+import { SAML_COMPLETE_PATH } from '../oidc/client-adapter';
+import { SAML_COOKIE } from './saml-paths';
 import { SamlSsoService, type SamlStep } from './saml-sso.service';
 
 const rawQuery = (req: Request) => req.originalUrl.split('?')[1] ?? '';

@@ -1,15 +1,7 @@
 import * as oidc from 'openid-client';
 import type { IdentityProviderEntity } from '@edu/persistence';
 import type { KeyEncryption } from '@edu/signing';
-import type { UpstreamProvider } from './upstream-providers';
-
-/** The endpoints a tenant stored for its `oauth2` provider. */
-export interface TenantEndpoints {
-  discovery: string;
-  authorization: string;
-  token: string;
-  jwks: string;
-}
+import type { TenantEndpoints, UpstreamProvider } from './upstream-provider';
 
 /**
  * A tenant's `oauth2` provider as sign-in uses it, or undefined when it cannot run (no settings,

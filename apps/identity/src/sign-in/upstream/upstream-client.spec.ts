@@ -1,6 +1,6 @@
 import type { IdentityEnv } from '../../config/identity.env';
 import { UpstreamClient, UpstreamError } from './upstream-client';
-import type { UpstreamProvider } from './upstream-providers';
+import type { UpstreamProvider } from './upstream-provider';
 
 const tenantProvider = (base: string): UpstreamProvider => ({
   id: '0b5e1a2c-1111-4222-8333-444455556666',

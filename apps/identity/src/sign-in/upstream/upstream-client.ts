@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { IdentityEnv } from '../../config/identity.env';
 import { guardedFetch, upstreamTargetPolicy } from './guarded-fetch';
 import { tenantConfiguration } from './tenant-upstream';
-import type { UpstreamProvider } from './upstream-providers';
+import type { UpstreamProvider } from './upstream-provider';
 
 /** What the portal keeps between sending a person to their provider and their return. */
 export interface UpstreamChecks {

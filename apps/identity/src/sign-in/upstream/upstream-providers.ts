@@ -2,29 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@edu/domain';
 import { KeyEncryption } from '@edu/signing';
 import { IdentityEnv } from '../../config/identity.env';
-import { IdentityProviderRepository } from '../../identity-providers/identity-provider.repository';
+import { IdentityProviderRepository } from '../../directory/identity-provider.repository';
 import { SignInRepository } from '../sign-in.repository';
-import { tenantUpstream, type TenantEndpoints } from './tenant-upstream';
-
-/** Where a person authenticates: a core provider (operator configuration) or a tenant's own provider. */
-export interface UpstreamProvider {
-  /** `google`, `microsoft`, or the uuid of the tenant's provider. */
-  id: string;
-  kind: 'core' | 'tenant';
-  /** Label for screen readers and the button's alternative text. */
-  label: string;
-  /** The issuer (core providers) or the discovery URL (tenant providers). */
-  issuer: string;
-  clientId: string;
-  clientSecret?: string;
-  scope: string;
-  /** Unknown people may be created at sign-in (tenant providers with `provision_just_in_time`). */
-  provisionJustInTime: boolean;
-  /** A tenant's `oauth2` provider: the endpoints it stored. */
-  endpoints?: TenantEndpoints;
-  /** Changes when the tenant edits the provider (its client configuration is then rebuilt). */
-  version?: string;
-}
+import { tenantUpstream } from './tenant-upstream';
+import type { UpstreamProvider } from './upstream-provider';
 
 const CORE_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
 

@@ -1,5 +1,5 @@
 import type { SignInTenant } from '../sign-in.repository';
-import type { UpstreamProvider } from '../upstream/upstream-providers';
+import type { UpstreamProvider } from '../upstream/upstream-provider';
 import type { PageBrand } from './brand/brand-store';
 import { html, page, type Raw } from './html';
 
