@@ -76,6 +76,7 @@ export const KNOWN_VARIABLES = new Set<string>([
   'WEBHOOK_RETRY_AFTER_MAX_SECONDS',
   'WEBHOOK_DISABLE_AFTER_FAILING_MS',
   'WEBHOOK_DISABLE_AFTER_UNDELIVERABLE',
+  'PAYLOAD_PURGE_INTERVAL_MS',
   'PUBLIC_BASE_URL',
   'ALERTS_PUBLIC_BASE_URL',
   // rate limits and load shedding (libs/config/src/traffic-env.ts)

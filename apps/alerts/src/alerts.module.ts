@@ -19,6 +19,7 @@ import { AlertsEnv, queueDashboardCredentials } from './config/alerts.env';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { alertsRoutes } from './rate-limit-routes';
 import { MessagesModule } from './messages/messages.module';
+import { RetentionModule } from './retention/retention.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -64,6 +65,7 @@ export class AlertsModule {
         WebhooksModule,
         DeliveriesModule,
         MessagesModule,
+        RetentionModule,
         QueueDashboardModule.forRoot({ path: QUEUE_DASHBOARD_PATH, credentials: queueDashboardCredentials(env) }),
       ],
       providers: [{ provide: AlertsEnv, useValue: env }],

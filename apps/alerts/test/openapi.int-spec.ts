@@ -84,7 +84,7 @@ describe('alerts OpenAPI document', () => {
       .map((r) => `${r.method} ${r.path}`)
       .filter((r) => !OPERATIONS_ENDPOINTS.includes(r));
     expect(ops.map((o) => `${o.method} ${o.path}`).sort()).toEqual(served.sort());
-    expect(served.length).toBe(12);
+    expect(served.length).toBe(15);
   });
 
   it('names the scopes every operation accepts, as the guard enforces them', () => {

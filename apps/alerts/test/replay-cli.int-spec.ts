@@ -224,6 +224,26 @@ describe('alerts:replay: bulk redelivery of undeliverable deliveries', () => {
     expect((await rows()).length).toBe(count + 1);
   });
 
+  it("skips deliveries whose message's payload was purged (retention): nothing is left to send", async () => {
+    const operator = await issuer.mint({ scopes: [ADMIN], sub: 'operator' });
+    await http()
+      .post('/v2/alerts/messages')
+      .set(as(operator))
+      .send({ tenant_id: tenantB, messages: [sampleAlertMessage()] })
+      .expect(201);
+    const [purged] = (await ids(hookB)).slice(-1);
+    await fail(purged, '10 minutes');
+    await ds.query(
+      `UPDATE alert_messages SET recipient = '{}', alerts = '[]', payload_purged_at = now()
+        WHERE id = (SELECT message_id FROM webhook_deliveries WHERE id = $1)`,
+      [purged],
+    );
+    const r = await replay('--since', '30m', '--webhook', hookB);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("skipped: 1 whose message's payload was purged (the tenant's retention): nothing to send");
+    expect((await rows()).filter((d) => d.redelivery_of === purged)).toEqual([]);
+  });
+
   it('skips deliveries whose webhook has been deleted', async () => {
     const [, , a2] = await ids(hookA);
     await http().delete(`/v2/alerts/webhook/${hookA}`).set(as(tokenA)).expect(200);

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ApiErrorCode, decodePageCursor, encodePageCursor, type Principal } from '@edu/domain';
-import { isOpenDelivery, WebhookDeliveriesRepository, type DeliveryRow, type DeliveryStatus } from '@edu/persistence';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  isOpenDelivery,
+  purgedMessageState,
+  WebhookDeliveriesRepository,
+  type DeliveryRow,
+  type DeliveryStatus,
+} from '@edu/persistence';
+import { payloadPurged } from '../retention/payload-purged';
 import { AlertsEnv } from '../config/alerts.env';
 import { AlertSharing } from '../sharing/alert-sharing';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -51,6 +60,7 @@ export class DeliveriesService {
     private readonly enqueuer: DeliveryEnqueuer,
     private readonly env: AlertsEnv,
     private readonly sharing: AlertSharing,
+    @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
   async list(who: Principal, webhookId: string, q: ListDeliveriesQuery): Promise<DeliveryPage> {
@@ -99,6 +109,8 @@ export class DeliveriesService {
       );
     if (original.status === 'withheld') throw notShared('The delivery was withheld and is never sent');
     if (hook.status === 'disabled') throw webhookDisabled();
+    if ((await purgedMessageState(this.ds, tenantId, original.message_id, hook.appId))?.purged)
+      throw payloadPurged('The message cannot be delivered again');
     const sharing = await this.sharing.ofApp(tenantId, hook.appId);
     if (!(await this.sharing.sharesMessage(tenantId, sharing, original.message_id)))
       throw notShared('The message is not delivered again');

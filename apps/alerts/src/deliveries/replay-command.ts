@@ -109,6 +109,10 @@ export async function runReplayCli(args: string[], env: NodeJS.ProcessEnv, out: 
       out.log(`  skipped: ${plan.alreadyReplayed} already redelivered (by an earlier replay or by the partner)`);
     if (plan.webhookDeleted) out.log(`  skipped: ${plan.webhookDeleted} whose webhook has been deleted`);
     if (plan.notShared) out.log(`  skipped: ${plan.notShared} about a person the app's data sharing no longer shares`);
+    if (plan.payloadPurged)
+      out.log(
+        `  skipped: ${plan.payloadPurged} whose message's payload was purged (the tenant's retention): nothing to send`,
+      );
     if (dryRun) {
       out.log('Dry run: nothing written.');
       return 0;

@@ -4,7 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, isUuid, type Principal } from '@edu/domain';
 import { validateBody } from '@edu/http';
-import { WebhookDeliveriesRepository } from '@edu/persistence';
+import { purgedMessageState, WebhookDeliveriesRepository } from '@edu/persistence';
+import { payloadPurged } from '../retention/payload-purged';
 import { DeliveryEnqueuer } from '../deliveries/delivery-enqueuer';
 import { AlertSharing, type MessagePeople } from '../sharing/alert-sharing';
 import { peopleNamed } from '../sharing/message-people';
@@ -107,12 +108,16 @@ export class MessagesService {
   /**
    * getMessage: a message of the token's tenant; any other id answers the same 404, and so does a
    * message about a person the school's data sharing does not share with the app. Fields the
-   * sharing withholds are left out.
+   * sharing withholds are left out. A purged message answers 409 `payload_purged` to an app that
+   * had a delivery of it.
    */
   async get(who: Principal, rawId: string): Promise<AlertMessageView> {
     const tenantId = await this.access.partnerTenant(who);
     if (!isUuid(rawId)) throw ApiError.notFound('Message');
     const id = rawId.toLowerCase();
+    // A purged payload names nobody any more: the apps it was for are told it is gone, the others see no message.
+    const state = await purgedMessageState(this.ds, tenantId, id, who.appId);
+    if (state?.purged) throw state.deliveredToApp ? payloadPurged('getMessage') : ApiError.notFound('Message');
     const sharing = await this.sharing.ofApp(tenantId, who.appId);
     if (!(await this.sharing.sharesMessage(tenantId, sharing, id))) throw ApiError.notFound('Message');
     const message = await this.ds.transaction(async (em) => {

@@ -48,6 +48,13 @@ export class AlertsAccess {
     this.assertRegion(region);
   }
 
+  /** A tenant named in a path by the operator: 404 when this database does not know it, 403 of another region. */
+  async assertKnown(tenantId: string): Promise<void> {
+    const region = await this.regions.regionOf(tenantId);
+    if (region === null) throw ApiError.notFound('Tenant');
+    this.assertRegion(region);
+  }
+
   /** 403 on a regional host for a tenant of another region (or unknown there). */
   private assertRegion(region: string | null): void {
     if (this.env.SERVICE_REGION && region !== this.env.SERVICE_REGION) {

@@ -154,6 +154,15 @@ export class DispatcherEnv extends WithWebhookDelivery(BaseEnv) {
   @Min(0)
   WEBHOOK_SWEEP_GRACE_MS = 120_000;
 
+  /**
+   * How often payloads past their tenant's retention (`delivery_payload_retention_days`, default
+   * 30) are purged: messages' recipient and alerts, event deliveries' bodies (1 h).
+   */
+  @ToInt()
+  @IsInt()
+  @Min(100)
+  PAYLOAD_PURGE_INTERVAL_MS = 3_600_000;
+
   /** Worker id written into attempt records (defaults to host name and pid). */
   @IsOptional()
   @IsString()

@@ -99,13 +99,19 @@ export class DeliveryService {
   }
 
   /**
-   * How a delivery that cannot be sent now settles: cancelled when its webhook is gone, held when
-   * its webhook is disabled (tests excepted); undefined when it can be sent.
+   * How a delivery that cannot be sent now settles: cancelled when its webhook is gone, expired
+   * when its payload was purged, held when its webhook is disabled (tests excepted); undefined
+   * when it can be sent.
    */
   private async unsendable(d: DeliveryToSend): Promise<JobSettlement | undefined> {
     if (!d.endpoint) {
       await this.repo.cancel([d.id]);
       this.metrics.deliveries.inc({ outcome: 'cancelled' });
+      return DONE;
+    }
+    if (d.payload_purged) {
+      await this.repo.expire([d.id]);
+      this.metrics.deliveries.inc({ outcome: 'expired' });
       return DONE;
     }
     if (d.webhook_status === 'disabled' && d.trigger !== 'test') {

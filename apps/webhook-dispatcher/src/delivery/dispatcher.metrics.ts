@@ -5,7 +5,7 @@ import { WEBHOOK_DISABLED_REASONS } from '@edu/persistence';
 import { DeliveryQueue } from '@edu/queue';
 
 /** Outcomes of attempts; `retry` = failed, another attempt is scheduled. */
-export type AttemptOutcomeLabel = 'delivered' | 'retry' | 'undeliverable' | 'cancelled';
+export type AttemptOutcomeLabel = 'delivered' | 'retry' | 'undeliverable' | 'cancelled' | 'expired';
 
 /** Dispatcher metrics (names documented in apps/webhook-dispatcher/src/README.md). */
 @Injectable()
@@ -25,7 +25,7 @@ export class DispatcherMetrics {
     const registers = [metrics.registry];
     this.deliveries = new Counter({
       name: 'webhook_deliveries_total',
-      help: 'Delivery attempts by outcome (delivered, retry, undeliverable) and deliveries cancelled before sending',
+      help: 'Delivery attempts by outcome (delivered, retry, undeliverable) and deliveries cancelled or expired (payload purged) before sending',
       labelNames: ['outcome'],
       registers,
     });

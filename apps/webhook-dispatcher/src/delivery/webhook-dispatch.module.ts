@@ -13,6 +13,7 @@ import { DeliveryService } from './delivery.service';
 import { DispatcherMetrics } from './dispatcher.metrics';
 import { MessageTailCache } from './message-tail-cache';
 import { PerWebhookConcurrencyLimiter } from './per-webhook-concurrency-limiter';
+import { PayloadPurge } from '../retention/payload-purge';
 import { RecoveryLoops } from './recovery-loops';
 import { RESOLVER } from './resolver.token';
 import { WebhookSecrets } from './webhook-secrets';
@@ -106,6 +107,7 @@ const PROVIDERS: Provider[] = [
   DeliveryJobRouter,
   DeliveryWorker,
   RecoveryLoops,
+  PayloadPurge,
 ];
 
 export interface WebhookDispatchModuleOptions {
@@ -115,7 +117,8 @@ export interface WebhookDispatchModuleOptions {
 
 /**
  * Webhook dispatch: the worker and the handlers of each kind of delivery job, the delivery
- * service they call and what it uses, and the loops that keep Redis in step with PostgreSQL.
+ * service they call and what it uses, the loops that keep Redis in step with PostgreSQL, and the
+ * purge of payloads past their retention.
  */
 @Module({})
 export class WebhookDispatchModule {
@@ -124,7 +127,7 @@ export class WebhookDispatchModule {
       module: WebhookDispatchModule,
       imports: [MetricsModule],
       providers: [...PROVIDERS, { provide: RESOLVER, useValue: o.resolver ?? systemResolver }],
-      exports: [DeliveryWorker, RecoveryLoops],
+      exports: [DeliveryWorker, RecoveryLoops, PayloadPurge],
     };
   }
 }

@@ -27,6 +27,8 @@ export interface ReplayPlan {
   webhookDeleted: number;
   /** Undeliverable deliveries in the window left out by the caller (`skip`: the app's data sharing no longer shares the message). */
   notShared: number;
+  /** Undeliverable deliveries in the window whose message's payload was purged (retention): nothing to send again. */
+  payloadPurged: number;
 }
 
 /** A delivery a replay would redeliver to an app whose data sharing limits what it sees. */
@@ -37,6 +39,8 @@ const WINDOW = `d.status = 'undeliverable' AND d.message_id IS NOT NULL
   AND d.finished_at >= $1 AND ($2::timestamptz IS NULL OR d.finished_at < $2)
   AND ($3::uuid IS NULL OR d.webhook_id = $3) AND ($4::uuid IS NULL OR d.app_id = $4) AND ($5::uuid IS NULL OR d.tenant_id = $5)`;
 const NOT_REPLAYED = `NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.redelivery_of = d.id)`;
+/** Its message still has its payload (not purged by retention). */
+const NOT_PURGED = `NOT EXISTS (SELECT 1 FROM alert_messages pm WHERE pm.id = d.message_id AND pm.payload_purged_at IS NOT NULL)`;
 /** Not one of the deliveries the caller skips (`$6`). */
 const NOT_SKIPPED = `NOT (d.id = ANY($6::uuid[]))`;
 
@@ -53,14 +57,15 @@ export async function planReplay(
   const groups: ReplayGroup[] = await ds.query(
     `SELECT d.webhook_id, w.app_id, d.tenant_id, w.endpoint, count(*)::int AS deliveries
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-      WHERE ${WINDOW} AND ${NOT_REPLAYED} AND ${NOT_SKIPPED}
+      WHERE ${WINDOW} AND ${NOT_PURGED} AND ${NOT_REPLAYED} AND ${NOT_SKIPPED}
       GROUP BY d.webhook_id, w.app_id, d.tenant_id, w.endpoint
       ORDER BY count(*) DESC, d.webhook_id, d.tenant_id`,
     [...params(filter), [...skip]],
   );
   const [skipped] = await ds.query(
-    `SELECT count(*) FILTER (WHERE NOT ${NOT_REPLAYED})::int AS replayed,
-            count(*) FILTER (WHERE ${NOT_REPLAYED} AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id))::int AS deleted
+    `SELECT count(*) FILTER (WHERE ${NOT_PURGED} AND NOT ${NOT_REPLAYED})::int AS replayed,
+            count(*) FILTER (WHERE ${NOT_PURGED} AND ${NOT_REPLAYED} AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id))::int AS deleted,
+            count(*) FILTER (WHERE NOT ${NOT_PURGED} AND ${NOT_REPLAYED})::int AS purged
        FROM webhook_deliveries d WHERE ${WINDOW}`,
     params(filter),
   );
@@ -70,6 +75,7 @@ export async function planReplay(
     alreadyReplayed: skipped.replayed,
     webhookDeleted: skipped.deleted,
     notShared: skip.length,
+    payloadPurged: skipped.purged,
   };
 }
 
@@ -84,7 +90,7 @@ export function sharingLimitedDeliveries(ds: DataSource, filter: ReplayFilter): 
        JOIN webhooks w ON w.id = d.webhook_id
        JOIN tenant_app_deployments dep ON dep.tenant_id = d.tenant_id AND dep.app_id = d.app_id
        JOIN deployment_sharing s ON s.deployment_id = dep.id
-      WHERE ${WINDOW} AND ${NOT_REPLAYED} AND s.active->>'mode' <> 'all'`,
+      WHERE ${WINDOW} AND ${NOT_PURGED} AND ${NOT_REPLAYED} AND s.active->>'mode' <> 'all'`,
     params(filter),
   );
 }
@@ -106,7 +112,7 @@ export async function replayUndeliverable(
       `INSERT INTO webhook_deliveries (id, tenant_id, app_id, webhook_id, message_id, kind, trigger, redelivery_of, status, due_at)
        SELECT gen_random_uuid(), d.tenant_id, w.app_id, d.webhook_id, d.message_id, w.type, 'redeliver', d.id, 'pending', now()
          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-        WHERE ${WINDOW} AND ${NOT_REPLAYED} AND ${NOT_SKIPPED}
+        WHERE ${WINDOW} AND ${NOT_PURGED} AND ${NOT_REPLAYED} AND ${NOT_SKIPPED}
         ORDER BY d.finished_at, d.id
        RETURNING id`,
       [...params(filter), [...skip]],

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
   OPEN_DELIVERY_STATUSES_SQL,
+  UNSENT_DELIVERY_STATUSES_SQL,
   type AlertMessageEntity,
   type WebhookDeliveryEntity,
   type WebhookEntity,
@@ -27,8 +28,10 @@ export type DeliveryToSend = ColumnsOf<
   WebhookDeliveryEntity,
   'id' | 'tenantId' | 'appId' | 'webhookId' | 'messageId' | 'kind' | 'trigger' | 'status' | 'eventType'
 > & {
-  /** An event delivery's body as JSON text; null for the others. */
+  /** An event delivery's body as JSON text; null for the others (and once purged). */
   event_json: string | null;
+  /** Its message's or event's payload was purged (retention): nothing left to send. */
+  payload_purged: boolean;
 } &
   /** The webhook's current endpoint and signing secrets (sealed); null once the webhook is deleted. */
   JoinedColumnsOf<
@@ -65,6 +68,7 @@ export class DispatchRepository {
   loadForSending(ids: string[]): Promise<DeliveryToSend[]> {
     return this.ds.query(
       `SELECT d.id, d.tenant_id, d.app_id, d.webhook_id, d.message_id, d.kind, d.trigger, d.status, d.event_type, d.event::text AS event_json,
+              (m.payload_purged_at IS NOT NULL OR (d.trigger = 'event' AND d.event IS NULL)) AS payload_purged,
               w.endpoint, w.status AS webhook_status, w.rate_limit, w.signing_secret, w.previous_signing_secret, w.previous_secret_expires_at, m.transaction_id, m.method, m.alert_count, m.created_at AS message_created_at,
               CASE WHEN d.kind <> 'full-payload' THEN json_array_length(m.alerts::json) END AS group_count,
               CASE WHEN d.kind <> 'full-payload' THEN m.recipient::text END AS recipient_json,
@@ -112,6 +116,15 @@ export class DispatchRepository {
       await insertDisabledEvents(em, disabled);
       return disabled;
     });
+  }
+
+  /** Ends open deliveries whose payload was purged (found at their turn): `expired`, never sent. */
+  async expire(ids: string[]): Promise<void> {
+    await this.ds.query(
+      `UPDATE webhook_deliveries SET status = 'expired', reason = 'payload_purged', due_at = NULL, finished_at = now()
+        WHERE id = ANY($1::uuid[]) AND status IN ${UNSENT_DELIVERY_STATUSES_SQL}`,
+      [ids],
+    );
   }
 
   /** Holds open deliveries whose webhook is disabled (found at their turn); nothing is sent. */

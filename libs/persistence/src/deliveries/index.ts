@@ -3,3 +3,4 @@ export * from './delivery-replay';
 export * from './delivery-sql';
 export * from './dispatch.repository';
 export * from './webhook-deliveries.repository';
+export * from './payload-retention';

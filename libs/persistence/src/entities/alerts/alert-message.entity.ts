@@ -19,6 +19,7 @@ export interface AlertRecipient {
  */
 @Entity({ name: 'alert_messages' })
 @Index('UQ_alert_messages_tenant_transaction', ['tenantId', 'transactionId'], { unique: true })
+@Index('IDX_alert_messages_unpurged', ['tenantId', 'createdAt'], { where: 'payload_purged_at IS NULL' })
 export class AlertMessageEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -54,4 +55,11 @@ export class AlertMessageEntity {
   /** Set when a delivery of this message became undeliverable (spec §3). */
   @Column({ type: 'timestamptz', name: 'undeliverable_at', nullable: true })
   undeliverableAt: Date | null;
+
+  /**
+   * When the payload (recipient and alerts) was purged: after the tenant's retention period, or
+   * expunged at once. The row and its delivery log stay; `recipient` is `{}` and `alerts` `[]`.
+   */
+  @Column({ type: 'timestamptz', name: 'payload_purged_at', nullable: true })
+  payloadPurgedAt: Date | null;
 }

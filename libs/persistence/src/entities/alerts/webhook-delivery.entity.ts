@@ -8,6 +8,7 @@ import type { WebhookType } from '../webhook.entity';
  * the app see a person the message names (`reason` says so; apps/alerts/src/README.md).
  * `held`: its webhook is disabled; no job, no attempt, until the app re-enables the webhook
  * (then it is pending again and continues its schedule).
+ * `expired`: never finished sending, and its payload was purged (retention): final.
  */
 export const DELIVERY_STATUSES = [
   'pending',
@@ -17,13 +18,14 @@ export const DELIVERY_STATUSES = [
   'cancelled',
   'withheld',
   'held',
+  'expired',
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /**
- * Why a delivery is not being sent: `not_shared` (withheld), `webhook_disabled` (held).
- * Values are stored and shown: do not rename.
+ * Why a delivery is not being sent: `not_shared` (withheld), `webhook_disabled` (held),
+ * `payload_purged` (expired). Values are stored and shown: do not rename.
  */
-export const DELIVERY_REASONS = ['not_shared', 'webhook_disabled'] as const;
+export const DELIVERY_REASONS = ['not_shared', 'webhook_disabled', 'payload_purged'] as const;
 export type DeliveryReason = (typeof DELIVERY_REASONS)[number];
 /** Deliveries in these states are still under way: they may be attempted (again) or cancelled. */
 export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'awaiting_retry'];
@@ -57,6 +59,7 @@ export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 @Index('IDX_webhook_deliveries_message', ['messageId'])
 @Index('IDX_webhook_deliveries_open_due', ['dueAt'], { where: `status IN ${OPEN_DELIVERY_STATUSES_SQL}` })
 @Index('IDX_webhook_deliveries_unqueued', ['createdAt'], { where: `enqueued_at IS NULL AND status = 'pending'` })
+@Index('IDX_webhook_deliveries_event_payload', ['tenantId', 'createdAt'], { where: 'event IS NOT NULL' })
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
