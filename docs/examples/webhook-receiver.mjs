@@ -125,6 +125,11 @@ const server = createServer((req, res) => {
     if (!res.headersSent) answer(res, 500, 'error');
   });
 });
-server.listen(PORT, () => console.log(`listening on port ${PORT}; issuer ${ISSUER}, audience ${APP_ID}`));
+// LISTEN_FD instead of PORT: serve a listening socket handed over by whatever starts this process
+// (socket activation, as systemd does; this repository's docs test starts it that way).
+const LISTEN_FD = process.env.LISTEN_FD;
+server.listen(LISTEN_FD ? { fd: Number(LISTEN_FD) } : PORT, () =>
+  console.log(`listening on port ${server.address().port}; issuer ${ISSUER}, audience ${APP_ID}`),
+);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 process.on('SIGINT', () => server.close(() => process.exit(0)));

@@ -1,10 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import {
+  createTestDatabase,
+  listeningSocket,
+  refusingUrl,
+  startServerProcess,
+  type ServerProcess,
+  type TestDatabase,
+} from '@edu/testing';
 import {
   demoAlertsConfig,
   registerDemoWebhooks,
@@ -13,7 +20,7 @@ import {
   type DemoReceiver,
 } from './demo-tools';
 import { clientToken } from './http';
-import { buildServices, freePort, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
+import { buildServices, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
 const ISSUER = 'https://identity.e2e.example';
@@ -35,37 +42,27 @@ function alertsDemo(
 
 /** The receiver as npm start runs it: its own process, one output line per delivery. */
 class ReceiverProcess {
-  lines: string[] = [];
-  private child?: ChildProcess;
+  private server?: ServerProcess;
   url = '';
 
+  /** The lines it printed so far (stdout and stderr). */
+  get lines(): string[] {
+    return (this.server?.output() ?? '').split('\n').slice(0, -1);
+  }
+
   async start(env: Record<string, string>): Promise<this> {
-    const port = await freePort();
-    this.url = `http://localhost:${port}`;
-    this.child = spawn(process.execPath, [path.join(root, 'tools/demo/alerts/receiver.js')], {
+    const socket = await listeningSocket();
+    this.url = `http://localhost:${socket.port}`;
+    this.server = await startServerProcess({
+      name: 'demo receiver',
+      args: [path.join(root, 'tools/demo/alerts/receiver.js')],
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', ...env, DEMO_RECEIVER_PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1' },
+      socket,
+      readyPath: '/health',
+      timeoutMs: 10_000,
     });
-    let buffer = '';
-    const take = (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      const parts = buffer.split('\n');
-      buffer = parts.pop() ?? '';
-      this.lines.push(...parts);
-    };
-    this.child.stdout?.on('data', take);
-    this.child.stderr?.on('data', take);
-    for (const deadline = Date.now() + 10_000; ;) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/health`)).status === 200) return this;
-      } catch {
-        /* not listening yet */
-      }
-      if (this.child.exitCode !== null || Date.now() > deadline)
-        throw new Error(`receiver did not start:\n${this.lines.join('\n')}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return this;
   }
 
   async until(predicate: (lines: string[]) => boolean, timeoutMs = 20_000): Promise<void> {
@@ -77,12 +74,8 @@ class ReceiverProcess {
     }
   }
 
-  stop(): Promise<number | null> {
-    return new Promise((resolve) => {
-      if (!this.child || this.child.exitCode !== null) return resolve(this.child?.exitCode ?? null);
-      this.child.once('exit', (code) => resolve(code));
-      this.child.kill('SIGTERM');
-    });
+  async stop(): Promise<number | null> {
+    return (await this.server?.stop())?.code ?? null;
   }
 }
 
@@ -245,7 +238,9 @@ describe('alerts demo: npm run alerts:demo delivers to the demo receiver', () =>
   });
 
   it('says which service is not running', async () => {
-    const down = alertsDemo([], { ...cliEnv, ALERTS_URL: `http://127.0.0.1:${await freePort()}` });
+    const refusing = await refusingUrl();
+    const down = alertsDemo([], { ...cliEnv, ALERTS_URL: refusing.url });
+    refusing.release();
     expect(down.status).toBe(1);
     expect(down.stderr).toMatch(
       /the alerts service does not answer at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is `npm start` running\?/,

@@ -2,11 +2,18 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { ScopeCatalog } from '@edu/domain';
 import { createDataSource } from '@edu/persistence';
-import { createTestDatabase, docOperations, sampleAlertMessage, World, type TestDatabase } from '@edu/testing';
+import {
+  createTestDatabase,
+  docOperations,
+  refusingUrl,
+  sampleAlertMessage,
+  World,
+  type TestDatabase,
+} from '@edu/testing';
 import { launchChromium, screenshot } from '@edu/testing/browser';
 import { clientToken, jsonCall } from './http';
 import { LOCAL_WEBHOOKS } from './partner-world';
-import { buildServices, freePort, startService, type ServiceProcess } from './processes';
+import { buildServices, startService, type ServiceProcess } from './processes';
 
 const catalog = new ScopeCatalog({
   schemaBase: 'https://api.edu.example',
@@ -84,12 +91,15 @@ describe('in a browser: queue dashboard and OpenAPI pages', () => {
       { id: app.clientId, secret: app.clientSecret },
       { tenant_id: tenant.id },
     );
+    // Its endpoint is down; no dispatcher runs here anyway, so nothing is delivered.
+    const down = await refusingUrl();
     expect(
       await jsonCall('POST', `${alerts.url}/v2/alerts/webhook`, partner, {
-        endpoint: `http://127.0.0.1:${await freePort()}/alerts`,
+        endpoint: `${down.url}/alerts`,
         type: 'notification-only',
       }),
     ).toMatchObject({ status: 200 });
+    down.release();
     const operator = await clientToken(identity.url, { id: OPERATOR.username, secret: OPERATOR.password });
     const submitted = await jsonCall('POST', `${alerts.url}/v2/alerts/messages`, operator, {
       tenant_id: tenant.id,

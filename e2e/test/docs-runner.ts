@@ -11,10 +11,10 @@
  * - any other fence  shown only (text, json, yaml, sql, ...). `bash`, `shell`, `console` and
  *                    unknown `sh` attributes are refused, so no command is silently left unrun.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnWithSockets, type ListeningSocket } from '@edu/testing';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -162,8 +162,16 @@ const quoteHeredoc = (code: string, tag: string) => {
   return `<<'${tag}'\n${code}\n${tag}`;
 };
 
-/** The bash script that runs a document: its blocks in order, each one's output in its own files. */
-export function scriptFor(doc: Doc, outDir: string): string {
+/**
+ * The bash script that runs a document: its blocks in order, each one's output in its own files.
+ * With `serverSocket`, the script holds a listening socket as descriptor 3: its `sh server` block
+ * serves it (LISTEN_FD=3), the other blocks do not inherit it.
+ */
+export function scriptFor(doc: Doc, outDir: string, serverSocket = false): string {
+  if (serverSocket && doc.blocks.filter((b) => b.kind === 'server').length !== 1)
+    throw new Error(
+      `${doc.file}: a socket is handed to the one \`sh server\` block of a document, and it has another number`,
+    );
   const lines = [
     'set -euo pipefail',
     // Variables the blocks set reach `sh server` processes (separate processes) too.
@@ -175,11 +183,11 @@ export function scriptFor(doc: Doc, outDir: string): string {
     const out = (suffix: string) => JSON.stringify(path.join(outDir, `${i}.${suffix}`));
     lines.push(`# ${doc.file}:${b.line}`, `echo ${i} > ${JSON.stringify(path.join(outDir, 'current'))}`);
     if (b.kind === 'run') {
-      lines.push('{', b.code, `} > ${out('out')} 2> ${out('err')}`);
+      lines.push('{', b.code, `} > ${out('out')} 2> ${out('err')}${serverSocket ? ' 3<&-' : ''}`);
     } else {
       // Its own session and process group, so that stopping it stops what it started.
       lines.push(
-        `setsid bash -c "$(cat ${quoteHeredoc(b.code, `__DOCS_SERVER_${i}`)}`,
+        `${serverSocket ? 'LISTEN_FD=3 ' : ''}setsid bash -c "$(cat ${quoteHeredoc(b.code, `__DOCS_SERVER_${i}`)}`,
         `)" > ${out('out')} 2>&1 < /dev/null &`,
         `echo "${i} $!" >> ${JSON.stringify(path.join(outDir, 'servers'))}`,
       );
@@ -237,20 +245,31 @@ function stopGroup(pid: number): Promise<void> {
 /**
  * Runs a document's `sh` and `sh server` blocks with `env` (on top of PATH and HOME) and checks
  * every `text output`. Servers keep running after it returns: the caller stops them.
+ * `serverSocket`: the socket its `sh server` block serves (LISTEN_FD), so that its port is held
+ * from before the document runs.
  */
-export async function runDoc(doc: Doc, env: Record<string, string>, timeoutMs = 120_000): Promise<DocRun> {
+export async function runDoc(
+  doc: Doc,
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+  serverSocket?: ListeningSocket,
+): Promise<DocRun> {
   const started = Date.now();
   const outDir = mkdtempSync(path.join(tmpdir(), 'docs-run-'));
-  const script = scriptFor(doc, outDir);
-  const child = spawn('bash', ['-c', script], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LANG: 'C.UTF-8', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const script = scriptFor(doc, outDir, serverSocket !== undefined);
+  const child = spawnWithSockets(
+    'bash',
+    ['-c', script],
+    {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LANG: 'C.UTF-8', ...env },
+      detached: true,
+    },
+    serverSocket ? { DOCS_SERVER_SOCKET_FD: serverSocket } : {},
+  );
   let own = '';
-  child.stdout.on('data', (d) => (own += d));
-  child.stderr.on('data', (d) => (own += d));
+  child.stdout?.on('data', (d) => (own += d));
+  child.stderr?.on('data', (d) => (own += d));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

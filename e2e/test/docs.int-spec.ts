@@ -8,7 +8,14 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { decodeJwt } from 'jose';
 import { Client } from 'pg';
-import { createTestDatabase, sampleAlertMessage, type TestDatabase } from '@edu/testing';
+import {
+  createTestDatabase,
+  listeningSocket,
+  refusingUrl,
+  sampleAlertMessage,
+  type ListeningSocket,
+  type TestDatabase,
+} from '@edu/testing';
 import { checkK8sBlock } from './docs-k8s';
 import { parseDoc, runDoc, type DocRun, type ServerProcess } from './docs-runner';
 import {
@@ -20,7 +27,7 @@ import {
   type DemoReceiver,
 } from './demo-tools';
 import { clientToken } from './http';
-import { buildServices, freePort, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
+import { buildServices, provisionDemo, runDist, type ServiceProcess, startService } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
 const ISSUER = 'https://identity.docs.example';
@@ -121,7 +128,7 @@ class LossyProxy {
   lostJti?: string;
   url = '';
 
-  async start(targetPort: () => number): Promise<this> {
+  async start(targetPort: number): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -130,7 +137,7 @@ class LossyProxy {
         const headers: Record<string, string> = {};
         for (const h of ['content-type', 'webhook-id', 'webhook-attempt'])
           if (req.headers[h]) headers[h] = String(req.headers[h]);
-        fetch(`http://127.0.0.1:${targetPort()}${req.url}`, {
+        fetch(`http://127.0.0.1:${targetPort}${req.url}`, {
           method: req.method,
           headers,
           body: req.method === 'POST' ? body : undefined,
@@ -186,7 +193,10 @@ describe('docs: every command of the partner and operator guides runs against th
   let demoSamlSp: Awaited<ReturnType<typeof startDemoSamlSp>>;
   const demoLines: string[] = [];
   let proxy: LossyProxy;
-  let receiverPort: number;
+  /** The socket of the example receiver that partners/webhooks.md starts. */
+  let receiverSocket: ListeningSocket;
+  /** Where a webhook that is down points: connections are refused there. */
+  let down: Awaited<ReturnType<typeof refusingUrl>>;
   let deliveryEnv: Record<string, string>;
   let dispatcherEnv: Record<string, string>;
   let partnerToken: string;
@@ -206,7 +216,7 @@ describe('docs: every command of the partner and operator guides runs against th
     GLOBAL_DATABASE_URL: db.url,
     REGIONAL_DATABASE_URL: db.url,
     REDIS_URL: process.env.REDIS_URL as string,
-    RECEIVER_PORT: String(receiverPort),
+    RECEIVER_PORT: String(receiverSocket.port),
     WEBHOOK_ENDPOINT: proxy.url,
     MESSAGE_ID: messageId,
     WEBHOOK_ID: downHook,
@@ -255,21 +265,21 @@ describe('docs: every command of the partner and operator guides runs against th
     await pg.connect();
 
     // Sign-in: the OpenID Connect issuer is the address the guides call; its core providers are the demo upstream.
-    const [identityPort, upstreamPort] = [await freePort(), await freePort()];
-    const identityUrl = `http://127.0.0.1:${identityPort}`;
-    const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+    const [identitySocket, upstreamSocket] = [await listeningSocket(), await listeningSocket()];
+    const identityUrl = identitySocket.url;
+    const upstreamUrl = upstreamSocket.url;
     const signIn = { PUBLIC_BASE_URL: identityUrl, ...identitySignInEnv(upstreamUrl, {}) };
     identity = await startService(
       'identity',
       { DATABASE_URL: db.url, TOKEN_ISSUER: ISSUER, ...LIMITS, ...signIn },
-      identityPort,
+      { socket: identitySocket },
     );
-    demoUpstream = await startDemoUpstream({ port: upstreamPort, issuer: upstreamUrl, identityUrl });
-    const lmsPort = await freePort();
-    demoLms = await startDemoLms({ port: lmsPort, issuer: `http://127.0.0.1:${lmsPort}` });
+    demoUpstream = await startDemoUpstream({ port: upstreamSocket.handOver(), issuer: upstreamUrl, identityUrl });
+    const lmsSocket = await listeningSocket();
+    demoLms = await startDemoLms({ port: lmsSocket.handOver(), issuer: lmsSocket.url });
     // As npm start does: the demo SAML app's settings point at the demo SAML service provider.
-    const samlSpPort = await freePort();
-    demoSamlSp = await startDemoSamlSp({ port: samlSpPort, baseUrl: `http://127.0.0.1:${samlSpPort}`, identityUrl });
+    const samlSpSocket = await listeningSocket();
+    demoSamlSp = await startDemoSamlSp({ port: samlSpSocket.handOver(), baseUrl: samlSpSocket.url, identityUrl });
     await pointSamlAppAt({ identityUrl, spUrl: demoSamlSp.url, operator: OPERATOR });
     const jwksUrl = `${identity.url}/.well-known/jwks.json`;
     deliveryEnv = {
@@ -282,9 +292,9 @@ describe('docs: every command of the partner and operator guides runs against th
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_ALLOWED_PORTS: '*',
     };
-    receiverPort = await freePort();
+    receiverSocket = await listeningSocket();
     [proxy, demoReceiver] = await Promise.all([
-      new LossyProxy().start(() => receiverPort),
+      new LossyProxy().start(receiverSocket.port),
       startReceiver({
         port: 0,
         host: '127.0.0.1',
@@ -315,7 +325,8 @@ describe('docs: every command of the partner and operator guides runs against th
       WEBHOOK_SWEEP_GRACE_MS: '1000',
     };
     dispatcher = await startService('webhook-dispatcher', dispatcherEnv);
-    sftpPort = await freePort();
+    const sftpSocket = await listeningSocket();
+    sftpPort = sftpSocket.port;
     rosterSync = await startService(
       'roster-sync',
       {
@@ -323,13 +334,10 @@ describe('docs: every command of the partner and operator guides runs against th
         REDIS_URL: process.env.REDIS_URL as string,
         TOKEN_ISSUER: ISSUER,
         ...ROSTER_SOURCES,
-        ROSTER_SFTP_PORT: String(sftpPort),
-        ROSTER_SFTP_BIND: '127.0.0.1',
         ROSTER_SFTP_ROOT: mkdtempSync(path.join(tmpdir(), 'docs-sftp-')),
         ROSTER_SFTP_SCAN_INTERVAL_MS: '300',
       },
-      undefined,
-      'apps/oneroster/src/sources/worker/main',
+      { entry: 'apps/oneroster/src/sources/worker/main', moreSockets: { ROSTER_SFTP_LISTEN_FD: sftpSocket } },
     );
 
     operatorToken = await clientToken(identity.url, OPERATOR);
@@ -338,11 +346,11 @@ describe('docs: every command of the partner and operator guides runs against th
       { id: demo.app.clientId, secret: demo.app.clientSecret },
       { tenant_id: demo.tenant.id },
     );
-    const down = `http://127.0.0.1:${await freePort()}/down`;
+    down = await refusingUrl();
     const created = await fetch(`${alerts.url}/v2/alerts/webhook`, {
       method: 'POST',
       headers: { authorization: `Bearer ${partnerToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ endpoint: down, type: 'notification-only' }),
+      body: JSON.stringify({ endpoint: `${down.url}/down`, type: 'notification-only' }),
     });
     downHook = ((await created.json()) as { webhook_id: string }).webhook_id;
     // The message partners read in calling-the-apis.md; its delivery to the dead endpoint becomes undeliverable.
@@ -363,7 +371,9 @@ describe('docs: every command of the partner and operator guides runs against th
       demoUpstream?.close(),
       demoLms?.stop(),
       demoSamlSp?.close(),
+      receiverSocket?.close(),
     ]);
+    down?.release();
     await identity?.stop();
     await pg?.end();
     await db?.drop();
@@ -406,7 +416,7 @@ describe('docs: every command of the partner and operator guides runs against th
   });
 
   it('partners/webhooks.md: the example receiver verifies the platform deliveries, drops the retry of a delivery it already had, and takes a redelivery', async () => {
-    const run = await runDoc(parseDoc('docs/partners/webhooks.md'), env());
+    const run = await runDoc(parseDoc('docs/partners/webhooks.md'), env(), undefined, receiverSocket);
     servers.push(...run.servers);
     expectRan(run);
     expect(run.servers).toHaveLength(1);

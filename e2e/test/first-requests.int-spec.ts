@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { createTestDatabase, listeningSocket, type ListeningSocket, type TestDatabase } from '@edu/testing';
 import { burnCpu } from './cpu-burners';
 import {
   alertsFirstRequest,
@@ -13,7 +13,7 @@ import {
   tokenRequest,
   type FirstAnswer,
 } from './first-requests';
-import { buildServices, freePort, provisionDemo, startService, type ServiceProcess } from './processes';
+import { buildServices, provisionDemo, startService, type ServiceProcess } from './processes';
 
 /** Rate limits and load shedding as a fresh `npm start` runs them: the code's defaults. */
 const TRAFFIC_CONTROL_DEFAULTS = {
@@ -80,18 +80,18 @@ describe('first requests after a fresh start on a busy machine', () => {
     await db?.drop();
   });
 
-  const start = async (name: string, env: Record<string, string>, port?: number) => {
-    const s = await startService(name, { ...TRAFFIC_CONTROL_DEFAULTS, ...env }, port);
+  const start = async (name: string, env: Record<string, string>, socket?: ListeningSocket) => {
+    const s = await startService(name, { ...TRAFFIC_CONTROL_DEFAULTS, ...env }, { socket });
     services.push(s);
     return s;
   };
 
   it('answers the first request of every route group, sent the moment each service is ready, never 503', async () => {
     burners = burnCpu(Math.max(1, availableParallelism() - 1));
-    const port = await freePort();
-    const issuer = `http://127.0.0.1:${port}`;
+    const socket = await listeningSocket();
+    const issuer = socket.url;
     const common = { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL as string, QUEUE_PREFIX: '{first}' };
-    identity = await start('identity', { ...common, TOKEN_ISSUER: issuer, PUBLIC_BASE_URL: issuer }, port);
+    identity = await start('identity', { ...common, TOKEN_ISSUER: issuer, PUBLIC_BASE_URL: issuer }, socket);
 
     const verifier = { ...common, TOKEN_ISSUER: issuer, JWKS_URL: `${issuer}/.well-known/jwks.json` };
     const signIns = identityFirstRequests(issuer);

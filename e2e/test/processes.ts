@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { freePort, startServerProcess, type ServerProcess } from '@edu/testing';
+import { startServerProcess, type ListeningSocket, type ServerProcess } from '@edu/testing';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -28,11 +28,8 @@ export function provisionDemo(databaseUrl: string): void {
   runDist('apps/identity/src/provisioning/cli', [path.join(root, 'tools/provision/demo.json')], databaseUrl);
 }
 
-export { freePort };
-
 export interface ServiceProcess extends ServerProcess {
   name: string;
-  url: string;
 }
 
 /**
@@ -46,20 +43,18 @@ export const TRAFFIC_CONTROL_OFF = {
 };
 
 /**
- * Starts one compiled service (`node tools/runtime/run-dist.js apps/<name>/src/main`) and waits for
- * /health/ready. `fixedPort` when its own URL must be known before it starts (an issuer).
+ * Starts one compiled service (`node tools/runtime/run-dist.js apps/<name>/src/main`, or another
+ * `entry`) on a socket handed to it and waits for /health/ready. `socket` when its own URL must be
+ * known before it starts (an issuer), a new one otherwise; `moreSockets` for its other listeners.
  */
 export async function startService(
   name: string,
   env: Record<string, string>,
-  fixedPort?: number,
-  entry = `apps/${name}/src/main`,
+  o: { socket?: ListeningSocket; moreSockets?: Record<string, ListeningSocket>; entry?: string } = {},
 ): Promise<ServiceProcess> {
-  const port = fixedPort ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
   const started = await startServerProcess({
     name,
-    args: [path.join(root, 'tools/runtime/run-dist.js'), entry],
+    args: [path.join(root, 'tools/runtime/run-dist.js'), o.entry ?? `apps/${name}/src/main`],
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -67,11 +62,12 @@ export async function startService(
       LOG_LEVEL: 'warn',
       ...TRAFFIC_CONTROL_OFF,
       ...env,
-      PORT: String(port),
       HOST: '127.0.0.1',
     },
-    readyUrl: `${url}/health/ready`,
+    socket: o.socket,
+    moreSockets: o.moreSockets,
+    readyPath: '/health/ready',
     timeoutMs: 30_000,
   });
-  return { name, url, ...started };
+  return { name, ...started };
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
+import { listeningSocket } from '@edu/testing';
 import { screenshot } from '@edu/testing/browser';
 import { abortForm, FORM_HEADERS } from '@edu/testing/sign-in';
-import { freePort } from './processes';
 import {
   afterRedirects,
   DemoProcess,
@@ -56,15 +56,14 @@ describe('sign-in demo: the partner app signs a demo person in through the porta
 
   beforeAll(async () => {
     core = await startDemoIdentity();
-    const [partnerPort, lmsPort] = [await freePort(), await freePort()];
-    const urls = { ...core.urls, partner: `http://127.0.0.1:${partnerPort}`, lms: `http://127.0.0.1:${lmsPort}` };
+    const [partnerSocket, lmsSocket] = [await listeningSocket(), await listeningSocket()];
+    const urls = { ...core.urls, partner: partnerSocket.url, lms: lmsSocket.url };
     const identity = core.identity;
-    partner = await new DemoProcess('partner-app.js', urls.partner).start({
-      DEMO_PARTNER_PORT: String(partnerPort),
+    partner = await new DemoProcess('partner-app.js', partnerSocket).start({
       DEMO_PARTNER_URL: urls.partner,
       IDENTITY_URL: urls.identity,
     });
-    lms = await new DemoProcess('lms.js', urls.lms).start({ DEMO_LMS_PORT: String(lmsPort), DEMO_LMS_URL: urls.lms });
+    lms = await new DemoProcess('lms.js', lmsSocket).start({ DEMO_LMS_URL: urls.lms });
     // As npm start does when DEMO_PARTNER_PORT moved the app's redirect URI.
     expect(
       await ensureRedirectUri({

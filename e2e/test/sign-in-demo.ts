@@ -1,7 +1,14 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { createTestDatabase, startServerProcess, type ServerProcess, type TestDatabase } from '@edu/testing';
+import {
+  createTestDatabase,
+  listeningSocket,
+  startServerProcess,
+  type ListeningSocket,
+  type ServerProcess,
+  type TestDatabase,
+} from '@edu/testing';
 import { launchChromium } from '@edu/testing/browser';
 import {
   CookieBrowser,
@@ -11,21 +18,27 @@ import {
   schoolSearch,
   type BrowserResponse,
 } from '@edu/testing/sign-in';
-import { buildServices, freePort, provisionDemo, startService, type ServiceProcess } from './processes';
+import { buildServices, provisionDemo, startService, type ServiceProcess } from './processes';
 
 const root = path.resolve(__dirname, '..', '..');
 const { identitySignInEnv } = createRequire(__filename)(
   '../../tools/demo/sign-in/config',
 ) as typeof import('../../tools/demo/sign-in/config');
 
-/** A demo process of `npm start` (tools/demo/sign-in/*.js), started as npm start does, ready on /health. */
+/**
+ * A demo process of `npm start` (tools/demo/sign-in/*.js), started as npm start does on the socket
+ * given (its URL is in its configuration and in others'), ready on /health.
+ */
 export class DemoProcess {
   private server?: ServerProcess;
+  readonly url: string;
 
   constructor(
     readonly script: string,
-    readonly url: string,
-  ) {}
+    private readonly socket: ListeningSocket,
+  ) {
+    this.url = socket.url;
+  }
 
   async start(env: Record<string, string>): Promise<this> {
     this.server = await startServerProcess({
@@ -33,7 +46,8 @@ export class DemoProcess {
       args: [path.join(root, 'tools/demo/sign-in', this.script)],
       cwd: root,
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
-      readyUrl: `${this.url}/health`,
+      socket: this.socket,
+      readyPath: '/health',
       timeoutMs: 30_000,
     });
     return this;
@@ -69,8 +83,8 @@ export async function startDemoIdentity(): Promise<DemoIdentity> {
   try {
     const db = (started.db = await createTestDatabase());
     provisionDemo(db.url);
-    const [identityPort, upstreamPort] = [await freePort(), await freePort()];
-    const urls = { identity: `http://127.0.0.1:${identityPort}`, upstream: `http://127.0.0.1:${upstreamPort}` };
+    const [identitySocket, upstreamSocket] = [await listeningSocket(), await listeningSocket()];
+    const urls = { identity: identitySocket.url, upstream: upstreamSocket.url };
     const identity = (started.identity = await startService(
       'identity',
       {
@@ -79,10 +93,9 @@ export async function startDemoIdentity(): Promise<DemoIdentity> {
         PUBLIC_BASE_URL: urls.identity,
         ...identitySignInEnv(urls.upstream, {}),
       },
-      identityPort,
+      { socket: identitySocket },
     ));
-    const upstream = (started.upstream = await new DemoProcess('upstream.js', urls.upstream).start({
-      DEMO_UPSTREAM_PORT: String(upstreamPort),
+    const upstream = (started.upstream = await new DemoProcess('upstream.js', upstreamSocket).start({
       DEMO_UPSTREAM_URL: urls.upstream,
       IDENTITY_URL: urls.identity,
     }));

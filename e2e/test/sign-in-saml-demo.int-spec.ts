@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
+import { listeningSocket } from '@edu/testing';
 import { screenshot } from '@edu/testing/browser';
-import { freePort } from './processes';
 import { DemoProcess, inChromium, startDemoIdentity, type DemoIdentity } from './sign-in-demo';
 
 /**
@@ -34,10 +34,9 @@ describe('SAML demo: the demo SAML app signs a demo person in through the school
 
   beforeAll(async () => {
     core = await startDemoIdentity();
-    const spPort = await freePort();
-    const urls = { ...core.urls, sp: `http://127.0.0.1:${spPort}` };
-    sp = await new DemoProcess('saml-sp.js', urls.sp).start({
-      DEMO_SAML_SP_PORT: String(spPort),
+    const spSocket = await listeningSocket();
+    const urls = { ...core.urls, sp: spSocket.url };
+    sp = await new DemoProcess('saml-sp.js', spSocket).start({
       DEMO_SAML_SP_URL: urls.sp,
       IDENTITY_URL: urls.identity,
     });

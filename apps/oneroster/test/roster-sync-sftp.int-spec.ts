@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { listeningSocket } from '@edu/testing';
+import { SftpPackageWatcher } from '../src/sources/worker/sftp/package-watcher';
+import { SftpServer } from '../src/sources/worker/sftp/sftp-server';
 import { RosterHarness, SCOPE, type TenantSetup } from './support/harness';
 import { csvText, districtFixture, FIXTURE_FILES, manifestText } from './support/roster-fixture';
 import { call, operatorToken } from './support/sources';
@@ -11,14 +13,6 @@ import { sftpBatch, sshCommand, sshKeyPair } from './support/sftp-client';
 import { fullRead, startWorker, syncOutcome } from './support/sync-world';
 
 const QUEUE = `{rs-sftp-${randomUUID().slice(0, 8)}}`;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 /** The district fixture as a package folder (optionally with a broken users row). */
 function packageFolder(o: { brokenUser?: boolean } = {}): string {
@@ -56,16 +50,18 @@ describe('roster syncs from an SFTP drop', () => {
     root = path.join(dir, 'root');
     keys = await sshKeyPair(dir, 'school');
     const host = await sshKeyPair(dir, 'host');
-    port = await freePort();
     worker = await startWorker(h, {
       QUEUE_PREFIX: QUEUE,
-      ROSTER_SFTP_PORT: String(port),
-      ROSTER_SFTP_BIND: '127.0.0.1',
       ROSTER_SFTP_ROOT: root,
       ROSTER_SFTP_HOST_KEY_FILE: host.file,
       ROSTER_SFTP_SCAN_INTERVAL_MS: '200',
       ROSTER_SFTP_FAILURES_PER_USER_ADDRESS: '3',
     });
+    // The endpoint serves a socket bound here, so its port is held from the start.
+    const socket = await listeningSocket();
+    port = socket.port;
+    await worker.get(SftpServer).serve(socket.handOver());
+    worker.get(SftpPackageWatcher).start();
     op = await operatorToken(h.issuer);
     t = await h.tenant({ rootOrg: 'org-d1' });
     await call(h.app, 'post', `/admin/tenants/${t.tenantId}/roster-sources`, op, {

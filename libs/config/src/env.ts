@@ -24,6 +24,17 @@ export class BaseEnv {
   @IsString()
   HOST = '0.0.0.0';
 
+  /**
+   * A listening socket inherited from the parent process, by descriptor number: served instead
+   * of binding PORT on HOST (a test hands one over so that the port is known, and held, before
+   * the process starts).
+   */
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(3)
+  LISTEN_FD?: number;
+
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   @Secret()
   DATABASE_URL = '';

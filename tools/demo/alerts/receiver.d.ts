@@ -1,3 +1,5 @@
+import type { ListenTarget } from '../listen';
+
 export interface DemoReceiver {
   url: string;
   port: number;
@@ -6,7 +8,7 @@ export interface DemoReceiver {
 }
 
 export function startReceiver(o: {
-  port?: number;
+  port?: ListenTarget;
   host?: string;
   jwksUrl: string;
   issuer: string;

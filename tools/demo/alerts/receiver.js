@@ -7,6 +7,7 @@
 'use strict';
 const http = require('node:http');
 const { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, errors } = require('jose');
+const { listenOn, mainListenTarget } = require('../listen');
 
 const TOKEN_TYPE = 'alert-webhook+jwt';
 const MAX_BODY_BYTES = 32 * 1024 * 1024; // full-payload deliveries can be several megabytes
@@ -147,8 +148,9 @@ function deliveryHandler({ jwksUrl, issuer, apps, log, stats }) {
 }
 
 /**
- * Starts the receiver. Options: port (0 = any), host, jwksUrl, issuer, apps (Map of accepted
- * `aud` app ids to names), log (one line per request). Resolves { url, port, close(), stats }.
+ * Starts the receiver. Options: port (0 = any, or a socket handed over: ../listen.js), host,
+ * jwksUrl, issuer, apps (Map of accepted `aud` app ids to names), log (one line per request).
+ * Resolves { url, port, close(), stats }.
  */
 async function startReceiver({
   port = 3010,
@@ -172,14 +174,7 @@ async function startReceiver({
     });
   });
   server.keepAliveTimeout = 35_000;
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const actualPort = server.address().port;
+  const actualPort = await listenOn(server, port, host);
   const close = () =>
     new Promise((resolve) => {
       server.close(() => resolve());
@@ -195,7 +190,13 @@ async function main() {
   const jwksUrl = process.env.JWKS_URL || `${identity}/.well-known/jwks.json`;
   const issuer = process.env.TOKEN_ISSUER || identity;
   const { knownApps } = demoAlertsConfig();
-  const receiver = await startReceiver({ port, host: process.env.HOST || '0.0.0.0', jwksUrl, issuer, apps: knownApps });
+  const receiver = await startReceiver({
+    port: mainListenTarget(port),
+    host: process.env.HOST || '0.0.0.0',
+    jwksUrl,
+    issuer,
+    apps: knownApps,
+  });
   console.log(
     `listening on ${receiver.url}; verifying against ${jwksUrl} (iss ${issuer}, aud: ${knownApps.size} demo apps)`,
   );

@@ -1,3 +1,5 @@
+import type { ListenTarget } from '../listen';
+
 export interface DemoLmsConfig {
   client_id: string;
   deployment_id: string;
@@ -9,7 +11,7 @@ export interface DemoLmsConfig {
 export function demoLmsConfig(): DemoLmsConfig;
 export function ltiSettingsFor(lmsUrl: string, config?: DemoLmsConfig): Record<string, unknown>;
 export function startDemoLms(o?: {
-  port?: number;
+  port?: ListenTarget;
   host?: string;
   issuer?: string;
 }): Promise<{ issuer: string; port: number; stop(): Promise<void> }>;

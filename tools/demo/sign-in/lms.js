@@ -14,6 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { escapeHtml, page, send } = require('./html');
 const { DEFAULT_PORTS } = require('./config');
+const { listenOn, mainListenTarget } = require('../listen');
 
 const LIS = 'http://purl.imsglobal.org/vocab/lis/v2/membership#';
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
@@ -164,18 +165,18 @@ function route(ctx, req, res) {
   send(res, 404, page('Demo LMS', '<h1>Not found</h1>'));
 }
 
-/** Starts the demo LMS; its issuer is its own base URL. */
+/** Starts the demo LMS; its issuer is its own base URL. `port`: a number or a socket handed over (../listen.js). */
 async function startDemoLms({ port = DEFAULT_PORTS.lms, host = '127.0.0.1', issuer } = {}) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = 'demo-lms-1';
   const key = { privateKey, kid, jwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } };
   const ctx = { config: demoLmsConfig(), key, tool: undefined, issuer: '' };
   const server = http.createServer((req, res) => route(ctx, req, res));
-  await new Promise((resolve) => server.listen(port, host, resolve));
-  ctx.issuer = issuer || `http://localhost:${server.address().port}`;
+  const served = await listenOn(server, port, host);
+  ctx.issuer = issuer || `http://localhost:${served}`;
   return {
     issuer: ctx.issuer,
-    port: server.address().port,
+    port: served,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -184,7 +185,8 @@ module.exports = { startDemoLms, demoLmsConfig, ltiSettingsFor };
 
 if (require.main === module) {
   const port = Number(process.env.DEMO_LMS_PORT || DEFAULT_PORTS.lms);
-  startDemoLms({ port, host: process.env.HOST || '127.0.0.1', issuer: process.env.DEMO_LMS_URL }).then(
+  const target = mainListenTarget(port);
+  startDemoLms({ port: target, host: process.env.HOST || '127.0.0.1', issuer: process.env.DEMO_LMS_URL }).then(
     (lms) => console.log(`demo LMS at ${lms.issuer}`),
     (err) => {
       console.error(err);

@@ -8,6 +8,7 @@
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { DEFAULT_PORTS, CALLBACK_PATH, demoSignInConfig } = require('./config');
+const { listenOn, mainListenTarget } = require('../listen');
 const { send } = require('./html');
 const { homePage, signedInPage, problemPage } = require('./partner-pages');
 
@@ -136,7 +137,10 @@ async function route(ctx, req, res) {
   send(res, 404, problemPage(ctx.app.name, 'Not found', 'No such page.'));
 }
 
-/** Starts the demo partner app; `baseUrl` is where browsers reach it (its redirect URI is under it). */
+/**
+ * Starts the demo partner app; `baseUrl` is where browsers reach it (its redirect URI is under
+ * it); `port` a number or a socket handed over (../listen.js).
+ */
 async function startDemoPartner({ port, host = '127.0.0.1', baseUrl, identityUrl, config = demoSignInConfig() }) {
   const oidc = require('openid-client');
   const ctx = {
@@ -153,7 +157,7 @@ async function startDemoPartner({ port, host = '127.0.0.1', baseUrl, identityUrl
         send(res, 502, problemPage(ctx.app.name, 'Sign-in failed', err.error_description || err.message));
     });
   });
-  await new Promise((resolve) => server.listen(port, host, resolve));
+  await listenOn(server, port, host);
   const close = () => new Promise((resolve) => server.close(() => resolve()));
   return { url: baseUrl, redirectUri: ctx.redirectUri, close };
 }
@@ -163,7 +167,7 @@ if (require.main === module) {
   const identityUrl =
     process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
   startDemoPartner({
-    port,
+    port: mainListenTarget(port),
     host: process.env.HOST || '0.0.0.0',
     baseUrl: process.env.DEMO_PARTNER_URL || `http://localhost:${port}`,
     identityUrl,

@@ -1,3 +1,5 @@
+import type { ListenTarget } from '../listen';
+
 export function spSettings(baseUrl: string): {
   entity_id: string;
   reply_url: string;
@@ -7,7 +9,7 @@ export function spSettings(baseUrl: string): {
 };
 export function spMetadata(baseUrl: string): string;
 export function startDemoSamlSp(o: {
-  port: number;
+  port: ListenTarget;
   host?: string;
   baseUrl: string;
   identityUrl: string;

@@ -8,6 +8,7 @@
 const { randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { DEFAULT_PORTS, demoSignInConfig } = require('./config');
+const { listenOn, mainListenTarget } = require('../listen');
 const { escapeHtml, page, send, readForm } = require('./html');
 
 const ACS_PATH = '/saml/acs';
@@ -199,7 +200,10 @@ function redirect(res, url) {
   res.end();
 }
 
-/** Starts the demo SAML app for the demo tenant's identity provider; `baseUrl` is where browsers reach it. */
+/**
+ * Starts the demo SAML app for the demo tenant's identity provider; `baseUrl` is where browsers
+ * reach it; `port` a number or a socket handed over (../listen.js).
+ */
 async function startDemoSamlSp({
   port,
   host = '127.0.0.1',
@@ -214,7 +218,7 @@ async function startDemoSamlSp({
       if (!res.headersSent) send(res, 502, problemPage(appName, 'Sign-in failed', err.message));
     });
   });
-  await new Promise((resolve) => server.listen(port, host, resolve));
+  await listenOn(server, port, host);
   const close = () => new Promise((resolve) => server.close(() => resolve()));
   return { url: baseUrl, close };
 }
@@ -224,7 +228,7 @@ if (require.main === module) {
   const identityUrl =
     process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
   startDemoSamlSp({
-    port,
+    port: mainListenTarget(port),
     host: process.env.HOST || '0.0.0.0',
     baseUrl: process.env.DEMO_SAML_SP_URL || `http://localhost:${port}`,
     identityUrl,

@@ -1,7 +1,8 @@
+import type { ListenTarget } from '../listen';
 import type { DemoSignInConfig } from './index';
 
 export function startDemoUpstream(o: {
-  port: number;
+  port: ListenTarget;
   host?: string;
   issuer: string;
   identityUrl: string;

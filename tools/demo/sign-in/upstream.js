@@ -9,6 +9,7 @@ const http = require('node:http');
 const { memoryAdapterFactory } = require('./memory-adapter');
 const { escapeHtml, page, send, readForm } = require('./html');
 const { DEFAULT_PORTS, demoSignInConfig } = require('./config');
+const { listenOn, mainListenTarget } = require('../listen');
 
 const LABELS = { google: 'Google', microsoft: 'Microsoft' };
 
@@ -108,7 +109,8 @@ async function interaction(provider, people, req, res) {
 
 /**
  * Starts the demo provider. `issuer` is the URL people's browsers reach it on; `identityUrl` the
- * identity service whose `/signin/callback` is the one redirect URI of its clients.
+ * identity service whose `/signin/callback` is the one redirect URI of its clients; `port` a
+ * number or a socket handed over (see ../listen.js).
  */
 async function startDemoUpstream({ port, host = '127.0.0.1', issuer, identityUrl, config = demoSignInConfig() }) {
   const { default: Provider } = require('oidc-provider');
@@ -137,9 +139,9 @@ async function startDemoUpstream({ port, host = '127.0.0.1', issuer, identityUrl
         );
     });
   });
-  await new Promise((resolve) => server.listen(port, host, resolve));
+  const served = await listenOn(server, port, host);
   const close = () => new Promise((resolve) => server.close(() => resolve()));
-  return { issuer, port: server.address().port, close };
+  return { issuer, port: served, close };
 }
 
 if (require.main === module) {
@@ -147,7 +149,7 @@ if (require.main === module) {
   const identityUrl =
     process.env.IDENTITY_URL || `http://localhost:${process.env.IDENTITY_PORT || DEFAULT_PORTS.identity}`;
   const issuer = process.env.DEMO_UPSTREAM_URL || `http://localhost:${port}`;
-  startDemoUpstream({ port, host: process.env.HOST || '0.0.0.0', issuer, identityUrl }).then(
+  startDemoUpstream({ port: mainListenTarget(port), host: process.env.HOST || '0.0.0.0', issuer, identityUrl }).then(
     (u) => console.log(`demo upstream provider (Google and Microsoft stand-in) at ${u.issuer}`),
     (err) => {
       console.error(`demo upstream provider failed to start: ${err.message}`);

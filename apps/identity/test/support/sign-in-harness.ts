@@ -1,9 +1,16 @@
-import { createServer } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
 import { loadConfig, trustProxyValue } from '@edu/config';
-import { baseTestEnv, createTestApp, createTestDatabase, World, type TestDatabase } from '@edu/testing';
+import {
+  baseTestEnv,
+  createTestApp,
+  createTestDatabase,
+  listenOnSocket,
+  listeningSocket,
+  World,
+  type TestDatabase,
+} from '@edu/testing';
 import {
   CookieBrowser,
   FORM_HEADERS,
@@ -18,14 +25,6 @@ import { IdentityModule } from '../../src/identity.module';
 import { setupOpenApi } from '../../src/openapi';
 
 export const RP_REDIRECT = 'https://app.example/callback';
-
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** A partner app signing people in: openid-client, as a relying party would use it. */
 export interface RelyingParty {
@@ -72,8 +71,9 @@ export class SignInHarness {
     o: { replicas?: number; env?: Record<string, string>; upstreamLoginPage?: boolean } = {},
   ): Promise<SignInHarness> {
     const db = await createTestDatabase();
-    const port = await freePort();
-    const issuer = `http://127.0.0.1:${port}`;
+    // The issuer's socket is held from here on: its URL is in the configuration the app starts with.
+    const socket = await listeningSocket();
+    const issuer = socket.url;
     const upstream = await TestUpstream.start({
       clientId: 'edu-google',
       clientSecret: 'upstream-secret',
@@ -100,7 +100,8 @@ export class SignInHarness {
         trustProxy: trustProxyValue(env.TRUST_PROXY),
       });
       if (i === 0) setupOpenApi(app);
-      await app.listen(i === 0 ? port : 0, '127.0.0.1');
+      if (i === 0) await listenOnSocket(app, socket);
+      else await app.listen(0, '127.0.0.1');
       apps.push(app);
     }
     return new SignInHarness(apps, db, issuer, upstream, env);

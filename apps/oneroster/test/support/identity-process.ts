@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { freePort, startServerProcess } from '@edu/testing';
+import { startServerProcess } from '@edu/testing';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -20,8 +20,6 @@ export interface IdentityProcess {
  * tokens the way a stock client does: client credentials against `/oauth/token`.
  */
 export async function startIdentity(databaseUrl: string): Promise<IdentityProcess> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const identity = await startServerProcess({
     name: 'identity',
     args: ['-r', path.join(__dirname, 'ts-register.js'), path.join(ROOT, 'apps/identity/src/main.ts')],
@@ -32,8 +30,6 @@ export async function startIdentity(databaseUrl: string): Promise<IdentityProces
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl,
       DB_POOL_SIZE: '3',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       TOKEN_ISSUER: IDENTITY_ISSUER,
       OPERATOR_CLIENT_ID: OPERATOR.id,
       OPERATOR_CLIENT_SECRET: OPERATOR.secret,
@@ -41,12 +37,12 @@ export async function startIdentity(databaseUrl: string): Promise<IdentityProces
       RATE_LIMIT_ENABLED: 'false',
       SHED_EVENT_LOOP_LAG_MS: '0',
     },
-    readyUrl: `${url}/health/ready`,
+    readyPath: '/health/ready',
     timeoutMs: 60_000,
   });
   return {
-    url,
-    jwksUrl: `${url}/.well-known/jwks.json`,
+    url: identity.url,
+    jwksUrl: `${identity.url}/.well-known/jwks.json`,
     stop: async () => {
       await identity.stop();
     },

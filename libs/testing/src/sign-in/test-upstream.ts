@@ -19,7 +19,6 @@ export type IdTokenTamper = (
 ) => Promise<string>;
 
 export interface TestUpstreamOptions {
-  port?: number;
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
@@ -48,7 +47,7 @@ export class TestUpstream {
 
   static async start(o: TestUpstreamOptions): Promise<TestUpstream> {
     const server = createServer();
-    await new Promise<void>((resolve) => server.listen(o.port ?? 0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     const jwk: JWK = { ...(await exportJWK(privateKey)), kid: 'upstream-1', alg: 'ES256', use: 'sig' };

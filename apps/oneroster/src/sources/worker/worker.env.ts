@@ -56,6 +56,8 @@ export class RosterSyncWorkerEnv extends WithRosterSources(BaseEnv) {
   /** SFTP endpoint port; 0 = no SFTP endpoint in this process. */
   @Int(0, 65_535) ROSTER_SFTP_PORT = 2222;
   @IsString() ROSTER_SFTP_BIND = '0.0.0.0';
+  /** A listening socket inherited from the parent process (its descriptor), served instead of ROSTER_SFTP_PORT (as LISTEN_FD). */
+  @IsOptional() @Int(3, 65_535) ROSTER_SFTP_LISTEN_FD?: number;
   /** The endpoint's SSH host key (PEM or OpenSSH private key text). Required with an SFTP port, or ROSTER_SFTP_HOST_KEY_FILE. */
   @Secret() @IsOptional() @IsString() ROSTER_SFTP_HOST_KEY?: string;
   @IsOptional() @IsString() ROSTER_SFTP_HOST_KEY_FILE?: string;

@@ -40,8 +40,12 @@ export class SftpPackageWatcher implements OnApplicationBootstrap, OnModuleDestr
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.env.ROSTER_SFTP_PORT === 0) return;
-    this.timer = setInterval(() => void this.scan(), this.env.ROSTER_SFTP_SCAN_INTERVAL_MS);
+    if (this.env.ROSTER_SFTP_PORT !== 0 || this.env.ROSTER_SFTP_LISTEN_FD !== undefined) this.start();
+  }
+
+  /** Looks at the folders every ROSTER_SFTP_SCAN_INTERVAL_MS from now on (at boot when the endpoint is configured). */
+  start(): void {
+    this.timer ??= setInterval(() => void this.scan(), this.env.ROSTER_SFTP_SCAN_INTERVAL_MS);
     this.timer.unref();
   }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
+import type { AddressInfo, ListenOptions, Server as NetServer } from 'node:net';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Server, utils, type AuthContext, type Connection, type ParsedKey } from 'ssh2';
 import type { RosterSourceEntity, SftpSettings } from '@edu/persistence';
@@ -63,7 +64,13 @@ export class SftpServer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.env.ROSTER_SFTP_PORT === 0) return;
+    if (this.env.ROSTER_SFTP_LISTEN_FD !== undefined) await this.serve({ fd: this.env.ROSTER_SFTP_LISTEN_FD });
+    else if (this.env.ROSTER_SFTP_PORT !== 0)
+      await this.serve({ port: this.env.ROSTER_SFTP_PORT, host: this.env.ROSTER_SFTP_BIND });
+  }
+
+  /** Serves SFTP on `target`: a port and address, an inherited socket (`{ fd }`) or a listening server handed over. */
+  async serve(target: ListenOptions | { fd: number } | NetServer): Promise<void> {
     const { key, ephemeral } = hostKeyOf(this.env);
     if (ephemeral)
       this.logger.warn('No ROSTER_SFTP_HOST_KEY configured: using a throwaway host key (development only)');
@@ -73,9 +80,10 @@ export class SftpServer implements OnApplicationBootstrap, OnModuleDestroy {
     );
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
-      this.server!.listen(this.env.ROSTER_SFTP_PORT, this.env.ROSTER_SFTP_BIND, () => resolve());
+      this.server!.listen(target, () => resolve());
     });
-    this.logger.log(`SFTP endpoint listening on ${this.env.ROSTER_SFTP_BIND}:${this.env.ROSTER_SFTP_PORT}`);
+    const { address, port } = this.server.address() as AddressInfo;
+    this.logger.log(`SFTP endpoint listening on ${address}:${port}`);
   }
 
   async onModuleDestroy(): Promise<void> {
