@@ -43,6 +43,8 @@ export const TENANT_DATA_TABLES: readonly string[] = [
   'roster_events',
   'roster_event_batches',
   'roster_event_heads',
+  // Where roster-events webhooks stand in the feed of the tenant's deployments.
+  'roster_event_streams',
   // Roster sources and syncs (a held sync's files before their sync, which they reference).
   'roster_sync_packages',
   'roster_syncs',

@@ -12,11 +12,11 @@ export interface ReceivingDeployment {
 export class AlertSharingRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** The tenant's deployments whose app gets its alert deliveries: an alerts scope and a webhook. */
+  /** The tenant's deployments whose app gets its alert deliveries: an alerts scope and an alerts webhook. */
   receivingDeployments(tenantId: string, alertsScopes: string[]): Promise<ReceivingDeployment[]> {
     return this.ds.query(
       `SELECT d.id, d.app_id FROM tenant_app_deployments d
-        WHERE d.tenant_id = $1 AND d.scope && $2::text[] AND EXISTS (SELECT 1 FROM webhooks w WHERE w.app_id = d.app_id)`,
+        WHERE d.tenant_id = $1 AND d.scope && $2::text[] AND EXISTS (SELECT 1 FROM webhooks w WHERE w.app_id = d.app_id AND w.kind = 'alerts')`,
       [tenantId, alertsScopes],
     );
   }

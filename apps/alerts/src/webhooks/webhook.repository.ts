@@ -2,13 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUuid } from '@edu/domain';
-import {
-  AppEntity,
-  WebhookDeliveriesRepository,
-  WebhookEntity,
-  type ReleasedDelivery,
-  type WebhookType,
-} from '@edu/persistence';
+import { AppEntity, WebhookDeliveriesRepository, WebhookEntity, type ReleasedDelivery } from '@edu/persistence';
+import type { WebhookReceives } from './webhook-kinds';
 
 /** Webhook registrations. Every query is scoped by the owning app's id. */
 @Injectable()
@@ -39,11 +34,11 @@ export class WebhookRepository {
   create(
     appId: string,
     endpoint: string,
-    type: WebhookType,
+    receives: WebhookReceives,
     sealedSecret: string,
     rateLimit: number | null,
   ): Promise<WebhookEntity> {
-    return this.repo.save(this.repo.create({ appId, endpoint, type, signingSecret: sealedSecret, rateLimit }));
+    return this.repo.save(this.repo.create({ appId, endpoint, ...receives, signingSecret: sealedSecret, rateLimit }));
   }
 
   /**

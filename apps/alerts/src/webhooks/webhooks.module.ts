@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeliveryStoreModule } from '../deliveries/delivery-store.module';
+import { WebhookKinds } from './webhook-kinds';
 import { WebhookSecretIssuer } from './webhook-secrets';
 import { WebhookRepository } from './webhook.repository';
 import { WebhooksController } from './webhooks.controller';
@@ -8,7 +9,7 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [DeliveryStoreModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookRepository, WebhookSecretIssuer],
+  providers: [WebhooksService, WebhookRepository, WebhookSecretIssuer, WebhookKinds],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

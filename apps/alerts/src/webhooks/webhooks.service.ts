@@ -13,6 +13,7 @@ import type {
   WebhookActionResult,
   WebhookView,
 } from './dto/webhook.dto';
+import { WebhookKinds } from './webhook-kinds';
 import { DEFAULT_SECRET_OVERLAP_SECONDS, WebhookSecretIssuer } from './webhook-secrets';
 import { WebhookRepository } from './webhook.repository';
 
@@ -28,6 +29,8 @@ export const toWebhookView = (w: WebhookEntity): WebhookView => ({
   webhook_id: w.id,
   endpoint: w.endpoint,
   type: w.type,
+  kind: w.kind,
+  filter: w.eventFilter,
   signing_secret_set: w.signingSecret !== null,
   previous_secret_expires_at: overlapUntil(w),
   status: w.status,
@@ -47,6 +50,7 @@ export class WebhooksService {
     private readonly access: AlertsAccess,
     private readonly secrets: WebhookSecretIssuer,
     private readonly enqueuer: DeliveryEnqueuer,
+    private readonly kinds: WebhookKinds,
     env: AlertsEnv,
   ) {
     this.policy = webhookTargetPolicy(env);
@@ -64,6 +68,7 @@ export class WebhooksService {
   async create(who: Principal, dto: CreateWebhookDto): Promise<WebhookActionResult> {
     await this.access.partnerTenant(who);
     this.checkEndpoint(dto.endpoint);
+    const receives = this.kinds.receives(who, dto);
     // The token proves the app exists in the identity database; on a regional host its row arrives
     // by replication a moment later. No foreign key holds webhooks to apps (libs/persistence/README.md).
     if (!(await this.webhooks.appExists(who.appId))) {
@@ -73,7 +78,7 @@ export class WebhooksService {
       );
     }
     const { secret, sealed } = this.secrets.issue();
-    const saved = await this.webhooks.create(who.appId, dto.endpoint, dto.type, sealed, dto.rate_limit ?? null);
+    const saved = await this.webhooks.create(who.appId, dto.endpoint, receives, sealed, dto.rate_limit ?? null);
     return { webhook_id: saved.id, action: 'newWebhook', success: true, secret };
   }
 

@@ -1,11 +1,11 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { RequireScopes } from '@edu/auth';
 import { ApiError, ApiErrorCode } from '@edu/domain';
-import { V1P2_API } from '../common/oneroster-api';
-import { OnerosterEnv, publicBaseUrl } from '../oneroster.env';
+import { OnerosterEnv } from '../oneroster.env';
 import { RosterAccessGuard, RosterTenant } from '../tenancy/roster-access.guard';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
 import { RosterEventsService, type FeedPage } from './events.service';
+import { feedRoots } from './feed-roots';
 
 /** Route of the roster change feed on the OneRoster host (design §11). */
 export const ROSTER_EVENTS_PATH = 'roster-events/v1/events';
@@ -23,12 +23,7 @@ export class RosterEventsController {
     private readonly events: RosterEventsService,
     env: OnerosterEnv,
   ) {
-    const base = publicBaseUrl(env);
-    this.roots = {
-      rostering: `${base}/${V1P2_API.prefix.rostering}`,
-      gradebook: `${base}/${V1P2_API.prefix.gradebook}`,
-      resources: `${base}/${V1P2_API.prefix.resources}`,
-    };
+    this.roots = feedRoots(env);
   }
 
   @Get(ROSTER_EVENTS_PATH)

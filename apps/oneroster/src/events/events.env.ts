@@ -39,6 +39,33 @@ export function WithRosterEvents<TBase extends Ctor>(Base: TBase) {
     @IsInt()
     @Min(1_000)
     ROSTER_EVENTS_COMPACTION_INTERVAL_MS = 60 * 60_000;
+
+    /**
+     * How often a replica looks for roster-events webhooks with a batch to send (a finished batch,
+     * or new events); 0 turns push off on this replica (the feed's pull API is unaffected).
+     */
+    @ToInt()
+    @IsInt()
+    @Min(0)
+    @Max(60_000)
+    ROSTER_EVENTS_PUSH_INTERVAL_MS = 250;
+
+    /** Most events in one pushed delivery. */
+    @ToInt()
+    @IsInt()
+    @Min(1)
+    @Max(1_000)
+    ROSTER_EVENTS_PUSH_BATCH = 200;
+
+    /**
+     * Retries after a pushed batch's first attempt, as the webhook dispatcher counts them: the same
+     * value as its WEBHOOK_MAX_RETRIES (spec: 10), since the job carries its number of attempts.
+     */
+    @ToInt()
+    @IsInt()
+    @Min(0)
+    @Max(50)
+    WEBHOOK_MAX_RETRIES = 10;
   }
   return RosterEventsEnv;
 }

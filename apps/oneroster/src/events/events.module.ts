@@ -8,8 +8,11 @@ import { EventLogRepository } from './event-log.repository';
 import { EventRenderer } from './event-render';
 import { RosterEventsController } from './events.controller';
 import { RosterEventsService } from './events.service';
+import { EventStreamsRepository } from './push/event-streams.repository';
+import { RosterEventPush } from './push/event-push.service';
+import { PushQueue } from './push/push-queue';
 
-/** The roster change feed: its pull API and the compaction of its log. */
+/** The roster change feed: its pull API, its push to roster-events webhooks and the compaction of its log. */
 @Module({
   imports: [RosterModule],
   controllers: [RosterEventsController],
@@ -18,6 +21,9 @@ import { RosterEventsService } from './events.service';
     EventRenderer,
     RosterEventsService,
     EventCompaction,
+    EventStreamsRepository,
+    PushQueue,
+    RosterEventPush,
     {
       provide: FeedCursors,
       inject: [OnerosterEnv],

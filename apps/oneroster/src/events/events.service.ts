@@ -59,7 +59,10 @@ export class RosterEventsService {
   async page(access: TenantAccess, q: FeedQuery, roots: HrefRoots): Promise<FeedPage> {
     const owner: FeedOwner = { tenantId: access.tenantId, deploymentId: access.deploymentId };
     const limit = parseLimit(q.limit);
-    const objects = this.objectsOf(access, q.objects);
+    const objects = this.objectsOf(
+      access,
+      q.objects === undefined || q.objects === '' ? undefined : q.objects.split(','),
+    );
     if (q.after === undefined)
       return {
         events: [],
@@ -67,22 +70,41 @@ export class RosterEventsService {
         has_more: false,
       };
     const from = q.after === FROM_BEGINNING ? BEGINNING : this.cursors.read(owner, q.after);
+    const read = await this.read(access, from, limit, objects, roots);
+    return { events: read.events, next_cursor: this.cursors.issue(owner, read.next), has_more: read.more };
+  }
+
+  /**
+   * Up to `limit` events after `from` of the deployment's feed, of `objects` (already checked
+   * against its scopes), rendered; `next` is where the next read starts. Also what push sends.
+   */
+  async read(
+    access: TenantAccess,
+    from: FeedPosition,
+    limit: number,
+    objects: readonly string[],
+    roots: HrefRoots,
+  ): Promise<{ events: FeedEvent[]; next: FeedPosition; more: boolean }> {
     // The current view first: computing it records the changes of the deployment's view in the log.
     const view = await this.sharing.visibility(access, await this.versions.version(access.tenantId));
-    const { events, more } = await this.log.after(owner.tenantId, owner.deploymentId, objects, from, limit);
+    const { events, more } = await this.log.after(access.tenantId, access.deploymentId, objects, from, limit);
     const shown = await this.shown(access, events, view, roots);
     const last = events[events.length - 1];
-    const next: FeedPosition = last ? { b: last.b, n: last.n } : from;
-    return { events: shown, next_cursor: this.cursors.issue(owner, next), has_more: more };
+    return { events: shown, next: last ? { b: last.b, n: last.n } : from, more };
+  }
+
+  /** A cursor of the deployment's feed at `at` (push carries one with each batch). */
+  cursorAt(access: TenantAccess, at: FeedPosition): string {
+    return this.cursors.issue({ tenantId: access.tenantId, deploymentId: access.deploymentId }, at);
   }
 
   /** The requested collections the deployment's scopes open (all of those when none are named). */
-  private objectsOf(access: TenantAccess, raw: string | undefined): string[] {
+  objectsOf(access: TenantAccess, requested: readonly string[] | undefined): string[] {
     const open = FEED_OBJECT_NAMES.filter((o) =>
       (FEED_SCOPES[o] ?? []).some((k) => access.deploymentScopes.includes(this.catalog.uri(k))),
     );
-    if (raw === undefined || raw === '') return open;
-    const named = raw.split(',').map((s) => s.trim());
+    if (requested === undefined) return open;
+    const named = requested.map((s) => s.trim());
     const unknown = named.filter((o) => !FEED_OBJECT_NAMES.includes(o));
     if (unknown.length > 0)
       throw badParameter(

@@ -130,8 +130,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Fan-out (spec 6.1): one delivery per message and per webhook of every app of `plan` deployed at
-   * the tenant whose deployment holds one of `alertsScopes`; `pending`, or `withheld` (final, never
+   * Fan-out (spec 6.1): one delivery per message and per alerts webhook (not roster-events ones) of
+   * every app of `plan` deployed at the tenant whose deployment holds one of `alertsScopes`; `pending`, or `withheld` (final, never
    * queued) for the messages the plan withholds from the app.
    */
   async fanOut(
@@ -155,7 +155,7 @@ export class WebhookDeliveriesRepository {
           SELECT w.id, w.app_id, w.type
             FROM webhooks w
             JOIN tenant_app_deployments d ON d.app_id = w.app_id AND d.tenant_id = $1
-           WHERE d.scope && $3::text[] AND w.app_id = ANY($4::uuid[])
+           WHERE d.scope && $3::text[] AND w.app_id = ANY($4::uuid[]) AND w.kind = 'alerts'
         ) w
          LEFT JOIN withheld h ON h.message_id = m.id AND h.app_id = w.app_id
         ORDER BY m.n, w.id

@@ -3,6 +3,21 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 export type WebhookType = 'notification-only' | 'full-payload';
 export const WEBHOOK_TYPES: readonly WebhookType[] = ['notification-only', 'full-payload'];
 
+/**
+ * What a webhook receives: `alerts` (alert messages, spec 2.11) or `roster-events` (the roster
+ * change feed of every deployment of its app, in batches; design §11). Values are stored: do not rename.
+ */
+export const WEBHOOK_KINDS = ['alerts', 'roster-events'] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+
+/** Which roster events a `roster-events` webhook receives; a missing list means all of them. */
+export interface RosterEventFilter {
+  /** Feed collections (`users`, `classes`, ...). */
+  objects?: string[];
+  /** `created`, `updated`, `deleted`. */
+  types?: string[];
+}
+
 /** `disabled`: nothing is sent to it (but test deliveries) until its app re-enables it; its deliveries are held. */
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -36,6 +51,13 @@ export class WebhookEntity {
 
   @Column({ type: 'text' })
   type: WebhookType;
+
+  @Column({ type: 'text', default: 'alerts' })
+  kind: WebhookKind;
+
+  /** `roster-events` webhooks: which events they receive (null: every event the deployment sees). */
+  @Column({ type: 'jsonb', name: 'event_filter', nullable: true })
+  eventFilter: RosterEventFilter | null;
 
   /**
    * The Standard Webhooks secret (`whsec_...`) sealed with KEY_ENCRYPTION_KEY (`KeyEncryption`);

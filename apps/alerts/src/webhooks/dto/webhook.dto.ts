@@ -1,13 +1,30 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import {
   WEBHOOK_RATE_LIMIT_BOUNDS,
+  WEBHOOK_KINDS,
   WEBHOOK_TYPES,
+  type RosterEventFilter,
   type WebhookDisabledReason,
+  type WebhookKind,
   type WebhookStatus,
   type WebhookType,
 } from '@edu/persistence';
 import { MAX_SECRET_OVERLAP_SECONDS } from '../webhook-secrets';
+import { RosterEventFilterDto } from './roster-event-filter.dto';
 
 const RATE_LIMIT_DOC: ApiPropertyOptions = {
   type: 'integer',
@@ -31,9 +48,29 @@ export class CreateWebhookDto {
   @MaxLength(2048)
   endpoint: string;
 
-  @ApiProperty({ enum: WEBHOOK_TYPES })
+  @ApiPropertyOptional({
+    enum: WEBHOOK_TYPES,
+    description: 'Alert deliveries: notice or whole message (required for kind alerts)',
+  })
+  @ValidateIf((o: CreateWebhookDto) => o.kind !== 'roster-events' || o.type !== undefined)
   @IsIn(WEBHOOK_TYPES)
-  type: WebhookType;
+  type?: WebhookType;
+
+  @ApiPropertyOptional({
+    enum: WEBHOOK_KINDS,
+    default: 'alerts',
+    description: "alerts: alert messages; roster-events: the roster change feed of the app's deployments, in batches",
+  })
+  @IsOptional()
+  @IsIn(WEBHOOK_KINDS)
+  kind?: WebhookKind;
+
+  @ApiPropertyOptional({ type: RosterEventFilterDto, description: 'roster-events webhooks only: which events' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RosterEventFilterDto)
+  filter?: RosterEventFilterDto;
 
   @ApiPropertyOptional(RATE_LIMIT_DOC)
   @IsOptional()
@@ -95,6 +132,10 @@ export interface WebhookView {
   webhook_id: string;
   endpoint: string;
   type: WebhookType;
+  /** What it receives: alert messages, or the roster change feed. */
+  kind: WebhookKind;
+  /** roster-events webhooks: which events (null: all of them). */
+  filter: RosterEventFilter | null;
   /** Whether deliveries carry a `webhook-signature` (false for webhooks registered before secrets, until a rotation). */
   signing_secret_set: boolean;
   /** While a rotation's overlap lasts: when the previous secret stops signing. */
