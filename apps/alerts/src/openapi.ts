@@ -12,6 +12,7 @@ import {
   type SchemaObject,
 } from '@edu/http';
 import {
+  PAYLOAD_RETENTION_DAYS,
   DELIVERY_EVENT_TYPES,
   DELIVERY_REASONS,
   DELIVERY_STATUSES,
@@ -146,7 +147,7 @@ const DELIVERY: Record<string, SchemaObject> = {
   reason: {
     ...nullable({ type: 'string', enum: [...DELIVERY_REASONS] }),
     description:
-      "Why a withheld or held delivery is not sent (not_shared: the school's data sharing does not share a person the message names; webhook_disabled: held until the webhook is re-enabled)",
+      "Why a withheld, held or expired delivery is not sent (not_shared: the school's data sharing does not share a person the message names; webhook_disabled: held until the webhook is re-enabled; payload_purged: the payload was purged before it was sent)",
   },
 };
 
@@ -165,7 +166,10 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       message: str,
       fields: { type: 'array', items: object({ field: str, problems: { type: 'array', items: str } }) },
       error_id: str,
-      reason: { type: 'string', description: 'Why a 409 refused a redelivery: not_shared, webhook_disabled' },
+      reason: {
+        type: 'string',
+        description: 'Why a 409 refused: not_shared, webhook_disabled, payload_purged (the message was purged)',
+      },
     },
   },
   Webhook: object(
@@ -285,6 +289,32 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
     status: { type: 'string', enum: [...DELIVERY_STATUSES] },
     attempt: { nullable: true, allOf: [ref('DeliveryAttempt')] },
   }),
+  DeliverySettings: object({
+    tenant_id: uuid,
+    delivery_payload_retention_days: {
+      type: 'integer',
+      minimum: PAYLOAD_RETENTION_DAYS.min,
+      maximum: PAYLOAD_RETENTION_DAYS.max,
+      description: `Days payloads of messages and event deliveries are kept (default ${PAYLOAD_RETENTION_DAYS.default})`,
+    },
+    customised: { type: 'boolean', description: 'False while the tenant has the default' },
+  }),
+  UpdateDeliverySettings: object({
+    delivery_payload_retention_days: {
+      type: 'integer',
+      minimum: PAYLOAD_RETENTION_DAYS.min,
+      maximum: PAYLOAD_RETENTION_DAYS.max,
+    },
+  }),
+  ExpungedPayload: object({
+    message_id: uuid,
+    payload_purged_at: time,
+    deliveries_expired: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Its deliveries that had not finished sending and never will now (status expired)',
+    },
+  }),
   Recipient: recipient([]),
   AlertGroup: alertGroup([]),
   SharedRecipient: recipient(WITHHOLDABLE_RECIPIENT, SHARED_NOTE),
@@ -340,7 +370,20 @@ export const ALERTS_OPERATIONS: Record<string, OperationDoc> = {
     body: ref('SubmitMessages'),
     errors: [403],
   },
-  'GET /v2/alerts/message/{id}': { ok: { 200: ['The message with its counters', ref('AlertMessage')] } },
+  'GET /v2/alerts/message/{id}': {
+    ok: { 200: ['The message with its counters', ref('AlertMessage')] },
+    errors: [409],
+  },
+  'GET /v2/alerts/tenants/{tenant_id}/settings': {
+    ok: { 200: ["The tenant's delivery settings", ref('DeliverySettings')] },
+  },
+  'PATCH /v2/alerts/tenants/{tenant_id}/settings': {
+    ok: { 200: ['The settings as they now are', ref('DeliverySettings')] },
+    body: ref('UpdateDeliverySettings'),
+  },
+  'DELETE /v2/alerts/tenants/{tenant_id}/messages/{message_id}/payload': {
+    ok: { 200: ['The payload is purged (again: the first purge time)', ref('ExpungedPayload')] },
+  },
   'GET /v2/alerts/webhook': {
     ok: { 200: ["The calling app's webhooks at the token's tenant", { type: 'array', items: ref('Webhook') }] },
   },
@@ -380,7 +423,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'invalid_token: missing, invalid or expired token (WWW-Authenticate: Bearer)',
   403: 'insufficient_scope, licence_required (no deployment of the app at the tenant) or wrong_region',
   404: 'not_found: unknown, malformed or another tenant\u2019s or app\u2019s id',
-  409: "conflict: the delivery has not finished yet, (reason not_shared) the school's data sharing does not share a person the message names, or (reason webhook_disabled) the webhook is disabled",
+  409: "conflict: the delivery has not finished yet, (reason not_shared) the school's data sharing does not share a person the message names, (reason webhook_disabled) the webhook is disabled, or (reason payload_purged) the message's payload was purged",
   413: 'payload_too_large',
   415: 'unsupported_media_type: the body must be application/json',
   503: 'service_unavailable: PostgreSQL, Redis or the JWKS did not answer (Retry-After: 5)',

@@ -24,6 +24,7 @@ import { AddWebhookSigningSecrets1764600000000 } from './1764600000000-AddWebhoo
 import { AddWebhookStatus1764610000000 } from './1764610000000-AddWebhookStatus';
 import { AddWebhookHealth1764620000000 } from './1764620000000-AddWebhookHealth';
 import { AddWebhookRateLimit1764630000000 } from './1764630000000-AddWebhookRateLimit';
+import { AddPayloadRetention1764640000000 } from './1764640000000-AddPayloadRetention';
 import { AddRosterEventPush1764700000000 } from './1764700000000-AddRosterEventPush';
 
 type MigrationClass = new () => MigrationInterface;
@@ -55,5 +56,6 @@ export const MIGRATIONS: MigrationClass[] = [
   AddWebhookStatus1764610000000,
   AddWebhookHealth1764620000000,
   AddWebhookRateLimit1764630000000,
+  AddPayloadRetention1764640000000,
   AddRosterEventPush1764700000000,
 ];
