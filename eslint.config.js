@@ -150,6 +150,7 @@ module.exports = [
             { name: '@edu/testing', message: 'Test helpers are for specs only.' },
             { name: '@edu/testing/sign-in', message: 'Test helpers are for specs only.' },
             { name: '@edu/testing/browser', message: 'Test helpers are for specs only.' },
+            { name: '@edu/testing/server-process', message: 'Test helpers are for specs only.' },
           ],
           patterns: ['@nestjs/testing', 'supertest'],
         },

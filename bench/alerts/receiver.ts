@@ -3,10 +3,11 @@
  * signature against the identity service's JWKS with node:crypto, counts deliveries per path and
  * per `jti` (duplicates), and answers 200 at once. `GET /stats?path=/x` reports the counts,
  * `DELETE /stats?path=/x` forgets them.
- * Started with RECEIVER_PORT and JWKS_URL.
+ * Started with JWKS_URL and the socket the bench hands it (LISTEN_FD), or RECEIVER_PORT.
  */
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 interface PathStats {
   received: number;
@@ -128,7 +129,9 @@ const server = createServer((req, res) => {
   );
 });
 server.keepAliveTimeout = 60_000;
-server.listen(Number(process.env.RECEIVER_PORT), '127.0.0.1', () =>
-  process.stderr.write(`receiver listening on ${process.env.RECEIVER_PORT}\n`),
+// The socket the bench hands over (LISTEN_FD), else RECEIVER_PORT.
+const fd = process.env.LISTEN_FD;
+server.listen(fd ? { fd: Number(fd) } : { port: Number(process.env.RECEIVER_PORT), host: '127.0.0.1' }, () =>
+  process.stderr.write(`receiver listening on ${(server.address() as AddressInfo).port}\n`),
 );
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -24,14 +24,13 @@ import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/s
 import { cpuMsOf, postgresCpuMs } from '../common/cpu';
 import { startBenchDatabase } from '../common/database';
 import {
-  freePort,
+  listeningSocket,
   log,
   projectRoot,
   quantile,
   startChild,
-  stopChild,
   UNLIMITED_ENV,
-  waitFor,
+  type ServerProcess,
 } from '../common/processes';
 import { benchMessage, largeMessage } from './messages';
 
@@ -109,7 +108,7 @@ interface Stack {
   pids: { receiver: number; postgresChild: number | undefined };
   dispatcherEnv: NodeJS.ProcessEnv;
   /** Starts the dispatcher replicas; returns them. */
-  startDispatcher(): Promise<ReturnType<typeof startChild>[]>;
+  startDispatcher(): Promise<ServerProcess[]>;
   stop(): Promise<void>;
 }
 
@@ -130,21 +129,18 @@ async function benchRedis(root: string, stops: (() => Promise<void>)[]): Promise
 
 /** The dispatcher replicas (`workers` of them), started together, each once ready, and stopped together. */
 function dispatcherReplicas(root: string, env: NodeJS.ProcessEnv, workers: number, profile: string[]) {
-  let running: ReturnType<typeof startChild>[] = [];
+  let running: ServerProcess[] = [];
   return {
-    async start(): Promise<ReturnType<typeof startChild>[]> {
+    async start(): Promise<ServerProcess[]> {
       running = await Promise.all(
         Array.from({ length: Math.max(1, workers) }, async () => {
-          const port = await freePort();
-          const child = startChild(root, 'apps/webhook-dispatcher/src/main', { ...env, PORT: String(port) }, profile);
-          await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000);
-          return child;
+          return startChild(root, 'apps/webhook-dispatcher/src/main', env, { nodeArgs: profile });
         }),
       );
       return running;
     },
     async stop(): Promise<void> {
-      await Promise.all(running.map((d) => stopChild(d)));
+      await Promise.all(running.map((d) => d.stop()));
       running = [];
     },
   };
@@ -158,7 +154,7 @@ async function startStack(root: string, args: Args): Promise<Stack> {
   await runMigrations(db);
   const redis = await benchRedis(root, stops);
   const profile = args.profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
-  const [idPort, alertsPort, recvPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const idSocket = await listeningSocket();
   const common = {
     ...UNLIMITED_ENV,
     DATABASE_URL: db,
@@ -167,43 +163,31 @@ async function startStack(root: string, args: Args): Promise<Stack> {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'development',
     HOST: '127.0.0.1',
-    TOKEN_ISSUER: `http://127.0.0.1:${idPort}`,
+    TOKEN_ISSUER: idSocket.url,
   };
   const dev = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOWED_PORTS: '*' };
-  const identity = startChild(root, 'apps/identity/src/main', {
-    ...common,
-    PORT: String(idPort),
-    OPERATOR_CLIENT_SECRET: OPERATOR_SECRET,
-  });
-  await waitFor(`http://127.0.0.1:${idPort}/health/ready`, 60_000);
-  const jwks = `http://127.0.0.1:${idPort}/.well-known/jwks.json`;
+  const identity = await startChild(
+    root,
+    'apps/identity/src/main',
+    { ...common, OPERATOR_CLIENT_SECRET: OPERATOR_SECRET },
+    { socket: idSocket },
+  );
+  const jwks = `${identity.url}/.well-known/jwks.json`;
   await fetch(jwks); // makes sure the webhook key exists before the dispatcher signs
-  const alerts = startChild(
-    root,
-    'apps/alerts/src/main',
-    { ...common, ...dev, PORT: String(alertsPort), JWKS_URL: jwks },
-    profile,
-  );
-  const receiver = startChild(
-    root,
-    'bench/alerts/receiver',
-    { RECEIVER_PORT: String(recvPort), JWKS_URL: jwks },
-    profile,
-  );
-  const dispatcherEnv = { ...common, ...dev, ALERTS_PUBLIC_BASE_URL: `http://127.0.0.1:${alertsPort}` };
-  await Promise.all([
-    waitFor(`http://127.0.0.1:${alertsPort}/health/ready`, 60_000),
-    waitFor(`http://127.0.0.1:${recvPort}/stats`, 30_000),
+  const [alerts, receiver] = await Promise.all([
+    startChild(root, 'apps/alerts/src/main', { ...common, ...dev, JWKS_URL: jwks }, { nodeArgs: profile }),
+    startChild(root, 'bench/alerts/receiver', { JWKS_URL: jwks }, { nodeArgs: profile, readyPath: '/stats' }),
   ]);
+  const dispatcherEnv = { ...common, ...dev, ALERTS_PUBLIC_BASE_URL: alerts.url };
   const dispatchers = dispatcherReplicas(root, { ...dispatcherEnv }, args.workers, profile);
   return {
     db,
     redis,
-    identity: `http://127.0.0.1:${idPort}`,
-    alerts: `http://127.0.0.1:${alertsPort}`,
-    receiver: `http://127.0.0.1:${recvPort}`,
+    identity: identity.url,
+    alerts: alerts.url,
+    receiver: receiver.url,
     pids: {
-      receiver: receiver.pid as number,
+      receiver: receiver.child.pid as number,
       postgresChild: database.embedded
         ? (await sql<{ pid: number }>(db, `SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`))[0]
             ?.pid
@@ -213,7 +197,7 @@ async function startStack(root: string, args: Args): Promise<Stack> {
     startDispatcher: () => dispatchers.start(),
     async stop() {
       await dispatchers.stop();
-      for (const child of [alerts, receiver, identity]) if (child) await stopChild(child);
+      for (const child of [alerts, receiver, identity]) await child.stop();
       for (const stop of stops.reverse()) await stop();
     },
   };
@@ -338,11 +322,11 @@ async function submit(
 /** CPU time so far (ms) of the dispatcher replicas together, the receiver and PostgreSQL (NaN when it runs elsewhere). */
 function cpuNow(
   stack: Stack,
-  dispatchers: { pid?: number }[],
+  dispatchers: ServerProcess[],
 ): { dispatchers: number; receiver: number; postgres: number } {
   const backend = stack.pids.postgresChild;
   return {
-    dispatchers: dispatchers.reduce((ms, d) => ms + cpuMsOf(d.pid as number), 0),
+    dispatchers: dispatchers.reduce((ms, d) => ms + cpuMsOf(d.child.pid as number), 0),
     receiver: cpuMsOf(stack.pids.receiver),
     postgres: backend === undefined ? Number.NaN : postgresCpuMs(backend),
   };
@@ -434,7 +418,7 @@ interface Run {
   readonly stack: Stack;
   readonly args: Args;
   readonly token: string;
-  dispatcher: ReturnType<typeof startChild>[] | undefined;
+  dispatcher: ServerProcess[] | undefined;
 }
 
 /** Notification-only deliveries submitted in batches while the dispatcher runs (or before, with --submit-first). */
@@ -555,7 +539,7 @@ async function runCrash(run: Run): Promise<ScenarioResult> {
     `SELECT id FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) AND status <> 'delivered'`,
     [hooks],
   );
-  run.dispatcher?.forEach((d) => d.kill('SIGKILL'));
+  run.dispatcher?.forEach((d) => void d.stop('SIGKILL'));
   const killedAt = Date.now();
   log('crash: dispatcher SIGKILLed; restarting it');
   run.dispatcher = await stack.startDispatcher();

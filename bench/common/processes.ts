@@ -1,8 +1,14 @@
-/** Process and port helpers shared by the benchmarks. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/** Process helpers shared by the benchmarks (servers start on sockets handed to them: @edu/testing/server-process). */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
+import {
+  listeningSocket,
+  startServerProcess,
+  type ListeningSocket,
+  type ServerProcess,
+} from '@edu/testing/server-process';
+
+export { listeningSocket, startServerProcess, type ListeningSocket, type ServerProcess };
 
 export const log = (message: string): void => {
   process.stderr.write(`[bench] ${message}\n`);
@@ -17,18 +23,6 @@ export function projectRoot(): string {
     dir = up;
   }
   return dir;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -48,58 +42,28 @@ function deployedNodeFlags(root: string, entry: string): string[] {
 
 /**
  * Starts a compiled entry point (`apps/alerts/src/main`, ...) as a child process with the Node
- * flags it is deployed with, then `nodeArgs` (profiling aids); keeps its output tail.
+ * flags it is deployed with, then `nodeArgs` (profiling aids), on a socket handed to it (`socket`
+ * when its URL must be known first, a new one otherwise), once `readyPath` answers 2xx.
  */
 export function startChild(
   root: string,
   entry: string,
   env: NodeJS.ProcessEnv,
-  nodeArgs: string[] = [],
-): ChildProcess & { tail(): string } {
-  const args = [
-    ...deployedNodeFlags(root, entry),
-    ...nodeArgs,
-    path.join(root, 'tools', 'runtime', 'run-dist.js'),
-    entry,
-  ];
-  const child = spawn(process.execPath, args, {
+  o: { nodeArgs?: string[]; socket?: ListeningSocket; readyPath?: string } = {},
+): Promise<ServerProcess> {
+  return startServerProcess({
+    name: entry,
+    args: [
+      ...deployedNodeFlags(root, entry),
+      ...(o.nodeArgs ?? []),
+      path.join(root, 'tools', 'runtime', 'run-dist.js'),
+      entry,
+    ],
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }) as ChildProcess & { tail(): string };
-  let tail = '';
-  const keep = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.tail = () => tail;
-  child.on('exit', (code) => {
-    if (code !== 0 && code !== null) log(`${entry} exited with ${code}: ${tail}`);
-  });
-  return child;
-}
-
-export async function waitFor(url: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-    setTimeout(() => child.kill('SIGKILL'), 40_000).unref();
+    socket: o.socket,
+    readyPath: o.readyPath ?? '/health/ready',
+    timeoutMs: 60_000,
   });
 }
 

@@ -38,7 +38,9 @@ const server = createServer((req, res) => {
   );
 });
 
-server.listen(Number(process.env['BASELINE_PORT'] ?? 0), '127.0.0.1', () => {
+// The socket the bench hands over (LISTEN_FD), else BASELINE_PORT (0: any).
+const fd = process.env['LISTEN_FD'];
+server.listen(fd ? { fd: Number(fd) } : { port: Number(process.env['BASELINE_PORT'] ?? 0), host: '127.0.0.1' }, () => {
   console.log(`listening ${(server.address() as AddressInfo).port}`);
 });
 

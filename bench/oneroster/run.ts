@@ -19,7 +19,6 @@
  * Prints a table with the issue's targets and writes JSON to bench/results/.
  */
 import autocannon from 'autocannon';
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -53,7 +52,7 @@ import {
 } from './caching';
 import { cpuMsOf } from '../common/cpu';
 import { startBenchDatabase } from '../common/database';
-import { freePort, log, projectRoot, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
+import { listeningSocket, log, projectRoot, startChild, UNLIMITED_ENV, type ServerProcess } from '../common/processes';
 
 const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
 const V1P2_SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p2/scope';
@@ -237,7 +236,7 @@ interface Bench {
   args: Args;
   db: Awaited<ReturnType<typeof startBenchDatabase>>;
   issuer: BenchIssuer;
-  children: ChildProcess[];
+  children: ServerProcess[];
   dataDir: string;
 }
 
@@ -346,27 +345,26 @@ async function surveyDistrict(url: string, tenantId: string, connectionCounts: n
   }
 }
 
-/** Starts a oneroster service on `port` (compiled, as a child process) with `env` over the bench's settings. */
-function startService(b: Bench, port: number, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = startChild(
+/** A oneroster service (compiled, as a child process) with `env` over the bench's settings, once ready. */
+async function startService(b: Bench, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const socket = await listeningSocket();
+  const child = await startChild(
     b.root,
     'apps/oneroster/src/main',
     {
       ...UNLIMITED_ENV,
       NODE_ENV: 'production',
       LOG_LEVEL: b.args.logLevel,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       DATABASE_URL: b.db.url,
       JWKS_URL: b.issuer.jwksUrl,
       TOKEN_ISSUER: b.issuer.issuer,
       TOKEN_AUDIENCE: b.issuer.audience,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_BASE_URL: socket.url,
       ROSTER_EVENTS_CURSOR_SECRET: 'bench-roster-events-cursor-secret-of-this-run',
       ...env,
     },
     // Profiling aid: BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>".
-    (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+    { nodeArgs: (process.env['BENCH_SERVICE_NODE_ARGS'] ?? '').split(' ').filter(Boolean), socket },
   );
   b.children.push(child);
   return child;
@@ -377,21 +375,23 @@ async function startTargets(
   b: Bench,
   tenantId: string,
 ): Promise<Pick<Targets, 'serviceUrl' | 'baselineUrl' | 'servicePid' | 'baselinePid'>> {
-  const servicePort = await freePort();
-  const baselinePort = await freePort();
   // No response cache: the scenarios repeat URLs (users page 1) and must measure the query path.
-  const service = startService(b, servicePort, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' });
-  const baseline = startChild(b.root, 'bench/oneroster/baseline-server', {
-    DATABASE_URL: b.db.url,
-    BASELINE_PORT: String(baselinePort),
-    BASELINE_TENANT: tenantId,
-  });
+  const [service, baseline] = await Promise.all([
+    startService(b, { ONEROSTER_RESPONSE_CACHE_BYTES: '0' }),
+    startChild(
+      b.root,
+      'bench/oneroster/baseline-server',
+      { DATABASE_URL: b.db.url, BASELINE_TENANT: tenantId },
+      { readyPath: '/users' },
+    ),
+  ]);
   b.children.push(baseline);
-  const serviceUrl = `http://127.0.0.1:${servicePort}`;
-  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-  await waitFor(`${serviceUrl}/health/ready`, 60_000);
-  await waitFor(`${baselineUrl}/users`, 60_000);
-  return { serviceUrl, baselineUrl, servicePid: service.pid as number, baselinePid: baseline.pid as number };
+  return {
+    serviceUrl: service.url,
+    baselineUrl: baseline.url,
+    servicePid: service.child.pid as number,
+    baselinePid: baseline.child.pid as number,
+  };
 }
 
 const BASELINE_PAGE_1: Scenario = {
@@ -559,12 +559,10 @@ async function measureScenarios(
 /** Partners' syncs of the users collection against a second instance with the response cache on. */
 async function measureSyncs(b: Bench, loaded: Loaded, t: Targets): Promise<SyncResult[]> {
   // Large enough for ten partners' copies of the users collection up to scale ~0.2 (BENCH_RESPONSE_CACHE_BYTES).
-  const cachedPort = await freePort();
-  startService(b, cachedPort, {
+  const cached = await startService(b, {
     ONEROSTER_RESPONSE_CACHE_BYTES: process.env['BENCH_RESPONSE_CACHE_BYTES'] ?? String(1024 ** 3),
   });
-  const cachedUrl = `http://127.0.0.1:${cachedPort}`;
-  await waitFor(`${cachedUrl}/health/ready`, 60_000);
+  const cachedUrl = cached.url;
   const partnerScopes = [`${SCOPE_BASE}/roster.readonly`];
   const partners = await createPartners(b.db.url, loaded.tenantId, partnerScopes, SYNC_PARTNERS);
   const total = Number(
@@ -737,7 +735,7 @@ async function main(): Promise<void> {
     const syncs = !args.only || 'syncs'.includes(args.only) ? await measureSyncs(b, loaded, targets) : [];
     report(b, { ...loaded, sharing: shared.figures, feed }, results, syncs, started);
   } finally {
-    for (const child of b.children) await stopChild(child);
+    for (const child of b.children) await child.stop();
     await issuer.stop();
     if (!args.keep) rmSync(b.dataDir, { recursive: true, force: true });
     await db.stop();

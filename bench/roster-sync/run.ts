@@ -18,7 +18,7 @@ import { pullPackage } from '../../apps/oneroster/src/sources/worker/rest/rest-p
 import { stagedDiff } from '../../apps/oneroster/src/sources/worker/staged-diff';
 import { TenantLock } from '../../apps/oneroster/src/sources/worker/tenant-lock';
 import { startBenchDatabase } from '../common/database';
-import { freePort, log, projectRoot, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
+import { listeningSocket, log, projectRoot, startChild, UNLIMITED_ENV } from '../common/processes';
 import { deployBenchApp } from '../oneroster/apps';
 import { generateRosterPackage } from '../oneroster/generate';
 import { BenchIssuer } from '../oneroster/issuer';
@@ -92,26 +92,28 @@ async function main(): Promise<void> {
     const csvRate = csv.rows / csv.seconds;
     log(`CSV import: ${csv.rows} rows in ${csv.seconds.toFixed(1)} s = ${Math.round(csvRate)} rows/s`);
 
-    const port = await freePort();
-    const service = startChild(root, 'apps/oneroster/src/main', {
-      ...UNLIMITED_ENV,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: db.url,
-      JWKS_URL: issuer.jwksUrl,
-      TOKEN_ISSUER: issuer.issuer,
-      TOKEN_AUDIENCE: issuer.audience,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      ROSTER_EVENTS_CURSOR_SECRET: 'bench-roster-events-cursor-secret-of-this-run',
-    });
-    stops.push(() => stopChild(service));
-    await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000);
+    const socket = await listeningSocket();
+    const service = await startChild(
+      root,
+      'apps/oneroster/src/main',
+      {
+        ...UNLIMITED_ENV,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: db.url,
+        JWKS_URL: issuer.jwksUrl,
+        TOKEN_ISSUER: issuer.issuer,
+        TOKEN_AUDIENCE: issuer.audience,
+        PUBLIC_BASE_URL: socket.url,
+        ROSTER_EVENTS_CURSOR_SECRET: 'bench-roster-events-cursor-secret-of-this-run',
+      },
+      { socket },
+    );
+    stops.push(async () => void (await service.stop()));
     const tokens = await startTokenEndpoint(issuer, { tenantId: source, ...app, scopes: SCOPES });
     stops.push(tokens.stop);
 
-    const figures = await timedSync(db.url, target, `http://127.0.0.1:${port}/ims/oneroster/v1p1`, tokens.url, work);
+    const figures = await timedSync(db.url, target, `${service.url}/ims/oneroster/v1p1`, tokens.url, work);
     const rate = figures.rows / figures.seconds;
     log(
       `sync: ${figures.rows} rows in ${figures.seconds.toFixed(1)} s = ${Math.round(rate)} rows/s ` +

@@ -1,9 +1,16 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@edu/persistence';
 import { startBenchDatabase } from '../common/database';
-import { freePort, startChild, stopChild, UNLIMITED_ENV, waitFor } from '../common/processes';
+import {
+  listeningSocket,
+  startChild,
+  startServerProcess,
+  UNLIMITED_ENV,
+  type ListeningSocket,
+  type ServerProcess,
+} from '../common/processes';
 
 /** The demo data's sign-in settings (tools/demo/sign-in/config.js). */
 interface DemoConfig {
@@ -50,19 +57,16 @@ async function demoDatabase(root: string, stops: (() => Promise<void>)[]): Promi
 }
 
 /** The demo upstream provider (tools/demo/sign-in/upstream.js) as its own process, as npm start runs it. */
-function startUpstream(root: string, port: number, issuer: string, identity: string): ChildProcess {
-  const child = spawn(process.execPath, [path.join(root, 'tools/demo/sign-in/upstream.js')], {
+function startUpstream(root: string, socket: ListeningSocket, identity: string): Promise<ServerProcess> {
+  return startServerProcess({
+    name: 'demo upstream provider',
+    args: [path.join(root, 'tools/demo/sign-in/upstream.js')],
     cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      DEMO_UPSTREAM_PORT: String(port),
-      DEMO_UPSTREAM_URL: issuer,
-      IDENTITY_URL: identity,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', DEMO_UPSTREAM_URL: socket.url, IDENTITY_URL: identity },
+    socket,
+    readyPath: '/health',
+    timeoutMs: 30_000,
   });
-  return child;
 }
 
 /** PostgreSQL (embedded unless DATABASE_URL), the demo data, identity and the demo upstream provider. */
@@ -74,28 +78,27 @@ export async function startSignInStack(root: string, profile = false): Promise<S
     demoSignInConfig(): DemoConfig;
     identitySignInEnv(url: string, env: object): Record<string, string>;
   };
-  const [idPort, upPort] = [await freePort(), await freePort()];
-  const identity = `http://127.0.0.1:${idPort}`;
-  const upstream = `http://127.0.0.1:${upPort}`;
+  const [idSocket, upSocket] = [await listeningSocket(), await listeningSocket()];
+  const identity = idSocket.url;
+  const upstream = upSocket.url;
   const env = {
     ...UNLIMITED_ENV,
     DATABASE_URL: db,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    PORT: String(idPort),
     TOKEN_ISSUER: identity,
     PUBLIC_BASE_URL: identity,
   };
   const nodeArgs = profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
-  const id = startChild(
-    root,
-    'apps/identity/src/main',
-    { ...env, ...demoTools.identitySignInEnv(upstream, {}) },
-    nodeArgs,
-  );
-  const up = startUpstream(root, upPort, upstream, identity);
-  await Promise.all([waitFor(`${identity}/health/ready`, 60_000), waitFor(`${upstream}/health`, 30_000)]);
+  const [id, up] = await Promise.all([
+    startChild(
+      root,
+      'apps/identity/src/main',
+      { ...env, ...demoTools.identitySignInEnv(upstream, {}) },
+      { nodeArgs, socket: idSocket },
+    ),
+    startUpstream(root, upSocket, identity),
+  ]);
   const stats = new Client({ connectionString: db });
   await stats.connect();
   stops.push(() => stats.end());
@@ -103,7 +106,7 @@ export async function startSignInStack(root: string, profile = false): Promise<S
     identity,
     upstream,
     demo: demoTools.demoSignInConfig(),
-    pids: { identity: id.pid as number, upstream: up.pid as number },
+    pids: { identity: id.child.pid as number, upstream: up.child.pid as number },
     async dbTransactions() {
       const { rows } = await stats.query(
         `SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()`,
@@ -122,7 +125,7 @@ export async function startSignInStack(root: string, profile = false): Promise<S
       );
     },
     async stop() {
-      await Promise.all([stopChild(id), stopChild(up)]);
+      await Promise.all([id.stop(), up.stop()]);
       for (const stop of stops.reverse()) await stop();
     },
   };

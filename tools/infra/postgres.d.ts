@@ -20,4 +20,3 @@ export function startPostgres(options: {
   settings?: Record<string, string | number>;
   log?: (line: string) => void;
 }): Promise<PostgresServer>;
-export function freePort(): Promise<number>;

@@ -6,7 +6,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const net = require('node:net');
+const { onSomePort, PortTaken } = require('./ports');
 
 const PG_USER = 'postgres';
 
@@ -91,35 +91,6 @@ function run(bin, args, user, opts = {}) {
   });
 }
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port, timeoutMs, isAlive) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isAlive()) throw new Error('PostgreSQL exited during startup');
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`PostgreSQL did not listen on ${port} within ${timeoutMs} ms`);
-}
-
 /** Kills a server left behind by a previous run (SIGKILLed dev stack) that still holds the data dir. */
 function stopStale(dataDir) {
   const pidFile = path.join(dataDir, 'postmaster.pid');
@@ -170,21 +141,13 @@ async function startPostgres({ dataDir, port = 0, durable = true, settings = {},
     );
   }
   stopStale(dataDir);
-  const actualPort = port || (await freePort());
-  const args = [
-    '-D',
-    dataDir,
-    '-p',
-    String(actualPort),
-    '-h',
-    '127.0.0.1',
-    '-k',
-    '',
-    '-c',
-    'max_connections=300',
-    '-c',
-    'shared_buffers=256MB',
-  ];
+  return onSomePort(port, (p) => runServer({ bin, dataDir, port: p, durable, settings, user }));
+}
+
+/** Runs the postmaster on `port`; resolves once it answers queries as the server of `dataDir`. */
+async function runServer({ bin, dataDir, port, durable, settings, user }) {
+  const args = ['-D', dataDir, '-p', String(port), '-h', '127.0.0.1', '-k', ''];
+  args.push('-c', 'max_connections=300', '-c', 'shared_buffers=256MB');
   if (!durable) args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   for (const [name, value] of Object.entries(settings)) args.push('-c', `${name}=${value}`);
   const child = spawn(bin('postgres'), args, { uid: user?.uid, gid: user?.gid, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -193,35 +156,28 @@ async function startPostgres({ dataDir, port = 0, durable = true, settings = {},
     stderr = (stderr + d).slice(-4000);
   });
   let alive = true;
-  child.on('exit', () => {
+  // 'close': it has exited and everything it wrote has been read.
+  child.on('close', () => {
     alive = false;
   });
   try {
-    await waitForPort(actualPort, 30_000, () => alive);
-    // Listening precedes accepting connections during recovery: wait until a query succeeds.
-    await waitForQuery(actualPort, 30_000);
+    await untilServing(port, dataDir, 30_000, () => alive);
   } catch (err) {
     child.kill('SIGKILL');
+    if (/Address already in use/.test(stderr)) throw new PortTaken(`port ${port} is taken:\n${stderr}`);
     throw new Error(`${err.message}\n${stderr}`);
   }
   const stop = () =>
     new Promise((resolve) => {
       if (!alive) return resolve();
-      child.once('exit', () => resolve());
+      child.once('close', () => resolve());
       child.kill('SIGINT'); // fast shutdown
     });
   // A hung server for outage tests: the postmaster and every backend stop answering (TCP still
   // accepts connections) until resume().
   const pause = () => signalTree(child.pid, 'SIGSTOP');
   const resume = () => signalTree(child.pid, 'SIGCONT');
-  return {
-    url: `postgres://postgres@127.0.0.1:${actualPort}/postgres`,
-    port: actualPort,
-    stop,
-    pause,
-    resume,
-    process: child,
-  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, pause, resume, process: child };
 }
 
 /** Sends a signal to a process and all its descendants, parent first (found with `ps`). */
@@ -245,22 +201,34 @@ function signalTree(rootPid, signal) {
   }
 }
 
-async function waitForQuery(port, timeoutMs) {
+/**
+ * Polls until the server on `port` answers a query and is the one of `dataDir` (not another
+ * server that holds the port while ours fails to bind it); fails once ours has exited.
+ */
+async function untilServing(port, dataDir, timeoutMs, isAlive) {
   const { Client } = require('pg');
+  const ours = fs.realpathSync(dataDir);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const c = new Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    if (!isAlive()) throw new Error('PostgreSQL exited during startup');
+    // Bounded: whatever else holds the port may accept and never answer.
+    const c = new Client({
+      connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      connectionTimeoutMillis: 2_000,
+      query_timeout: 2_000,
+    });
     try {
       await c.connect();
-      await c.query('SELECT 1');
-      await c.end();
-      return;
-    } catch (err) {
+      const { rows } = await c.query('SHOW data_directory');
+      if (fs.realpathSync(rows[0].data_directory) === ours) return;
+    } catch {
+      // not listening or not accepting connections yet (listening precedes it during recovery)
+    } finally {
       await c.end().catch(() => {});
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
     }
+    if (Date.now() > deadline) throw new Error(`PostgreSQL did not answer on ${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-module.exports = { startPostgres, freePort };
+module.exports = { startPostgres };

@@ -3,7 +3,7 @@
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
-const { freePort } = require('./postgres');
+const { onSomePort, PortTaken } = require('./ports');
 
 const CANDIDATES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'];
 
@@ -49,71 +49,75 @@ function ensureRedisServer(log = () => {}) {
   );
 }
 
-async function waitForPing(port, timeoutMs, isAlive) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isAlive()) throw new Error('redis-server exited during startup');
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => s.write('PING\r\n'));
-      s.on('data', (d) => {
-        s.destroy();
-        resolve(d.toString().startsWith('+PONG'));
-      });
-      s.on('error', () => resolve(false));
+/** The process id the Redis server on `port` reports (INFO server), or undefined when none answers. */
+function serverPid(port) {
+  return new Promise((resolve) => {
+    let seen = '';
+    const s = net.connect(port, '127.0.0.1', () => s.write('INFO server\r\n'));
+    const done = (pid) => {
+      s.destroy();
+      resolve(pid);
+    };
+    s.setTimeout(2_000, () => done(undefined));
+    s.on('data', (d) => {
+      seen += d;
+      const m = /\r\nprocess_id:(\d+)\r\n/.exec(seen);
+      if (m) done(Number(m[1]));
     });
-    if (ok) return;
+    s.on('error', () => done(undefined));
+    s.on('close', () => done(undefined));
+  });
+}
+
+/** Polls until the server on `port` is `child` (not another one holding the port); fails once it has exited. */
+async function untilServing(port, child, timeoutMs, isAlive) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!isAlive()) throw new Error('redis-server exited during startup');
+    if ((await serverPid(port)) === child.pid) return;
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${port} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`redis-server did not answer on ${port} within ${timeoutMs} ms`);
 }
 
 /** Starts redis-server. dataDir set = append-only persistence there; unset = in-memory. */
 async function startRedis({ port = 0, dataDir, log = () => {} } = {}) {
   const bin = ensureRedisServer(log);
-  const actualPort = port || (await freePort());
-  const args = [
-    '--port',
-    String(actualPort),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--daemonize',
-    'no',
-    '--protected-mode',
-    'yes',
-  ];
-  if (dataDir) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    args.push('--dir', dataDir, '--appendonly', 'yes');
-  } else {
-    args.push('--appendonly', 'no');
-  }
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  return onSomePort(port, (p) => runServer(bin, p, dataDir));
+}
+
+async function runServer(bin, port, dataDir) {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--daemonize', 'no'];
+  args.push('--protected-mode', 'yes');
+  if (dataDir) args.push('--dir', dataDir, '--appendonly', 'yes');
+  else args.push('--appendonly', 'no');
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (d) => {
+  const keep = (d) => {
     out = (out + d).slice(-4000);
-  });
-  child.stderr.on('data', (d) => {
-    out = (out + d).slice(-4000);
-  });
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   let alive = true;
-  child.on('exit', () => {
+  // 'close': it has exited and everything it wrote has been read.
+  child.on('close', () => {
     alive = false;
   });
   try {
-    await waitForPing(actualPort, 15_000, () => alive);
+    await untilServing(port, child, 15_000, () => alive);
   } catch (err) {
     child.kill('SIGKILL');
+    if (/Address already in use/.test(out)) throw new PortTaken(`port ${port} is taken:\n${out}`);
     throw new Error(`${err.message}\n${out}`);
   }
   const stop = () =>
     new Promise((resolve) => {
       if (!alive) return resolve();
-      child.once('exit', () => resolve());
+      child.once('close', () => resolve());
       child.kill('SIGTERM');
     });
-  return { url: `redis://127.0.0.1:${actualPort}`, port: actualPort, stop, process: child };
+  return { url: `redis://127.0.0.1:${port}`, port, stop, process: child };
 }
 
 module.exports = { startRedis, ensureRedisServer };
