@@ -120,7 +120,7 @@ export const KNOWN_VARIABLES = new Set<string>([
  * Apps that write public links (OneRoster hrefs and Link headers) and so must be told the URL
  * clients reach them at, `PUBLIC_BASE_URL`: never guessed from a request's Host header.
  */
-export const PUBLIC_URL_APPS: AppName[] = ['oneroster'];
+export const PUBLIC_URL_APPS: AppName[] = ['oneroster', 'alerts'];
 
 /** The public URL of each stack that serves the rostering and alerts APIs (spec `{unified_url}`, `{regional_url}`). */
 export const PUBLIC_URLS = {

@@ -224,7 +224,8 @@ function serviceList(root, ports, dataDir) {
       ports.oneroster,
       { PUBLIC_BASE_URL: `http://localhost:${ports.oneroster}` },
     ],
-    ['alerts', runDist('apps/alerts/src/main'), ports.alerts, {}],
+    // The delivery portal's links are built on it.
+    ['alerts', runDist('apps/alerts/src/main'), ports.alerts, { PUBLIC_BASE_URL: `http://localhost:${ports.alerts}` }],
     // Notification-only deliveries link to getMessage on the alerts URL of the banner.
     [
       'webhook-dispatcher',

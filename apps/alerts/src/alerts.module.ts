@@ -19,6 +19,7 @@ import { AlertsEnv, queueDashboardCredentials } from './config/alerts.env';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { alertsRoutes } from './rate-limit-routes';
 import { MessagesModule } from './messages/messages.module';
+import { PortalModule } from './portal/portal.module';
 import { RetentionModule } from './retention/retention.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -66,6 +67,7 @@ export class AlertsModule {
         DeliveriesModule,
         MessagesModule,
         RetentionModule,
+        PortalModule,
         QueueDashboardModule.forRoot({ path: QUEUE_DASHBOARD_PATH, credentials: queueDashboardCredentials(env) }),
       ],
       providers: [{ provide: AlertsEnv, useValue: env }],

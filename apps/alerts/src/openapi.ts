@@ -24,6 +24,7 @@ import {
 } from '@edu/persistence';
 import { AlertsEnv } from './config/alerts.env';
 import { MAX_MESSAGES_PER_BATCH, ROW_TYPES } from './messages/dto/alert-message.dto';
+import { PORTAL_SESSION_SECONDS } from './portal/dto/portal.dto';
 import { ROSTER_EVENT_OBJECTS, ROSTER_EVENT_TYPES } from './webhooks/dto/roster-event-filter.dto';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -315,6 +316,26 @@ export const ALERTS_SCHEMAS: Record<string, SchemaObject> = {
       description: 'Its deliveries that had not finished sending and never will now (status expired)',
     },
   }),
+  PortalSession: object({
+    url: {
+      type: 'string',
+      format: 'uri',
+      description: 'The signed link (/v2/alerts/portal/open?token=...): it opens one session in a browser',
+    },
+    expires_at: { ...time, description: 'The link, and the session it opens, end then' },
+  }),
+  CreatePortalSession: object(
+    {
+      expires_in: {
+        type: 'integer',
+        minimum: PORTAL_SESSION_SECONDS.min,
+        maximum: PORTAL_SESSION_SECONDS.max,
+        default: PORTAL_SESSION_SECONDS.default,
+      },
+    },
+    ['expires_in'],
+    'Optional body',
+  ),
   Recipient: recipient([]),
   AlertGroup: alertGroup([]),
   SharedRecipient: recipient(WITHHOLDABLE_RECIPIENT, SHARED_NOTE),
@@ -383,6 +404,11 @@ export const ALERTS_OPERATIONS: Record<string, OperationDoc> = {
   },
   'DELETE /v2/alerts/tenants/{tenant_id}/messages/{message_id}/payload': {
     ok: { 200: ['The payload is purged (again: the first purge time)', ref('ExpungedPayload')] },
+  },
+  'POST /v2/alerts/portal-sessions': {
+    ok: { 201: ['A link to the delivery portal: open it once, in a browser, before it expires', ref('PortalSession')] },
+    body: ref('CreatePortalSession'),
+    bodyOptional: true,
   },
   'GET /v2/alerts/webhook': {
     ok: { 200: ["The calling app's webhooks at the token's tenant", { type: 'array', items: ref('Webhook') }] },

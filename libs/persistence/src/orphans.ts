@@ -35,8 +35,9 @@ export const TENANT_DATA_TABLES: readonly string[] = [
   'gradebook_result_learning_objectives',
   'gradebook_data_versions',
   'alert_messages',
-  // A tenant's delivery settings (payload retention).
+  // A tenant's delivery settings (payload retention), and its apps' delivery-portal sessions.
   'tenant_delivery_settings',
+  'alert_portal_sessions',
   // Computed visibility of sharing specs (their shared_objects go with them).
   'sharing_scopes',
   // The roster change feed's log (its batches and heads go with it).

@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import {
   DEMO_KEY_ENCRYPTION_KEY,
   isProduction,
@@ -6,6 +6,7 @@ import {
   ResourceServerEnv,
   Secret,
   ToInt,
+  URL_OPTS,
   WithTrafficControl,
   WithWebhookDelivery,
 } from '@edu/config';
@@ -44,6 +45,17 @@ export class AlertsEnv extends WithTrafficControl(WithWebhookDelivery(ResourceSe
   @RefuseInProduction(DEMO_KEY_ENCRYPTION_KEY)
   KEY_ENCRYPTION_KEY = DEMO_KEY_ENCRYPTION_KEY;
 
+  /**
+   * Public origin of this API (`https://api.edu.example`, or the regional host): the delivery
+   * portal's links are built on it, never on a request's Host. Required in production;
+   * `http://localhost:<PORT>` elsewhere (see `alertsPublicBaseUrl`).
+   */
+  @ValidateIf((o: AlertsEnv) => o.NODE_ENV === 'production' || o.PUBLIC_BASE_URL !== undefined)
+  @IsUrl(URL_OPTS, {
+    message: 'PUBLIC_BASE_URL must be the public http(s) origin of the alerts API (required in production)',
+  })
+  PUBLIC_BASE_URL?: string;
+
   /** The operator's client id (the identity service's OPERATOR_CLIENT_ID): user name of the queue dashboard. */
   @IsString()
   @MinLength(3)
@@ -66,4 +78,9 @@ export class AlertsEnv extends WithTrafficControl(WithWebhookDelivery(ResourceSe
 export function queueDashboardCredentials(env: AlertsEnv): { username: string; password: string } | undefined {
   const password = env.OPERATOR_CLIENT_SECRET ?? (isProduction(env) ? undefined : DEMO_OPERATOR_SECRET);
   return password === undefined ? undefined : { username: env.OPERATOR_CLIENT_ID, password };
+}
+
+/** The origin the delivery portal's links are built on, without a trailing slash. */
+export function alertsPublicBaseUrl(env: AlertsEnv): string {
+  return (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 }

@@ -9,5 +9,6 @@ import { DeliveryStoreModule } from './delivery-store.module';
   imports: [WebhooksModule, DeliveryStoreModule, AlertSharingModule],
   controllers: [DeliveriesController],
   providers: [DeliveriesService],
+  exports: [DeliveriesService],
 })
 export class DeliveriesModule {}

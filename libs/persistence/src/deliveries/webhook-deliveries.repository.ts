@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import {
   WebhookDeliveryAttemptEntity,
   type DeliveryStatus,
@@ -100,6 +100,14 @@ export class WebhookDeliveriesRepository {
     return this.ds
       .getRepository(WebhookDeliveryAttemptEntity)
       .find({ where: { deliveryId }, order: { attemptNumber: 'ASC' } });
+  }
+
+  /** The attempts of several deliveries, each delivery's first first (the portal shows a page of them). */
+  attemptsOf(deliveryIds: string[]): Promise<WebhookDeliveryAttemptEntity[]> {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return this.ds
+      .getRepository(WebhookDeliveryAttemptEntity)
+      .find({ where: { deliveryId: In(deliveryIds) }, order: { deliveryId: 'ASC', attemptNumber: 'ASC' } });
   }
 
   /** A new delivery of the same message to the same webhook, with a schedule of its own. */

@@ -25,6 +25,7 @@ import { AddWebhookStatus1764610000000 } from './1764610000000-AddWebhookStatus'
 import { AddWebhookHealth1764620000000 } from './1764620000000-AddWebhookHealth';
 import { AddWebhookRateLimit1764630000000 } from './1764630000000-AddWebhookRateLimit';
 import { AddPayloadRetention1764640000000 } from './1764640000000-AddPayloadRetention';
+import { AddPortalSessions1764650000000 } from './1764650000000-AddPortalSessions';
 import { AddRosterEventPush1764700000000 } from './1764700000000-AddRosterEventPush';
 
 type MigrationClass = new () => MigrationInterface;
@@ -57,5 +58,6 @@ export const MIGRATIONS: MigrationClass[] = [
   AddWebhookHealth1764620000000,
   AddWebhookRateLimit1764630000000,
   AddPayloadRetention1764640000000,
+  AddPortalSessions1764650000000,
   AddRosterEventPush1764700000000,
 ];
