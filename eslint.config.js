@@ -18,6 +18,7 @@ function depConstraints(forSpecs) {
     {
       sourceTag: 'type:app',
       onlyDependOnLibsWithTags: [
+        'type:feature',
         'type:infra',
         'type:data-access',
         'type:config',
@@ -25,6 +26,11 @@ function depConstraints(forSpecs) {
         'type:domain',
         'type:testing',
       ],
+    },
+    {
+      // A feature library (sign-in): controllers and flows an app hosts, on the same libs an app uses.
+      sourceTag: 'type:feature',
+      onlyDependOnLibsWithTags: ['type:infra', 'type:data-access', 'type:config', 'type:util', 'type:domain', ...also],
     },
     {
       sourceTag: 'type:infra',

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { RetryLaterError } from '@edu/domain';
 import { JsonErrorFilter } from '@edu/http';
 import { signInGroup } from './rate-limit-routes';
-import { sendRetryLaterPage } from './sign-in/ui/retry-later-page';
+import { sendRetryLaterPage } from '@edu/sign-in';
 
 /**
  * The identity service's errors: `{error, message}` JSON, except a sign-in page refused for now

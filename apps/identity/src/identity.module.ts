@@ -30,10 +30,11 @@ import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
 import { VanityDomainsModule } from './vanity-domains/vanity-domains.module';
 import { identityRoutes } from './rate-limit-routes';
-import { SignInModule } from './sign-in/sign-in.module';
 import { AuditModule } from './audit/audit.module';
 import { DeploymentSharingModule } from './sharing/sharing.module';
-import { SignInWarmUpModule } from './sign-in/warm-up';
+import { SignInModule, SignInWarmUpModule } from '@edu/sign-in';
+import { SignInHostModule } from './sign-in-host/sign-in-host.module';
+import { SignInLogApiModule } from './sign-in-log/sign-in-log-api.module';
 
 /** The identity service: Identity API, OAuth token endpoint and the global JWKS. */
 @Module({})
@@ -87,8 +88,9 @@ export class IdentityModule {
         VanityDomainsModule,
         AuditModule,
         DeploymentSharingModule,
-        SignInModule,
+        SignInModule.forHost(SignInHostModule),
         SignInWarmUpModule,
+        SignInLogApiModule,
       ],
       providers: [{ provide: IdentityEnv, useValue: env }],
       exports: [IdentityEnv],

@@ -3,12 +3,12 @@ import { closedContext, launchChromium, resolveToLoopback, screenshot } from '@e
 import { oauth2Settings, SchoolAdmin, TestUpstream, type UpstreamPerson } from '@edu/testing/sign-in';
 import type { CreatedApp, WorldUser } from '@edu/testing';
 import type { TenantEntity } from '@edu/persistence';
-import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
+import { identifierIdFor } from '@edu/sign-in';
 import { brandedDomain, kampongBrand } from './support/brands';
 import { uri } from './support/harness';
 import { RelyingPartyServer } from './support/relying-party-server';
 import { SignInHarness } from './support/sign-in-harness';
-import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
+import { subjectFor } from '@edu/sign-in';
 
 const SECRET = 'kampong-idp-secret-41c7';
 /** The school's vanity domain (the portal). */

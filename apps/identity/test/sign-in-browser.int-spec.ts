@@ -1,11 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closedContext, launchChromium, resolveToLoopback, screenshot } from '@edu/testing/browser';
 import type { TenantEntity } from '@edu/persistence';
-import { contrastRatio } from '../src/sign-in/ui/brand/contrast';
+import { contrastRatio } from '@edu/sign-in';
 import { brandedDomain, harbourBrand, lionCityBrand } from './support/brands';
 import { RelyingPartyServer } from './support/relying-party-server';
 import { SignInHarness } from './support/sign-in-harness';
-import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
+import { subjectFor } from '@edu/sign-in';
 
 const LION = 'portal.lioncity.test';
 const HARBOUR = 'signin.harbour.test';

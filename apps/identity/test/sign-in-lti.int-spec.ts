@@ -13,9 +13,9 @@ import {
   type LmsLaunch,
 } from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
-import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
-import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
-import { LtiKeys } from '../src/sign-in/lti/lti-keys';
+import { subjectFor } from '@edu/sign-in';
+import { identifierIdFor } from '@edu/sign-in';
+import { LtiKeys } from '@edu/sign-in';
 import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
 

@@ -4,11 +4,11 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { AppEntity, type AppSamlSettings, type TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret, KeyEncryption, SigningKeyStore } from '@edu/signing';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, type BrowserResponse } from '@edu/testing/sign-in';
-import { persistentNameId } from '../src/sign-in/saml/saml-name-id';
-import { SamlCredentials } from '../src/sign-in/saml/saml-credentials';
-import { metadataIdp } from '../src/sign-in/saml/saml-entities';
-import { loginResponse } from '../src/sign-in/saml/saml-response';
-import { SamlSpMetadata } from '../src/sign-in/saml/saml-sp-metadata';
+import { persistentNameId } from '@edu/sign-in';
+import { SamlCredentials } from '@edu/sign-in';
+import { metadataIdp } from '@edu/sign-in';
+import { loginResponse } from '@edu/sign-in';
+import { SamlSpMetadata } from '@edu/sign-in';
 import { SignInHarness } from './support/sign-in-harness';
 import { testSp, type NodeSaml } from './support/saml-sp';
 

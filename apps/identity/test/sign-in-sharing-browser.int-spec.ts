@@ -3,7 +3,7 @@ import { closedContext, launchChromium, resolveToLoopback, screenshot } from '@e
 import type { WorldUser } from '@edu/testing';
 import { SchoolAdmin } from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
-import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
+import { subjectFor } from '@edu/sign-in';
 import { brandedDomain, lionCityBrand } from './support/brands';
 import { uri } from './support/harness';
 import { RelyingPartyServer } from './support/relying-party-server';

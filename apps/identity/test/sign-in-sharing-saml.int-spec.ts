@@ -2,7 +2,7 @@ import { AppEntity, type AppSamlSettings, type TenantEntity } from '@edu/persist
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import type { WorldUser } from '@edu/testing';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, SchoolAdmin } from '@edu/testing/sign-in';
-import { NAME_ID_FORMAT, persistentNameId } from '../src/sign-in/saml/saml-name-id';
+import { NAME_ID_FORMAT, persistentNameId } from '@edu/sign-in';
 import { uri } from './support/harness';
 import { testSp } from './support/saml-sp';
 import { activateSharing, putRoster } from './support/sharing-roster';

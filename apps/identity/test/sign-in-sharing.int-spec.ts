@@ -10,8 +10,8 @@ import {
   type LmsLaunch,
 } from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
-import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
-import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
+import { subjectFor } from '@edu/sign-in';
+import { identifierIdFor } from '@edu/sign-in';
 import { uri } from './support/harness';
 import { activateSharing, putRoster } from './support/sharing-roster';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';

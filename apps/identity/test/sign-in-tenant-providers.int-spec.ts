@@ -14,11 +14,11 @@ import {
 } from '@edu/testing/sign-in';
 import type { ScopeKey } from '@edu/domain';
 import type { TenantEntity } from '@edu/persistence';
-import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
-import { SignInLogRetention } from '../src/sign-in/log/sign-in-log-retention';
+import { identifierIdFor } from '@edu/sign-in';
+import { SignInLogRetention } from '@edu/sign-in';
 import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
-import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
+import { subjectFor } from '@edu/sign-in';
 
 const SECRET = 'tenant-idp-secret-7f3a9c';
 

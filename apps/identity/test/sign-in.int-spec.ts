@@ -4,10 +4,10 @@ import * as oidc from 'openid-client';
 import type { CreatedApp } from '@edu/testing';
 import { CookieBrowser, FORM_HEADERS, nextStop, providerChoice, SchoolAdmin } from '@edu/testing/sign-in';
 import type { TenantEntity } from '@edu/persistence';
-import { identifierIdFor } from '../src/sign-in/accounts/upstream-identifier';
+import { identifierIdFor } from '@edu/sign-in';
 import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
-import { subjectFor } from '../src/sign-in/accounts/tenant-subject';
+import { subjectFor } from '@edu/sign-in';
 
 const header = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString()) as Record<string, unknown>;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TenantEntity } from '@edu/persistence';
 import { expectError, testBrand, TEST_SVG } from '@edu/testing';
-import { BUTTON_GRAPHIC_MAX_BYTES } from '../src/common/validation/images';
+import { BUTTON_GRAPHIC_MAX_BYTES } from '@edu/content-checks';
 import { runProvisionCli } from '../src/provisioning/provision-command';
 import { FORMERLY_ACCEPTED, ORDINARY, VECTORS } from './fixtures/svg/corpus';
 import { bearer, IdentityHarness } from './support/harness';

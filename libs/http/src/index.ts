@@ -4,6 +4,8 @@ export * from './dependency-outage';
 export * from './json-body-shape';
 export * from './health.module';
 export * from './json-error.filter';
+export * from './oauth.errors';
+export * from './oauth-error.filter';
 export * from './logging.module';
 export * from './metrics.module';
 export * from './validation';

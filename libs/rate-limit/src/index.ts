@@ -1,5 +1,6 @@
 export * from './budget-store';
 export * from './client-authentication';
+export * from './client-authentications';
 export * from './headers';
 export * from './policies';
 export * from './rate-limit.guard';

@@ -2,6 +2,7 @@ export * from './sharing-spec';
 export * from './spec-problems';
 export * from './rule-fields';
 export * from './withheld-fields';
+export * from './withheld-person';
 export * from './visibility-sql';
 export * from './active-sharing';
 export * from './sharing-scopes';

@@ -2,9 +2,9 @@ import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters } from 
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '@edu/auth';
-import { ClientAuthentications } from './client-authentications';
-import { OAuthErrorFilter } from './oauth-error.filter';
-import { ClientAuthenticationFailed, OAuthError } from './oauth.errors';
+import { ClientAuthentications } from '@edu/rate-limit';
+import { OAuthErrorFilter } from '@edu/http';
+import { ClientAuthenticationFailed, OAuthError } from '@edu/http';
 import { parseTokenRequest, type TokenRequest } from './token-request';
 import { TokenService, type AuthenticatedClient, type TokenResponse } from './token.service';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ClientAuthenticationsModule } from './client-authentications';
+import { ClientAuthenticationsModule } from '@edu/rate-limit';
 import { OAuthController } from './oauth.controller';
 import { TokenService } from './token.service';
 

@@ -1,4 +1,4 @@
-import { OAuthError } from './oauth.errors';
+import { OAuthError } from '@edu/http';
 import { parseTokenRequest } from './token-request';
 
 const FORM = 'application/x-www-form-urlencoded';

@@ -1,5 +1,5 @@
 import { isUuid } from '@edu/domain';
-import { OAuthError } from './oauth.errors';
+import { OAuthError } from '@edu/http';
 
 export interface ClientCredentials {
   clientId: string;

@@ -6,7 +6,7 @@ import { SCOPE_CATALOG } from '@edu/auth';
 import { AppEntity, DeploymentEntity, TenantEntity } from '@edu/persistence';
 import { AccessTokenSigner, safeEqual, verifyClientSecret, type AccessTokenClaims } from '@edu/signing';
 import { IdentityEnv } from '../config/identity.env';
-import { ClientAuthenticationFailed, OAuthError } from './oauth.errors';
+import { ClientAuthenticationFailed, OAuthError } from '@edu/http';
 import type { ClientCredentials, TokenRequest } from './token-request';
 
 export interface TokenResponse {

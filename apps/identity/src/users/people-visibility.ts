@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid, type Principal } from '@edu/domain';
 import { limitsObjects, PersonSharing, SharingReader, type SharingSpec } from '@edu/sharing';
 import type { LinkedUser } from '../directory/user.repository';
-import { withheldPerson, type WithheldPerson } from './withheld-person';
+import { withheldPerson, type WithheldPerson } from '@edu/sharing';
 
 /** What one caller may see of a tenant's people: those its deployment's sharing shares, less what it withholds. */
 export class PeopleView {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { ProviderRefs } from '../directory/provider-refs';
 import type { LinkedUser } from '../directory/user.repository';
-import { NOTHING_WITHHELD } from './withheld-person';
+import { NOTHING_WITHHELD } from '@edu/sharing';
 
 export class IdpIdentifierView {
   @ApiProperty({ format: 'uuid' }) id: string;

@@ -13,7 +13,7 @@ import {
   Matches,
   ValidateNested,
 } from 'class-validator';
-import { SAML_USER_ATTRIBUTES } from '../../sign-in/saml/saml-attributes';
+import { SAML_USER_ATTRIBUTES } from '@edu/sign-in';
 import {
   EachObject,
   IsHttpUrl,

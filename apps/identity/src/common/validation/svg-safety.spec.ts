@@ -1,6 +1,5 @@
 import { FORMERLY_ACCEPTED, ORDINARY, svg, VECTORS } from '../../../test/fixtures/svg/corpus';
-import { IMAGE_MAX_BYTES, imageProblem } from './images';
-import { checkSvg } from './svg-safety';
+import { checkSvg, IMAGE_MAX_BYTES, imageProblem } from '@edu/content-checks';
 
 describe('SVG image rule', () => {
   it('has a corpus of at least 40 vectors and 8 ordinary logos', () => {

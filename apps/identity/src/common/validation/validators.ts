@@ -5,8 +5,7 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
-import { fontProblem, imageProblem } from './images';
-import { readXml } from './xml';
+import { fontProblem, imageProblem, readXml } from '@edu/content-checks';
 
 /*
  * Custom class-validator rules of the identity API. Rules on lists report the first bad item as

@@ -11,7 +11,7 @@ import {
   Matches,
   ValidateNested,
 } from 'class-validator';
-import { BUTTON_GRAPHIC_MAX_BYTES } from '../../common/validation/images';
+import { BUTTON_GRAPHIC_MAX_BYTES } from '@edu/content-checks';
 import { IsHttpUrl, IsImage, PresentOnlyWhen, Optional } from '../../common/validation/validators';
 
 export const IDP_TYPES = ['lti1.3', 'oauth2'] as const;

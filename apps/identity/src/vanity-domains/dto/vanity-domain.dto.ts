@@ -16,7 +16,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { FQDN_OPTIONS } from '../../common/ids';
-import { FONT_FILE_TYPES, IMAGE_MAX_BYTES } from '../../common/validation/images';
+import { FONT_FILE_TYPES, IMAGE_MAX_BYTES } from '@edu/content-checks';
 import {
   EachObject,
   IsFontFile,

@@ -1,0 +1,3 @@
+export * from './xml';
+export * from './images';
+export { checkSvg } from './svg-safety';

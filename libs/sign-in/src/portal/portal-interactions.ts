@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type Provider from 'oidc-provider';
+import { RefusalReason } from '../log/refusal-reason';
+import { OidcProviderHost } from '../oidc/oidc-provider.host';
+import { SignInRepository } from '../sign-in.repository';
+import { problem, type Interaction, type Step } from './portal-steps';
+
+const EXPIRED = 'This sign-in has expired';
+
+/** The OpenID Connect side of a portal page: which authorization this browser is in, and giving it up. */
+@Injectable()
+export class PortalInteractions {
+  constructor(
+    private readonly host: OidcProviderHost,
+    private readonly repo: SignInRepository,
+  ) {}
+
+  /** The interaction this browser started (oidc-provider checks its interaction cookie). */
+  async find(req: Request, res: Response, uid: string): Promise<Interaction | Step> {
+    const provider = await this.host.provider();
+    let details: Awaited<ReturnType<Provider['interactionDetails']>>;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch {
+      return problem(
+        400,
+        EXPIRED,
+        'This sign-in expired or was started in another browser. Go back to the app and sign in again.',
+        RefusalReason.InteractionNotFound,
+      );
+    }
+    if (details.uid !== uid)
+      return problem(
+        400,
+        EXPIRED,
+        'This sign-in link does not belong to this browser. Go back to the app and sign in again.',
+        RefusalReason.InteractionMismatch,
+      );
+    const app = await this.repo.appByClientId(String(details.params.client_id));
+    if (!app)
+      return problem(400, 'Unknown app', 'The app that sent you here is not registered.', RefusalReason.UnknownClient);
+    return { uid, params: details.params, app };
+  }
+
+  /** Ends the authorization with `access_denied` (the person chose to go back). */
+  async abort(req: Request, res: Response): Promise<void> {
+    const provider = await this.host.provider();
+    await provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'the person did not complete the sign-in' },
+      { mergeWithLastSubmission: false },
+    );
+  }
+}

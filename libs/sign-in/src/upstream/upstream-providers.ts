@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid } from '@edu/domain';
+import { KeyEncryption } from '@edu/signing';
+import { SignInEnv } from '../sign-in.env';
+import { TenantProviderDirectory } from '../host';
+import { SignInRepository } from '../sign-in.repository';
+import { tenantUpstream } from './tenant-upstream';
+import type { UpstreamProvider } from './upstream-provider';
+
+const CORE_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
+
+/** The core providers the operator configured (an issuer and a client id each). */
+export function coreProvidersOf(env: SignInEnv): Map<string, UpstreamProvider> {
+  const out = new Map<string, UpstreamProvider>();
+  const entries: [string, string | undefined, string | undefined, string | undefined][] = [
+    ['google', env.SIGNIN_GOOGLE_ISSUER, env.SIGNIN_GOOGLE_CLIENT_ID, env.SIGNIN_GOOGLE_CLIENT_SECRET],
+    ['microsoft', env.SIGNIN_MICROSOFT_ISSUER, env.SIGNIN_MICROSOFT_CLIENT_ID, env.SIGNIN_MICROSOFT_CLIENT_SECRET],
+  ];
+  for (const [id, issuer, clientId, clientSecret] of entries) {
+    if (!issuer || !clientId) continue;
+    out.set(id, {
+      id,
+      kind: 'core',
+      label: CORE_LABELS[id],
+      issuer,
+      clientId,
+      clientSecret,
+      scope: 'openid email profile',
+      provisionJustInTime: false,
+    });
+  }
+  return out;
+}
+
+/**
+ * The providers a tenant's sign-in page offers: those its constituencies allow and that can run
+ * (configured core providers, the tenant's own `oauth2` providers; `lti1.3` ones serve LTI launches).
+ */
+@Injectable()
+export class UpstreamProviders {
+  private readonly core: Map<string, UpstreamProvider>;
+
+  constructor(
+    env: SignInEnv,
+    private readonly repo: SignInRepository,
+    private readonly tenantProviders: TenantProviderDirectory,
+    private readonly kek: KeyEncryption,
+  ) {
+    this.core = coreProvidersOf(env);
+  }
+
+  async forTenant(tenantId: string): Promise<UpstreamProvider[]> {
+    const ids = await this.repo.providersInUse(tenantId);
+    const own = ids.some(isUuid) ? await this.tenantProviders.list(tenantId) : [];
+    const byId = new Map(own.map((p) => [p.id, p]));
+    const resolve = (id: string) => {
+      if (!isUuid(id)) return this.core.get(id);
+      const entity = byId.get(id.toLowerCase());
+      return entity ? tenantUpstream(entity, this.kek) : undefined;
+    };
+    return ids.map(resolve).filter((p): p is UpstreamProvider => p !== undefined);
+  }
+
+  async find(tenantId: string, id: string): Promise<UpstreamProvider | undefined> {
+    return (await this.forTenant(tenantId)).find((p) => p.id === id);
+  }
+}
