@@ -4,3 +4,4 @@ export * from './auth.guard';
 export * from './auth.module';
 export * from './token-verifier';
 export * from './caching-token-verifier';
+export * from './region';

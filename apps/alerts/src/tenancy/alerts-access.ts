@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { insufficientScope, SCOPE_CATALOG } from '@edu/auth';
+import { assertServedRegion, insufficientScope, SCOPE_CATALOG } from '@edu/auth';
 import { ApiError, ApiErrorCode, isUuid, type Principal, type ScopeCatalog, type ScopeKey } from '@edu/domain';
 import { AlertsEnv } from '../config/alerts.env';
 import { TenantRegionsRepository } from './tenant-regions.repository';
@@ -57,12 +57,7 @@ export class AlertsAccess {
 
   /** 403 on a regional host for a tenant of another region (or unknown there). */
   private assertRegion(region: string | null): void {
-    if (this.env.SERVICE_REGION && region !== this.env.SERVICE_REGION) {
-      throw new ApiError(
-        ApiErrorCode.RegionMismatch,
-        `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`,
-      );
-    }
+    assertServedRegion(this.env.SERVICE_REGION, region);
   }
 
   /** Full URIs of the alerts scopes, as deployments store them. */

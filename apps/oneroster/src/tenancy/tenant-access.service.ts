@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { assertServedRegion } from '@edu/auth';
 import { ApiError, ApiErrorCode, isUuid, type TenantPrincipal } from '@edu/domain';
 import type { DateOutputMode, OverLimit } from '@edu/oneroster-query';
 import { LoadingCache } from '../common/loading-cache';
@@ -76,12 +77,7 @@ export class TenantAccessService {
       );
     }
     const { row } = lookup;
-    if (this.env.SERVICE_REGION && row.region_id !== this.env.SERVICE_REGION) {
-      throw new ApiError(
-        ApiErrorCode.RegionMismatch,
-        `This host serves region ${this.env.SERVICE_REGION} only; the tenant belongs to another region`,
-      );
-    }
+    assertServedRegion(this.env.SERVICE_REGION, row.region_id);
     if (!(row.licences ?? []).includes(REQUIRED_LICENCE)) {
       throw new ApiError(
         ApiErrorCode.LicenceRequired,
