@@ -151,6 +151,7 @@ describe('alerts: queue dashboard at /admin/queues', () => {
       DATABASE_URL: 'postgres://x@localhost/x',
       REDIS_URL: 'redis://localhost:6379',
       KEY_ENCRYPTION_KEY: 'a-key-encryption-key-of-this-installation',
+      PUBLIC_BASE_URL: 'https://api.edu.example',
     };
 
     it('uses the identity demo secret outside production when none is set, and is off in production without one', () => {
@@ -191,6 +192,7 @@ describe('alerts: queue dashboard at /admin/queues', () => {
           JWKS_URL: issuer.jwksUrl,
           NODE_ENV: 'production',
           KEY_ENCRYPTION_KEY: base.KEY_ENCRYPTION_KEY,
+          PUBLIC_BASE_URL: base.PUBLIC_BASE_URL,
         }),
       );
       expect(queueDashboardCredentials(offEnv)).toBeUndefined();
