@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// An alert webhook endpoint for a partner app (Node.js 20+, one dependency: `npm install jose`).
+// A webhook endpoint for a partner app (alert deliveries and roster change feed batches) (Node.js 20+, one dependency: `npm install jose`).
 //
 //   PORT=8080 JWKS_URL=https://identity.edu.example/.well-known/jwks.json \
 //   ISSUER=https://identity.edu.example APP_ID=<your app id> node webhook-receiver.mjs
@@ -58,6 +58,9 @@ async function process_(claims) {
     // message_path / message_url. Fetch the message with getMessage when you need it.
   } else if (claims.type === 'full-payload') {
     // claims.message: the whole alert message, as getMessage returns it.
+  } else if (claims.type === 'roster.events') {
+    // claims.event: a batch of the roster change feed ({events, next_cursor, ...}); apply its
+    // events in order, skipping an event id already applied. Guide: docs/partners/keeping-in-sync-events.md.
   }
 }
 

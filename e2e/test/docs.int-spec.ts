@@ -42,6 +42,7 @@ const PARTNER_GUIDES = [
   'calling-the-apis',
   'oneroster-cookbook',
   'webhooks',
+  'keeping-in-sync-events',
   'errors',
   'limits-and-retries',
   'sign-in',
@@ -64,6 +65,12 @@ const load = createRequire(__filename);
 const { identitySignInEnv } = load(
   '../../tools/demo/sign-in/config',
 ) as typeof import('../../tools/demo/sign-in/config');
+const { registerRosterEventsWebhook } = load(
+  '../../tools/demo/roster-events/webhook',
+) as typeof import('../../tools/demo/roster-events/webhook');
+const { rosterEventsDemo } = load('../../tools/start/banner') as {
+  rosterEventsDemo: (identity: string, oneroster: string) => string[];
+};
 const { startDemoUpstream } = load(
   '../../tools/demo/sign-in/upstream',
 ) as typeof import('../../tools/demo/sign-in/upstream');
@@ -81,11 +88,6 @@ const LIMITS = {
   RATE_LIMIT_PREFIX: `rl-docs-${process.pid}`,
   RATE_LIMIT_WINDOW_SECONDS: '10',
 };
-/**
- * After changing a deployment's quota: the services' cached settings (5 s, libs/persistence
- * DeploymentQuotaReader) and the current window (10 s, with the earlier guides' reads) are gone.
- */
-const QUOTA_SETTLE_MS = 10_500;
 const GUIDES = [...PARTNER_GUIDES, ...OPERATOR_GUIDES];
 /** Debian packages of the tools whose package is named otherwise. */
 const TOOL_PACKAGES: Record<string, string> = {
@@ -443,6 +445,56 @@ describe('docs: every command of the partner and operator guides runs against th
     for (const l of verified) expect(kids).toContain(/kid=(\S+)/.exec(l)?.[1]);
   });
 
+  it('partners/keeping-in-sync-events.md: the pull loop sees a change, an update with its former values and a delete; a roster-events webhook gets the next change pushed', async () => {
+    // Its own receiver on a socket of its own, reached directly (the alert guide's lossy proxy is not in the way).
+    const socket = await listeningSocket();
+    const run = await runDoc(
+      parseDoc('docs/partners/keeping-in-sync-events.md'),
+      { ...env(), RECEIVER_PORT: String(socket.port), WEBHOOK_ENDPOINT: `${socket.url}/roster` },
+      undefined,
+      socket,
+    );
+    servers.push(...run.servers);
+    expectRan(run);
+    expect(run.servers).toHaveLength(1);
+    const receiver = run.servers[0];
+    const lines = receiver.output().split('\n').filter(Boolean);
+    await receiver.stop();
+    // The example receiver verified the pushed batch like any delivery (JWKS, typ, issuer, audience).
+    expect(lines.filter((l) => l.startsWith('verified ')).map((l) => /type=(\S+)/.exec(l)?.[1])).toEqual([
+      'roster.events',
+    ]);
+    expect(lines.filter((l) => l.startsWith('refused'))).toEqual([]);
+  });
+
+  it("npm start's roster-events demo: the banner's write reaches Class Roster Sync's webhook at the demo receiver, and its pull shows it", async () => {
+    const hook = await registerRosterEventsWebhook({
+      identityUrl: identity.url,
+      alertsUrl: alerts.url,
+      receiverUrl: demoReceiver.url,
+    });
+    expect(hook.action).toBe('created');
+    // Registering again keeps it (npm start runs it at every start).
+    expect(
+      (
+        await registerRosterEventsWebhook({
+          identityUrl: identity.url,
+          alertsUrl: alerts.url,
+          receiverUrl: demoReceiver.url,
+        })
+      ).action,
+    ).toBe('kept');
+    const banner = rosterEventsDemo(identity.url, oneroster.url);
+    const ran = spawnSync('bash', ['-euo', 'pipefail', '-c', banner.join('\n')], { encoding: 'utf8', timeout: 30_000 });
+    expect({ status: ran.status, stderr: ran.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(ran.stdout).toContain('"type":"categories.created","object":"categories","sourcedId":"cat-demo-homework"');
+    await until('the pushed batch at the demo receiver', async () =>
+      demoLines.some(
+        (l) => l.startsWith('verified roster.events ') && l.includes('first="categories.created cat-demo-homework"'),
+      ),
+    );
+  });
+
   it('partners/errors.md', async () => {
     expectRan(await runDoc(parseDoc('docs/partners/errors.md'), env()));
   });
@@ -457,7 +509,19 @@ describe('docs: every command of the partner and operator guides runs against th
         body: JSON.stringify({ settings: { rate_limit_read: quota } }),
       });
       expect(res.status).toBe(200);
-      await new Promise((r) => setTimeout(r, QUOTA_SETTLE_MS));
+      // OneRoster caches a deployment's settings (5 s, libs/persistence DeploymentQuotaReader):
+      // read as the partner until its answers (refusals too) show the budget in force.
+      const small = '"read-client";q=3;';
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const read = await fetch(`${oneroster.url}/ims/oneroster/v1p1/orgs?limit=1`, {
+          headers: { authorization: `Bearer ${partnerToken}` },
+        });
+        await read.arrayBuffer();
+        if ((read.headers.get('ratelimit-policy') ?? '').includes(small) === (quota === 3)) return;
+        if (Date.now() > deadline) throw new Error(`the read quota ${quota} was not in force within 30 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     };
     await setQuota(3);
     try {

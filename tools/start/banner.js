@@ -43,7 +43,26 @@ function alertsDemo(identity, alerts, demo) {
   ];
 }
 
-function printBanner({ ports, demoAlerts, demoSignIn, demoRosterSync, logDir, processes = [] }) {
+/** The roster change feed pushed: a change Class Roster Sync makes arrives at its roster-events webhook. */
+function rosterEventsDemo(identity, oneroster) {
+  const feed = `${oneroster}/roster-events/v1/events`;
+  return [
+    "# the roster change feed: Class Roster Sync takes the feed's position, writes a grade category at Lion City,",
+    '# then pulls what changed since; the change is also pushed to its roster-events webhook as a roster.events',
+    '# delivery (watch the [demo-receiver] lines)',
+    tokenToVar(
+      identity,
+      'demo-roster-sync',
+      'demo-roster-sync-secret-not-for-production',
+      ' -d tenant_id=9b8e7d6c-5a4f-4321-8fed-cba987654302',
+    ),
+    `CURSOR=$(curl -s -H "Authorization: Bearer $TOKEN" ${feed} | node -pe 'JSON.parse(require("fs").readFileSync(0)).next_cursor')`,
+    `curl -s -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"category": {"title": "Homework"}}' ${oneroster}/ims/oneroster/gradebook/v1p2/categories/cat-demo-homework`,
+    `curl -s -G -H "Authorization: Bearer $TOKEN" --data-urlencode "after=$CURSOR" ${feed}`,
+  ];
+}
+
+function printBanner({ ports, demoAlerts, demoRosterEvents, demoSignIn, demoRosterSync, logDir, processes = [] }) {
   const identity = `http://localhost:${ports.identity}`;
   const oneroster = `http://localhost:${ports.oneroster}`;
   const alerts = `http://localhost:${ports.alerts}`;
@@ -87,6 +106,7 @@ function printBanner({ ports, demoAlerts, demoSignIn, demoRosterSync, logDir, pr
   ];
   for (const example of demoExamples({ identity, oneroster, alerts })) lines.push('', ...example.map((l) => `  ${l}`));
   if (demoAlerts) lines.push('', ...alertsDemo(identity, alerts, demoAlerts).map((l) => (l ? `  ${l}` : '')));
+  if (demoRosterEvents) lines.push('', ...rosterEventsDemo(identity, oneroster).map((l) => `  ${l}`));
   if (demoSignIn) lines.push('', ...demoSignIn.map((l) => `  ${l}`));
   if (demoRosterSync) lines.push('', ...demoRosterSync.map((l) => `  ${l}`));
   lines.push('', 'Ctrl-C stops everything; the next `npm start` reuses the data in .data/.', '');
@@ -110,4 +130,4 @@ function demoExamples(urls) {
   return examples;
 }
 
-module.exports = { printBanner };
+module.exports = { printBanner, rosterEventsDemo };

@@ -12,6 +12,7 @@ const { attachLogs } = require('./logs');
 const { demoAlertsConfig, DEFAULT_PORTS } = require('../demo/alerts/config');
 const { shareDemoData, demoSharingConfig } = require('../demo/sharing/share');
 const { registerDemoWebhooks } = require('../demo/alerts/webhooks');
+const { registerRosterEventsWebhook } = require('../demo/roster-events/webhook');
 const signInDemo = require('../demo/sign-in/platform');
 const { prepareRosterSyncDemo, demoHostKeyFile } = require('../demo/roster-sync/demo');
 
@@ -78,6 +79,20 @@ async function registerWebhooksForDemo({ identityUrl, alertsUrl, receiverUrl, lo
   } catch (err) {
     log(
       `demo webhooks not registered (${err.message}); \`npm run alerts:demo\` deliveries will not reach the demo receiver`,
+    );
+    return undefined;
+  }
+}
+
+/** Class Roster Sync's roster-events webhook at the demo receiver (the change feed pushed); a failure is only reported. */
+async function rosterEventsWebhookOrSay({ identityUrl, alertsUrl, receiverUrl, log }) {
+  try {
+    const hook = await registerRosterEventsWebhook({ identityUrl, alertsUrl, receiverUrl });
+    log(`demo roster-events webhook ${hook.action}: Class Roster Sync -> ${hook.endpoint}`);
+    return hook;
+  } catch (err) {
+    log(
+      `demo roster-events webhook not registered (${err.message}); Lion City's changes will not reach the demo receiver`,
     );
     return undefined;
   }
@@ -327,6 +342,12 @@ async function startPlatform({ root, dataDir, log }) {
       receiverUrl: `http://localhost:${ports.receiver}`,
       log,
     });
+    const demoRosterEvents = await rosterEventsWebhookOrSay({
+      identityUrl,
+      alertsUrl: `http://localhost:${ports.alerts}`,
+      receiverUrl: `http://localhost:${ports.receiver}`,
+      log,
+    });
     await shareDemoDataOrSay({ identityUrl, log });
     const demoRosterSync = await rosterSyncDemoOrSay({ identityUrl, ports, log });
     const demoSignIn = await signInDemo.prepareSignInDemo({
@@ -340,6 +361,7 @@ async function startPlatform({ root, dataDir, log }) {
     printBanner({
       ports,
       demoAlerts,
+      demoRosterEvents,
       demoSignIn,
       demoRosterSync,
       logDir: path.relative(root, logDir),

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The demo webhook receiver: what a partner app's alerts endpoint does, on this machine.
+// The demo webhook receiver: what a partner app's webhook endpoint does (alert deliveries and
+// roster change feed batches), on this machine.
 // It verifies every delivery (ES256 JWT against the platform's JWKS, `typ`, `iss`, `aud` one of
 // the demo apps, `exp`), drops repeats of a delivery by `jti`, answers at once, and prints one
 // line per request. `npm start` runs it; alone: `node tools/demo/alerts/receiver.js`
@@ -17,11 +18,23 @@ const REMEMBERED_JTIS = 50_000;
 const field = (k, v) =>
   v === undefined || v === null || v === '' ? '' : ` ${k}=${/[\s"]/.test(String(v)) ? JSON.stringify(String(v)) : v}`;
 
+/** A batch of the roster change feed, for the log line: how many events, and the first and last. */
+function rosterEventsSummary(batch) {
+  const events = batch && Array.isArray(batch.events) ? batch.events : [];
+  const say = (e) => (e ? `${e.type} ${e.sourcedId}` : undefined);
+  return (
+    field('events', events.length) +
+    field('first', say(events[0])) +
+    field('last', events.length > 1 ? say(events[events.length - 1]) : undefined)
+  );
+}
+
 /** What a delivery is about, for the log line: message id and recipient name or alert count. */
 function summary(claims) {
   const notice = claims.notice && typeof claims.notice === 'object' ? claims.notice : undefined;
   const message = claims.message && typeof claims.message === 'object' ? claims.message : undefined;
   if (claims.type === 'test') return field('webhook', notice && notice.webhook_id);
+  if (claims.type === 'roster.events') return rosterEventsSummary(claims.event);
   const body = message || notice || {};
   const recipient = body.recipient && typeof body.recipient === 'object' ? body.recipient.name : undefined;
   let alerts = notice ? notice.alert_count : undefined;
