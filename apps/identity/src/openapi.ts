@@ -1,17 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SCOPE_CATALOG } from '@edu/auth';
-import { ALL_SCOPE_KEYS, type ScopeCatalog, type ScopeKey } from '@edu/domain';
-import { SCOPES_EXTENSION } from './common/scopes.decorator';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+import { ALL_SCOPE_KEYS, type ScopeCatalog } from '@edu/domain';
+import { documentedOperations, SCOPES_EXTENSION } from '@edu/http';
 
 /**
  * Names each operation's accepted scopes (any one suffices) with the configured URIs: an OAuth 2.0
  * client-credentials security scheme lists every scope, and each protected operation accepts
- * `bearer` or `oauth2` with its scopes.
+ * `bearer` or `oauth2` with its scopes. The scopes are those its `@RequireScopes` declares, read
+ * as the guard and the route inventory read them.
  */
-export function addScopeSecurity(doc: OpenAPIObject, catalog: ScopeCatalog): OpenAPIObject {
+export function addScopeSecurity(app: INestApplication, doc: OpenAPIObject, catalog: ScopeCatalog): OpenAPIObject {
   doc.components ??= {};
   doc.components.securitySchemes ??= {};
   doc.components.securitySchemes.oauth2 = {
@@ -24,15 +23,12 @@ export function addScopeSecurity(doc: OpenAPIObject, catalog: ScopeCatalog): Ope
       },
     },
   };
-  for (const item of Object.values(doc.paths)) {
-    for (const method of METHODS) {
-      const op = item[method] as (Record<string, unknown> & { security?: Record<string, string[]>[] }) | undefined;
-      const keys = op?.[SCOPES_EXTENSION] as ScopeKey[] | undefined;
-      if (!op || !keys) continue;
-      const uris = catalog.uris(keys);
-      op[SCOPES_EXTENSION] = uris;
-      op.security = [...(op.security ?? []).filter((s) => !('oauth2' in s)), { oauth2: uris }];
-    }
+  for (const { operation, scopes } of documentedOperations(app, doc)) {
+    if (!scopes) continue;
+    const uris = catalog.uris(scopes);
+    const op = operation as unknown as Record<string, unknown>;
+    op[SCOPES_EXTENSION] = uris;
+    operation.security = [...(operation.security ?? []).filter((s) => !('oauth2' in s)), { oauth2: uris }];
   }
   return doc;
 }
@@ -49,7 +45,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
     .build();
-  return addScopeSecurity(SwaggerModule.createDocument(app, config), app.get<ScopeCatalog>(SCOPE_CATALOG));
+  return addScopeSecurity(app, SwaggerModule.createDocument(app, config), app.get<ScopeCatalog>(SCOPE_CATALOG));
 }
 
 /** OpenAPI document at /docs-json and the UI at /docs. Call before `app.init()` / `listen()`. */

@@ -8,9 +8,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { AppCredentialsView, AppView, CreatedAppView } from './app.view';
 import { AppsService } from './apps.service';
 import { CreateAppRequestDto, UpdateAppDto } from './dto/app.dto';
@@ -26,7 +25,13 @@ export class AppsController {
   constructor(private readonly apps: AppsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'id.apps.readonly', 'id.apps.write', 'platform.admin')
+  @RequireScopes(
+    'id.tenant-core.readonly',
+    'id.tenant-core.write',
+    'id.apps.readonly',
+    'id.apps.write',
+    'platform.admin',
+  )
   @ApiOperation({
     summary:
       'Apps owned by the tenant (tenant-core scopes) or developer (apps scopes) of the token; every app with platform.admin',
@@ -37,7 +42,13 @@ export class AppsController {
   }
 
   @Get(':id')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'id.apps.readonly', 'id.apps.write', 'platform.admin')
+  @RequireScopes(
+    'id.tenant-core.readonly',
+    'id.tenant-core.write',
+    'id.apps.readonly',
+    'id.apps.write',
+    'platform.admin',
+  )
   @ApiOperation({ summary: 'One app, as a one-element array' })
   @ApiParam(ID)
   @ApiOkResponse({ type: [AppView] })
@@ -47,7 +58,7 @@ export class AppsController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
   @ApiOperation({
     summary:
       'Create an app owned by the token\u2019s tenant or developer (platform.admin: by the owner named in the body); the client secret is shown only here',
@@ -58,7 +69,7 @@ export class AppsController {
   }
 
   @Patch(':id')
-  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
   @ApiOperation({ summary: 'Change an app (nested oauth2 / saml objects are replaced whole)' })
   @ApiParam(ID)
   @ApiOkResponse({ type: AppView })
@@ -68,7 +79,7 @@ export class AppsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
   @ApiOperation({ summary: 'Delete an app and all its deployments' })
   @ApiParam(ID)
   @ApiNoContentResponse()
@@ -78,7 +89,7 @@ export class AppsController {
 
   @Post(':id/secret')
   @HttpCode(200)
-  @Scopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'id.apps.write', 'platform.admin')
   @ApiOperation({ summary: 'Rotate the app\u2019s client secret; the new secret is shown only here' })
   @ApiParam(ID)
   @ApiOkResponse({ type: AppCredentialsView })

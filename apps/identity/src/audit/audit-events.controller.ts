@@ -1,9 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { ListAuditEventsQuery } from './dto/audit-events.dto';
 import { AuditEventsService } from './audit-events.service';
 import { AuditEventView } from './audit-event.view';
@@ -23,7 +22,7 @@ export class AuditEventsController {
   constructor(private readonly events: AuditEventsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
   @ApiOperation({
     summary:
       'The tenant\u2019s audit trail: every change to what its apps may see (sharing drafts saved and activated), with who, when, before and after; newest first, `limit`/`cursor` paging, `type` filter, the next page in `Link`',

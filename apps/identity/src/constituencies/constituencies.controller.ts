@@ -7,9 +7,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { ConstituenciesService } from './constituencies.service';
 import { ConstituencyView } from './constituency.view';
 import { CreateConstituencyDto, UpdateConstituencyDto } from './dto/constituency.dto';
@@ -23,7 +22,7 @@ export class ConstituenciesController {
   constructor(private readonly constituencies: ConstituenciesService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({ summary: 'Constituencies in use by the tenant' })
   @ApiParam(TENANT)
   @ApiOkResponse({ type: [ConstituencyView] })
@@ -32,7 +31,7 @@ export class ConstituenciesController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Create a constituency' })
   @ApiParam(TENANT)
   @ApiCreatedResponse({ type: ConstituencyView })
@@ -45,7 +44,7 @@ export class ConstituenciesController {
   }
 
   @Patch(':constituency_id')
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Change a constituency' })
   @ApiParam(TENANT)
   @ApiParam(CONSTITUENCY)
@@ -61,7 +60,7 @@ export class ConstituenciesController {
 
   @Delete(':constituency_id')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Delete a constituency (its members stay, without it)' })
   @ApiParam(TENANT)
   @ApiParam(CONSTITUENCY)

@@ -8,9 +8,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { DeploymentCredentialsView, DeploymentView } from './deployment.view';
 import { DeploymentsService } from './deployments.service';
 import { CreateDeploymentDto, UpdateDeploymentDto } from './dto/deployment.dto';
@@ -27,7 +26,7 @@ export class DeploymentsController {
   constructor(private readonly deployments: DeploymentsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Deployment records of the apps deployed by the tenant' })
   @ApiParam(TENANT)
   @ApiOkResponse({ type: [DeploymentView] })
@@ -36,7 +35,7 @@ export class DeploymentsController {
   }
 
   @Get(':app_id')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'One deployment, as a one-element array' })
   @ApiParam(TENANT)
   @ApiParam(APP)
@@ -51,7 +50,7 @@ export class DeploymentsController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({
     summary:
       'Deploy an app at the tenant with a list of scopes and optional settings (alerts scopes: platform.admin only)',
@@ -67,7 +66,7 @@ export class DeploymentsController {
   }
 
   @Patch(':app_id')
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Replace the scopes granted to a deployed app and/or set some of its settings' })
   @ApiParam(TENANT)
   @ApiParam(APP)
@@ -83,7 +82,7 @@ export class DeploymentsController {
 
   @Delete(':app_id')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Remove an app from the tenant' })
   @ApiParam(TENANT)
   @ApiParam(APP)
@@ -98,7 +97,7 @@ export class DeploymentsController {
 
   @Post(':app_id/secret')
   @HttpCode(200)
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Issue or rotate per-deployment client credentials; the secret is shown only here' })
   @ApiParam(TENANT)
   @ApiParam(APP)

@@ -7,9 +7,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { DeveloperView } from './developer.view';
 import { DevelopersService } from './developers.service';
 import { CreateDeveloperDto, UpdateDeveloperDto } from './dto/developer.dto';
@@ -23,7 +22,7 @@ export class DevelopersController {
   constructor(private readonly developers: DevelopersService) {}
 
   @Get()
-  @Scopes('platform.admin')
+  @RequireScopes('platform.admin')
   @ApiOperation({ summary: 'Every app developer' })
   @ApiOkResponse({ type: [DeveloperView] })
   list(@CurrentPrincipal() who: Principal): Promise<DeveloperView[]> {
@@ -31,7 +30,7 @@ export class DevelopersController {
   }
 
   @Get(':id')
-  @Scopes('platform.admin')
+  @RequireScopes('platform.admin')
   @ApiOperation({ summary: 'One developer, as a one-element array' })
   @ApiParam(ID)
   @ApiOkResponse({ type: [DeveloperView] })
@@ -41,7 +40,7 @@ export class DevelopersController {
   }
 
   @Post()
-  @Scopes('platform.admin')
+  @RequireScopes('platform.admin')
   @ApiOperation({ summary: 'Create an app developer (its apps: POST /apps with owner {type: developer, id})' })
   @ApiCreatedResponse({ type: DeveloperView })
   create(@CurrentPrincipal() who: Principal, @Body() dto: CreateDeveloperDto): Promise<DeveloperView> {
@@ -49,7 +48,7 @@ export class DevelopersController {
   }
 
   @Patch(':id')
-  @Scopes('platform.admin')
+  @RequireScopes('platform.admin')
   @ApiOperation({ summary: 'Change a developer\u2019s name or e-mail address' })
   @ApiParam(ID)
   @ApiOkResponse({ type: DeveloperView })

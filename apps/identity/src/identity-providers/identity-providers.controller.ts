@@ -11,9 +11,8 @@ import {
   getSchemaPath,
   type ApiResponseSchemaHost,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { CreateIdentityProviderDto, UpdateIdentityProviderDto } from './dto/identity-provider.dto';
 import { IdentityProvidersService } from './identity-providers.service';
 import {
@@ -36,7 +35,7 @@ export class IdentityProvidersController {
   constructor(private readonly providers: IdentityProvidersService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({
     summary: 'Identity providers in use by the token\u2019s tenant: allowed core providers, then its own',
   })
@@ -46,7 +45,7 @@ export class IdentityProvidersController {
   }
 
   @Get(':id')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({ summary: 'One provider, as a one-element array' })
   @ApiParam({
     name: 'id',
@@ -59,7 +58,7 @@ export class IdentityProvidersController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Create a provider for the token\u2019s tenant' })
   @ApiCreatedResponse({ type: TenantIdentityProviderView })
   create(
@@ -70,7 +69,7 @@ export class IdentityProvidersController {
   }
 
   @Patch(':id')
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Change one of the tenant\u2019s providers (core providers cannot be changed)' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: TenantIdentityProviderView })
@@ -84,7 +83,7 @@ export class IdentityProvidersController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Delete one of the tenant\u2019s providers (409 while a constituency allows it)' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiNoContentResponse()

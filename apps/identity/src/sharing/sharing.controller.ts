@@ -8,9 +8,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { SharingPreviewQuery, SharingSpecDto } from './dto/sharing.dto';
 import { SharingService } from './sharing.service';
 import { SharingPreviewView, SharingView } from './sharing.view';
@@ -28,7 +27,7 @@ export class SharingController {
   constructor(private readonly sharing: SharingService) {}
 
   @Get()
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({
     summary: 'The sharing in force (`active`; `mode: all` until one is activated) and the draft, if any',
   })
@@ -45,7 +44,7 @@ export class SharingController {
   }
 
   @Put()
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({
     summary:
       'Save a draft: a mode (`all`, `schools`, `classes`, `rules`) with its lists or rules, and the field categories withheld. Nothing changes for the app until it is activated',
@@ -66,7 +65,7 @@ export class SharingController {
 
   @Post('activate')
   @HttpCode(200)
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'Make the draft the sharing in force, atomically (409 when there is no draft)' })
   @ApiParam(TENANT)
   @ApiParam(APP)
@@ -82,7 +81,7 @@ export class SharingController {
   }
 
   @Get('preview')
-  @Scopes('id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.write', 'platform.admin')
   @ApiOperation({
     summary:
       'What the app would see under the draft (or the active sharing), now: per collection the count its getAll* read answers and the first sourcedIds, and listed sourcedIds the roster does not hold',

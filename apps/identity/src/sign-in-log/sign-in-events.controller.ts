@@ -1,9 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { ListSignInsQuery } from './dto/sign-in-events.dto';
 import { SignInEventsService } from './sign-in-events.service';
 import { SignInEventView } from './sign-in-event.view';
@@ -20,7 +19,7 @@ export class SignInEventsController {
   constructor(private readonly events: SignInEventsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({
     summary:
       'The tenant\u2019s sign-in log (beyond the spec): every sign-in at the tenant, success or refusal, newest first; `limit` and `cursor` paging, the next page in `Link`',

@@ -9,9 +9,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { CreateTenantDto, UpdateTenantDto } from './dto/tenant.dto';
 import { TenantAdminView, TenantView } from './tenant.view';
 import { TenantsService } from './tenants.service';
@@ -28,7 +27,7 @@ export class TenantsController {
   constructor(private readonly tenants: TenantsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'The tenant of the token (platform.admin: every tenant, with licences and root org)' })
   @ApiOkResponse({ type: [TenantView] })
   list(@CurrentPrincipal() who: Principal): Promise<TenantView[]> {
@@ -36,7 +35,7 @@ export class TenantsController {
   }
 
   @Get(':id')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write', 'platform.admin')
   @ApiOperation({ summary: 'One tenant, as a one-element array' })
   @ApiParam(ID)
   @ApiOkResponse({ type: [TenantView] })
@@ -46,7 +45,7 @@ export class TenantsController {
   }
 
   @Post()
-  @Scopes('platform.admin')
+  @RequireScopes('platform.admin')
   @ApiOperation({ summary: 'Create a tenant with its region and licences' })
   @ApiCreatedResponse({ type: TenantAdminView })
   create(@CurrentPrincipal() who: Principal, @Body() dto: CreateTenantDto): Promise<TenantAdminView> {
@@ -54,7 +53,7 @@ export class TenantsController {
   }
 
   @Patch(':id')
-  @Scopes('platform.admin')
+  @RequireScopes('platform.admin')
   @ApiOperation({ summary: 'Change a tenant, its region or its licences' })
   @ApiParam(ID)
   @ApiOkResponse({ type: TenantAdminView })
@@ -68,7 +67,7 @@ export class TenantsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Scopes('platform.admin')
+  @RequireScopes('platform.admin')
   @ApiOperation({ summary: 'Delete a tenant and everything it owns' })
   @ApiParam(ID)
   @ApiNoContentResponse()

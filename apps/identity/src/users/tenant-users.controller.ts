@@ -7,9 +7,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { CreateTenantUserDto, UpdateTenantUserDto } from './dto/user.dto';
 import { TenantUsersService } from './tenant-users.service';
 import { TenantUserView } from './user.view';
@@ -23,7 +22,7 @@ export class TenantUsersController {
   constructor(private readonly links: TenantUsersService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({ summary: 'Tenant-user records of the tenant' })
   @ApiParam(TENANT)
   @ApiOkResponse({ type: [TenantUserView] })
@@ -32,7 +31,7 @@ export class TenantUsersController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({
     summary:
       'Add a person to the tenant with constituencies and the tenant\u2019s own profile (409 only when this tenant already has them)',
@@ -48,7 +47,7 @@ export class TenantUsersController {
   }
 
   @Patch(':email')
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Set the constituencies of a linked user' })
   @ApiParam(TENANT)
   @ApiParam(EMAIL)
@@ -64,7 +63,7 @@ export class TenantUsersController {
 
   @Delete(':email')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Remove a user from the tenant (the person is deleted when no tenant is left)' })
   @ApiParam(TENANT)
   @ApiParam(EMAIL)

@@ -8,9 +8,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
 import { UserView } from './user.view';
 import { UsersService } from './users.service';
@@ -26,7 +25,7 @@ export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({ summary: 'Users linked to the token\u2019s tenant' })
   @ApiOkResponse({ type: [UserView] })
   list(@CurrentPrincipal() who: Principal): Promise<UserView[]> {
@@ -34,7 +33,7 @@ export class UsersController {
   }
 
   @Get(':email')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({ summary: 'One user, as a one-element array' })
   @ApiParam(EMAIL)
   @ApiOkResponse({ type: [UserView] })
@@ -44,7 +43,7 @@ export class UsersController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({
     summary:
       'Add a person to the token\u2019s tenant with the tenant\u2019s own profile (409 only when this tenant already has them)',
@@ -55,7 +54,7 @@ export class UsersController {
   }
 
   @Patch(':email')
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({
     summary: 'Change this tenant\u2019s profile and identifiers of a user (other tenants\u2019 records are untouched)',
   })
@@ -71,7 +70,7 @@ export class UsersController {
 
   @Delete(':email')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Remove the user from the token\u2019s tenant (deleted when no tenant is left)' })
   @ApiParam(EMAIL)
   @ApiNoContentResponse()

@@ -9,9 +9,8 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal } from '@edu/auth';
+import { CurrentPrincipal, RequireScopes } from '@edu/auth';
 import type { Principal } from '@edu/domain';
-import { Scopes } from '../common/scopes.decorator';
 import { CreateVanityDomainDto, UpdateVanityDomainDto } from './dto/vanity-domain.dto';
 import { VanityDomainView } from './vanity-domain.view';
 import { VanityDomainsService } from './vanity-domains.service';
@@ -25,7 +24,7 @@ export class VanityDomainsController {
   constructor(private readonly domains: VanityDomainsService) {}
 
   @Get()
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({ summary: 'Vanity domains of the token\u2019s tenant (advanced licence)' })
   @ApiOkResponse({ type: [VanityDomainView] })
   @ApiForbiddenResponse(LICENCE)
@@ -34,7 +33,7 @@ export class VanityDomainsController {
   }
 
   @Get(':domain')
-  @Scopes('id.tenant-core.readonly', 'id.tenant-core.write')
+  @RequireScopes('id.tenant-core.readonly', 'id.tenant-core.write')
   @ApiOperation({ summary: 'One vanity domain, as a one-element array' })
   @ApiParam(DOMAIN)
   @ApiOkResponse({ type: [VanityDomainView] })
@@ -45,7 +44,7 @@ export class VanityDomainsController {
   }
 
   @Post()
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Register a vanity domain (starts PENDING_DNS)' })
   @ApiCreatedResponse({ type: VanityDomainView })
   @ApiForbiddenResponse(LICENCE)
@@ -54,7 +53,7 @@ export class VanityDomainsController {
   }
 
   @Patch(':domain')
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Replace the brand configuration' })
   @ApiParam(DOMAIN)
   @ApiOkResponse({ type: VanityDomainView })
@@ -69,7 +68,7 @@ export class VanityDomainsController {
 
   @Delete(':domain')
   @HttpCode(204)
-  @Scopes('id.tenant-core.write')
+  @RequireScopes('id.tenant-core.write')
   @ApiOperation({ summary: 'Delete a vanity domain' })
   @ApiParam(DOMAIN)
   @ApiNoContentResponse()
