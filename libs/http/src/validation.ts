@@ -1,6 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import { validate, type ValidationError } from 'class-validator';
 import { ApiError, ApiErrorCode } from '@edu/domain';
 import './constraint-instances';
 import { describeFieldProblems, flattenValidationErrors, type FieldPathStyle, type FieldProblems } from './field-paths';
@@ -30,9 +30,65 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+const INDEXED = /^\[(\d+)\] (.*)$/s;
+
 /**
- * Validates a body against a DTO class with the pipe's rules, for routes that name fields in
- * bracket style (`messages[3].recipient.primary_email`). Throws 400 `validation_failed`.
+ * class-validator errors as `{field, problems}`. Dot style (`a.b.0.c`) is the global pipe's;
+ * bracket style (`a.b[0].c`) reads better in bulk bodies and CLI reports, and there a problem of
+ * the form `[i] text` (list rules) moves the index into the field: `redirect_uris[0]: must be a URL`.
+ */
+function fieldProblems(errors: ValidationError[], prefix: string, style: FieldPathStyle): FieldProblems[] {
+  const fields = flattenValidationErrors(errors, style, prefix);
+  if (style !== 'bracket') return fields;
+  return fields.flatMap(({ field, problems }) => {
+    const own: FieldProblems[] = [];
+    for (const text of problems) {
+      const indexed = INDEXED.exec(text);
+      const f = indexed ? `${field}[${indexed[1]}]` : field;
+      const problem = indexed ? indexed[2] : text;
+      const existing = own.find((p) => p.field === f);
+      if (existing) existing.problems.push(problem);
+      else own.push({ field: f, problems: [problem] });
+    }
+    return own;
+  });
+}
+
+/**
+ * Validates a plain object against a DTO class with the global pipe's rules and returns the
+ * problems (for callers that collect them, like a file of many records), fields named under `prefix`.
+ */
+export async function dtoProblems<T extends object>(
+  cls: new () => T,
+  plain: unknown,
+  prefix = '',
+  style: FieldPathStyle = 'dot',
+): Promise<{ value: T; problems: FieldProblems[] }> {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    return {
+      value: undefined as unknown as T,
+      problems: [{ field: prefix || '(record)', problems: ['must be an object'] }],
+    };
+  }
+  const value = plainToInstance(cls, plain, { enableImplicitConversion: false });
+  const errors = await validate(value, { ...RULES, forbidUnknownValues: true });
+  return { value, problems: fieldProblems(errors, prefix, style) };
+}
+
+/** Same as dtoProblems, throwing 400 `validation_failed` (at most MAX_REPORTED_FIELDS fields) when anything is wrong. */
+export async function validateDto<T extends object>(
+  cls: new () => T,
+  plain: unknown,
+  style: FieldPathStyle = 'dot',
+): Promise<T> {
+  const { value, problems } = await dtoProblems(cls, plain, '', style);
+  if (problems.length) throw validationFailed(problems);
+  return value;
+}
+
+/**
+ * A request body against a DTO class, for routes that name fields in bracket style
+ * (`messages[3].recipient.primary_email`). Throws 400 `validation_failed`.
  */
 export async function validateBody<T extends object>(
   cls: new () => T,
@@ -44,10 +100,5 @@ export async function validateBody<T extends object>(
       fields: [{ field: '(body)', problems: ['must be an object'] }],
     });
   }
-  const value = plainToInstance(cls, body, { enableImplicitConversion: false });
-  const errors = await validate(value, { ...RULES, forbidUnknownValues: true });
-  if (errors.length) {
-    throw validationFailed(flattenValidationErrors(errors, style));
-  }
-  return value;
+  return validateDto(cls, body, style);
 }

@@ -8,7 +8,6 @@ import { AccessPolicy, type AppAccess, type OwnerRef } from '../common/access-po
 import { fieldError } from '../common/api-errors';
 import { uuidOr404 } from '../common/ids';
 import { mergePatch } from '../common/merge';
-import { validateDto } from '../common/validation/dto-validation';
 import { DeveloperRepository } from '../directory/developer.repository';
 import { TenantRepository } from '../directory/tenant.repository';
 import { AppRepository } from '../directory/app.repository';
@@ -20,6 +19,7 @@ import {
   type AppView,
   type CreatedAppView,
 } from './app.view';
+import { validateDto } from '@edu/http';
 import { CreateAppDto, type AppOwnerDto, type CreateAppRequestDto, type UpdateAppDto } from './dto/app.dto';
 
 const AUTH_VARIANTS = { key: 'auth_type', variants: { oauth2: 'oauth2', saml: 'saml' } };

@@ -1,4 +1,3 @@
-import { dtoProblems } from '../common/validation/dto-validation';
 import {
   DEPLOYMENT_SETTINGS,
   mergeSettings,
@@ -6,6 +5,7 @@ import {
   settingsViewSchema,
   toSettingsView,
 } from './deployment-settings';
+import { dtoProblems } from '@edu/http';
 import { DeploymentSettingsDto } from './dto/deployment-settings.dto';
 import { QUOTA_SETTING_NAMES } from './rate-limit-settings';
 

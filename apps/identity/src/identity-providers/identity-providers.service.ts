@@ -7,7 +7,6 @@ import { AccessPolicy } from '../common/access-policy';
 import { conflict } from '../common/api-errors';
 import { uuidOr404 } from '../common/ids';
 import { mergePatch } from '../common/merge';
-import { validateDto } from '../common/validation/dto-validation';
 import { ConstituencyRepository } from '../directory/constituency.repository';
 import { UserRepository } from '../directory/user.repository';
 import { CreateIdentityProviderDto, type UpdateIdentityProviderDto } from './dto/identity-provider.dto';
@@ -21,6 +20,7 @@ import {
   type IdentityProviderView,
   type TenantIdentityProviderView,
 } from './identity-provider.view';
+import { validateDto } from '@edu/http';
 
 const TYPE_VARIANTS = { key: 'type', variants: { 'lti1.3': 'lti', oauth2: 'oauth2' } };
 

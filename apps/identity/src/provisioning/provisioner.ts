@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ScopeCatalog } from '@edu/domain';
-import { dtoProblems } from '../common/validation/dto-validation';
+import { dtoProblems } from '@edu/http';
 import { SECTIONS, type ProvisionFile, type SectionName } from './provision-file';
 import { referenceProblems } from './reference-checks';
 import { writeSections, type GeneratedSecret, type SectionCounts } from './section-writers';

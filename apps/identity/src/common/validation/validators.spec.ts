@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsString, ValidateNested } from 'class-validator';
-import { dtoProblems } from './dto-validation';
+import { dtoProblems } from '@edu/http';
 import { EachObject, IsHttpUrlList, PresentOnlyWhen } from './validators';
 
 class Inner {
