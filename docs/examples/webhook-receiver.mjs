@@ -4,6 +4,10 @@
 //   PORT=8080 JWKS_URL=https://identity.edu.example/.well-known/jwks.json \
 //   ISSUER=https://identity.edu.example APP_ID=<your app id> node webhook-receiver.mjs
 //
+// With WEBHOOK_SECRET (the whsec_ secret newWebhook answered), it also checks the Standard
+// Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) with the stock library
+// (`npm install standardwebhooks`): the same check any Standard Webhooks receiver makes.
+//
 // For every POST it
 //   1. checks the body is a JWT (Content-Type: application/jwt),
 //   2. verifies it against the platform's JWKS: ES256 only, header typ alert-webhook+jwt, the
@@ -29,6 +33,10 @@ const JWKS_URL = setting('JWKS_URL');
 const ISSUER = setting('ISSUER');
 const APP_ID = setting('APP_ID');
 const MAX_BODY_BYTES = 32 * 1024 * 1024; // full-payload deliveries can exceed 1 MB
+// Optional: the webhook's Standard Webhooks secret. During a rotation's overlap the platform signs
+// with the old and the new secret, so a receiver holding either keeps verifying.
+const WEBHOOK_SECRET = process.env.WEBHOOK_SECRET;
+const standard = WEBHOOK_SECRET ? new (await import('standardwebhooks')).Webhook(WEBHOOK_SECRET) : undefined;
 // Longer than a delivery's whole retry schedule (about 1.5 hours); 24 hours to be safe.
 const REMEMBER_JTI_MS = 24 * 60 * 60 * 1000;
 
@@ -91,6 +99,15 @@ async function handle(req, res) {
     res.setHeader('connection', 'close');
     return answer(res, 413, 'too large');
   }
+  if (standard) {
+    try {
+      // The body exactly as received; the signature covers webhook-id, webhook-timestamp and the body.
+      standard.verify(token, req.headers, { jsonParse: false });
+    } catch (err) {
+      console.log(`refused status=401 reason=${JSON.stringify(`webhook-signature: ${err.message}`)}`);
+      return answer(res, 401, 'invalid signature');
+    }
+  }
   let claims;
   let header;
   try {
@@ -114,7 +131,7 @@ async function handle(req, res) {
     return answer(res, 200, 'duplicate');
   }
   console.log(
-    `verified type=${claims.type} jti=${claims.jti} message=${claims.sub} tenant=${claims.tenant_id} kid=${header.kid} attempt=${attempt}`,
+    `verified type=${claims.type} jti=${claims.jti} message=${claims.sub} tenant=${claims.tenant_id} kid=${header.kid}${standard ? ' webhook-signature=verified' : ''} attempt=${attempt}`,
   );
   answer(res, 200, 'ok');
   setImmediate(() => process_(claims).catch((err) => console.error(`processing ${claims.jti} failed:`, err)));

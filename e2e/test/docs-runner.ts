@@ -42,6 +42,8 @@ const SHOWN_ONLY = new Set([
   'yml',
   'sql',
   'http',
+  'python',
+  'go',
   'js',
   'javascript',
   'ts',

@@ -137,7 +137,7 @@ class LossyProxy {
       req.on('end', () => {
         const body = Buffer.concat(chunks);
         const headers: Record<string, string> = {};
-        for (const h of ['content-type', 'webhook-id', 'webhook-attempt'])
+        for (const h of ['content-type', 'webhook-id', 'webhook-attempt', 'webhook-timestamp', 'webhook-signature'])
           if (req.headers[h]) headers[h] = String(req.headers[h]);
         fetch(`http://127.0.0.1:${targetPort}${req.url}`, {
           method: req.method,
@@ -438,6 +438,9 @@ describe('docs: every command of the partner and operator guides runs against th
     expect(/message=(\S+)/.exec(verified[2])?.[1]).toBe(/message=(\S+)/.exec(verified[1])?.[1]);
     expect(verified[2]).not.toContain(proxy.lostJti!);
     expect(lines.filter((l) => l.startsWith('refused'))).toEqual([]);
+    // The stock standardwebhooks library verified every delivery too, with the secret newWebhook
+    // answered, also after the guide rotated it (the overlap keeps the old one signing).
+    for (const l of verified) expect(l).toContain(' webhook-signature=verified ');
     // Every token it accepted was signed by a key the JWKS publishes.
     const kids = (
       (await (await fetch(`${identity.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }

@@ -83,6 +83,7 @@ export class DispatcherMetrics {
       labelNames: ['capped'],
       registers,
     });
+    for (const capped of ['true', 'false']) this.retryAfter.inc({ capped }, 0);
     this.throttled = new Counter({
       name: 'webhook_deliveries_throttled_total',
       help: "Jobs put back until their slot because their webhook's rate_limit was reached (no attempt spent)",
