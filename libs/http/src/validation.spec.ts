@@ -1,12 +1,16 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsString, ValidateNested } from 'class-validator';
 import { ApiError } from '@edu/domain';
-import { createValidationPipe, MAX_REPORTED_FIELDS, validateBody } from './validation';
+import { BracketFieldPaths, createValidationPipe, MAX_REPORTED_FIELDS, validateBody } from './validation';
 
 class Item {
   @IsString() name: string;
 }
 class Batch {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => Item) items: Item[];
+}
+@BracketFieldPaths()
+class BulkBatch {
   @IsArray() @ValidateNested({ each: true }) @Type(() => Item) items: Item[];
 }
 
@@ -44,5 +48,18 @@ describe('validation failures', () => {
       'items[2].name',
     ]);
     expect(err.message).not.toContain('more fields');
+  });
+
+  it('names fields in bracket style at the global pipe for a body DTO marked @BracketFieldPaths(), dot style otherwise', async () => {
+    const body = { items: [{ name: 'ok' }, { name: 2 }] };
+    const pipe = createValidationPipe();
+    const fieldsOf = async (metatype: new () => object) =>
+      (
+        (await refusal(() => pipe.transform(body, { type: 'body', metatype }))).details?.fields as { field: string }[]
+      ).map((f) => f.field);
+    expect(await fieldsOf(BulkBatch)).toEqual(['items[1].name']);
+    expect(await fieldsOf(Batch)).toEqual(['items.1.name']);
+    const ok = await pipe.transform({ items: [{ name: 'a' }] }, { type: 'body', metatype: BulkBatch });
+    expect(ok).toBeInstanceOf(BulkBatch);
   });
 });

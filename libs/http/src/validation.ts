@@ -1,4 +1,4 @@
-import { ValidationPipe } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import { ApiError, ApiErrorCode } from '@edu/domain';
@@ -17,9 +17,29 @@ function validationFailed(fields: FieldProblems[]): ApiError {
   return new ApiError(ApiErrorCode.ValidationFailed, message, { fields: shown });
 }
 
+const BRACKET_PATHS = Symbol('bracketFieldPaths');
+
+/**
+ * A request body DTO whose problems name fields in bracket style (`messages[3].recipient.primary_email`):
+ * bulk bodies, where an index reads better than a dotted number. The global pipe reads it.
+ */
+export function BracketFieldPaths(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(BRACKET_PATHS, true, target);
+}
+
+/** The global pipe: dot-style field paths, or bracket style for a body DTO marked `@BracketFieldPaths()`. */
+class EduValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const cls = metadata.metatype as (new () => object) | undefined;
+    if (metadata.type === 'body' && cls && Reflect.getMetadata(BRACKET_PATHS, cls) === true)
+      return validateBody(cls, value, 'bracket');
+    return super.transform(value, metadata);
+  }
+}
+
 /** One pipe for every app: whitelist, refuse unknown properties, explicit transforms, our error body. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new EduValidationPipe({
     ...RULES,
     transform: true,
     transformOptions: { enableImplicitConversion: false },

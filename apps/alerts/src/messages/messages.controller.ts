@@ -21,7 +21,10 @@ export class MessagesController {
   @ApiCreatedResponse({
     description: '{"messages": [{"message_id", "transaction_id", "deliveries"}]} in request order',
   })
-  async submit(@CurrentPrincipal() who: Principal, @Body() body: unknown): Promise<{ messages: SubmittedMessage[] }> {
+  async submit(
+    @CurrentPrincipal() who: Principal,
+    @Body() body: SubmitMessagesDto,
+  ): Promise<{ messages: SubmittedMessage[] }> {
     return { messages: await this.messages.submit(who, body) };
   }
 

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError, isUuid, type Principal } from '@edu/domain';
-import { validateBody } from '@edu/http';
 import { purgedMessageState, WebhookDeliveriesRepository } from '@edu/persistence';
 import { payloadPurged } from '../retention/payload-purged';
 import { DeliveryEnqueuer } from '../deliveries/delivery-enqueuer';
@@ -11,7 +10,7 @@ import { AlertSharing, type MessagePeople } from '../sharing/alert-sharing';
 import { peopleNamed } from '../sharing/message-people';
 import { AlertsAccess } from '../tenancy/alerts-access';
 import { AlertMessageRepository, type NewMessageRow } from './alert-message.repository';
-import { SubmitMessagesDto, type NewAlertMessageDto } from './dto/alert-message.dto';
+import type { NewAlertMessageDto, SubmitMessagesDto } from './dto/alert-message.dto';
 import { AlertsMetrics } from './alerts.metrics';
 import { toMessageView, type AlertMessageView } from './message.view';
 
@@ -59,8 +58,7 @@ export class MessagesService {
    * Deliveries to an app whose data sharing does not share a person a message names are stored
    * `withheld` and never queued; `deliveries` in the answer counts the ones to send.
    */
-  async submit(_operator: Principal, body: unknown): Promise<SubmittedMessage[]> {
-    const dto = await validateBody(SubmitMessagesDto, body);
+  async submit(_operator: Principal, dto: SubmitMessagesDto): Promise<SubmittedMessage[]> {
     const tenantId = dto.tenant_id.toLowerCase();
     await this.access.assertServed(tenantId);
     const candidates = firstOfEachTransaction(dto.messages);

@@ -18,6 +18,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { BracketFieldPaths } from '@edu/http';
 
 /*
  * A generated alert message as the alert generator submits it: spec 2.10 without `message_id`,
@@ -124,6 +125,7 @@ export class NewAlertMessageDto {
 
 export const MAX_MESSAGES_PER_BATCH = 1_000;
 
+@BracketFieldPaths()
 export class SubmitMessagesDto {
   @ApiProperty({ format: 'uuid', description: 'Tenant the messages belong to' })
   @IsUUID('all')
