@@ -5,3 +5,4 @@ export * from './auth.module';
 export * from './token-verifier';
 export * from './caching-token-verifier';
 export * from './region';
+export * from './request-tenant';

@@ -1,14 +1,12 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
-import { PRINCIPAL_KEY } from '@edu/auth';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { PRINCIPAL_KEY, RequestTenant, setRequestTenant } from '@edu/auth';
 import { ApiError, ApiErrorCode, type Principal } from '@edu/domain';
-import { TenantAccessService, type TenantAccess } from './tenant-access.service';
-
-export const TENANT_ACCESS_KEY = 'rosterTenantAccess';
+import { TenantAccessService } from './tenant-access.service';
 
 /**
  * Runs after the global token/scope guard: only tenant-context tokens may read rostering data
  * (developer and operator tokens get 403), and the tenant must pass the licence and region
- * rules. The resolved tenant is left on the request for `@RosterTenant()`.
+ * rules. The resolved tenant is left on the request (`setRequestTenant`) for `@RosterTenant()`.
  */
 @Injectable()
 export class RosterAccessGuard implements CanActivate {
@@ -20,15 +18,10 @@ export class RosterAccessGuard implements CanActivate {
     if (!who || who.kind !== 'tenant') {
       throw new ApiError(ApiErrorCode.InsufficientScope, 'The rostering API answers tenant-context tokens only');
     }
-    req[TENANT_ACCESS_KEY] = await this.tenants.resolve(who);
+    setRequestTenant(req, await this.tenants.resolve(who));
     return true;
   }
 }
 
-/** The caller's tenant as checked by `RosterAccessGuard`. */
-export const RosterTenant = createParamDecorator((_: unknown, ctx: ExecutionContext): TenantAccess => {
-  const req = ctx.switchToHttp().getRequest<Record<string, unknown>>();
-  const access = req[TENANT_ACCESS_KEY] as TenantAccess | undefined;
-  if (!access) throw new Error('RosterTenant used on a route without RosterAccessGuard');
-  return access;
-});
+/** The caller's tenant (a `TenantAccess`) as checked by `RosterAccessGuard`: `@RequestTenant()` of @edu/auth under the rostering API's name. */
+export const RosterTenant: () => ParameterDecorator = RequestTenant;
