@@ -1,10 +1,10 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { RequireScopes } from '@edu/auth';
 import { ApiError, ApiErrorCode } from '@edu/domain';
 import { OnerosterEnv } from '../oneroster.env';
 import { RosterAccessGuard, RosterTenant } from '../tenancy/roster-access.guard';
 import type { TenantAccess } from '../tenancy/tenant-access.service';
-import { RosterEventsService, type FeedPage } from './events.service';
+import { pageJson, RosterEventsService } from './events.service';
 import { feedRoots } from './feed-roots';
 
 /** Route of the roster change feed on the OneRoster host (design §11). */
@@ -28,17 +28,19 @@ export class RosterEventsController {
 
   @Get(ROSTER_EVENTS_PATH)
   @RequireScopes('roster.events.readonly')
-  list(
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async list(
     @RosterTenant() t: TenantAccess,
     @Query('after') after?: unknown,
     @Query('limit') limit?: unknown,
     @Query('objects') objects?: unknown,
-  ): Promise<FeedPage> {
-    return this.events.page(
+  ): Promise<string> {
+    const page = await this.events.page(
       t,
       { after: single(after, 'after'), limit: single(limit, 'limit'), objects: single(objects, 'objects') },
       this.roots,
     );
+    return pageJson(page);
   }
 }
 

@@ -7,7 +7,7 @@ import { TenantAccessService, type TenantAccess } from '../../tenancy/tenant-acc
 import type { FeedPosition } from '../event-cursor';
 import { EventLogRepository } from '../event-log.repository';
 import { rosterEventsSecret } from '../events.env';
-import { RosterEventsService, type FeedEvent } from '../events.service';
+import { eventsJson, RosterEventsService, type RenderedEvent } from '../events.service';
 import { feedRoots } from '../feed-roots';
 import { END_OF_BATCH, EventStreamsRepository, type ClaimedStream } from './event-streams.repository';
 import { PushQueue } from './push-queue';
@@ -156,20 +156,23 @@ export class RosterEventPush implements OnApplicationBootstrap, OnModuleDestroy 
     return { after, end, events: events.length, delivered, body: this.body(s, access, events, end, read.more) };
   }
 
-  private filtered(events: FeedEvent[], types: string[] | undefined): FeedEvent[] {
+  private filtered(events: RenderedEvent[], types: string[] | undefined): RenderedEvent[] {
     if (!types) return events;
     return events.filter((e) => types.includes(e.type.slice(e.type.lastIndexOf('.') + 1)));
   }
 
   /** A batch as the receiver gets it (the `event` claim of a `roster.events` delivery). */
-  private body(s: ClaimedStream, access: TenantAccess, events: FeedEvent[], end: FeedPosition, more: boolean): string {
-    return JSON.stringify({
-      webhook_id: s.webhookId,
-      tenant_id: s.tenantId,
-      deployment_id: s.deploymentId,
-      events,
-      next_cursor: this.feed.cursorAt(access, end),
-      has_more: more,
-    });
+  private body(
+    s: ClaimedStream,
+    access: TenantAccess,
+    events: RenderedEvent[],
+    end: FeedPosition,
+    more: boolean,
+  ): string {
+    const j = JSON.stringify;
+    return (
+      `{"webhook_id":${j(s.webhookId)},"tenant_id":${j(s.tenantId)},"deployment_id":${j(s.deploymentId)},` +
+      `"events":${eventsJson(events)},"next_cursor":${j(this.feed.cursorAt(access, end))},"has_more":${more}}`
+    );
   }
 }
