@@ -45,12 +45,13 @@ function deployedNodeFlags(root: string, entry: string): string[] {
  * flags it is deployed with, then `nodeArgs` (profiling aids), on a socket handed to it (`socket`
  * when its URL must be known first, a new one otherwise), once `readyPath` answers 2xx.
  */
-export function startChild(
+export async function startChild(
   root: string,
   entry: string,
   env: NodeJS.ProcessEnv,
   o: { nodeArgs?: string[]; socket?: ListeningSocket; readyPath?: string } = {},
 ): Promise<ServerProcess> {
+  const socket = o.socket ?? (await listeningSocket());
   return startServerProcess({
     name: entry,
     args: [
@@ -60,8 +61,9 @@ export function startChild(
       entry,
     ],
     cwd: root,
-    env: { ...process.env, ...env },
-    socket: o.socket,
+    // PORT names its socket's port: a service builds its own URL on it.
+    env: { ...process.env, ...env, PORT: String(socket.port) },
+    socket,
     readyPath: o.readyPath ?? '/health/ready',
     timeoutMs: 60_000,
   });

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { listeningSocket } from '@edu/testing';
 import { checkK8sBlock } from './docs-k8s';
 import { outputMismatch, parseDoc, runDoc, type DocBlock } from './docs-runner';
 
@@ -125,6 +129,7 @@ describe('docs runner', () => {
   });
 
   it('starts a server block in the background with the variables set so far, and stops all it started', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docs-runner-'));
     const run = await runDoc(
       parseDoc(
         'g.md',
@@ -133,15 +138,16 @@ describe('docs runner', () => {
           'WORD=ready',
           fence,
           `${fence}sh server`,
-          'echo "$WORD"; sleep 30 & wait',
+          'echo "$WORD"; : > "$STARTED"; sleep 30 & wait',
           fence,
           `${fence}sh`,
-          'sleep 0.3; echo after',
+          'until [ -e "$STARTED" ]; do sleep 0.05; done; echo after',
           fence,
         ),
       ),
-      {},
+      { STARTED: path.join(dir, 'started') },
     );
+    rmSync(dir, { recursive: true, force: true });
     expect(run.ok).toBe(true);
     expect(run.servers).toHaveLength(1);
     const [server] = run.servers;
@@ -150,6 +156,35 @@ describe('docs runner', () => {
     // The whole process group is gone, the child `sleep` included.
     expect(() => process.kill(-server.pid, 0)).toThrow();
     expect(server.output()).toBe('ready\n');
+  });
+
+  it('hands its socket to the server block only: the next block reaches the server through it at once', async () => {
+    const socket = await listeningSocket();
+    const serve = `node -e "require('node:http').createServer((q, s) => s.end('served')).listen({ fd: +process.env.LISTEN_FD })"`;
+    const run = await runDoc(
+      parseDoc(
+        'g.md',
+        md(
+          `${fence}sh server`,
+          serve,
+          fence,
+          `${fence}sh`,
+          // Held since before the server started: the connection waits for it, no retry needed.
+          'curl -sS --max-time 20 "$URL"; echo',
+          '[ -e /dev/fd/3 ] && echo "fd 3 inherited" || echo "fd 3 not inherited"',
+          fence,
+          `${fence}text output`,
+          'served',
+          'fd 3 not inherited',
+          fence,
+        ),
+      ),
+      { URL: socket.url },
+      undefined,
+      socket,
+    );
+    await Promise.all(run.servers.map((s) => s.stop()));
+    expect(run.failure).toBeUndefined();
   });
 
   it('checks cluster commands against the rendered manifests', () => {

@@ -13,6 +13,7 @@ import {
   listeningSocket,
   refusingUrl,
   sampleAlertMessage,
+  untilClockReaches,
   type ListeningSocket,
   type TestDatabase,
 } from '@edu/testing';
@@ -515,16 +516,17 @@ describe('docs: every command of the partner and operator guides runs against th
       // OneRoster caches a deployment's settings (5 s, libs/persistence DeploymentQuotaReader):
       // read as the partner until its answers (refusals too) show the budget in force.
       const small = '"read-client";q=3;';
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const read = await fetch(`${oneroster.url}/ims/oneroster/v1p1/orgs?limit=1`, {
+      const read = await until(`the read quota ${quota} in force`, async () => {
+        const answer = await fetch(`${oneroster.url}/ims/oneroster/v1p1/orgs?limit=1`, {
           headers: { authorization: `Bearer ${partnerToken}` },
         });
-        await read.arrayBuffer();
-        if ((read.headers.get('ratelimit-policy') ?? '').includes(small) === (quota === 3)) return;
-        if (Date.now() > deadline) throw new Error(`the read quota ${quota} was not in force within 30 s`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        await answer.arrayBuffer();
+        const inForce = (answer.headers.get('ratelimit-policy') ?? '').includes(small) === (quota === 3);
+        return inForce && { at: Date.now(), headers: answer.headers };
+      });
+      // The guide starts with the whole budget: the window these reads spent ends first (RateLimit's t).
+      const resetSeconds = /"read-client";r=\d+;t=(\d+)/.exec(read.headers.get('ratelimit') ?? '')?.[1];
+      if (quota !== null) await untilClockReaches(read.at + Number(resetSeconds ?? 0) * 1000);
     };
     await setQuota(3);
     try {

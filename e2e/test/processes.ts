@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { startServerProcess, type ListeningSocket, type ServerProcess } from '@edu/testing';
+import { listeningSocket, startServerProcess, type ListeningSocket, type ServerProcess } from '@edu/testing';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -52,6 +52,7 @@ export async function startService(
   env: Record<string, string>,
   o: { socket?: ListeningSocket; moreSockets?: Record<string, ListeningSocket>; entry?: string } = {},
 ): Promise<ServiceProcess> {
+  const socket = o.socket ?? (await listeningSocket());
   const started = await startServerProcess({
     name,
     args: [path.join(root, 'tools/runtime/run-dist.js'), o.entry ?? `apps/${name}/src/main`],
@@ -62,9 +63,11 @@ export async function startService(
       LOG_LEVEL: 'warn',
       ...TRAFFIC_CONTROL_OFF,
       ...env,
+      // The port of its socket: a service builds its own URL on PORT (OneRoster's links in development).
+      PORT: String(socket.port),
       HOST: '127.0.0.1',
     },
-    socket: o.socket,
+    socket,
     moreSockets: o.moreSockets,
     readyPath: '/health/ready',
     timeoutMs: 30_000,

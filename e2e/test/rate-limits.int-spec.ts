@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { ScopeCatalog } from '@edu/domain';
-import { createTestDatabase, sampleAlertMessage, World, type TestDatabase } from '@edu/testing';
+import { createTestDatabase, sampleAlertMessage, untilClockReaches, World, type TestDatabase } from '@edu/testing';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '@edu/persistence';
 import { startRedis, type RedisServer } from './infra';
@@ -69,6 +69,8 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
   let alerts: ServiceProcess;
   let world: World;
   let tenantId: string;
+  /** When the token budget of this address, spent by a test, is there again. */
+  let tokenAddressFreeAt = 0;
 
   /** A fresh partner deployment (its own client budget) and a token for it. */
   async function partner(
@@ -183,8 +185,10 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
       const keysBefore = await redisClient.dbsize();
       const retries: number[] = [];
       const started = Date.now();
+      let lastRefusalAt = 0;
       for (let i = 0; i < 30; i++) {
         const again = await readOrgs(i % 2 === 0 ? rosterA : rosterB, p.token);
+        lastRefusalAt = Date.now();
         expect(again.status).toBe(429);
         retries.push(Number(again.headers.get('retry-after')));
       }
@@ -192,7 +196,8 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
       expect(await redisClient.dbsize()).toBe(keysBefore);
       for (let i = 1; i < retries.length; i++) expect(retries[i]).toBeLessThanOrEqual(retries[i - 1]);
       expect(Date.now() - started).toBeLessThan(10_000);
-      await new Promise((r) => setTimeout(r, retries[retries.length - 1] * 1000 + 200));
+      // Retry-After, counted from the answer that said it, is enough.
+      await untilClockReaches(lastRefusalAt + retries[retries.length - 1] * 1000);
       expect((await readOrgs(rosterB, p.token)).status).toBe(200);
     } finally {
       redisClient.disconnect();
@@ -242,6 +247,8 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     expect(guess.status).toBe(429);
     expect(guesses).toBeLessThanOrEqual(40);
     expect(guess.headers.get('ratelimit')).toMatch(/^"token-address";r=0;t=\d+$/);
+    // The next test gets tokens from this address again once the window this answer names has ended.
+    tokenAddressFreeAt = Date.now() + Number(/t=(\d+)/.exec(guess.headers.get('ratelimit') ?? '')?.[1]) * 1000;
     expect(guess.body.error).toBe('slow_down');
     const spoofed = await tokenFor(
       p2.clientId,
@@ -253,7 +260,7 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
   });
 
   it('the identity and alerts APIs answer a spent budget with 429 rate_limited and Retry-After; the operator\u2019s generator has its own submission budget', async () => {
-    await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000)); // the address budget of the last test ends
+    await untilClockReaches(tokenAddressFreeAt); // the address budget the last test spent
     const p = await partner();
     let identityAnswer: Answer | undefined;
     for (let i = 0; i < 6; i++)
@@ -340,6 +347,7 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     // More than the 8 requests at once the shedder takes as load (libs/http MIN_IN_FLIGHT): a stall alone is no overload.
     const reads = Array.from({ length: 12 }, () => readOrgs(rosterB, p.token));
     const ready = call(`${rosterB.url}/health/ready`);
+    // The stall itself (the process stopped), not a wait for something to happen.
     await new Promise((r) => setTimeout(r, 2_500));
     rosterB.child.kill('SIGCONT');
     const answers = await Promise.all(reads);

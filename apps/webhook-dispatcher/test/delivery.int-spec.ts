@@ -1,5 +1,5 @@
-import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
+import { refusingUrl } from '@edu/testing';
 import { DispatchHarness, ISSUER } from './support/dispatch-harness';
 
 describe('webhook dispatcher: signed deliveries', () => {
@@ -151,7 +151,8 @@ describe('webhook dispatcher: signed deliveries', () => {
   }, 30_000);
 
   it('classifies a refused connection and a failed TLS handshake as failures of their own kind', async () => {
-    const refused = await h.webhook(`http://127.0.0.1:${await closedPort()}/x`);
+    const down = await refusingUrl();
+    const refused = await h.webhook(`${down.url}/x`);
     const tls = await h.webhook(`https://127.0.0.1:${h.receiver.port}/plain-http`); // TLS to a plain HTTP server
     const [a] = await h.deliveries(refused, [(await h.message()).id]);
     const [b] = await h.deliveries(tls, [(await h.message()).id]);
@@ -159,6 +160,7 @@ describe('webhook dispatcher: signed deliveries', () => {
     expect((await h.attempts(a))[0]).toMatchObject({ error_code: 'E_CONNECT', response_status: null });
     expect((await h.attempts(b))[0]).toMatchObject({ error_code: 'E_TLS', response_status: null });
     for (const hook of [refused, tls]) await h.ds.query(`DELETE FROM webhooks WHERE id = $1`, [hook.id]);
+    down.release();
   });
 
   it('cancels, without sending, a delivery whose webhook was deleted before its turn', async () => {
@@ -185,7 +187,8 @@ describe('webhook dispatcher: signed deliveries', () => {
     h.receiver.responder = () => ({ status: 500 });
     const [id] = await h.deliveries(hook, [null], { trigger: 'test' });
     await h.until([id], ['undeliverable']);
-    await new Promise((r) => setTimeout(r, 500));
+    // No retry follows: its job is finished, none is left.
+    await h.jobsSettled([id]);
     expect(h.receiver.byJti(id)).toHaveLength(1);
     expect(h.receiver.byJti(id)[0].claims).toMatchObject({
       type: 'test',
@@ -209,15 +212,6 @@ describe('webhook dispatcher: signed deliveries', () => {
     }
   });
 });
-
-/** A local port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -18,8 +18,8 @@ describe('webhook dispatcher: retry schedule (scaled)', () => {
     const msg = await h.message();
     const [id] = await h.deliveries(hook, [msg.id]);
     await h.until([id], ['undeliverable'], 40_000);
-    // Nothing further arrives after the final failure.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Nothing further arrives after the final failure: its job is finished, none is left to retry.
+    await h.jobsSettled([id]);
     const got = h.receiver.byJti(id);
     expect(got).toHaveLength(11);
     expect(got.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
@@ -57,7 +57,7 @@ describe('webhook dispatcher: retry schedule (scaled)', () => {
     h.receiver.responder = (_d, nth) => ({ status: nth <= 3 ? 503 : 200 });
     const [id] = await h.deliveries(hook, [(await h.message()).id]);
     await h.until([id], ['delivered'], 20_000);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await h.jobsSettled([id]);
     expect(h.receiver.byJti(id).map((d) => d.answered)).toEqual([503, 503, 503, 200]);
     expect(await h.delivery(id)).toMatchObject({ status: 'delivered', attempt_count: 4, last_status_code: 200 });
     const [message] = await h.ds.query(
@@ -72,9 +72,11 @@ describe('webhook dispatcher: retry schedule (scaled)', () => {
     h.receiver.responder = () => ({ status: 500 });
     const [id] = await h.deliveries(hook, [(await h.message()).id]);
     await h.receiver.until(() => h.receiver.byJti(id).length >= 1);
-    await new Promise((r) => setTimeout(r, 100));
+    // The attempt is recorded once the receiver's answer is in.
+    await h.until([id], ['awaiting_retry', 'undeliverable']);
     const row = await h.delivery(id);
     expect(['awaiting_retry', 'undeliverable']).toContain(row.status);
+    if (row.status === 'awaiting_retry') expect(row.due_at).not.toBeNull();
     await h.ds.query(`DELETE FROM webhooks WHERE id = $1`, [hook.id]);
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
+import { refusingUrl } from '@edu/testing';
 import { classifyError } from './classify-error';
 import { isDependencyOutage } from './dependency-outage';
 
@@ -13,15 +14,6 @@ async function failure(work: () => Promise<unknown>): Promise<Error & { code?: s
     return err as Error & { code?: string };
   }
   throw new Error('expected a failure');
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 /** Accepts TCP connections and never answers: a hung server. */
@@ -45,8 +37,11 @@ describe('dependency outage recognition (real PostgreSQL and Redis failures)', (
 
   describe('PostgreSQL', () => {
     it('connection refused', async () => {
-      const port = await closedPort();
-      const err = await failure(() => new Client({ host: '127.0.0.1', port, user: 'x', database: 'x' }).connect());
+      const down = await refusingUrl();
+      const err = await failure(() =>
+        new Client({ host: '127.0.0.1', port: down.port, user: 'x', database: 'x' }).connect(),
+      );
+      down.release();
       expect(err.code).toBe('ECONNREFUSED');
       expect(isDependencyOutage(err)).toBe(true);
     });
@@ -151,7 +146,8 @@ describe('dependency outage recognition (real PostgreSQL and Redis failures)', (
 
   describe('Redis (ioredis)', () => {
     it('a command refused while disconnected (offline queue off) and after the retry limit', async () => {
-      const port = await closedPort();
+      const down = await refusingUrl();
+      const port = down.port;
       const noQueue = new Redis({
         port,
         host: '127.0.0.1',
@@ -169,6 +165,7 @@ describe('dependency outage recognition (real PostgreSQL and Redis failures)', (
       retrying.on('error', () => undefined);
       const gaveUp = await failure(() => retrying.get('k'));
       retrying.disconnect();
+      down.release();
       expect(gaveUp.name).toBe('MaxRetriesPerRequestError');
       expect(isDependencyOutage(gaveUp)).toBe(true);
     });

@@ -25,7 +25,16 @@ async function loggedServer(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines, server };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
+/**
+ * Polls until `lines` holds the line logged when the answer with `status` finished (just after the
+ * client has it); the lines of earlier requests of a test come before it.
+ */
+async function untilAnswerLogged(lines: Record<string, unknown>[], status?: number): Promise<void> {
+  const done = () =>
+    lines.some((l) => l.res && (status === undefined || (l.res as { statusCode: number }).statusCode === status));
+  for (const deadline = Date.now() + 5_000; !done(); await new Promise((r) => setTimeout(r, 5)))
+    if (Date.now() > deadline) throw new Error(`no request line logged: ${JSON.stringify(lines)}`);
+}
 
 describe('request log options', () => {
   let server: Server | undefined;
@@ -37,7 +46,7 @@ describe('request log options', () => {
     await fetch(`${s.url}/users?limit=5`, {
       headers: { authorization: 'Bearer secret-token', cookie: 'sid=secret-cookie', 'x-request-id': 'req-42' },
     });
-    await settle();
+    await untilAnswerLogged(s.lines);
     expect(s.lines).toHaveLength(1);
     expect(s.lines[0]).toMatchObject({
       level: 30,
@@ -56,7 +65,7 @@ describe('request log options', () => {
     const s = await loggedServer('warn', (_req, res) => res.writeHead(statuses[i++] as number).end());
     server = s.server;
     for (let n = 0; n < statuses.length; n++) await fetch(`${s.url}/x`);
-    await settle();
+    await untilAnswerLogged(s.lines, 503);
     expect(s.lines.map((l) => [l.level, (l.res as { statusCode: number }).statusCode])).toEqual([
       [40, 404],
       [50, 503],
@@ -70,7 +79,7 @@ describe('request log options', () => {
     });
     server = s.server;
     await fetch(`${s.url}/boom`);
-    await settle();
+    await untilAnswerLogged(s.lines);
     const failure = s.lines.find((l) => l.msg === 'handler failed') as Record<string, never>;
     expect(failure).toMatchObject({
       level: 50,
@@ -84,7 +93,7 @@ describe('request log options', () => {
     const s = await loggedServer('info', (_req, res) => res.writeHead(204).end());
     server = s.server;
     const res = await fetch(`${s.url}/y`, { headers: { 'x-request-id': 'bad id with spaces' } });
-    await settle();
+    await untilAnswerLogged(s.lines);
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect((s.lines[0].req as { id: string }).id).toBe(id);

@@ -11,3 +11,4 @@ export * from './webhook-receiver';
 export * from './alert-fixtures';
 export * from './openapi-checks';
 export * from './server-process';
+export * from './clock';
