@@ -88,7 +88,7 @@ export interface ServerProcess {
   /** Where it serves: `http://127.0.0.1:<port>`, the socket handed to it. */
   url: string;
   port: number;
-  /** What it printed so far (stdout and stderr). */
+  /** What it printed so far (stdout and stderr; the last megabyte or more of it). */
   output(): string;
   /** Signals it (SIGTERM unless told; SIGKILL after 20 s) and resolves with how it ended; at once if it already has. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -110,6 +110,8 @@ export interface ServerProcessOptions {
   readyPath: string;
   timeoutMs: number;
 }
+
+const OUTPUT_KEPT = 1_000_000;
 
 type Ending = { code: number | null; signal: NodeJS.Signals | null; error?: string };
 
@@ -152,8 +154,13 @@ export async function startServerProcess(o: ServerProcessOptions): Promise<Serve
     { LISTEN_FD: socket, ...o.moreSockets },
   );
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
+  const keep = (d: Buffer) => {
+    output += d;
+    // A long-lived chatty process (a benchmark's) keeps its last megabyte or so.
+    if (output.length > 2 * OUTPUT_KEPT) output = output.slice(-OUTPUT_KEPT);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   let stopping = false;
   const ended = new Promise<Ending>((resolve) => {
     child.once('error', (err) => resolve({ code: null, signal: null, error: err.message }));
