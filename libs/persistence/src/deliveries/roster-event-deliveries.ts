@@ -12,5 +12,9 @@ export const INSERT_ROSTER_EVENTS_DELIVERY_SQL = `INSERT INTO webhook_deliveries
     FROM webhooks w WHERE w.id = $2::uuid AND w.kind = 'roster-events' AND w.status = 'active'
   RETURNING id`;
 
-/** Delivery statuses after which a batch is finished: `delivered` moves its stream on, the others send it again. */
-export const FINISHED_DELIVERY_STATUSES = ['delivered', 'undeliverable', 'cancelled', 'withheld'] as const;
+/**
+ * Delivery statuses after which a batch is finished: `delivered` moves its stream on, the others
+ * (undeliverable, cancelled, expired by payload retention before it was sent) have it read and
+ * sent again. `held` is not finished: its webhook is disabled, and re-enabling it sends the batch.
+ */
+export const FINISHED_DELIVERY_STATUSES = ['delivered', 'undeliverable', 'cancelled', 'withheld', 'expired'] as const;

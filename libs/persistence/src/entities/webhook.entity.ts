@@ -38,6 +38,8 @@ export const WEBHOOK_RATE_LIMIT_BOUNDS = { min: 1, max: 1_000 } as const;
  * webhooks of a deleted app are removed by `npm run db:cleanup-orphans`.
  */
 @Entity({ name: 'webhooks' })
+// The roster change feed's push looks up the few webhooks that are not alerts webhooks.
+@Index('IDX_webhooks_kind', ['kind'], { where: `kind <> 'alerts'` })
 export class WebhookEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
