@@ -11,7 +11,8 @@
 #   docker run --rm -e DATABASE_URL=... edu-platform/identity \
 #     node tools/runtime/run-dist.js libs/persistence/src/cli/migrate
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The Node.js major of engines (package.json) and of CI (.node-version).
+ARG NODE_IMAGE=node:24-bookworm-slim
 ARG APP=identity
 
 # ---------------------------------------------------------------------------------------------

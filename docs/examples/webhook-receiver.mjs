@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A webhook endpoint for a partner app (alert deliveries and roster change feed batches) (Node.js 20+, one dependency: `npm install jose`).
+// A webhook endpoint for a partner app (alert deliveries and roster change feed batches) (Node.js 22 or later, one dependency: `npm install jose`).
 //
 //   PORT=8080 JWKS_URL=https://identity.edu.example/.well-known/jwks.json \
 //   ISSUER=https://identity.edu.example APP_ID=<your app id> node webhook-receiver.mjs

@@ -115,9 +115,12 @@ describe('Dockerfile', () => {
     );
   });
 
-  test('builds on Node 20 (Debian slim)', () => {
+  test('builds on the Node.js major that CI runs (.node-version) and engines names (Debian slim)', () => {
     const base = stages[0].from.replace(/\$\{?(\w+)\}?/g, (_m, v: string) => globals[v] ?? '');
-    expect(base).toMatch(/^node:20[.\d]*-bookworm-slim$/);
+    const major = fs.readFileSync(path.join(REPO_ROOT, '.node-version'), 'utf8').trim().split('.')[0];
+    expect(base).toMatch(new RegExp(`^node:${major}[.\\d]*-bookworm-slim$`));
+    const { engines } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    expect(engines.node).toMatch(new RegExp(`^>=${major}\\.`));
   });
 
   test('has a build stage (npm ci + npm run build) and a prune stage with production dependencies only', () => {
