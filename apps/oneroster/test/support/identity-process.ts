@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { startServerProcess } from '@edu/testing';
+import { listeningSocket, startServerProcess } from '@edu/testing';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -20,6 +20,7 @@ export interface IdentityProcess {
  * tokens the way a stock client does: client credentials against `/oauth/token`.
  */
 export async function startIdentity(databaseUrl: string): Promise<IdentityProcess> {
+  const socket = await listeningSocket();
   const identity = await startServerProcess({
     name: 'identity',
     args: ['-r', path.join(__dirname, 'ts-register.js'), path.join(ROOT, 'apps/identity/src/main.ts')],
@@ -30,6 +31,7 @@ export async function startIdentity(databaseUrl: string): Promise<IdentityProces
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl,
       DB_POOL_SIZE: '3',
+      PORT: String(socket.port),
       TOKEN_ISSUER: IDENTITY_ISSUER,
       OPERATOR_CLIENT_ID: OPERATOR.id,
       OPERATOR_CLIENT_SECRET: OPERATOR.secret,
@@ -37,6 +39,7 @@ export async function startIdentity(databaseUrl: string): Promise<IdentityProces
       RATE_LIMIT_ENABLED: 'false',
       SHED_EVENT_LOOP_LAG_MS: '0',
     },
+    socket,
     readyPath: '/health/ready',
     timeoutMs: 60_000,
   });
