@@ -19,6 +19,10 @@ export class TenantIdentityProviderView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'SVG document' }) button_graphic: string;
   @ApiProperty() provision_just_in_time: boolean;
+  @ApiPropertyOptional({
+    description: 'What the sign-in button says ("Sign in with …"); absent: the school\u2019s name',
+  })
+  display_name?: string;
   @ApiProperty({ format: 'uuid' }) tenant: string;
   @ApiProperty({ enum: ['lti1.3', 'oauth2'] }) type: 'lti1.3' | 'oauth2';
   @ApiPropertyOptional({ type: IdpLtiDto, description: 'Present when type is lti1.3' })
@@ -41,6 +45,7 @@ export function toTenantIdentityProviderView(p: IdentityProviderEntity): TenantI
     tenant: p.tenantId,
     type: p.type,
   };
+  if (p.displayName) view.display_name = p.displayName;
   if (p.type === 'lti1.3' && p.lti) view.lti = ltiSettings(p.lti);
   if (p.type === 'oauth2' && p.oauth2) view.oauth2 = oauth2Settings(p.oauth2);
   return view;
@@ -92,9 +97,10 @@ export function clientSecretColumn(
 /** Columns from a validated body: only the settings object matching `type` is kept (never the secret, see clientSecretColumn). */
 export function identityProviderColumns(
   dto: CreateIdentityProviderDto,
-): Pick<IdentityProviderEntity, 'buttonGraphic' | 'provisionJustInTime' | 'type' | 'lti' | 'oauth2'> {
+): Pick<IdentityProviderEntity, 'buttonGraphic' | 'displayName' | 'provisionJustInTime' | 'type' | 'lti' | 'oauth2'> {
   return {
     buttonGraphic: dto.button_graphic,
+    displayName: dto.display_name ?? null,
     provisionJustInTime: dto.provision_just_in_time,
     type: dto.type,
     lti: dto.type === 'lti1.3' && dto.lti ? ltiSettings(dto.lti) : null,

@@ -49,6 +49,10 @@ export class IdentityProviderEntity {
   @Column({ type: 'text', name: 'button_graphic' })
   buttonGraphic: string;
 
+  /** What its sign-in button says ("Sign in with …"); unset: the school's name (its host among several unnamed ones). */
+  @Column({ type: 'text', name: 'display_name', nullable: true })
+  displayName: string | null;
+
   @Column({ type: 'boolean', name: 'provision_just_in_time', default: false })
   provisionJustInTime: boolean;
 

@@ -27,6 +27,7 @@ import { AddWebhookRateLimit1764630000000 } from './1764630000000-AddWebhookRate
 import { AddPayloadRetention1764640000000 } from './1764640000000-AddPayloadRetention';
 import { AddPortalSessions1764650000000 } from './1764650000000-AddPortalSessions';
 import { AddRosterEventPush1764700000000 } from './1764700000000-AddRosterEventPush';
+import { AddIdentityProviderDisplayName1764800000000 } from './1764800000000-AddIdentityProviderDisplayName';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -60,4 +61,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddPayloadRetention1764640000000,
   AddPortalSessions1764650000000,
   AddRosterEventPush1764700000000,
+  AddIdentityProviderDisplayName1764800000000,
 ];

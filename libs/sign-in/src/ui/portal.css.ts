@@ -25,8 +25,8 @@ button.secondary { margin-top: 0.75rem; padding: 0.6rem 1.2rem; border: 0; borde
 button.link { padding: 0; border: 0; background: none; color: var(--link); text-decoration: underline; }
 ul.providers, ul.schools { list-style: none; padding: 0; }
 ul.providers li { margin: 0.75rem 0; }
-.provider { display: flex; width: 100%; align-items: center; gap: 0.75rem; padding: 0.5rem; border: 1px solid var(--muted); border-radius: 0.5rem; background: var(--surface); color: var(--text); text-align: start; text-decoration: none; }
-.provider img { width: 3rem; height: auto; }
+.provider { display: flex; flex-direction: column; width: 100%; align-items: flex-start; gap: 0.5rem; padding: 0.75rem; border: 1px solid var(--muted); border-radius: 0.5rem; background: var(--surface); color: var(--text); text-align: start; text-decoration: none; }
+.provider img { display: block; width: 15rem; max-width: 100%; height: 3rem; object-fit: contain; object-position: left center; }
 ul.schools li { margin: 0.5rem 0; }
 ul.apps { list-style: none; padding: 0; display: grid; gap: 0.75rem; }
 .app-initial { display: inline-grid; place-items: center; flex: none; width: 2.5rem; height: 2.5rem; border-radius: 0.5rem; background: var(--primary); color: var(--on-primary); font-weight: 700; }

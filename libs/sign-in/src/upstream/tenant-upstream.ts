@@ -8,7 +8,11 @@ import type { TenantEndpoints, UpstreamProvider } from './upstream-provider';
  * or a sealed secret this key cannot open). `openid` is added to the stored scope when missing:
  * sign-in needs the ID token.
  */
-export function tenantUpstream(p: IdentityProviderEntity, kek: KeyEncryption): UpstreamProvider | undefined {
+export function tenantUpstream(
+  p: IdentityProviderEntity,
+  kek: KeyEncryption,
+  unnamedLabel: string,
+): UpstreamProvider | undefined {
   const o = p.oauth2;
   if (p.type !== 'oauth2' || !o) return undefined;
   let clientSecret: string | undefined;
@@ -23,7 +27,7 @@ export function tenantUpstream(p: IdentityProviderEntity, kek: KeyEncryption): U
   return {
     id: p.id,
     kind: 'tenant',
-    label: hostOf(o.authorization_url),
+    label: p.displayName ?? unnamedLabel,
     issuer: o.oidc_discovery,
     clientId: o.client_id,
     clientSecret,
@@ -98,7 +102,8 @@ function issuerOfDiscoveryUrl(url: string): string | undefined {
 
 const trimSlash = (s: string) => s.replace(/\/+$/, '');
 
-function hostOf(url: string): string {
+/** The host of a provider's authorization URL: what tells two unnamed providers of one school apart. */
+export function hostOf(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@edu/domain';
+import type { IdentityProviderEntity } from '@edu/persistence';
 import { KeyEncryption } from '@edu/signing';
 import { SignInEnv } from '../sign-in.env';
 import { TenantProviderDirectory } from '../host';
 import { SignInRepository } from '../sign-in.repository';
-import { tenantUpstream } from './tenant-upstream';
+import { hostOf, tenantUpstream } from './tenant-upstream';
 import type { UpstreamProvider } from './upstream-provider';
 
 const CORE_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
@@ -53,12 +54,29 @@ export class UpstreamProviders {
     const ids = await this.repo.providersInUse(tenantId);
     const own = ids.some(isUuid) ? await this.tenantProviders.list(tenantId) : [];
     const byId = new Map(own.map((p) => [p.id, p]));
+    const unnamed = await this.unnamedLabels(tenantId, own);
     const resolve = (id: string) => {
       if (!isUuid(id)) return this.core.get(id);
       const entity = byId.get(id.toLowerCase());
-      return entity ? tenantUpstream(entity, this.kek) : undefined;
+      return entity ? tenantUpstream(entity, this.kek, unnamed(entity)) : undefined;
     };
     return ids.map(resolve).filter((p): p is UpstreamProvider => p !== undefined);
+  }
+
+  /**
+   * What a provider without a display name is called: the school's name when it is the school's
+   * only such provider ("Sign in with Lion City Schools District"); among several, the host of
+   * each one's authorization URL, which tells them apart (a display name says it better).
+   */
+  private async unnamedLabels(
+    tenantId: string,
+    own: IdentityProviderEntity[],
+  ): Promise<(p: IdentityProviderEntity) => string> {
+    const unnamed = own.filter((p) => !p.displayName && p.oauth2);
+    const byHost = (p: IdentityProviderEntity) => (p.oauth2 ? hostOf(p.oauth2.authorization_url) : 'your school');
+    if (unnamed.length !== 1) return byHost;
+    const school = (await this.repo.tenant(tenantId))?.name;
+    return (p) => school ?? byHost(p);
   }
 
   async find(tenantId: string, id: string): Promise<UpstreamProvider | undefined> {

@@ -6,6 +6,7 @@ import {
   IsBoolean,
   IsIn,
   IsObject,
+  IsOptional,
   IsString,
   Length,
   Matches,
@@ -55,6 +56,13 @@ export class IdpOAuth2Dto {
   client_secret?: string;
 }
 
+const DISPLAY_NAME_DOC = {
+  description:
+    'What the sign-in button says: "Sign in with <display_name>" (1-60 characters, one line). Unset: the school\u2019s name, or the host of its authorization_url when the school has several unnamed providers. PATCH with null removes it.',
+  maxLength: 60,
+};
+const ONE_LINE = /^[^\p{Cc}]+$/u;
+
 /** POST /identity-providers: a provider of the token's tenant. */
 export class CreateIdentityProviderDto {
   @ApiProperty({ description: 'SVG document, at most 64 KiB' })
@@ -62,6 +70,13 @@ export class CreateIdentityProviderDto {
   button_graphic: string;
 
   @ApiProperty() @IsBoolean() provision_just_in_time: boolean;
+
+  @ApiPropertyOptional(DISPLAY_NAME_DOC)
+  @Optional()
+  @IsString()
+  @Length(1, 60)
+  @Matches(ONE_LINE)
+  display_name?: string;
 
   @ApiProperty({ enum: IDP_TYPES }) @IsIn(IDP_TYPES) type: 'lti1.3' | 'oauth2';
 
@@ -82,6 +97,12 @@ export class CreateIdentityProviderDto {
 export class UpdateIdentityProviderDto {
   @ApiPropertyOptional() @Optional() @IsImage(BUTTON_GRAPHIC_MAX_BYTES, true) button_graphic?: string;
   @ApiPropertyOptional() @Optional() @IsBoolean() provision_just_in_time?: boolean;
+  @ApiPropertyOptional({ ...DISPLAY_NAME_DOC, nullable: true })
+  @IsOptional()
+  @IsString()
+  @Length(1, 60)
+  @Matches(ONE_LINE)
+  display_name?: string | null;
   @ApiPropertyOptional({ enum: IDP_TYPES }) @Optional() @IsIn(IDP_TYPES) type?: 'lti1.3' | 'oauth2';
   @ApiPropertyOptional({ type: IdpLtiDto })
   @Optional()

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { BrandConfiguration } from '@edu/persistence';
@@ -16,13 +17,23 @@ const MAX_DOMAIN = 253;
 /** Reads vanity domains' brands: small parts for pages, one asset at a time for the asset routes. */
 @Injectable()
 export class BrandStore {
+  /** The brands of hosts pages were served on lately: what a refusal page wears without a read. */
+  private readonly recent = new LRUCache<string, PageBrand | false>({ max: 1_000, ttl: 60_000 });
+
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** The brand of the host a page is served on (undefined off vanity domains). */
   async forHost(hostname: string): Promise<PageBrand | undefined> {
     const domain = hostname.toLowerCase();
     if (!domain || domain.length > MAX_DOMAIN) return undefined;
-    return this.pageBrand(`WHERE domain = $1`, [domain]);
+    const brand = await this.pageBrand(`WHERE domain = $1`, [domain]);
+    this.recent.set(domain, brand ?? false);
+    return brand;
+  }
+
+  /** The host's brand as a page of the last minute read it, without reading (undefined when not known). */
+  lastKnown(hostname: string): PageBrand | undefined {
+    return this.recent.get(hostname.toLowerCase()) || undefined;
   }
 
   /** The brand of a school's own vanity domain (the first by name when it owns several), for its pages on the issuer's host. */
