@@ -238,7 +238,8 @@ describe('OAuth token endpoint and JWKS', () => {
     const rows: { use: string }[] = await app
       .get(DataSource)
       .query(`SELECT use FROM signing_keys WHERE status = 'active' ORDER BY use`);
-    expect(rows.map((r) => r.use)).toEqual(['access-token', 'oidc', 'webhook']);
+    // The SAML identity provider's key too: sign-in prepares it at boot (SignInWarmUp).
+    expect(rows.map((r) => r.use)).toEqual(['access-token', 'oidc', 'saml', 'webhook']);
   });
 
   it('publishes a JWKS whose key verifies issued tokens with an independent verifier (node:crypto)', async () => {
