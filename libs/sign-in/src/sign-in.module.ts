@@ -8,6 +8,7 @@ import { ClientAuthenticationsModule } from '@edu/rate-limit';
 import { SignInLogModule } from './log/sign-in-log.module';
 import { LtiModule } from './lti/lti.module';
 import { OidcController } from './oidc/oidc.controller';
+import { OidcInteractions } from './oidc/oidc-interactions';
 import { OidcProviderHost } from './oidc/oidc-provider.host';
 import { BrandController } from './ui/brand/brand.controller';
 import { BrandStore } from './ui/brand/brand-store';
@@ -37,6 +38,7 @@ import { UpstreamProviders } from './upstream/upstream-providers';
     IdentityMapper,
     SignInSharing,
     OidcProviderHost,
+    OidcInteractions,
     UpstreamClient,
     UpstreamLogins,
     UpstreamProviders,

@@ -5,7 +5,7 @@ import { subjectFor } from '../accounts/tenant-subject';
 import { SignInOutcomes } from '../log/sign-in-outcomes';
 import { LTI_COOKIE } from '../lti/lti-launches';
 import { LtiSignIns } from '../lti/lti-sign-ins';
-import { OidcProviderHost } from '../oidc/oidc-provider.host';
+import { OidcInteractions } from '../oidc/oidc-interactions';
 import { SignInEnv } from '../sign-in.env';
 import { SignInRepository } from '../sign-in.repository';
 import { cookieOf } from '../ui/cookies';
@@ -35,7 +35,7 @@ const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'tenant'];
 export class CompleteSignIn {
   constructor(
     private readonly env: SignInEnv,
-    private readonly host: OidcProviderHost,
+    private readonly oidc: OidcInteractions,
     private readonly repo: SignInRepository,
     private readonly sharing: SignInSharing,
     private readonly launches: LtiSignIns,
@@ -81,20 +81,13 @@ export class CompleteSignIn {
   }
 
   private async grant(req: Request, res: Response, it: Interaction, at: SignedInAt, userId: string): Promise<void> {
-    const provider = await this.host.provider();
     // The account is the person at this tenant: apps see a different `sub` at each school.
     const accountId = subjectFor(at.tenantId, userId);
-    const grant = new provider.Grant({ accountId, clientId: it.app.clientId });
     const requested = String(it.params.scope ?? 'openid').split(' ');
-    grant.addOIDCScope(requested.filter((s) => OIDC_SCOPES.includes(s)).join(' '));
-    const grantId = await grant.save();
+    const scope = requested.filter((s) => OIDC_SCOPES.includes(s)).join(' ');
+    const grantId = await this.oidc.grant(accountId, it.app.clientId, scope);
     const expiresAt = new Date(Date.now() + this.env.SIGNIN_REFRESH_TOKEN_TTL_SECONDS * 1000);
     await this.repo.recordGrant({ grantId, ...at, userId, appId: it.app.id, expiresAt });
-    await provider.interactionFinished(
-      req,
-      res,
-      { login: { accountId, amr: ['fed'] }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
+    await this.oidc.signedIn(req, res, accountId, grantId);
   }
 }

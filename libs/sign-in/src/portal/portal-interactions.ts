@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type Provider from 'oidc-provider';
 import { RefusalReason } from '../log/refusal-reason';
-import { OidcProviderHost } from '../oidc/oidc-provider.host';
+import { OidcInteractions } from '../oidc/oidc-interactions';
 import { SignInRepository } from '../sign-in.repository';
 import { problem, type Interaction, type Step } from './portal-steps';
 
@@ -12,24 +11,20 @@ const EXPIRED = 'This sign-in has expired';
 @Injectable()
 export class PortalInteractions {
   constructor(
-    private readonly host: OidcProviderHost,
+    private readonly oidc: OidcInteractions,
     private readonly repo: SignInRepository,
   ) {}
 
   /** The interaction this browser started (oidc-provider checks its interaction cookie). */
   async find(req: Request, res: Response, uid: string): Promise<Interaction | Step> {
-    const provider = await this.host.provider();
-    let details: Awaited<ReturnType<Provider['interactionDetails']>>;
-    try {
-      details = await provider.interactionDetails(req, res);
-    } catch {
+    const details = await this.oidc.details(req, res);
+    if (!details)
       return problem(
         400,
         EXPIRED,
         'This sign-in expired or was started in another browser. Go back to the app and sign in again.',
         RefusalReason.InteractionNotFound,
       );
-    }
     if (details.uid !== uid)
       return problem(
         400,
@@ -44,13 +39,7 @@ export class PortalInteractions {
   }
 
   /** Ends the authorization with `access_denied` (the person chose to go back). */
-  async abort(req: Request, res: Response): Promise<void> {
-    const provider = await this.host.provider();
-    await provider.interactionFinished(
-      req,
-      res,
-      { error: 'access_denied', error_description: 'the person did not complete the sign-in' },
-      { mergeWithLastSubmission: false },
-    );
+  abort(req: Request, res: Response): Promise<void> {
+    return this.oidc.abort(req, res);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RefusalReason } from '../log/refusal-reason';
 import { SignInSharing } from '../accounts/sign-in-sharing';
+import { OidcInteractions } from '../oidc/oidc-interactions';
 import { OidcProviderHost } from '../oidc/oidc-provider.host';
 import { SignInRepository } from '../sign-in.repository';
 import { samlAttributes } from './saml-attributes';
@@ -33,6 +34,7 @@ const NOT_AVAILABLE = samlProblem(
 export class SamlCompletionService {
   constructor(
     private readonly host: OidcProviderHost,
+    private readonly oidc: OidcInteractions,
     private readonly repo: SignInRepository,
     private readonly apps: SamlApps,
     private readonly credentials: SamlCredentials,
@@ -85,18 +87,8 @@ export class SamlCompletionService {
 
   /** The grant of a live code issued for /saml/complete, the code consumed (a replay finds it used). */
   private async consumeCode(value: string) {
-    const provider = await this.host.provider();
-    const code = await provider.AuthorizationCode.find(value).catch(() => undefined);
-    if (
-      !code ||
-      code.isExpired ||
-      (code as { consumed?: unknown }).consumed ||
-      code.redirectUri !== this.sso.completeUrl() ||
-      !code.grantId
-    )
-      return undefined;
-    await code.consume();
-    return this.repo.grant(code.grantId);
+    const grantId = await this.oidc.consumeCode(value, this.sso.completeUrl());
+    return grantId ? this.repo.grant(grantId) : undefined;
   }
 
   /**

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { OidcProviderHost } from './oidc-provider.host';
+
+/** The authorization a portal page is for, as the provider keeps it. */
+export interface InteractionDetails {
+  uid: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Every call the sign-in flows make into the OpenID Connect provider: they never hold the
+ * provider itself, so its API is used here only (with the host that builds it).
+ */
+@Injectable()
+export class OidcInteractions {
+  constructor(private readonly host: OidcProviderHost) {}
+
+  /** The interaction this browser started (the provider checks its interaction cookie); undefined when it has none. */
+  async details(req: Request, res: Response): Promise<InteractionDetails | undefined> {
+    const provider = await this.host.provider();
+    try {
+      const d = await provider.interactionDetails(req, res);
+      return { uid: d.uid, params: d.params };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Ends the authorization with `access_denied` (the person chose to go back). */
+  async abort(req: Request, res: Response): Promise<void> {
+    const provider = await this.host.provider();
+    await provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'the person did not complete the sign-in' },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  /** Stores a grant of `scope` for the account at the client; its id. */
+  async grant(accountId: string, clientId: string, scope: string): Promise<string> {
+    const provider = await this.host.provider();
+    const grant = new provider.Grant({ accountId, clientId });
+    grant.addOIDCScope(scope);
+    return grant.save();
+  }
+
+  /** Completes the authorization: the person signed in through a federated provider, with this grant. */
+  async signedIn(req: Request, res: Response, accountId: string, grantId: string): Promise<void> {
+    const provider = await this.host.provider();
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId, amr: ['fed'] }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  /**
+   * Consumes a live, unused code issued for `redirectUri` (a replay finds it used) and returns its
+   * grant id; undefined, and nothing consumed, for any other code.
+   */
+  async consumeCode(value: string, redirectUri: string): Promise<string | undefined> {
+    const provider = await this.host.provider();
+    const code = await provider.AuthorizationCode.find(value).catch(() => undefined);
+    const consumed = (code as { consumed?: unknown } | undefined)?.consumed;
+    if (!code || code.isExpired || consumed || code.redirectUri !== redirectUri || !code.grantId) return undefined;
+    await code.consume();
+    return code.grantId;
+  }
+}
