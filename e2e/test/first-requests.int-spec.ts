@@ -13,6 +13,7 @@ import {
   tokenRequest,
   type FirstAnswer,
 } from './first-requests';
+import { queuedRequest } from './http';
 import { buildServices, provisionDemo, startService, type ServiceProcess } from './processes';
 
 /** Rate limits and load shedding as a fresh `npm start` runs them: the code's defaults. */
@@ -122,17 +123,29 @@ describe('first requests after a fresh start on a busy machine', () => {
       const deadline = Date.now() + 10_000;
       while ((await inFlight(identity.url)) < 8 && Date.now() < deadline);
       identity.child.kill('SIGSTOP');
-      const queued = Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
-          i % 2
-            ? firstCall('token', `${identity.url}/oauth/token`, tokenRequest(DEMO.pulse, DEMO.district))
-            : firstCall('sign-in OIDC', oidcAuthUrl(identity.url)),
-        ),
+      const token = tokenRequest(DEMO.pulse, DEMO.district);
+      const queued = Array.from({ length: 12 }, (_, i) =>
+        i % 2
+          ? {
+              group: 'token',
+              ...queuedRequest(`${identity.url}/oauth/token`, {
+                method: 'POST',
+                headers: token.headers as Record<string, string>,
+                body: String(token.body),
+              }),
+            }
+          : { group: 'sign-in OIDC', ...queuedRequest(oidcAuthUrl(identity.url)) },
       );
-      // The stall itself (the process stopped), not a wait for something to happen.
-      await new Promise((r) => setTimeout(r, 2_500));
+      // The stall (the process stopped for 2.5 s), until every request is queued behind it at least.
+      await Promise.all([new Promise((r) => setTimeout(r, 2_500)), ...queued.map((q) => q.written)]);
       identity.child.kill('SIGCONT');
-      const answers = await queued;
+      const answers = await Promise.all(
+        queued.map(async ({ group, answer }) => {
+          const a = await answer;
+          const [retryAfter, contentType] = [a.headers.get('retry-after'), a.headers.get('content-type') ?? ''];
+          return { group, status: a.status, retryAfter, contentType, text: a.text };
+        }),
+      );
       expect(answers.map((a) => [a.group, a.status, a.retryAfter])).toEqual(answers.map((a) => [a.group, 503, '2']));
       for (const a of answers.filter((x) => x.group === 'token'))
         expect(JSON.parse(a.text)).toMatchObject({ error: 'temporarily_unavailable' });

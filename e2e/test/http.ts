@@ -1,4 +1,5 @@
 // HTTP calls the e2e specs make to the service processes.
+import { request } from 'node:http';
 
 /** A client-credentials token (HTTP Basic) from the identity process; fails the test unless it answers 200 with a token. */
 export async function clientToken(
@@ -36,4 +37,40 @@ export async function jsonCall<T = ReturnType<typeof JSON.parse>>(
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** A request's answer read in full. */
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * A request sent with node:http. `written` resolves once all of it is handed to the kernel: to a
+ * process that is stopped (SIGSTOP) it then waits in the socket's buffers, queued behind the
+ * stall, whatever the load on this machine. `answer` resolves with the response.
+ */
+export function queuedRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): { written: Promise<void>; answer: Promise<RawAnswer> } {
+  let onWritten!: () => void;
+  const written = new Promise<void>((resolve) => (onWritten = resolve));
+  const answer = new Promise<RawAnswer>((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('finish', onWritten);
+    req.on('error', reject);
+    req.end(init.body);
+  });
+  return { written, answer };
 }

@@ -3,6 +3,7 @@ import { ScopeCatalog } from '@edu/domain';
 import { createTestDatabase, sampleAlertMessage, untilClockReaches, World, type TestDatabase } from '@edu/testing';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '@edu/persistence';
+import { queuedRequest } from './http';
 import { startRedis, type RedisServer } from './infra';
 import { buildServices, startService, type ServiceProcess } from './processes';
 
@@ -345,12 +346,19 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
     const p = await partner();
     rosterB.child.kill('SIGSTOP');
     // More than the 8 requests at once the shedder takes as load (libs/http MIN_IN_FLIGHT): a stall alone is no overload.
-    const reads = Array.from({ length: 12 }, () => readOrgs(rosterB, p.token));
-    const ready = call(`${rosterB.url}/health/ready`);
-    // The stall itself (the process stopped), not a wait for something to happen.
-    await new Promise((r) => setTimeout(r, 2_500));
+    const reads = Array.from({ length: 12 }, () =>
+      queuedRequest(`${rosterB.url}/ims/oneroster/v1p1/orgs`, { headers: bearer(p.token) }),
+    );
+    const readiness = queuedRequest(`${rosterB.url}/health/ready`);
+    // The stall (the process stopped for 2.5 s), until every request is queued behind it at least.
+    await Promise.all([new Promise((r) => setTimeout(r, 2_500)), ...[...reads, readiness].map((q) => q.written)]);
     rosterB.child.kill('SIGCONT');
-    const answers = await Promise.all(reads);
+    const parsed = async ({ answer }: ReturnType<typeof queuedRequest>): Promise<Answer> => {
+      const a = await answer;
+      return { status: a.status, headers: a.headers, body: a.text ? JSON.parse(a.text) : undefined };
+    };
+    const answers = await Promise.all(reads.map(parsed));
+    const ready = parsed(readiness);
     // The first few are decided before the rest are read (and spend the read budget: 429 past it).
     expect(answers.filter((a) => ![200, 429, 503].includes(a.status))).toEqual([]);
     const shed = answers.filter((a) => a.status === 503);
