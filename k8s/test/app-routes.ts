@@ -32,15 +32,21 @@ function sourceFiles(dir: string, suffixes: string[]): string[] {
   return out.sort();
 }
 
+/** Feature libraries an app hosts: their controllers are the app's routes too. */
+const HOSTED_LIBS: Partial<Record<AppName, string[]>> = { identity: ['libs/sign-in/src'] };
+
 /**
  * The controller classes of an app: those its controller files export, and those its modules
- * register (controllers built by a factory, one class per OneRoster version, exist only there).
+ * register (controllers built by a factory, one class per OneRoster version, exist only there),
+ * in its own source and in the feature libraries it hosts.
  */
 function controllerClasses(app: AppName): Type[] {
   const found = new Set<Type>();
   // The roster sync worker is an entry point of the oneroster app with no controllers of its own.
   if (app === 'roster-sync') return [];
-  for (const file of sourceFiles(path.join(REPO_ROOT, 'apps', app, 'src'), ['.controller.ts', '.module.ts'])) {
+  const roots = [path.join('apps', app, 'src'), ...(HOSTED_LIBS[app] ?? [])];
+  const files = roots.flatMap((root) => sourceFiles(path.join(REPO_ROOT, root), ['.controller.ts', '.module.ts']));
+  for (const file of files) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const exported = require(file) as Record<string, unknown>;
     for (const value of Object.values(exported)) {
@@ -53,7 +59,7 @@ function controllerClasses(app: AppName): Type[] {
   return [...found];
 }
 
-/** Every route of an app's own controllers (exported by `*.controller.ts` or registered by `*.module.ts` under `apps/<app>/src`). */
+/** Every route of an app's controllers (exported by `*.controller.ts` or registered by `*.module.ts` under `apps/<app>/src` and the libraries it hosts). */
 export function appRoutes(app: AppName): AppRoute[] {
   return controllerClasses(app).flatMap((controller) =>
     controllerRoutes(controller).map((r) => ({ method: r.method, path: r.path, controller: controller.name })),
