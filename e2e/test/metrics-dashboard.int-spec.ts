@@ -379,6 +379,10 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
         webhook_queue_oldest_waiting_age_seconds: 'gauge',
         webhook_deliveries_deferred_total: 'counter',
         webhook_deliveries_requeued_total: 'counter',
+        webhook_endpoints_disabled_total: 'counter',
+        webhook_retry_after_total: 'counter',
+        webhook_deliveries_throttled_total: 'counter',
+        webhook_deliveries_held_total: 'counter',
       });
       expect(
         dispatcher.samples
@@ -444,6 +448,10 @@ describe('Grafana dashboard (k8s/monitoring/grafana-dashboard.json)', () => {
         'webhook_queue_oldest_waiting_age_seconds',
         'webhook_deliveries_deferred_total',
         'webhook_deliveries_requeued_total',
+        'webhook_endpoints_disabled_total',
+        'webhook_retry_after_total',
+        'webhook_deliveries_throttled_total',
+        'webhook_deliveries_held_total',
       ]) {
         expect(used).toContain(metric);
       }
