@@ -14,18 +14,6 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '../..');
 const PROJECT = /^(apps|libs)\/[^/]+\//;
 
-/**
- * Folder cycles known and not mended yet, each with what mends it. They are reported, not failed;
- * the check fails when one is mended (delete its entry) or when another folder joins it.
- */
-const WAITING = [
-  {
-    in: 'apps/alerts/src',
-    folders: ['deliveries', 'webhooks'],
-    mend: 'the delivery store module and enqueuer, used by messages and webhooks alike, move to a folder below both',
-  },
-];
-
 async function cruiseProductionCode() {
   const { cruise } = await import('dependency-cruiser');
   const config = require(path.join(ROOT, '.dependency-cruiser.js'));
@@ -111,19 +99,10 @@ function shortestCircle(members, pairs) {
   return [...members, start];
 }
 
-const waitingFor = (parent, members) => WAITING.find((w) => w.in === parent && w.folders.join() === members.join());
-
 function folderCycles(modules) {
   const lines = [];
-  const seen = new Set();
   for (const [parent, pairs] of [...siblingEdges(modules)].sort(([a], [b]) => a.localeCompare(b))) {
     for (const members of circles(pairs)) {
-      const waiting = waitingFor(parent, members);
-      if (waiting) {
-        seen.add(waiting);
-        console.warn(`warn  known folder cycle in ${parent}/: ${members.join(', ')} (to mend: ${waiting.mend})`);
-        continue;
-      }
       const circle = shortestCircle(members, pairs);
       lines.push(`error no-folder-cycle: in ${parent}/: ${circle.join(' -> ')}`);
       for (let i = 0; i + 1 < circle.length; i++)
@@ -131,8 +110,6 @@ function folderCycles(modules) {
       if (members.length > circle.length - 1) lines.push(`    (the circle also takes in: ${members.join(', ')})`);
     }
   }
-  for (const w of WAITING.filter((x) => !seen.has(x)))
-    lines.push(`error known-cycle-gone: ${w.in}/: ${w.folders.join(', ')} no longer form this cycle: delete its entry`);
   return lines;
 }
 

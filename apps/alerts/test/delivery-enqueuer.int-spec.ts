@@ -5,8 +5,8 @@ import { DataSource } from 'typeorm';
 import { PersistenceModule, WebhookDeliveriesRepository } from '@edu/persistence';
 import { DeliveryQueue, QueueModule } from '@edu/queue';
 import { createTestDatabase, testRedis, type TestDatabase } from '@edu/testing';
-import { DeliveryEnqueuer } from '../src/deliveries/delivery-enqueuer';
-import { DeliveryStoreModule } from '../src/deliveries/delivery-store.module';
+import { DeliveryEnqueuer } from '../src/delivery-store/delivery-enqueuer';
+import { DeliveryStoreModule } from '../src/delivery-store/delivery-store.module';
 
 /** A Redis that accepts connections and never answers, as a stuck one does. */
 async function silentRedis(): Promise<{ url: string; close(): Promise<void> }> {

@@ -3,7 +3,7 @@ import { AlertSharingModule } from '../sharing/alert-sharing.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesService } from './deliveries.service';
-import { DeliveryStoreModule } from './delivery-store.module';
+import { DeliveryStoreModule } from '../delivery-store/delivery-store.module';
 
 @Module({
   imports: [WebhooksModule, DeliveryStoreModule, AlertSharingModule],

@@ -13,7 +13,7 @@ import { payloadPurged } from '../retention/payload-purged';
 import { AlertsEnv } from '../config/alerts.env';
 import { AlertSharing } from '../sharing/alert-sharing';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { DeliveryEnqueuer } from './delivery-enqueuer';
+import { DeliveryEnqueuer } from '../delivery-store/delivery-enqueuer';
 import { toAttemptView, toDeliveryView, type AttemptView, type DeliveryView } from './delivery.view';
 import type { ListDeliveriesQuery } from './dto/deliveries.dto';
 

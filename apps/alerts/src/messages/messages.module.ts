@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MetricsModule } from '@edu/http';
-import { DeliveryStoreModule } from '../deliveries/delivery-store.module';
+import { DeliveryStoreModule } from '../delivery-store/delivery-store.module';
 import { AlertSharingModule } from '../sharing/alert-sharing.module';
 import { AlertMessageRepository } from './alert-message.repository';
 import { AlertsMetrics } from './alerts.metrics';

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { ApiError, isUuid, type Principal } from '@edu/domain';
 import { purgedMessageState, WebhookDeliveriesRepository } from '@edu/persistence';
 import { payloadPurged } from '../retention/payload-purged';
-import { DeliveryEnqueuer } from '../deliveries/delivery-enqueuer';
+import { DeliveryEnqueuer } from '../delivery-store/delivery-enqueuer';
 import { AlertSharing, type MessagePeople } from '../sharing/alert-sharing';
 import { peopleNamed } from '../sharing/message-people';
 import { AlertsAccess } from '../tenancy/alerts-access';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
-import { DeliveryStoreModule } from '../deliveries/delivery-store.module';
+import { DeliveryStoreModule } from '../delivery-store/delivery-store.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { PortalSessionsController } from './portal-sessions.controller';
 import { PortalSessions } from './portal-sessions';

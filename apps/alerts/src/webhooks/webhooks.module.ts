@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DeliveryStoreModule } from '../deliveries/delivery-store.module';
+import { DeliveryStoreModule } from '../delivery-store/delivery-store.module';
 import { WebhookKinds } from './webhook-kinds';
 import { WebhookSecretIssuer } from './webhook-secrets';
 import { WebhookRepository } from './webhook.repository';

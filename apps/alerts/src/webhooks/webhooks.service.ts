@@ -3,7 +3,7 @@ import { webhookTargetPolicy } from '@edu/config';
 import { ApiError, ApiErrorCode, webhookTargetProblem, type Principal, type WebhookTargetPolicy } from '@edu/domain';
 import type { WebhookEntity } from '@edu/persistence';
 import { AlertsEnv } from '../config/alerts.env';
-import { DeliveryEnqueuer } from '../deliveries/delivery-enqueuer';
+import { DeliveryEnqueuer } from '../delivery-store/delivery-enqueuer';
 import { AlertsAccess } from '../tenancy/alerts-access';
 import type {
   CreateWebhookDto,
