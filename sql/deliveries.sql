@@ -32,6 +32,16 @@ SELECT gen_random_uuid(), d.tenant_id, w.app_id, d.webhook_id, d.message_id, w.t
  ORDER BY d.finished_at, d.id
 RETURNING id;
 
+-- libs/persistence/src/deliveries/delivery-sql.ts: cancelOpenDeliveriesSql
+UPDATE webhook_deliveries d SET status = 'cancelled', reason = NULL, finished_at = now(), due_at = NULL
+WHERE (${where}) AND d.status IN ${UNSENT_DELIVERY_STATUSES_SQL}
+RETURNING d.id;
+
+-- libs/persistence/src/deliveries/delivery-sql.ts: holdOpenDeliveriesSql
+UPDATE webhook_deliveries d SET status = 'held', reason = 'webhook_disabled', due_at = NULL
+WHERE (${where}) AND d.status IN ${OPEN_DELIVERY_STATUSES_SQL} AND d.trigger <> 'test'
+RETURNING d.id;
+
 -- libs/persistence/src/deliveries/delivery-sql.ts: MARK_ENQUEUED_SQL
 UPDATE webhook_deliveries SET enqueued_at = now() WHERE id = ANY($1::uuid[]) AND enqueued_at IS NULL;
 
@@ -85,12 +95,30 @@ ON CONFLICT (delivery_id, attempt_number) DO UPDATE SET
   kid = EXCLUDED.kid, request_bytes = EXCLUDED.request_bytes, response_status = EXCLUDED.response_status, error_code = EXCLUDED.error_code,
   error_message = EXCLUDED.error_message, response_excerpt = EXCLUDED.response_excerpt, worker_id = EXCLUDED.worker_id;
 
+-- libs/persistence/src/deliveries/outcome-sql.ts: applyOutcomes
+UPDATE webhook_deliveries d SET
+   status = CASE WHEN d.status = 'cancelled' THEN d.status ELSE o.status END,
+   reason = CASE WHEN d.status = 'cancelled' THEN d.reason END,
+   attempt_count = GREATEST(d.attempt_count, o.attempt_number),
+   due_at = CASE WHEN d.status = 'cancelled' THEN NULL ELSE o.due_at END,
+   last_status_code = o.response_status,
+   last_error_code = o.error_code,
+   first_attempt_at = COALESCE(d.first_attempt_at, o.started_at),
+   finished_at = CASE WHEN o.status = 'awaiting_retry' AND d.status <> 'cancelled' THEN NULL ELSE COALESCE(d.finished_at, now()) END
+ FROM unnest($1::uuid[], $2::text[], $3::smallint[], $4::timestamptz[], $5::smallint[], $6::text[], $7::timestamptz[])
+      AS o(id, status, attempt_number, due_at, response_status, error_code, started_at)
+WHERE d.id = o.id;
+
 -- libs/persistence/src/deliveries/outcome-sql.ts: flagUndeliverableMessages
 UPDATE alert_messages SET undeliverable_at = now() WHERE id = ANY($1::uuid[]) AND undeliverable_at IS NULL;
 
 -- libs/persistence/src/deliveries/payload-retention.ts: EXPIRE_UNSENT_OF_MESSAGES
 UPDATE webhook_deliveries SET status = 'expired', reason = 'payload_purged', due_at = NULL, finished_at = now()
-WHERE message_id = ANY($1::uuid[]) AND status IN ${UNSENT_DELIVERY_STATUSES_SQL} RETURNING id;
+WHERE message_id = ANY($1::uuid[]) AND tenant_id = $2 AND status IN ${UNSENT_DELIVERY_STATUSES_SQL} RETURNING id;
+
+-- libs/persistence/src/deliveries/payload-retention.ts: FORGET_ANSWERS_OF_MESSAGES
+UPDATE webhook_delivery_attempts a SET response_excerpt = NULL
+FROM webhook_deliveries d WHERE a.delivery_id = d.id AND d.message_id = ANY($1::uuid[]) AND d.tenant_id = $2 AND a.response_excerpt IS NOT NULL;
 
 -- libs/persistence/src/deliveries/payload-retention.ts: tenantRetentions
 SELECT t.id AS tenant_id, COALESCE(s.delivery_payload_retention_days, $1)::int AS days
@@ -98,7 +126,7 @@ FROM tenants t LEFT JOIN tenant_delivery_settings s ON s.tenant_id = t.id ORDER 
 
 -- libs/persistence/src/deliveries/payload-retention.ts: purgeMessages
 UPDATE alert_messages SET recipient = '{}'::jsonb, alerts = '[]'::json, payload_purged_at = now()
-WHERE id = ANY($1::uuid[]) AND payload_purged_at IS NULL RETURNING id;
+WHERE id = ANY($1::uuid[]) AND tenant_id = $2 AND payload_purged_at IS NULL RETURNING id;
 
 -- libs/persistence/src/deliveries/payload-retention.ts: purgeTenantBatch.due
 SELECT id FROM alert_messages WHERE tenant_id = $1 AND payload_purged_at IS NULL
@@ -106,13 +134,25 @@ SELECT id FROM alert_messages WHERE tenant_id = $1 AND payload_purged_at IS NULL
 ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED;
 
 -- libs/persistence/src/deliveries/payload-retention.ts: purgeTenantBatch
-UPDATE webhook_delivery_attempts SET response_excerpt = NULL WHERE delivery_id = ANY($1::uuid[]) AND response_excerpt IS NOT NULL;
+UPDATE webhook_deliveries d SET event = NULL,
+      status = CASE WHEN d.status IN ${UNSENT_DELIVERY_STATUSES_SQL} THEN 'expired' ELSE d.status END,
+      reason = CASE WHEN d.status IN ${UNSENT_DELIVERY_STATUSES_SQL} THEN 'payload_purged' ELSE d.reason END,
+      due_at = CASE WHEN d.status IN ${UNSENT_DELIVERY_STATUSES_SQL} THEN NULL ELSE d.due_at END,
+      finished_at = COALESCE(d.finished_at, now())
+WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE tenant_id = $1 AND event IS NOT NULL
+                  AND created_at < now() - $2::int * interval '1 day'
+                ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+RETURNING d.id, d.status;
+
+-- libs/persistence/src/deliveries/payload-retention.ts: purgeTenantBatch
+UPDATE webhook_delivery_attempts a SET response_excerpt = NULL
+FROM webhook_deliveries d WHERE a.delivery_id = d.id AND d.id = ANY($1::uuid[]) AND d.tenant_id = $2 AND a.response_excerpt IS NOT NULL;
 
 -- libs/persistence/src/deliveries/payload-retention.ts: expungeMessagePayload
 SELECT payload_purged_at FROM alert_messages WHERE id = $1 AND tenant_id = $2 FOR UPDATE;
 
 -- libs/persistence/src/deliveries/payload-retention.ts: expungeMessagePayload
-SELECT payload_purged_at FROM alert_messages WHERE id = $1;
+SELECT payload_purged_at FROM alert_messages WHERE id = $1 AND tenant_id = $2;
 
 -- libs/persistence/src/deliveries/payload-retention.ts: purgedMessageState
 SELECT m.payload_purged_at IS NOT NULL AS purged,
@@ -166,7 +206,7 @@ SELECT gen_random_uuid(), $1, w.app_id, w.id, m.id, w.type, 'message',
 RETURNING id, message_id, status;
 
 -- libs/persistence/src/deliveries/webhook-deliveries.repository.ts: WebhookDeliveriesRepository.fanOutSizes.rows
-SELECT message_id, count(*)::int AS n FROM webhook_deliveries WHERE message_id = ANY($1::uuid[]) AND trigger = 'message' AND status <> 'withheld' GROUP BY message_id;
+SELECT message_id, count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND message_id = ANY($2::uuid[]) AND trigger = 'message' AND status <> 'withheld' GROUP BY message_id;
 
 -- libs/persistence/src/deliveries/webhook-deliveries.repository.ts: WebhookDeliveriesRepository.releaseHeld
 UPDATE webhook_deliveries SET status = 'pending', reason = NULL, due_at = now()

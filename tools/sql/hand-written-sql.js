@@ -20,7 +20,8 @@ const SNAPSHOTS = {
   'sql/deliveries.sql': ['libs/persistence/src/deliveries'],
 };
 
-const STATEMENT = /^\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/i;
+const STATEMENT =
+  /^\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+(?:\w+\s+)?SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/i;
 
 function sourceFiles(dir) {
   const out = [];

@@ -86,7 +86,7 @@ export class DeliveriesService {
   ): Promise<DeliveryView & { attempts: AttemptView[] }> {
     const { tenantId, hook } = await this.webhooks.owned(who, webhookId);
     const delivery = await this.find(tenantId, hook.id, deliveryId);
-    const attempts = await this.deliveries.attempts(delivery.id);
+    const attempts = await this.deliveries.attempts(tenantId, delivery.id);
     return { ...toDeliveryView(delivery), attempts: attempts.map(toAttemptView) };
   }
 
@@ -133,7 +133,7 @@ export class DeliveriesService {
       await new Promise((r) => setTimeout(r, POLL_MS));
       current = (await this.deliveries.find(tenantId, hook.id, created.id)) ?? current;
     }
-    const attempts = await this.deliveries.attempts(created.id);
+    const attempts = await this.deliveries.attempts(tenantId, created.id);
     const attempt = attempts[attempts.length - 1];
     return {
       delivery_id: created.id,

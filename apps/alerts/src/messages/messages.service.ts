@@ -75,6 +75,7 @@ export class MessagesService {
       );
       const existingFanOut = await this.deliveries.fanOutSizes(
         em,
+        tenantId,
         existing.map((e) => e.messageId),
       );
       const deliveries = await this.deliveries.fanOut(

@@ -48,7 +48,10 @@ export class PortalReader {
       this.webhooks.list(who),
     ]);
     const pages = await Promise.all(hooks.map((h) => this.deliveries.list(who, h.webhook_id, { limit: RECENT })));
-    const attempts = await this.store.attemptsOf(pages.flatMap((p) => p.deliveries.map((d) => d.delivery_id)));
+    const attempts = await this.store.attemptsOf(
+      s.tenantId,
+      pages.flatMap((p) => p.deliveries.map((d) => d.delivery_id)),
+    );
     const of = (id: string) => attempts.filter((a) => a.deliveryId === id).map(toAttemptView);
     return {
       appName: app?.name ?? 'Your app',

@@ -9,12 +9,12 @@ export interface PurgeCount {
   expired: number;
 }
 
-/** Deliveries of these messages (`$1`) that never finished sending end `expired` (their payload is gone). */
+/** Deliveries of these messages (`$1`) of the tenant (`$2`) that never finished sending end `expired` (their payload is gone). */
 const EXPIRE_UNSENT_OF_MESSAGES = `UPDATE webhook_deliveries SET status = 'expired', reason = 'payload_purged', due_at = NULL, finished_at = now()
-  WHERE message_id = ANY($1::uuid[]) AND status IN ${UNSENT_DELIVERY_STATUSES_SQL} RETURNING id`;
+  WHERE message_id = ANY($1::uuid[]) AND tenant_id = $2 AND status IN ${UNSENT_DELIVERY_STATUSES_SQL} RETURNING id`;
 /** The receivers' answers to deliveries of these messages go too: they may echo what was sent. */
 const FORGET_ANSWERS_OF_MESSAGES = `UPDATE webhook_delivery_attempts a SET response_excerpt = NULL
-  FROM webhook_deliveries d WHERE a.delivery_id = d.id AND d.message_id = ANY($1::uuid[]) AND a.response_excerpt IS NOT NULL`;
+  FROM webhook_deliveries d WHERE a.delivery_id = d.id AND d.message_id = ANY($1::uuid[]) AND d.tenant_id = $2 AND a.response_excerpt IS NOT NULL`;
 
 /** Every tenant of this database with its retention (the default when it set none). */
 export function tenantRetentions(ds: DataSource): Promise<{ tenant_id: string; days: number }[]> {
@@ -26,16 +26,20 @@ export function tenantRetentions(ds: DataSource): Promise<{ tenant_id: string; d
 }
 
 /** Purges messages (`ids` of the tenant) in one transaction: payload emptied, unsent deliveries expired, answers forgotten. */
-async function purgeMessages(em: EntityManager, ids: string[]): Promise<{ messages: number; expired: number }> {
+async function purgeMessages(
+  em: EntityManager,
+  tenantId: string,
+  ids: string[],
+): Promise<{ messages: number; expired: number }> {
   if (ids.length === 0) return { messages: 0, expired: 0 };
   const [purged]: [{ id: string }[], number] = await em.query(
     `UPDATE alert_messages SET recipient = '{}'::jsonb, alerts = '[]'::json, payload_purged_at = now()
-      WHERE id = ANY($1::uuid[]) AND payload_purged_at IS NULL RETURNING id`,
-    [ids],
+      WHERE id = ANY($1::uuid[]) AND tenant_id = $2 AND payload_purged_at IS NULL RETURNING id`,
+    [ids, tenantId],
   );
   const done = purged.map((r) => r.id);
-  const [expired]: [unknown[], number] = await em.query(EXPIRE_UNSENT_OF_MESSAGES, [done]);
-  await em.query(FORGET_ANSWERS_OF_MESSAGES, [done]);
+  const [expired]: [unknown[], number] = await em.query(EXPIRE_UNSENT_OF_MESSAGES, [done, tenantId]);
+  await em.query(FORGET_ANSWERS_OF_MESSAGES, [done, tenantId]);
   return { messages: done.length, expired: expired.length };
 }
 
@@ -58,6 +62,7 @@ export async function purgeTenantBatch(
     );
     const { messages, expired } = await purgeMessages(
       em,
+      tenantId,
       due.map((r) => r.id),
     );
     const [events]: [{ id: string; status: string }[], number] = await em.query(
@@ -74,8 +79,9 @@ export async function purgeTenantBatch(
     );
     if (events.length)
       await em.query(
-        `UPDATE webhook_delivery_attempts SET response_excerpt = NULL WHERE delivery_id = ANY($1::uuid[]) AND response_excerpt IS NOT NULL`,
-        [events.map((e) => e.id)],
+        `UPDATE webhook_delivery_attempts a SET response_excerpt = NULL
+           FROM webhook_deliveries d WHERE a.delivery_id = d.id AND d.id = ANY($1::uuid[]) AND d.tenant_id = $2 AND a.response_excerpt IS NOT NULL`,
+        [events.map((e) => e.id), tenantId],
       );
     return { messages, events: events.length, expired: expired + events.filter((e) => e.status === 'expired').length };
   });
@@ -96,10 +102,10 @@ export async function expungeMessagePayload(
       [messageId, tenantId],
     );
     if (!row) return undefined;
-    const { expired } = row.payload_purged_at ? { expired: 0 } : await purgeMessages(em, [messageId]);
+    const { expired } = row.payload_purged_at ? { expired: 0 } : await purgeMessages(em, tenantId, [messageId]);
     const [after]: { payload_purged_at: Date }[] = await em.query(
-      `SELECT payload_purged_at FROM alert_messages WHERE id = $1`,
-      [messageId],
+      `SELECT payload_purged_at FROM alert_messages WHERE id = $1 AND tenant_id = $2`,
+      [messageId, tenantId],
     );
     return { purgedAt: after.payload_purged_at, expired };
   });

@@ -139,7 +139,7 @@ describe('deliveries module (PostgreSQL)', () => {
     await delivery(randomUUID(), m1, 'delivered');
     await delivery(hook, m1, 'pending', 'redeliver');
     await delivery(hook, m2, 'pending');
-    const sizes = await ds.transaction((em) => deliveries.fanOutSizes(em, [m1, m2, m3]));
+    const sizes = await ds.transaction((em) => deliveries.fanOutSizes(em, tenantId, [m1, m2, m3]));
     expect(Object.fromEntries(sizes)).toEqual({ [m1]: 2, [m2]: 1 });
 
     await deliveries.markEnqueued([first]);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
   WebhookDeliveryAttemptEntity,
+  WebhookDeliveryEntity,
   type DeliveryStatus,
-  type WebhookDeliveryEntity,
   type WebhookType,
 } from '../entities';
 import type { ColumnsOf } from './columns-of';
@@ -95,19 +95,23 @@ export class WebhookDeliveriesRepository {
     return rows[0];
   }
 
-  /** The delivery's attempts, first first. */
-  attempts(deliveryId: string): Promise<WebhookDeliveryAttemptEntity[]> {
-    return this.ds
-      .getRepository(WebhookDeliveryAttemptEntity)
-      .find({ where: { deliveryId }, order: { attemptNumber: 'ASC' } });
+  /** The attempts of the tenant's delivery, first first. */
+  attempts(tenantId: string, deliveryId: string): Promise<WebhookDeliveryAttemptEntity[]> {
+    return this.attemptsOf(tenantId, [deliveryId]);
   }
 
-  /** The attempts of several deliveries, each delivery's first first (the portal shows a page of them). */
-  attemptsOf(deliveryIds: string[]): Promise<WebhookDeliveryAttemptEntity[]> {
+  /** The attempts of several of the tenant's deliveries, each delivery's first first (the portal shows a page of them). */
+  attemptsOf(tenantId: string, deliveryIds: string[]): Promise<WebhookDeliveryAttemptEntity[]> {
     if (deliveryIds.length === 0) return Promise.resolve([]);
+    // Attempts carry no tenant of their own: their delivery's says whose they are.
     return this.ds
       .getRepository(WebhookDeliveryAttemptEntity)
-      .find({ where: { deliveryId: In(deliveryIds) }, order: { deliveryId: 'ASC', attemptNumber: 'ASC' } });
+      .createQueryBuilder('a')
+      .innerJoin(WebhookDeliveryEntity, 'd', 'd.id = a.deliveryId AND d.tenantId = :tenantId', { tenantId })
+      .where('a.deliveryId IN (:...deliveryIds)', { deliveryIds })
+      .orderBy('a.deliveryId', 'ASC')
+      .addOrderBy('a.attemptNumber', 'ASC')
+      .getMany();
   }
 
   /** A new delivery of the same message to the same webhook, with a schedule of its own. */
@@ -180,12 +184,12 @@ export class WebhookDeliveriesRepository {
     return rows.map((r) => ({ deliveryId: r.id, messageId: r.message_id, status: r.status }));
   }
 
-  /** How many deliveries to send the fan-out of each message made, withheld ones not counted (messages without any are absent). */
-  async fanOutSizes(em: EntityManager, messageIds: string[]): Promise<Map<string, number>> {
+  /** How many deliveries to send the fan-out of each of the tenant's messages made, withheld ones not counted (messages without any are absent). */
+  async fanOutSizes(em: EntityManager, tenantId: string, messageIds: string[]): Promise<Map<string, number>> {
     if (messageIds.length === 0) return new Map();
     const rows: { message_id: string; n: number }[] = await em.query(
-      `SELECT message_id, count(*)::int AS n FROM webhook_deliveries WHERE message_id = ANY($1::uuid[]) AND trigger = 'message' AND status <> 'withheld' GROUP BY message_id`,
-      [messageIds],
+      `SELECT message_id, count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND message_id = ANY($2::uuid[]) AND trigger = 'message' AND status <> 'withheld' GROUP BY message_id`,
+      [tenantId, messageIds],
     );
     return new Map(rows.map((r) => [r.message_id, r.n]));
   }
