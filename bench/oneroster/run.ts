@@ -41,6 +41,7 @@ import { deployBenchApp } from './apps';
 import { deployClassShared, SHARED_CLASSES, type SharedDeployment } from './sharing';
 import { importWithoutEvents, readFeed } from './events';
 import { BenchIssuer } from './issuer';
+import { baselineP99, evaluateTargets, type RunResult, type TargetCheck } from './targets';
 import {
   createPartners,
   partnerHeaders,
@@ -155,21 +156,6 @@ interface Scenario {
   headers?: Record<string, string>;
   /** A status other than 2xx that counts as success (304 for revalidation). */
   expect?: number;
-}
-
-interface RunResult {
-  scenario: string;
-  connections: number;
-  requestsPerSecond: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-  /** CPU time of the server answering (service or baseline process, not PostgreSQL) per request, µs. */
-  serverCpuUs?: number;
 }
 
 async function run(
@@ -677,8 +663,7 @@ function report(
   syncs: SyncResult[],
   started: number,
 ): void {
-  const targets = evaluate(results, loaded.imported.rowsPerSecond);
-  targets.push(...feedTargets(loaded.imported, loaded.feed));
+  const targets = evaluateTargets(results, loaded.imported, loaded.feed);
   const output = {
     when: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
@@ -742,111 +727,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** The change feed's targets: an import with events at >= 0.9 x one without, the feed read at >= 20,000 events/s. */
-function feedTargets(imp: ImportFigures, feed?: { perSecond: number }): TargetCheck[] {
-  const out: TargetCheck[] = [];
-  if (imp.withoutEventsRowsPerSecond) {
-    const ratio = imp.rowsPerSecond / imp.withoutEventsRowsPerSecond;
-    out.push({
-      target: 'import with the change feed >= 0.9 x without',
-      measured: `${ratio.toFixed(2)} x (${imp.rowsPerSecond} vs ${imp.withoutEventsRowsPerSecond} rows/s)`,
-      met: ratio >= 0.9,
-    });
-  }
-  if (feed)
-    out.push({
-      target: 'change feed read >= 20,000 events/s',
-      measured: `${feed.perSecond} events/s`,
-      met: feed.perSecond >= 20_000,
-    });
-  return out;
-}
-
-interface TargetCheck {
-  target: string;
-  measured: string;
-  met: boolean;
-}
-
-function evaluate(results: RunResult[], importRowsPerSecond: number): TargetCheck[] {
-  const checks: TargetCheck[] = [];
-  const byConn = new Map<number, RunResult[]>();
-  for (const r of results) byConn.set(r.connections, [...(byConn.get(r.connections) ?? []), r]);
-  for (const [connections, list] of byConn) {
-    const baseline = list.filter((r) => r.scenario.startsWith('baseline'));
-    const baselineRps = baseline.reduce((a, r) => a + r.requestsPerSecond, 0) / Math.max(1, baseline.length);
-    const page1 = list.find((r) => r.scenario.startsWith('users page 1'));
-    const deep = list.find((r) => r.scenario.startsWith('users offset'));
-    if (page1) {
-      const ratio = page1.requestsPerSecond / baselineRps;
-      checks.push({
-        target: `page-1 req/s >= 0.85 x baseline @${connections}`,
-        measured: `${ratio.toFixed(2)} x (${page1.requestsPerSecond} vs ${baselineRps.toFixed(1)})`,
-        met: ratio >= 0.85,
-      });
-    }
-    for (const [twin, plain] of [
-      ['class-shared: users page 1', 'users page 1'],
-      ['class-shared: /classes/{id}/students', '/classes/{id}/students'],
-    ] as const) {
-      const a = list.find((r) => r.scenario.startsWith(twin));
-      const b = list.find((r) => r.scenario.startsWith(plain));
-      if (a && b) {
-        const ratio = a.requestsPerSecond / b.requestsPerSecond;
-        checks.push({
-          target: `${twin} req/s >= 0.95 x unshared @${connections}`,
-          measured: `${ratio.toFixed(2)} x (${a.requestsPerSecond} vs ${b.requestsPerSecond})`,
-          met: ratio >= 0.95,
-        });
-      }
-    }
-    for (const [v12, v11] of [
-      ['v1.2 users page 1', 'users page 1'],
-      ['v1.2 /classes/{id}/students', '/classes/{id}/students'],
-    ] as const) {
-      const a = list.find((r) => r.scenario.startsWith(v12));
-      const b = list.find((r) => r.scenario.startsWith(v11));
-      if (a && b) {
-        const ratio = a.requestsPerSecond / b.requestsPerSecond;
-        checks.push({
-          target: `${v12} req/s >= 0.95 x v1.1 @${connections}`,
-          measured: `${ratio.toFixed(2)} x (${a.requestsPerSecond} vs ${b.requestsPerSecond})`,
-          met: ratio >= 0.95,
-        });
-      }
-    }
-    if (page1 && deep) {
-      const ratio = deep.p50 / Math.max(page1.p50, 1e-9);
-      checks.push({
-        target: `deep-offset p50 <= 2 x page-1 p50 @${connections}`,
-        measured: `${ratio.toFixed(2)} x (${deep.p50} vs ${page1.p50} ms)`,
-        met: ratio <= 2,
-      });
-    }
-    if (connections === 8) {
-      for (const r of list.filter((x) => !x.scenario.startsWith('baseline'))) {
-        checks.push({ target: `p99 < 50 ms @8: ${r.scenario}`, measured: `${r.p99} ms`, met: r.p99 < 50 });
-      }
-    }
-    if (baseline.length === 2) {
-      const [a, b] = baseline as [RunResult, RunResult];
-      const spread =
-        Math.abs(a.requestsPerSecond - b.requestsPerSecond) / Math.max(a.requestsPerSecond, b.requestsPerSecond);
-      checks.push({
-        target: `(noise) baseline before/after spread @${connections}`,
-        measured: `${(spread * 100).toFixed(1)} %`,
-        met: true,
-      });
-    }
-  }
-  checks.push({
-    target: 'import >= 50,000 rows/s',
-    measured: `${importRowsPerSecond} rows/s`,
-    met: importRowsPerSecond >= 50_000,
-  });
-  return checks;
-}
-
 function printTable(
   results: RunResult[],
   imp: { rows: number; seconds: number; rowsPerSecond: number; copyReference?: CopyReference },
@@ -865,7 +745,22 @@ function printTable(
   );
   if (imp.copyReference) for (const line of describeCopyReference(imp.copyReference)) lines.push(`  ${line}`);
   lines.push('');
-  const head = ['run', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'server CPU µs/req'];
+  const head = [
+    'run',
+    'conns',
+    'req/s',
+    'p50 ms',
+    'p90 ms',
+    'p99 ms',
+    'p99/base',
+    'max ms',
+    'non-2xx',
+    'server CPU µs/req',
+  ];
+  const p99Ratio = (r: RunResult) => {
+    const base = baselineP99(results, r.connections);
+    return base ? `${(r.p99 / base).toFixed(2)} x` : '';
+  };
   const rows = results.map((r) => [
     r.scenario,
     String(r.connections),
@@ -873,6 +768,7 @@ function printTable(
     String(r.p50),
     String(r.p90),
     String(r.p99),
+    p99Ratio(r),
     String(r.max),
     String(r.non2xx + r.errors),
     r.serverCpuUs === undefined ? '' : String(r.serverCpuUs),
