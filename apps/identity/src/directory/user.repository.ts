@@ -42,16 +42,16 @@ export class UserRepository {
   }
 
   /**
-   * Removes identifiers at a deleted tenant provider. Only records of the provider's own tenant
-   * can hold them (identifiers are checked against the writing tenant's providers).
+   * Removes identifiers at a deleted tenant provider from the tenant's records. Only records of the
+   * provider's own tenant can hold them (identifiers are checked against the writing tenant's providers).
    */
-  async removeIdentifiersOf(idpId: string, m: EntityManager): Promise<void> {
+  async removeIdentifiersOf(tenantId: string, idpId: string, m: EntityManager): Promise<void> {
     await m.query(
       `UPDATE tenant_users
           SET idp_identifiers = COALESCE((SELECT jsonb_agg(i.e ORDER BY i.n) FROM jsonb_array_elements(idp_identifiers) WITH ORDINALITY AS i(e, n) WHERE i.e->>'idp_id' <> $1), '[]'::jsonb),
               updated_at = now()
-        WHERE idp_identifiers @> jsonb_build_array(jsonb_build_object('idp_id', $1::text))`,
-      [idpId],
+        WHERE tenant_id = $2 AND idp_identifiers @> jsonb_build_array(jsonb_build_object('idp_id', $1::text))`,
+      [idpId, tenantId],
     );
   }
 }

@@ -93,7 +93,7 @@ export class IdentityProvidersService {
       if (!current) throw ApiError.notFound('Identity provider');
       const allowing = await this.constituencies.referencing(tenantId, id, m);
       if (allowing.length) throw conflict(`The identity provider is allowed by constituencies: ${allowing.join(', ')}`);
-      await this.users.removeIdentifiersOf(id, m);
+      await this.users.removeIdentifiersOf(tenantId, id, m);
       await this.providers.delete(tenantId, id, m);
     });
   }

@@ -2,21 +2,24 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DeploymentSharingEntity, type StoredSharingSpec } from '@edu/persistence';
 
-/** `deployment_sharing` and `sharing_versions`, owned here: written by the sharing API only. */
+/**
+ * `deployment_sharing` and `sharing_versions`, owned here: written by the sharing API only. Every
+ * statement names the deployment's tenant beside the deployment.
+ */
 @Injectable()
 export class DeploymentSharingRepository {
   /** The deployment's sharing row, locked until the transaction ends (one writer at a time). */
-  lockedFind(m: EntityManager, deploymentId: string): Promise<DeploymentSharingEntity | null> {
+  lockedFind(m: EntityManager, tenantId: string, deploymentId: string): Promise<DeploymentSharingEntity | null> {
     return m
       .getRepository(DeploymentSharingEntity)
       .createQueryBuilder('s')
       .setLock('pessimistic_write')
-      .where('s.deployment_id = :deploymentId', { deploymentId })
+      .where('s.deployment_id = :deploymentId AND s.tenant_id = :tenantId', { deploymentId, tenantId })
       .getOne();
   }
 
-  find(m: EntityManager, deploymentId: string): Promise<DeploymentSharingEntity | null> {
-    return m.getRepository(DeploymentSharingEntity).findOneBy({ deploymentId });
+  find(m: EntityManager, tenantId: string, deploymentId: string): Promise<DeploymentSharingEntity | null> {
+    return m.getRepository(DeploymentSharingEntity).findOneBy({ deploymentId, tenantId });
   }
 
   /** Creates the row when missing (concurrent creators: one inserts, the others find it). */
@@ -30,14 +33,25 @@ export class DeploymentSharingRepository {
       .execute();
   }
 
-  async saveDraft(m: EntityManager, deploymentId: string, draft: StoredSharingSpec): Promise<void> {
-    await m.getRepository(DeploymentSharingEntity).update({ deploymentId }, { draft, draftSavedAt: new Date() });
-  }
-
-  async activate(m: EntityManager, deploymentId: string, active: StoredSharingSpec, hash: string): Promise<void> {
+  async saveDraft(m: EntityManager, tenantId: string, deploymentId: string, draft: StoredSharingSpec): Promise<void> {
     await m
       .getRepository(DeploymentSharingEntity)
-      .update({ deploymentId }, { active, activeHash: hash, activatedAt: new Date(), draft: null, draftSavedAt: null });
+      .update({ deploymentId, tenantId }, { draft, draftSavedAt: new Date() });
+  }
+
+  async activate(
+    m: EntityManager,
+    tenantId: string,
+    deploymentId: string,
+    active: StoredSharingSpec,
+    hash: string,
+  ): Promise<void> {
+    await m
+      .getRepository(DeploymentSharingEntity)
+      .update(
+        { deploymentId, tenantId },
+        { active, activeHash: hash, activatedAt: new Date(), draft: null, draftSavedAt: null },
+      );
   }
 
   /** Publishes a sharing change of the tenant, in the change's transaction (readers key caches by it). */

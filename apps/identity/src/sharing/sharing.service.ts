@@ -45,7 +45,7 @@ export class SharingService {
 
   async get(who: Principal, rawTenantId: string, rawAppId: string): Promise<SharingView> {
     const d = await this.deployment(who, rawTenantId, rawAppId, this.ds.manager);
-    const row = await this.sharing.find(this.ds.manager, d.id);
+    const row = await this.sharing.find(this.ds.manager, d.tenantId, d.id);
     return toSharingView(row, activeOf(row), draftOf(row));
   }
 
@@ -55,7 +55,7 @@ export class SharingService {
     const draft = canonicalSpec(toSpec(dto as unknown as Record<string, unknown>));
     return this.ds.transaction(async (m) => {
       const { d, row } = await this.locked(who, rawTenantId, rawAppId, m);
-      await this.sharing.saveDraft(m, d.id, stored(draft));
+      await this.sharing.saveDraft(m, d.tenantId, d.id, stored(draft));
       await this.audit.insert(m, {
         tenantId: d.tenantId,
         type: 'sharing.draft_saved',
@@ -64,7 +64,7 @@ export class SharingService {
         before: row.draft ? toSpecView(draftOf(row) as SharingSpec) : null,
         after: toSpecView(draft),
       });
-      const saved = (await this.sharing.find(m, d.id)) as DeploymentSharingEntity;
+      const saved = (await this.sharing.find(m, d.tenantId, d.id)) as DeploymentSharingEntity;
       return toSharingView(saved, activeOf(saved), draft);
     });
   }
@@ -77,7 +77,7 @@ export class SharingService {
    */
   async activate(who: Principal, rawTenantId: string, rawAppId: string): Promise<SharingView> {
     const d0 = await this.deployment(who, rawTenantId, rawAppId, this.ds.manager);
-    const before = await this.sharing.find(this.ds.manager, d0.id);
+    const before = await this.sharing.find(this.ds.manager, d0.tenantId, d0.id);
     const [from, to] = await Promise.all([
       this.viewOf(d0.tenantId, activeOf(before)),
       this.viewOf(d0.tenantId, draftOf(before)),
@@ -88,7 +88,7 @@ export class SharingService {
       if (!draft) throw conflict('There is no draft to activate: save one with PUT .../sharing first');
       if (specHash(draft) !== to.hash || specHash(activeOf(row)) !== from.hash)
         throw conflict('The sharing changed while it was being activated: read it and try again');
-      await this.sharing.activate(m, d.id, stored(draft), specHash(draft));
+      await this.sharing.activate(m, d.tenantId, d.id, stored(draft), specHash(draft));
       await this.sharing.bumpVersion(m, d.tenantId);
       await recordViewChanges(m, d.tenantId, d.id, from, to);
       await this.audit.insert(m, {
@@ -99,7 +99,7 @@ export class SharingService {
         before: toSpecView(activeOf(row)),
         after: toSpecView(draft),
       });
-      const saved = (await this.sharing.find(m, d.id)) as DeploymentSharingEntity;
+      const saved = (await this.sharing.find(m, d.tenantId, d.id)) as DeploymentSharingEntity;
       return toSharingView(saved, draft, null);
     });
   }
@@ -117,7 +117,7 @@ export class SharingService {
     state: 'draft' | 'active',
   ): Promise<SharingPreviewView> {
     const d = await this.deployment(who, rawTenantId, rawAppId, this.ds.manager);
-    const row = await this.sharing.find(this.ds.manager, d.id);
+    const row = await this.sharing.find(this.ds.manager, d.tenantId, d.id);
     const spec = state === 'draft' ? draftOf(row) : activeOf(row);
     if (!spec) throw conflict('There is no draft to preview: save one with PUT .../sharing first');
     return toPreviewView(state, spec, await this.previewer.preview(d.tenantId, spec));
@@ -132,7 +132,7 @@ export class SharingService {
   ): Promise<{ d: DeploymentWithApp; row: DeploymentSharingEntity }> {
     const d = await this.deployment(who, rawTenantId, rawAppId, m);
     await this.sharing.ensure(m, { deploymentId: d.id, tenantId: d.tenantId, appId: d.appId });
-    const row = await this.sharing.lockedFind(m, d.id);
+    const row = await this.sharing.lockedFind(m, d.tenantId, d.id);
     if (!row) throw ApiError.notFound('Deployment'); // removed meanwhile
     return { d, row };
   }
