@@ -8,7 +8,8 @@
  * callback and upstream code exchange, the redirect with the code, and the code exchange with
  * PKCE and ID token verification by openid-client. At each concurrency (sign-ins in flight) it
  * runs for `--duration` seconds after `--warmup`, and reports sign-ins/s, p50/p99 of whole
- * sign-ins, the mean time of each step, and the CPU each process spent per sign-in. JSON lands in
+ * sign-ins, the mean time of each step, the CPU each process spent per sign-in, and identity's
+ * database round trips per sign-in (counted by a relay in front of PostgreSQL). JSON lands in
  * bench/results/ (with `--profile 1`, a V8 CPU profile of the identity process too).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -66,6 +67,7 @@ async function runLevel(
     driver: process.cpuUsage(),
     db: await stack.dbTransactions(),
     tables: await stack.tableActivity(),
+    trips: stack.dbRoundTrips(),
   };
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -88,6 +90,10 @@ async function runLevel(
     upstream: cpuMsOf(stack.pids.upstream) - cpu0.upstream,
     driver: (driver.user + driver.system) / 1000,
   };
+  const trips = stack.dbRoundTrips();
+  const statements = new Map(
+    [...trips.statements].map(([text, n]) => [text, n - (cpu0.trips.statements.get(text) ?? 0)]),
+  );
   // The statistics collector publishes with a delay: wait for it before reading the count.
   await new Promise((r) => setTimeout(r, 1_000));
   const transactions = (await stack.dbTransactions()) - cpu0.db;
@@ -97,7 +103,12 @@ async function runLevel(
       { scans: a.scans - (cpu0.tables.get(t)?.scans ?? 0), writes: a.writes - (cpu0.tables.get(t)?.writes ?? 0) },
     ]),
   );
-  return summarise(concurrency, elapsed, durations, steps, errors, cpu, { transactions, tables });
+  return summarise(concurrency, elapsed, durations, steps, errors, cpu, {
+    transactions,
+    roundTrips: trips.total - cpu0.trips.total,
+    statements,
+    tables,
+  });
 }
 
 async function main(): Promise<void> {

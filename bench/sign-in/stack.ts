@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@edu/persistence';
 import { startBenchDatabase } from '../common/database';
+import { startRoundTripCounter } from '../common/pg-round-trips';
 import {
   listeningSocket,
   startChild,
@@ -27,6 +28,8 @@ export interface SignInStack {
   pids: { identity: number; upstream: number };
   /** Transactions committed or rolled back in the stack's database so far (each statement outside one is one). */
   dbTransactions(): Promise<number>;
+  /** Identity's database round trips so far (queries it sent and waited for), and its statements by text. */
+  dbRoundTrips(): { total: number; statements: Map<string, number> };
   /** Index or sequential scans and written rows per table so far (pg_stat_user_tables). */
   tableActivity(): Promise<Map<string, { scans: number; writes: number }>>;
   stop(): Promise<void>;
@@ -89,12 +92,15 @@ export async function startSignInStack(root: string, profile = false): Promise<S
     TOKEN_ISSUER: identity,
     PUBLIC_BASE_URL: identity,
   };
+  // Identity reaches PostgreSQL through a relay that counts its round trips.
+  const relay = await startRoundTripCounter(db);
+  stops.push(() => relay.stop());
   const nodeArgs = profile ? ['-r', path.join(root, 'bench', 'common', 'cpu-profile.js')] : [];
   const [id, up] = await Promise.all([
     startChild(
       root,
       'apps/identity/src/main',
-      { ...env, ...demoTools.identitySignInEnv(upstream, {}) },
+      { ...env, DATABASE_URL: relay.url, ...demoTools.identitySignInEnv(upstream, {}) },
       { nodeArgs, socket: idSocket },
     ),
     startUpstream(root, upSocket, identity),
@@ -113,6 +119,7 @@ export async function startSignInStack(root: string, profile = false): Promise<S
       );
       return Number(rows[0].n);
     },
+    dbRoundTrips: () => ({ total: relay.roundTrips(), statements: relay.statements() }),
     async tableActivity() {
       const { rows } = await stats.query(
         `SELECT relname, (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::bigint AS scans, (n_tup_ins + n_tup_upd + n_tup_del)::bigint AS writes FROM pg_stat_user_tables`,
