@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule, type Type } from '@nestjs/common';
 import { SharingModule } from '@edu/sharing';
 import { AccountFinder } from './accounts/account-finder';
 import { IdentityMapper } from './accounts/identity-mapper';
@@ -10,12 +10,15 @@ import { LtiModule } from './lti/lti.module';
 import { OidcController } from './oidc/oidc.controller';
 import { OidcInteractions } from './oidc/oidc-interactions';
 import { OidcProviderHost } from './oidc/oidc-provider.host';
+import { ProviderPrefetch } from './oidc/provider-prefetch';
 import { BrandController } from './ui/brand/brand.controller';
 import { BrandStore } from './ui/brand/brand-store';
 import { PortalCsrf } from './ui/csrf';
 import { PortalController } from './portal/portal.controller';
 import { CompleteSignIn } from './portal/complete-sign-in';
 import { PortalInteractions } from './portal/portal-interactions';
+import { PortalPrefetch } from './portal/portal-prefetch';
+import { RequestReadsMiddleware } from './reads/request-reads.middleware';
 import { RefuseSignIn } from './portal/refuse-sign-in';
 import { SchoolChoice } from './portal/school-choice';
 import { StartSignIn } from './portal/start-sign-in';
@@ -38,11 +41,13 @@ import { UpstreamProviders } from './upstream/upstream-providers';
     IdentityMapper,
     SignInSharing,
     OidcProviderHost,
+    ProviderPrefetch,
     OidcInteractions,
     UpstreamClient,
     UpstreamLogins,
     UpstreamProviders,
     PortalInteractions,
+    PortalPrefetch,
     SchoolChoice,
     RefuseSignIn,
     StartSignIn,
@@ -55,7 +60,14 @@ import { UpstreamProviders } from './upstream/upstream-providers';
   ],
   exports: [SignInLogModule],
 })
-export class SignInModule {
+export class SignInModule implements NestModule {
+  /** Each sign-in request reads a row once (reads/request-reads.ts). */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(RequestReadsMiddleware)
+      .forRoutes(OidcController, PortalController, SchoolAppsController, BrandController, ...SAML_CONTROLLERS);
+  }
+
   /**
    * Sign-in inside a host app. `host` is a global module of the host exporting what sign-in
    * needs from it (`host.ts`: `SignInEnv`, `TenantProviderDirectory`, `PeopleProvisioning`).

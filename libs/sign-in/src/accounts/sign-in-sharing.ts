@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PersonSharing, SharingReader } from '@edu/sharing';
 import { withheldPerson } from '@edu/sharing';
+import { memoRead } from '../reads/request-reads';
+import { READ_KEYS } from '../reads/read-keys';
 import { SignInRepository } from '../sign-in.repository';
 import { withheldClaims } from './withheld-claims';
 
@@ -25,9 +27,14 @@ export class SignInSharing {
     private readonly people: PersonSharing,
   ) {}
 
-  /** The person with this address, as the deployment's sharing in force now sees them. */
+  /**
+   * The person with this address, as the deployment's sharing in force now sees them. The
+   * tenant's sharing version is read on this request (every activation bumps it), so the sharing
+   * itself comes from the reader's memory once known.
+   */
   async person(tenantId: string, deploymentId: string, email: string): Promise<SharedPerson> {
-    const { spec } = await this.reader.active(tenantId, deploymentId);
+    const version = await memoRead(READ_KEYS.sharingVersion(tenantId), () => this.reader.version(tenantId));
+    const { spec } = await this.reader.active(tenantId, deploymentId, version);
     const shared = await this.people.sharesPerson(tenantId, spec, email);
     return { shared, withheld: withheldClaims(withheldPerson(spec.withhold)) };
   }

@@ -13,6 +13,7 @@ import { SignInRepository } from '../sign-in.repository';
 import { AppClientAdapter, SAML_COMPLETE_PATH } from './client-adapter';
 import { reportClientAuthentications } from './client-authentication-outcomes';
 import { PostgresOidcAdapter, sweepExpired } from './postgres-adapter';
+import { ProviderPrefetch } from './provider-prefetch';
 import { providerConfiguration } from './provider-config';
 
 const KEY_CHECK_MS = 60_000;
@@ -40,6 +41,7 @@ export class OidcProviderHost implements OnModuleDestroy {
     private readonly accounts: AccountFinder,
     private readonly brands: BrandStore,
     private readonly authentications: ClientAuthentications,
+    private readonly prefetch: ProviderPrefetch,
   ) {
     this.sweeper = setInterval(
       () => void sweepExpired(this.ds).catch((err: unknown) => this.logger.warn({ err }, 'sign-in sweep failed')),
@@ -58,7 +60,8 @@ export class OidcProviderHost implements OnModuleDestroy {
 
   /** Hands an HTTP request to the provider's own router. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    await (await this.load()).handler(req, res);
+    const [{ handler }] = await Promise.all([this.load(), this.prefetch.load(req)]);
+    await handler(req, res);
   }
 
   onModuleDestroy(): void {

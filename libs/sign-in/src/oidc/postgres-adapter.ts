@@ -1,10 +1,29 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
+import { forgetReadsUnder, memoRead } from '../reads/request-reads';
+import { READ_KEYS } from '../reads/read-keys';
+
+/** A row of `oidc_payloads` as read: its payload and when it was consumed. */
+export interface PayloadRow {
+  payload: AdapterPayload;
+  consumed_at: Date | string | null;
+}
+
+/** What the adapter answers for a row: the payload, with `consumed` (epoch seconds) once consumed. */
+export function adapterPayload(row: PayloadRow | null | undefined): AdapterPayload | undefined {
+  if (!row) return undefined;
+  if (!row.consumed_at) return row.payload;
+  return { ...row.payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) };
+}
+
+/** The condition of a live row (shared with the batched reads). */
+export const LIVE_PAYLOAD = '(expires_at IS NULL OR expires_at > now())';
 
 /**
  * oidc-provider's storage in PostgreSQL (`oidc_payloads`): one row per artifact, keyed by model
  * name and id, so every replica sees every session, interaction, code and token. Expired rows are
- * invisible at once and deleted later by `sweepExpired`.
+ * invisible at once and deleted later by `sweepExpired`. Within a request, a row is read once
+ * (the provider looks an interaction up more than once) and forgotten when written.
  */
 export class PostgresOidcAdapter implements Adapter {
   constructor(
@@ -13,6 +32,7 @@ export class PostgresOidcAdapter implements Adapter {
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    this.forget();
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
     await this.ds.query(
       `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
@@ -24,11 +44,11 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {
-    return this.findWhere('id = $2', id);
+    return this.remembered(READ_KEYS.oidc(this.kind, id), () => this.findWhere('id = $2', id));
   }
 
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    return this.findWhere('uid = $2', uid);
+    return this.remembered(READ_KEYS.oidcByUid(this.kind, uid), () => this.findWhere('uid = $2', uid));
   }
 
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
@@ -36,6 +56,7 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    this.forget();
     await this.ds.query(
       `UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL`,
       [this.kind, id],
@@ -43,22 +64,38 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    this.forget();
     await this.ds.query(`DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2`, [this.kind, id]);
   }
 
   /** Every artifact of a grant, whatever its kind (oidc-provider calls this once per kind). */
   async revokeByGrantId(grantId: string): Promise<void> {
+    // Rows of any kind go: nothing read before is remembered after.
+    forgetReadsUnder('');
     await this.ds.query(`DELETE FROM oidc_payloads WHERE grant_id = $1`, [grantId]);
   }
 
+  /** The remembered payload is copied: the provider's models may change what they were given. */
+  private async remembered(
+    key: string,
+    read: () => Promise<AdapterPayload | undefined>,
+  ): Promise<AdapterPayload | undefined> {
+    const payload = await memoRead(key, read);
+    return payload && structuredClone(payload);
+  }
+
+  /** After a write of this kind, its rows are read anew (by id or by uid). */
+  private forget(): void {
+    forgetReadsUnder(READ_KEYS.oidc(this.kind, ''));
+    forgetReadsUnder(READ_KEYS.oidcByUid(this.kind, ''));
+  }
+
   private async findWhere(condition: string, value: string): Promise<AdapterPayload | undefined> {
-    const rows: { payload: AdapterPayload; consumed_at: Date | null }[] = await this.ds.query(
-      `SELECT payload, consumed_at FROM oidc_payloads WHERE kind = $1 AND ${condition} AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
+    const rows: PayloadRow[] = await this.ds.query(
+      `SELECT payload, consumed_at FROM oidc_payloads WHERE kind = $1 AND ${condition} AND ${LIVE_PAYLOAD} LIMIT 1`,
       [this.kind, value],
     );
-    const row = rows[0];
-    if (!row) return undefined;
-    return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+    return adapterPayload(rows[0]);
   }
 }
 

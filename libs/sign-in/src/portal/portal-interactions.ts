@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { RefusalReason } from '../log/refusal-reason';
 import { OidcInteractions } from '../oidc/oidc-interactions';
 import { SignInRepository } from '../sign-in.repository';
+import { PortalPrefetch } from './portal-prefetch';
 import { problem, type Interaction, type Step } from './portal-steps';
 
 const EXPIRED = 'This sign-in has expired';
@@ -13,10 +14,13 @@ export class PortalInteractions {
   constructor(
     private readonly oidc: OidcInteractions,
     private readonly repo: SignInRepository,
+    private readonly prefetch: PortalPrefetch,
   ) {}
 
   /** The interaction this browser started (oidc-provider checks its interaction cookie). */
   async find(req: Request, res: Response, uid: string): Promise<Interaction | Step> {
+    // Every portal request starts here: what its steps read is read at once.
+    await this.prefetch.load(req, uid);
     const details = await this.oidc.details(req, res);
     if (!details)
       return problem(

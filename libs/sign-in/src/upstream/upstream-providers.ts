@@ -80,6 +80,8 @@ export class UpstreamProviders {
   }
 
   async find(tenantId: string, id: string): Promise<UpstreamProvider | undefined> {
+    // A core provider needs no read of the tenant's own ones: only whether it is in use there.
+    if (!isUuid(id)) return (await this.repo.providersInUse(tenantId)).includes(id) ? this.core.get(id) : undefined;
     return (await this.forTenant(tenantId)).find((p) => p.id === id);
   }
 }

@@ -3,6 +3,8 @@ import { LRUCache } from 'lru-cache';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { BrandConfiguration } from '@edu/persistence';
+import { memoRead } from '../../reads/request-reads';
+import { READ_KEYS } from '../../reads/read-keys';
 import { BrandPaths } from './brand-paths';
 
 /** What a page on a vanity domain needs to wear its brand (the assets are fetched separately). */
@@ -13,6 +15,30 @@ export interface PageBrand {
 }
 
 const MAX_DOMAIN = 253;
+
+/** A vanity domain's page brand as read (`PAGE_BRAND_COLUMNS`), shared with the portal's batched read. */
+export interface PageBrandRow {
+  domain: string;
+  name: unknown;
+  light: boolean;
+  dark: boolean;
+  version: string;
+}
+
+export const PAGE_BRAND_COLUMNS = `domain, brand_configuration->>'portal_name' AS name,
+  coalesce(length(brand_configuration #>> '{logo,light}'), 0) > 0 AS light,
+  coalesce(length(brand_configuration #>> '{logo,dark}'), 0) > 0 AS dark,
+  (extract(epoch FROM updated_at) * 1000)::bigint::text AS version`;
+
+export function pageBrandOf(row: PageBrandRow | null | undefined): PageBrand | undefined {
+  if (!row) return undefined;
+  const portalName = typeof row.name === 'string' && row.name.trim() ? row.name.trim() : 'Sign in';
+  return {
+    portalName,
+    paths: new BrandPaths(row.domain, row.version),
+    hasLogo: { light: row.light, dark: row.dark },
+  };
+}
 
 /** Reads vanity domains' brands: small parts for pages, one asset at a time for the asset routes. */
 @Injectable()
@@ -26,7 +52,7 @@ export class BrandStore {
   async forHost(hostname: string): Promise<PageBrand | undefined> {
     const domain = hostname.toLowerCase();
     if (!domain || domain.length > MAX_DOMAIN) return undefined;
-    const brand = await this.pageBrand(`WHERE domain = $1`, [domain]);
+    const brand = await memoRead(READ_KEYS.brand(domain), () => this.pageBrand(`WHERE domain = $1`, [domain]));
     this.recent.set(domain, brand ?? false);
     return brand;
   }
@@ -42,23 +68,11 @@ export class BrandStore {
   }
 
   private async pageBrand(where: string, params: unknown[]): Promise<PageBrand | undefined> {
-    const rows: { domain: string; name: unknown; light: boolean; dark: boolean; version: string }[] =
-      await this.ds.query(
-        `SELECT domain, brand_configuration->>'portal_name' AS name,
-              coalesce(length(brand_configuration #>> '{logo,light}'), 0) > 0 AS light,
-              coalesce(length(brand_configuration #>> '{logo,dark}'), 0) > 0 AS dark,
-              (extract(epoch FROM updated_at) * 1000)::bigint::text AS version
-       FROM vanity_domains ${where}`,
-        params,
-      );
-    const row = rows[0];
-    if (!row) return undefined;
-    const portalName = typeof row.name === 'string' && row.name.trim() ? row.name.trim() : 'Sign in';
-    return {
-      portalName,
-      paths: new BrandPaths(row.domain, row.version),
-      hasLogo: { light: row.light, dark: row.dark },
-    };
+    const rows: PageBrandRow[] = await this.ds.query(
+      `SELECT ${PAGE_BRAND_COLUMNS} FROM vanity_domains ${where}`,
+      params,
+    );
+    return pageBrandOf(rows[0]);
   }
 
   /** The whole configuration (for the stylesheet), with the version of its asset paths. */
