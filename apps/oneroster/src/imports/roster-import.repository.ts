@@ -55,10 +55,10 @@ export class RosterImportRepository {
   }
 
   /** Fails a still-running import (the process stops, the job crashed); a finished one is kept. */
-  async failIfRunning(id: string, message: string): Promise<void> {
+  async failIfRunning(tenantId: string, id: string, message: string): Promise<void> {
     await this.ds.query(
-      `UPDATE roster_imports SET status = 'failed', finished_at = now(), errors = $2 WHERE id = $1 AND status = 'running'`,
-      [id, JSON.stringify([{ file: '(import)', line: 0, column: '', message }])],
+      `UPDATE roster_imports SET status = 'failed', finished_at = now(), errors = $3 WHERE id = $1 AND tenant_id = $2 AND status = 'running'`,
+      [id, tenantId, JSON.stringify([{ file: '(import)', line: 0, column: '', message }])],
     );
   }
 }

@@ -60,7 +60,8 @@ class Slots {
 export class RosterImportsService implements OnApplicationShutdown {
   private readonly logger = new Logger('RosterImports');
   private readonly slots: Slots;
-  private readonly jobs = new Map<string, Promise<ImportReport>>();
+  /** Imports running in this process: id -> tenant (to fail them at shutdown). */
+  private readonly jobs = new Map<string, string>();
 
   constructor(
     private readonly repo: RosterImportRepository,
@@ -115,7 +116,7 @@ export class RosterImportsService implements OnApplicationShutdown {
     }
     const row = await this.repo.createRunning(tenantId, `operator upload (${size} bytes)`);
     const job = this.run(row.id, tenantId, file, row.source);
-    this.jobs.set(row.id, job);
+    this.jobs.set(row.id, tenantId);
     job.then(
       () => this.jobs.delete(row.id),
       () => this.jobs.delete(row.id),
@@ -147,7 +148,7 @@ export class RosterImportsService implements OnApplicationShutdown {
       const errorId = randomUUID();
       this.logger.error({ err, errorId, importId: id, tenantId }, 'Roster import failed unexpectedly');
       await this.repo
-        .failIfRunning(id, `the import failed unexpectedly (error id ${errorId}); nothing was written`)
+        .failIfRunning(tenantId, id, `the import failed unexpectedly (error id ${errorId}); nothing was written`)
         .catch(() => undefined);
       throw new ApiError(ApiErrorCode.Internal, `The import failed unexpectedly (error id ${errorId})`);
     } finally {
@@ -170,9 +171,9 @@ export class RosterImportsService implements OnApplicationShutdown {
 
   /** Imports cut short by shutdown roll back; their log rows say so. */
   async onApplicationShutdown(): Promise<void> {
-    for (const id of this.jobs.keys()) {
+    for (const [id, tenantId] of this.jobs) {
       await this.repo
-        .failIfRunning(id, 'the service stopped during the import; nothing was written')
+        .failIfRunning(tenantId, id, 'the service stopped during the import; nothing was written')
         .catch(() => undefined);
     }
   }

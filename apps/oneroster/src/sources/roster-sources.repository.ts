@@ -52,10 +52,6 @@ export class RosterSourcesRepository {
     return this.repo.findOneBy({ tenantId, id });
   }
 
-  byId(id: string): Promise<RosterSourceEntity | null> {
-    return this.repo.findOneBy({ id });
-  }
-
   list(tenantId: string): Promise<RosterSourceEntity[]> {
     return this.repo.find({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
@@ -95,10 +91,10 @@ export class RosterSourcesRepository {
   }
 
   /** After an applied sync: where the next delta read starts, and (full reads) when the last full read was. */
-  async advance(id: string, cursor: string | null, fullReadAt: Date | null): Promise<void> {
+  async advance(tenantId: string, id: string, cursor: string | null, fullReadAt: Date | null): Promise<void> {
     const changes: Partial<RosterSourceEntity> = {};
     if (cursor) changes.deltaCursor = cursor;
     if (fullReadAt) changes.lastFullSyncAt = fullReadAt;
-    if (Object.keys(changes).length > 0) await this.repo.update({ id }, changes);
+    if (Object.keys(changes).length > 0) await this.repo.update({ tenantId, id }, changes);
   }
 }

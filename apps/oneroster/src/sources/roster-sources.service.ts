@@ -123,7 +123,7 @@ export class RosterSourcesService {
       origin: null,
     });
     if (!sync) {
-      const open = await this.syncs.openSync(source.id);
+      const open = await this.syncs.openSync(tenantId, source.id);
       throw new ApiError(
         ApiErrorCode.Conflict,
         `A sync of this source is already ${open?.status ?? 'open'}: ${open?.id ?? ''}`.trim(),

@@ -46,7 +46,10 @@ export type SyncOutcome = Partial<
 
 const OPEN = ['queued', 'running'];
 
-/** Every statement on `roster_syncs`: the API's reads and decisions, the worker's claims and reports. */
+/**
+ * Every statement on `roster_syncs`: the API's reads and decisions, the worker's claims and reports.
+ * Each names the tenant (a worker's job carries it) except the sweeper's scan of every tenant.
+ */
 @Injectable()
 export class RosterSyncsRepository {
   private readonly repo: Repository<RosterSyncEntity>;
@@ -62,20 +65,16 @@ export class RosterSyncsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, 'queued') ON CONFLICT DO NOTHING RETURNING id`,
       [s.tenantId, s.sourceId, s.sourceType, s.trigger, s.requestedMode, s.origin],
     );
-    return rows[0] ? this.repo.findOneBy({ id: rows[0].id }) : null;
+    return rows[0] ? this.get(s.tenantId, rows[0].id) : null;
   }
 
   /** The source's queued or running sync. */
-  openSync(sourceId: string): Promise<RosterSyncEntity | null> {
-    return this.repo.findOneBy({ sourceId, status: In(OPEN) });
+  openSync(tenantId: string, sourceId: string): Promise<RosterSyncEntity | null> {
+    return this.repo.findOneBy({ tenantId, sourceId, status: In(OPEN) });
   }
 
   get(tenantId: string, id: string): Promise<RosterSyncEntity | null> {
     return this.repo.findOneBy({ tenantId, id });
-  }
-
-  byId(id: string): Promise<RosterSyncEntity | null> {
-    return this.repo.findOneBy({ id });
   }
 
   /** Newest first, keyset-paged on (created_at, id); `next` is where the following page starts. */
@@ -95,7 +94,7 @@ export class RosterSyncsRepository {
       params,
     );
     const page = keys.slice(0, q.limit);
-    const byId = new Map((await this.repo.findBy({ id: In(page.map((k) => k.id)) })).map((s) => [s.id, s]));
+    const byId = new Map((await this.repo.findBy({ tenantId, id: In(page.map((k) => k.id)) })).map((s) => [s.id, s]));
     const last = page[page.length - 1];
     return {
       syncs: page.map((k) => byId.get(k.id)).filter((s): s is RosterSyncEntity => s !== undefined),
@@ -104,16 +103,16 @@ export class RosterSyncsRepository {
   }
 
   /** Marks the sync running (again, when its worker died); false when it is no longer queued or running. */
-  async claim(id: string): Promise<boolean> {
+  async claim(tenantId: string, id: string): Promise<boolean> {
     const rows: unknown[] = await this.ds.query(
-      `UPDATE roster_syncs SET status = 'running', started_at = now() WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
-      [id],
+      `UPDATE roster_syncs SET status = 'running', started_at = now() WHERE id = $1 AND tenant_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+      [id, tenantId],
     );
     return rows.length > 0;
   }
 
-  async record(id: string, outcome: SyncOutcome): Promise<void> {
-    await this.repo.update({ id }, outcome);
+  async record(tenantId: string, id: string, outcome: SyncOutcome): Promise<void> {
+    await this.repo.update({ tenantId, id }, outcome);
   }
 
   /** Approve (back to the queue, to be applied as diffed) or reject a held sync; null unless it was held. */
@@ -124,22 +123,22 @@ export class RosterSyncsRepository {
         WHERE tenant_id = $1 AND id = $2 AND status = 'held' RETURNING id`,
       [tenantId, id, approve ? 'queued' : 'rejected', by],
     );
-    return rows[0] ? this.repo.findOneBy({ id }) : null;
+    return rows[0] ? this.get(tenantId, id) : null;
   }
 
   /** Older held syncs of a source that a newer sync makes moot: rejected, saying which sync superseded them. */
-  async supersedeHeld(sourceId: string, newer: RosterSyncEntity): Promise<string[]> {
+  async supersedeHeld(tenantId: string, sourceId: string, newer: RosterSyncEntity): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.ds.query(
       `UPDATE roster_syncs SET status = 'rejected', finished_at = now(), decided_by = 'superseded',
               warnings = warnings || jsonb_build_array(jsonb_build_object('message', $3::text))
-        WHERE source_id = $1 AND status = 'held' AND id <> $2 AND created_at <= $4 RETURNING id`,
-      [sourceId, newer.id, `superseded by the later sync ${newer.id}`, newer.createdAt],
+        WHERE tenant_id = $5 AND source_id = $1 AND status = 'held' AND id <> $2 AND created_at <= $4 RETURNING id`,
+      [sourceId, newer.id, `superseded by the later sync ${newer.id}`, newer.createdAt, tenantId],
     );
     return rows.map((r) => r.id);
   }
 
-  async markNotified(id: string): Promise<void> {
-    await this.repo.update({ id }, { notifiedAt: new Date() });
+  async markNotified(tenantId: string, id: string): Promise<void> {
+    await this.repo.update({ tenantId, id }, { notifiedAt: new Date() });
   }
 
   /** Queued or running syncs untouched for `ageMs` (the sweeper queues them again when Redis lost their job). */

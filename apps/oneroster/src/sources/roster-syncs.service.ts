@@ -88,7 +88,7 @@ export class RosterSyncsService {
   async reject(who: Principal, rawTenantId: string, id: string): Promise<View> {
     const tenantId = await this.access.tenant(who, rawTenantId, 'operate');
     const sync = await this.decide(tenantId, id, false, SourcesAccess.actor(who));
-    await this.packages.delete(sync.id);
+    await this.packages.delete(tenantId, sync.id);
     return syncView(sync);
   }
 

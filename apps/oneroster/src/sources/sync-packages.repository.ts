@@ -7,14 +7,14 @@ export interface StoredFile {
   parts: Buffer[];
 }
 
-/** Every statement on `roster_sync_packages` (the worker keeps a held sync's files until it is decided). */
+/** Every statement on `roster_sync_packages` (the worker keeps a held sync's files until it is decided), by tenant and sync. */
 @Injectable()
 export class SyncPackagesRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async save(syncId: string, tenantId: string, files: readonly StoredFile[]): Promise<void> {
+  async save(tenantId: string, syncId: string, files: readonly StoredFile[]): Promise<void> {
     await this.ds.transaction(async (m) => {
-      await m.query('DELETE FROM roster_sync_packages WHERE sync_id = $1', [syncId]);
+      await m.query('DELETE FROM roster_sync_packages WHERE sync_id = $1 AND tenant_id = $2', [syncId, tenantId]);
       for (const f of files) {
         for (let part = 0; part < f.parts.length; part++) {
           await m.query(
@@ -27,17 +27,17 @@ export class SyncPackagesRepository {
   }
 
   /** The files in name and part order; empty when none are stored. */
-  async load(syncId: string): Promise<StoredFile[]> {
+  async load(tenantId: string, syncId: string): Promise<StoredFile[]> {
     const rows: Array<{ file_name: string; data: Buffer }> = await this.ds.query(
-      'SELECT file_name, data FROM roster_sync_packages WHERE sync_id = $1 ORDER BY file_name, part',
-      [syncId],
+      'SELECT file_name, data FROM roster_sync_packages WHERE sync_id = $1 AND tenant_id = $2 ORDER BY file_name, part',
+      [syncId, tenantId],
     );
     const files = new Map<string, Buffer[]>();
     for (const r of rows) files.set(r.file_name, [...(files.get(r.file_name) ?? []), r.data]);
     return [...files].map(([name, parts]) => ({ name, parts }));
   }
 
-  async delete(syncId: string): Promise<void> {
-    await this.ds.query('DELETE FROM roster_sync_packages WHERE sync_id = $1', [syncId]);
+  async delete(tenantId: string, syncId: string): Promise<void> {
+    await this.ds.query('DELETE FROM roster_sync_packages WHERE sync_id = $1 AND tenant_id = $2', [syncId, tenantId]);
   }
 }

@@ -36,8 +36,8 @@ export class HeldNotifier {
   }
 
   /** Sends the event; throws when the endpoint did not take it (the job is retried). */
-  async notify(syncId: string): Promise<void> {
-    const sync = await this.syncs.byId(syncId);
+  async notify(tenantId: string, syncId: string): Promise<void> {
+    const sync = await this.syncs.get(tenantId, syncId);
     if (!sync || sync.status !== 'held' || sync.notifiedAt) return;
     const s = await this.settings.get(sync.tenantId);
     if (!s.notifyUrl || !s.notifySecretEncrypted) return;
@@ -55,7 +55,7 @@ export class HeldNotifier {
       body,
     });
     if (res.status < 200 || res.status > 299) throw new Error(`the endpoint answered ${res.status}`);
-    await this.syncs.markNotified(sync.id);
+    await this.syncs.markNotified(sync.tenantId, sync.id);
     this.logger.log({ syncId: sync.id, tenantId: sync.tenantId }, 'Held sync announced');
   }
 

@@ -34,22 +34,22 @@ async function gzipParts(file: string): Promise<Buffer[]> {
 export class PackageStore {
   constructor(private readonly repo: SyncPackagesRepository) {}
 
-  async keep(syncId: string, tenantId: string, dir: string): Promise<void> {
+  async keep(tenantId: string, syncId: string, dir: string): Promise<void> {
     const files: StoredFile[] = [];
     for (const name of (await fs.readdir(dir)).filter((n) => n.endsWith('.csv')).sort())
       files.push({ name, parts: await gzipParts(path.join(dir, name)) });
-    await this.repo.save(syncId, tenantId, files);
+    await this.repo.save(tenantId, syncId, files);
   }
 
   /** Writes the stored files into `dir`; false when nothing is stored. */
-  async restore(syncId: string, dir: string): Promise<boolean> {
-    const files = await this.repo.load(syncId);
+  async restore(tenantId: string, syncId: string, dir: string): Promise<boolean> {
+    const files = await this.repo.load(tenantId, syncId);
     for (const f of files)
       await pipeline(Readable.from(f.parts), createGunzip(), createWriteStream(path.join(dir, path.basename(f.name))));
     return files.length > 0;
   }
 
-  drop(syncId: string): Promise<void> {
-    return this.repo.delete(syncId);
+  drop(tenantId: string, syncId: string): Promise<void> {
+    return this.repo.delete(tenantId, syncId);
   }
 }

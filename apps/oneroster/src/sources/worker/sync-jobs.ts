@@ -40,11 +40,11 @@ export class SyncJobs implements OnApplicationBootstrap, OnModuleDestroy {
   private async handle(job: RosterSyncJob): Promise<RosterSyncSettlement> {
     switch (job.kind) {
       case 'sync':
-        return this.runner.run(job.syncId);
+        return this.runner.run(job.tenantId, job.syncId);
       case 'scheduled':
-        return this.runner.scheduled(job.sourceId);
+        return this.runner.scheduled(job.tenantId, job.sourceId);
       case 'notify':
-        await this.notifier.notify(job.syncId);
+        await this.notifier.notify(job.tenantId, job.syncId);
         return { kind: 'done' };
     }
   }

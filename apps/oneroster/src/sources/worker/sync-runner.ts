@@ -48,8 +48,8 @@ export class SyncRunner {
   ) {}
 
   /** A source's schedule fired: record a sync and run it (skipped while one is open). */
-  async scheduled(sourceId: string): Promise<RosterSyncSettlement> {
-    const source = await this.sources.byId(sourceId);
+  async scheduled(tenantId: string, sourceId: string): Promise<RosterSyncSettlement> {
+    const source = await this.sources.get(tenantId, sourceId);
     if (!source?.enabled || source.type !== 'oneroster-rest') return { kind: 'done' };
     const sync = await this.syncs.createQueued({
       tenantId: source.tenantId,
@@ -60,19 +60,19 @@ export class SyncRunner {
       origin: null,
     });
     if (!sync) return { kind: 'done' };
-    const outcome = await this.run(sync.id);
+    const outcome = await this.run(sync.tenantId, sync.id);
     // A busy tenant: the sync stays queued and runs as its own job.
     if (outcome.kind === 'postpone') await this.queue.enqueueSync(sync.id, sync.tenantId);
     return { kind: 'done' };
   }
 
-  async run(syncId: string): Promise<RosterSyncSettlement> {
-    const sync = await this.syncs.byId(syncId);
+  async run(tenantId: string, syncId: string): Promise<RosterSyncSettlement> {
+    const sync = await this.syncs.get(tenantId, syncId);
     if (!sync || !['queued', 'running'].includes(sync.status)) return { kind: 'done' };
     const lock = await TenantLock.tryTake(this.env.DATABASE_URL, sync.tenantId);
     if (!lock) return { kind: 'postpone', ms: this.env.ROSTER_SYNC_BUSY_RETRY_MS };
     try {
-      if (!(await this.syncs.claim(sync.id))) return { kind: 'done' };
+      if (!(await this.syncs.claim(sync.tenantId, sync.id))) return { kind: 'done' };
       await this.runLocked(sync, lock);
     } finally {
       await lock.release();
@@ -82,7 +82,7 @@ export class SyncRunner {
 
   private async runLocked(sync: RosterSyncEntity, lock: TenantLock): Promise<void> {
     const started = Date.now();
-    const source = sync.sourceId ? await this.sources.byId(sync.sourceId) : null;
+    const source = sync.sourceId ? await this.sources.get(sync.tenantId, sync.sourceId) : null;
     const work = await fs.mkdtemp(path.join(this.env.ROSTER_SYNC_WORK_DIR ?? tmpdir(), 'roster-sync-'));
     let status: RosterSyncStatus = 'failed';
     try {
@@ -99,7 +99,7 @@ export class SyncRunner {
       this.observe(sync, status, started);
       if (source)
         await this.acquirer(source)
-          .ended?.(source, (await this.syncs.byId(sync.id)) ?? sync, status)
+          .ended?.(source, (await this.syncs.get(sync.tenantId, sync.id)) ?? sync, status)
           .catch(() => undefined);
     }
   }
@@ -113,7 +113,7 @@ export class SyncRunner {
   ): Promise<RosterSyncStatus> {
     const approved = sync.decidedBy !== null;
     const pkg = approved ? await this.restored(sync, work) : await this.acquirer(source).acquire(source, sync, work);
-    await this.syncs.record(sync.id, {
+    await this.syncs.record(sync.tenantId, sync.id, {
       mode: pkg.mode,
       rows: pkg.rows,
       origin: pkg.origin,
@@ -123,7 +123,7 @@ export class SyncRunner {
     const { deletionThresholdPercent } = await this.settings.get(sync.tenantId);
     const diff = await stagedDiff(lock.client, sync.tenantId, pkg.dir, deletionThresholdPercent);
     if (!approved && diff.over_threshold.length > 0) {
-      await this.store.keep(sync.id, sync.tenantId, pkg.dir);
+      await this.store.keep(sync.tenantId, sync.id, pkg.dir);
       await this.finish(sync, { status: 'held', diff });
       await this.supersede(sync);
       this.metrics.held.inc({ tenant: sync.tenantId });
@@ -147,15 +147,16 @@ export class SyncRunner {
       counts: countsByType(report.counts),
       warnings,
     });
-    await this.sources.advance(source.id, pkg.nextCursor ?? sync.nextCursor, pkg.fullReadAt ?? null);
-    await this.store.drop(sync.id);
+    await this.sources.advance(sync.tenantId, source.id, pkg.nextCursor ?? sync.nextCursor, pkg.fullReadAt ?? null);
+    await this.store.drop(sync.tenantId, sync.id);
     await this.supersede(sync);
     this.metrics.lastSuccess.set({ tenant: sync.tenantId }, Date.now() / 1000);
     return 'succeeded';
   }
 
   private async restored(sync: RosterSyncEntity, dir: string): Promise<AcquiredPackage> {
-    if (!(await this.store.restore(sync.id, dir))) throw new SourceError('the held package is no longer stored');
+    if (!(await this.store.restore(sync.tenantId, sync.id, dir)))
+      throw new SourceError('the held package is no longer stored');
     return {
       dir,
       mode: sync.mode ?? 'full',
@@ -173,11 +174,12 @@ export class SyncRunner {
 
   private async supersede(sync: RosterSyncEntity): Promise<void> {
     if (!sync.sourceId) return;
-    for (const id of await this.syncs.supersedeHeld(sync.sourceId, sync)) await this.store.drop(id);
+    for (const id of await this.syncs.supersedeHeld(sync.tenantId, sync.sourceId, sync))
+      await this.store.drop(sync.tenantId, id);
   }
 
   private finish(sync: RosterSyncEntity, outcome: SyncOutcome): Promise<void> {
-    return this.syncs.record(sync.id, { ...outcome, finishedAt: new Date() });
+    return this.syncs.record(sync.tenantId, sync.id, { ...outcome, finishedAt: new Date() });
   }
 
   private async fail(sync: RosterSyncEntity, err: unknown): Promise<void> {

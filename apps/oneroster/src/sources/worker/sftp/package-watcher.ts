@@ -109,7 +109,7 @@ export class SftpPackageWatcher implements OnApplicationBootstrap, OnModuleDestr
     try {
       await fs.rename(path.join(dir, MANIFEST), path.join(work, MANIFEST));
     } catch {
-      await this.syncs.record(sync.id, {
+      await this.syncs.record(sync.tenantId, sync.id, {
         status: 'failed',
         finishedAt: new Date(),
         errors: [{ message: 'the package was taken by another worker' }],

@@ -33,7 +33,7 @@ export class SftpAcquirer implements PackageAcquirer {
     const work = this.folders.work(username, sync.id);
     if (!existing && (await fs.stat(work).catch(() => undefined))) await moveFolder(work, target);
     await fs.mkdir(target, { recursive: true });
-    const report = (await this.syncs.byId(sync.id)) ?? sync;
+    const report = (await this.syncs.get(sync.tenantId, sync.id)) ?? sync;
     await fs.writeFile(path.join(target, 'report.json'), `${JSON.stringify(syncView(report), null, 2)}\n`);
   }
 }
