@@ -2,7 +2,8 @@
  * The benchmark's webhook receiver, run as its own process: it verifies every JWT's ES256
  * signature against the identity service's JWKS with node:crypto, counts deliveries per path and
  * per `jti` (duplicates), and answers 200 at once. `GET /stats?path=/x` reports the counts,
- * `DELETE /stats?path=/x` forgets them.
+ * `DELETE /stats?path=/x` forgets them; `GET /received?path=/x` lists each verified `jti` with the
+ * message it carried and how often it came (the chaos bench's lost and duplicated deliveries).
  * Started with JWKS_URL and the socket the bench hands it (LISTEN_FD), or RECEIVER_PORT.
  */
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
@@ -14,6 +15,8 @@ interface PathStats {
   invalid: number;
   bytes: number;
   jtis: Set<string>;
+  /** Verified deliveries by jti: the message id and how many times it arrived. */
+  byJti: Map<string, { message: string | undefined; times: number }>;
   firstAt: number;
   lastAt: number;
 }
@@ -30,20 +33,25 @@ async function keyFor(kid: string): Promise<KeyObject | undefined> {
   return keys.get(kid);
 }
 
-/** The `jti` claim, read from the start of the payload: a multi-MB message need not be parsed for it. */
-function jtiOf(payloadB64: Buffer): string | undefined {
-  const head = Buffer.from(payloadB64.subarray(0, 1_024).toString('latin1'), 'base64url').toString('utf8');
+/** The `jti` claim and the message id, read from the start of the payload: a multi-MB message need not be parsed for them. */
+function claimsOf(payloadB64: Buffer): { jti: string | undefined; message: string | undefined } {
+  const head = Buffer.from(payloadB64.subarray(0, 2_048).toString('latin1'), 'base64url').toString('utf8');
   const m = /"jti":"([^"]+)"/.exec(head);
+  const message = /"message_id":"([^"]+)"/.exec(head)?.[1];
   return m
-    ? m[1]
-    : (JSON.parse(Buffer.from(payloadB64.toString('latin1'), 'base64url').toString('utf8')) as { jti?: string }).jti;
+    ? { jti: m[1], message }
+    : {
+        jti: (JSON.parse(Buffer.from(payloadB64.toString('latin1'), 'base64url').toString('utf8')) as { jti?: string })
+          .jti,
+        message,
+      };
 }
 
 /**
  * The token's `jti` when its ES256 signature verifies against a key of the JWKS. Works on the raw
  * bytes (a compact JWS is ASCII): the signature covers everything before the second dot.
  */
-async function verified(token: Buffer): Promise<string | undefined> {
+async function verified(token: Buffer): Promise<{ jti: string | undefined; message: string | undefined } | undefined> {
   const first = token.indexOf(0x2e);
   const second = first < 0 ? -1 : token.indexOf(0x2e, first + 1);
   if (first <= 0 || second < 0 || token.indexOf(0x2e, second + 1) >= 0) return undefined;
@@ -55,7 +63,7 @@ async function verified(token: Buffer): Promise<string | undefined> {
   const signature = Buffer.from(token.subarray(second + 1).toString('latin1'), 'base64url');
   if (!key || !verify('sha256', token.subarray(0, second), { key, dsaEncoding: 'ieee-p1363' }, signature))
     return undefined;
-  return jtiOf(token.subarray(first + 1, second));
+  return claimsOf(token.subarray(first + 1, second));
 }
 
 /**
@@ -87,6 +95,12 @@ const server = createServer((req, res) => {
     res.writeHead(204).end();
     return;
   }
+  if (req.method === 'GET' && url.pathname === '/received') {
+    const s = stats.get(url.searchParams.get('path') ?? '');
+    const list = [...(s?.byJti ?? new Map()).entries()].map(([jti, r]) => ({ jti, ...r }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
+    return;
+  }
   if (req.method === 'GET' && url.pathname === '/stats') {
     const s = stats.get(url.searchParams.get('path') ?? '');
     res.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -112,16 +126,21 @@ const server = createServer((req, res) => {
         invalid: 0,
         bytes: 0,
         jtis: new Set<string>(),
+        byJti: new Map(),
         firstAt: Date.now(),
         lastAt: 0,
       };
       stats.set(url.pathname, s);
-      const jti = await verified(body).catch(() => undefined);
+      const claims = await verified(body).catch(() => undefined);
+      const jti = claims?.jti;
       s.received++;
       s.bytes += body.length;
       s.lastAt = Date.now();
-      if (jti) s.jtis.add(jti);
-      else s.invalid++;
+      if (jti) {
+        s.jtis.add(jti);
+        const seen = s.byJti.get(jti);
+        s.byJti.set(jti, { message: claims.message, times: (seen?.times ?? 0) + 1 });
+      } else s.invalid++;
       res.writeHead(jti ? 200 : 401).end();
     },
     // A body cut short: the dispatcher sees the failure and retries.

@@ -1,6 +1,6 @@
 /** The soak's HTTP client: every answer is recorded in the current minute; tokens are refreshed on a schedule. */
 import type { Credentials } from './partners';
-import type { MinuteCounts } from './stats';
+import type { AnswerRecorder } from './stats';
 
 export interface Answer {
   readonly status: number;
@@ -17,7 +17,7 @@ export class SoakHttp {
 
   constructor(
     private readonly identityUrl: string,
-    private readonly minute: () => MinuteCounts,
+    private readonly minute: () => AnswerRecorder,
   ) {}
 
   /** One request; a network failure or timeout counts as status 0 (a failure, like a 5xx). */
@@ -26,10 +26,11 @@ export class SoakHttp {
     try {
       const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       const text = await res.text();
-      this.minute().record(res.status, performance.now() - started, what);
+      const retryAfter = res.headers.get('retry-after');
+      this.minute().record(res.status, performance.now() - started, what, { url, retryAfter, body: text });
       return { status: res.status, headers: res.headers, body: parse(text) };
-    } catch {
-      this.minute().record(0, performance.now() - started, what);
+    } catch (err) {
+      this.minute().record(0, performance.now() - started, what, { url, retryAfter: null, error: failureOf(err) });
       return { status: 0, headers: new Headers(), body: undefined };
     }
   }
@@ -64,6 +65,13 @@ export class SoakHttp {
       headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` },
     });
   }
+}
+
+/** Why a request got no answer: the socket error's code (ECONNREFUSED, ECONNRESET, ...) or the timeout. */
+function failureOf(err: unknown): string {
+  if (err instanceof Error && err.name === 'TimeoutError') return 'timeout';
+  const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  return cause?.code ?? cause?.message ?? String(err);
 }
 
 function parse(text: string): unknown {

@@ -1,8 +1,23 @@
 /** What the soak measures: answers per minute, and each process's memory, lag and connections. */
 import { quantile } from '../common/processes';
 
+/** What a client saw besides the status: for the chaos bench, which judges each answer. */
+export interface AnswerDetail {
+  readonly url: string;
+  readonly retryAfter: string | null;
+  /** The answer's body text, when there was one. */
+  readonly body?: string;
+  /** Why there was no answer (status 0): ECONNREFUSED, ECONNRESET, timeout, ... */
+  readonly error?: string;
+}
+
+/** Where the HTTP client reports each answer. */
+export interface AnswerRecorder {
+  record(status: number, ms: number, what: string, detail: AnswerDetail): void;
+}
+
 /** One minute's answers across the workload. */
-export class MinuteCounts {
+export class MinuteCounts implements AnswerRecorder {
   readonly latencies: number[] = [];
   requests = 0;
   limited = 0;

@@ -19,6 +19,9 @@ export interface Operator {
   readonly secret: string;
 }
 
+/** When the loops stop: read before each round, so a caller may move it while they run. */
+export type Deadline = () => number;
+
 /** What the webhook bursts submitted: the message ids and how many deliveries they fanned out to. */
 export interface Submitted {
   readonly messageIds: string[];
@@ -27,7 +30,8 @@ export interface Submitted {
 
 const V1P1 = '/ims/oneroster/v1p1';
 const V1P2 = '/ims/oneroster/rostering/v1p2';
-const COLLECTIONS = ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'enrollments', 'demographics'];
+/** Not demographics: neither sync client is granted roster-demographics.readonly (every read would be a 403). */
+const COLLECTIONS = ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'enrollments'];
 
 /** A full sync: every collection, page by page along `Link: rel="next"`. */
 async function fullSync(
@@ -46,23 +50,18 @@ async function fullSync(
 }
 
 /** Nightly full syncs, back to back: the district's sync tool (v1.1) and a stock OneRoster 1.2 client at Harbour View. */
-async function fullSyncs(http: SoakHttp, stack: Stack, until: number): Promise<void> {
-  while (Date.now() < until) {
+async function fullSyncs(http: SoakHttp, stack: Stack, until: Deadline): Promise<void> {
+  while (Date.now() < until()) {
     await fullSync(http, ROSTER_SYNC, `${stack.oneroster}${V1P1}`, COLLECTIONS);
-    await fullSync(
-      http,
-      HARBOUR_VIEW,
-      `${stack.oneroster}${V1P2}`,
-      COLLECTIONS.filter((c) => c !== 'demographics'),
-    );
+    await fullSync(http, HARBOUR_VIEW, `${stack.oneroster}${V1P2}`, COLLECTIONS);
     await sleep(2_000);
   }
 }
 
 /** Delta polls every 3 s (what changed since the last poll), and the app's webhooks now and then. */
-async function deltaPolls(http: SoakHttp, stack: Stack, until: number): Promise<void> {
+async function deltaPolls(http: SoakHttp, stack: Stack, until: Deadline): Promise<void> {
   let since = new Date(Date.now() - 86_400_000).toISOString();
-  for (let n = 0; Date.now() < until; n++) {
+  for (let n = 0; Date.now() < until(); n++) {
     const started = new Date().toISOString();
     for (const collection of ['users', 'enrollments', 'classes']) {
       const filter = encodeURIComponent(`dateLastModified>'${since}'`);
@@ -79,9 +78,9 @@ async function deltaPolls(http: SoakHttp, stack: Stack, until: number): Promise<
 }
 
 /** A grade-sync client: per class, a line item and a result for each student (PUT, replaced each round), read back; bounded by reusing ids. */
-async function gradeSync(http: SoakHttp, stack: Stack, until: number): Promise<void> {
+async function gradeSync(http: SoakHttp, stack: Stack, until: Deadline): Promise<void> {
   const base = `${stack.oneroster}${V1P1}`;
-  for (let round = 0; Date.now() < until; round++) {
+  for (let round = 0; Date.now() < until(); round++) {
     const classes = (await http.as(GRADE_SYNC, 'GET classes', `${base}/classes?limit=100`))?.body as
       { classes?: { sourcedId: string }[] } | undefined;
     const cls = classes?.classes?.[round % Math.max(1, classes.classes.length)]?.sourcedId;
@@ -135,46 +134,62 @@ async function gradeSync(http: SoakHttp, stack: Stack, until: number): Promise<v
   }
 }
 
-/** The alert generator's bursts: every 30 s, 5 batches of 20 messages for the district, each fanned out to its webhooks. */
+/** One burst of the alert generator: 5 batches of 20 messages for the district, each fanned out to its webhooks. */
+export async function alertBurst(
+  http: SoakHttp,
+  stack: Stack,
+  operator: Operator,
+  submitted: Submitted,
+): Promise<void> {
+  const client: Credentials = { id: operator.id, secret: operator.secret };
+  for (let batch = 0; batch < 5; batch++) {
+    const body = JSON.stringify({ tenant_id: DISTRICT, messages: Array.from({ length: 20 }, () => benchMessage()) });
+    const answer = await http.as(client, 'POST /v2/alerts/messages', `${stack.alerts}/v2/alerts/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
+    const stored =
+      (answer?.body as { messages?: { message_id: string; deliveries: number }[] } | undefined)?.messages ?? [];
+    if (answer?.status !== 201) continue;
+    for (const m of stored) {
+      submitted.messageIds.push(m.message_id);
+      submitted.deliveries += m.deliveries;
+    }
+  }
+}
+
+/** The alert generator's bursts, every 30 s. */
 async function webhookBursts(
   http: SoakHttp,
   stack: Stack,
   operator: Operator,
-  until: number,
+  until: Deadline,
   submitted: Submitted,
 ): Promise<void> {
-  const client: Credentials = { id: operator.id, secret: operator.secret };
-  while (Date.now() < until) {
-    for (let batch = 0; batch < 5; batch++) {
-      const body = JSON.stringify({ tenant_id: DISTRICT, messages: Array.from({ length: 20 }, () => benchMessage()) });
-      const answer = await http.as(client, 'POST /v2/alerts/messages', `${stack.alerts}/v2/alerts/messages`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body,
-      });
-      const stored =
-        (answer?.body as { messages?: { message_id: string; deliveries: number }[] } | undefined)?.messages ?? [];
-      if (answer?.status !== 201) continue;
-      for (const m of stored) {
-        submitted.messageIds.push(m.message_id);
-        submitted.deliveries += m.deliveries;
-      }
-    }
+  while (Date.now() < until()) {
+    await alertBurst(http, stack, operator, submitted);
     await sleep(30_000);
   }
 }
 
 /** A client that ignores its 429s: two reads a second against an operator-set budget of 60 a minute. */
-async function runaway(http: SoakHttp, stack: Stack, until: number): Promise<void> {
-  while (Date.now() < until) {
+async function runaway(http: SoakHttp, stack: Stack, until: Deadline): Promise<void> {
+  while (Date.now() < until()) {
     await http.as(RUNAWAY, 'GET orgs (runaway)', `${stack.oneroster}${V1P1}/orgs?limit=5`);
     await sleep(500);
   }
 }
 
-/** Every loop at once until `until`; token refreshes happen inside (each client every 30 s). */
-export async function runWorkload(http: SoakHttp, stack: Stack, operator: Operator, until: number): Promise<Submitted> {
-  const submitted: Submitted = { messageIds: [], deliveries: 0 };
+/** Every loop at once until `end` (a time, or read before each round); token refreshes happen inside (each client every 30 s). */
+export async function runWorkload(
+  http: SoakHttp,
+  stack: Stack,
+  operator: Operator,
+  end: number | Deadline,
+  submitted: Submitted = { messageIds: [], deliveries: 0 },
+): Promise<Submitted> {
+  const until = typeof end === 'number' ? () => end : end;
   await Promise.all([
     fullSyncs(http, stack, until),
     deltaPolls(http, stack, until),

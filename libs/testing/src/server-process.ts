@@ -20,14 +20,15 @@ export interface ListeningSocket {
   close(): Promise<void>;
 }
 
-export async function listeningSocket(): Promise<ListeningSocket> {
+/** `wanted` 0 (default) takes a free port; a given one serves that port again (a process restarted where it was). */
+export async function listeningSocket(wanted = 0): Promise<ListeningSocket> {
   const server = createServer();
   // Nothing should connect before the server taking the socket over is up: such a connection is dropped.
   const refuse = (s: { destroy(): void }) => s.destroy();
   server.on('connection', refuse);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(wanted, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   let handed = false;
