@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, type ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError, RetryLaterError } from '@edu/domain';
+import { RefusalReason } from '../log/refusal-reason';
+import { SignInOutcomes } from '../log/sign-in-outcomes';
 import { UpstreamError } from '../upstream/upstream-client';
 import { BrandStore, type PageBrand } from './brand/brand-store';
 import { PAGE_HEADERS } from './html';
@@ -16,12 +18,18 @@ import { retryLaterProblem } from './retry-later-page';
 export class PortalErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('SignIn');
 
-  constructor(private readonly brands: BrandStore) {}
+  constructor(
+    private readonly brands: BrandStore,
+    private readonly outcomes: SignInOutcomes,
+  ) {}
 
   async catch(err: unknown, host: ArgumentsHost): Promise<void> {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
     if (res.headersSent) return;
+    // A provider's failure that no flow caught is still a refused sign-in: the one recorder says so.
+    if (err instanceof UpstreamError)
+      await this.outcomes.refused({ reason: RefusalReason.UpstreamError, detail: `${err.message}: ${err.detail}` });
     const { status, title, message } = this.describe(err);
     const brand = await this.brandOf(http.getRequest<Request>().hostname, err);
     if (res.headersSent) return;
@@ -43,13 +51,8 @@ export class PortalErrorFilter implements ExceptionFilter {
   }
 
   private describe(err: unknown): { status: number; title: string; message: string } {
-    if (err instanceof UpstreamError) {
-      this.logger.warn(
-        { event: 'sign_in', outcome: 'refused', reason: 'upstream_error', detail: err.detail },
-        `sign-in refused: ${err.message}`,
-      );
+    if (err instanceof UpstreamError)
       return { status: 502, title: 'Sign-in failed', message: `${err.message}. Go back to the app and try again.` };
-    }
     if (err instanceof RetryLaterError) return retryLaterProblem(err);
     if (err instanceof ApiError && err.status < 500)
       return { status: err.status, title: 'Sign-in error', message: err.message };
