@@ -12,6 +12,7 @@ import { BrandStore } from '../ui/brand/brand-store';
 import { SignInRepository } from '../sign-in.repository';
 import { AppClientAdapter, SAML_COMPLETE_PATH } from './client-adapter';
 import { reportClientAuthentications } from './client-authentication-outcomes';
+import { PayloadWriteBatch } from './payload-writes';
 import { PostgresOidcAdapter, sweepExpired } from './postgres-adapter';
 import { ProviderPrefetch } from './provider-prefetch';
 import { providerConfiguration } from './provider-config';
@@ -98,6 +99,8 @@ export class OidcProviderHost implements OnModuleDestroy {
     });
     const provider = new Provider(this.issuer, config);
     provider.proxy = Boolean(trustProxyValue(this.env.TRUST_PROXY));
+    // First, so it wraps everything: a request's writes go in one round trip before its answer.
+    provider.use((_ctx, next) => PayloadWriteBatch.around(this.ds, next));
     // Apps' secrets are stored as salted hashes, never in clear: compare against the hash.
     provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret?: string }, actual: string) {
       return Promise.resolve(typeof this.clientSecret === 'string' && verifyClientSecret(actual, this.clientSecret));

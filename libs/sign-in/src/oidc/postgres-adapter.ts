@@ -2,6 +2,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { forgetReadsUnder, memoRead } from '../reads/request-reads';
 import { READ_KEYS } from '../reads/read-keys';
+import { PayloadWriteBatch, writeOne, type PayloadWrite } from './payload-writes';
 
 /** A row of `oidc_payloads` as read: its payload and when it was consumed. */
 export interface PayloadRow {
@@ -32,15 +33,9 @@ export class PostgresOidcAdapter implements Adapter {
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-    this.forget();
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
-    await this.ds.query(
-      `INSERT INTO oidc_payloads (kind, id, payload, grant_id, user_code, uid, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
-         user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-      [this.kind, id, payload, payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresAt],
-    );
+    const { grantId, userCode, uid } = payload;
+    await this.write({ op: 'upsert', kind: this.kind, id, payload, grantId, userCode, uid, expiresAt });
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {
@@ -56,23 +51,27 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    this.forget();
-    await this.ds.query(
-      `UPDATE oidc_payloads SET consumed_at = now() WHERE kind = $1 AND id = $2 AND consumed_at IS NULL`,
-      [this.kind, id],
-    );
+    await this.write({ op: 'consume', kind: this.kind, id });
   }
 
   async destroy(id: string): Promise<void> {
-    this.forget();
-    await this.ds.query(`DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2`, [this.kind, id]);
+    await this.write({ op: 'destroy', kind: this.kind, id });
   }
 
   /** Every artifact of a grant, whatever its kind (oidc-provider calls this once per kind). */
   async revokeByGrantId(grantId: string): Promise<void> {
     // Rows of any kind go: nothing read before is remembered after.
     forgetReadsUnder('');
+    await PayloadWriteBatch.flush(this.ds, PayloadWriteBatch.pending());
     await this.ds.query(`DELETE FROM oidc_payloads WHERE grant_id = $1`, [grantId]);
+  }
+
+  /** Held in the request's batch when there is one (see payload-writes.ts), else written now. */
+  private async write(w: PayloadWrite): Promise<void> {
+    this.forget();
+    const batch = PayloadWriteBatch.pending();
+    if (batch) batch.push(w);
+    else await writeOne(this.ds, w);
   }
 
   /** The remembered payload is copied: the provider's models may change what they were given. */
@@ -80,6 +79,9 @@ export class PostgresOidcAdapter implements Adapter {
     key: string,
     read: () => Promise<AdapterPayload | undefined>,
   ): Promise<AdapterPayload | undefined> {
+    // A request reads its own writes: held writes of this kind are sent first.
+    const batch = PayloadWriteBatch.pending();
+    if (batch?.some((w) => w.kind === this.kind)) await PayloadWriteBatch.flush(this.ds, batch);
     const payload = await memoRead(key, read);
     return payload && structuredClone(payload);
   }
