@@ -80,7 +80,7 @@ export class RosterSyncsService {
   async approve(who: Principal, rawTenantId: string, id: string): Promise<View> {
     const tenantId = await this.access.tenant(who, rawTenantId, 'operate');
     const sync = await this.decide(tenantId, id, true, SourcesAccess.actor(who));
-    await this.queue.enqueueSync(sync.id, tenantId);
+    await this.queue.enqueueApproved(sync.id, tenantId);
     return syncView(sync);
   }
 

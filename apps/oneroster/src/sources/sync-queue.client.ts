@@ -24,6 +24,11 @@ export class SyncQueueClient implements OnModuleDestroy {
     return this.attempt('queue sync', (q) => q.enqueueSync({ syncId, tenantId }));
   }
 
+  /** Queues the run of an approved sync (a job of its own, see SyncJob.approved). */
+  enqueueApproved(syncId: string, tenantId: string): Promise<boolean> {
+    return this.attempt('queue approved sync', (q) => q.enqueueSync({ syncId, tenantId, approved: true }));
+  }
+
   enqueueNotify(syncId: string, tenantId: string): Promise<boolean> {
     return this.attempt('queue notification', (q) => q.enqueueNotify({ syncId, tenantId }));
   }

@@ -10,6 +10,11 @@ export interface SyncJob {
   kind: 'sync';
   syncId: string;
   tenantId: string;
+  /**
+   * The run an approval asks for. It has a job id of its own: the job that held the sync may
+   * still be finishing when the approval comes, and a second job under its id would be dropped.
+   */
+  approved?: true;
 }
 
 /** A source's schedule fired: the worker records a sync for it and runs it. */
@@ -30,7 +35,7 @@ export type RosterSyncJob = SyncJob | ScheduledJob | NotifyJob;
 
 /** Job ids: a sync's job is unique while it exists, so queueing it twice does nothing. */
 export function rosterSyncJobId(job: SyncJob | NotifyJob): string {
-  return `${job.kind}-${job.syncId}`;
+  return `${job.kind}-${job.syncId}${job.kind === 'sync' && job.approved ? '-approved' : ''}`;
 }
 
 /** The job scheduler of a source (one per source: upserting replaces its schedule). */

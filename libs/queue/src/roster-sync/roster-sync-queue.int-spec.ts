@@ -18,7 +18,7 @@ describe('roster sync queue (real Redis)', () => {
   let queue: RosterSyncQueue;
   let worker: RosterSyncWorker;
   const seen: Array<{ job: RosterSyncJob; attempts: number }> = [];
-  let answer: (job: RosterSyncJob) => RosterSyncSettlement = () => ({ kind: 'done' });
+  let answer: (job: RosterSyncJob) => RosterSyncSettlement | Promise<RosterSyncSettlement> = () => ({ kind: 'done' });
 
   beforeAll(() => {
     queue = new RosterSyncQueue({ redisUrl, prefix });
@@ -56,6 +56,22 @@ describe('roster sync queue (real Redis)', () => {
     await until(async () => (await queue.syncJobState(syncId)) === 'completed');
     await queue.enqueueSync({ syncId, tenantId: 't1' });
     await until(() => seen.filter((s) => s.job.kind === 'sync' && s.job.syncId === syncId).length === 2);
+  });
+
+  it('runs an approved sync even while the job that held it is still finishing', async () => {
+    const syncId = randomUUID();
+    let release: () => void = () => undefined;
+    const finishing = new Promise<RosterSyncSettlement>((r) => (release = () => r({ kind: 'done' })));
+    const runs = () => seen.filter((s) => s.job.kind === 'sync' && s.job.syncId === syncId);
+    // The first run (the one that holds the sync) stays active until the approval is queued.
+    answer = (job) => (job.kind === 'sync' && job.syncId === syncId && !job.approved ? finishing : { kind: 'done' });
+    await queue.enqueueSync({ syncId, tenantId: 't1' });
+    await until(() => runs().length === 1);
+    expect(await queue.syncJobState(syncId)).toBe('active');
+    await queue.enqueueSync({ syncId, tenantId: 't1', approved: true });
+    release();
+    await until(() => runs().some((s) => s.job.kind === 'sync' && s.job.approved === true));
+    await until(async () => (await queue.syncJobState(syncId)) === 'completed');
   });
 
   it('puts a postponed job back and runs it again', async () => {

@@ -88,9 +88,13 @@ export class RosterSyncQueue {
     }
   }
 
-  /** The state of a sync's job (`unknown` when Redis has none). */
-  syncJobState(syncId: string): Promise<string> {
-    return this.jobState({ kind: 'sync', syncId, tenantId: '' });
+  /**
+   * The state of a sync's job (`unknown` when Redis has none): of its approved run's job when
+   * there is one, else of its first run's.
+   */
+  async syncJobState(syncId: string): Promise<string> {
+    const approved = await this.jobState({ kind: 'sync', syncId, tenantId: '', approved: true });
+    return approved !== 'unknown' ? approved : this.jobState({ kind: 'sync', syncId, tenantId: '' });
   }
 
   jobState(job: SyncJob | NotifyJob): Promise<string> {
