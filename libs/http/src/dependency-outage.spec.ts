@@ -125,6 +125,29 @@ describe('dependency outage recognition (real PostgreSQL and Redis failures)', (
         });
     });
 
+    it("a transaction's connection cut by the server: TypeORM's released query runner", async () => {
+      // The connection's error event (here a real 57P01) makes TypeORM release the transaction's
+      // query runner and drop the error; the next query throws this (typeorm is not a dependency here).
+      const victim = new Client({ connectionString: dbUrl });
+      const cut = new Promise<Error>((resolve) => victim.on('error', resolve));
+      await victim.connect();
+      const pid = (await victim.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const admin = new Client({ connectionString: dbUrl });
+      await admin.connect();
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await admin.end();
+      expect(isDependencyOutage(await cut)).toBe(true);
+      await victim.end().catch(() => undefined);
+      const released = Object.assign(
+        new Error(
+          'Database connection provided by a query runner was already released, cannot continue to use its querying methods anymore.',
+        ),
+        { name: 'QueryRunnerProviderAlreadyReleasedError' },
+      );
+      expect(isDependencyOutage(released)).toBe(true);
+      expect(classifyError(released).status).toBe(503);
+    });
+
     it('input and bugs are not outages: unique violation, bad input syntax, syntax error', async () => {
       const c = new Client({ connectionString: dbUrl });
       await c.connect();

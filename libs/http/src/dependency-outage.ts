@@ -38,6 +38,10 @@ const PG_MESSAGES = [
   /^Query read timeout$/,
   /is not queryable$/,
   /^Cannot use a pool after calling end on the pool$/,
+  // TypeORM releases a query runner when its connection emits an error (the server cut it:
+  // shutdown, restart, network) and keeps no trace of that error: the transaction's next query
+  // fails with this instead.
+  /^Database connection provided by a query runner was already released/,
 ];
 
 /** ioredis messages for a closed connection or a command refused while disconnected. */
