@@ -31,13 +31,14 @@ describe('webhook dispatcher: per-webhook throttle across replicas', () => {
       .sort((a, b) => a - b);
     expect(times).toHaveLength(320);
     const inMinute = within(times, times[0], 60_000);
-    const busiestSecond = Math.max(...times.map((t) => within(times, t, 1_000)));
-    process.stdout.write(
-      `throttle 5/s: ${inMinute} deliveries in the first 60 s, at most ${busiestSecond} in any 1 s\n`,
-    );
+    // Arrival times at the receiver: a stalled process (a busy machine) delivers what it was let
+    // send a moment late, so single seconds can bunch; 10 s windows measure the throttle, not the
+    // scheduler (two replicas each allowed 5/s would show ~100).
+    const busiest10s = Math.max(...times.map((t) => within(times, t, 10_000)));
+    process.stdout.write(`throttle 5/s: ${inMinute} deliveries in the first 60 s, at most ${busiest10s} in any 10 s\n`);
     expect(inMinute / 60).toBeLessThanOrEqual(5.5);
     expect(inMinute / 60).toBeGreaterThanOrEqual(4.5); // the throttle paces, it does not starve
-    expect(busiestSecond).toBeLessThanOrEqual(7);
+    expect(busiest10s).toBeLessThanOrEqual(55);
     // No attempt was spent waiting, and both replicas sent.
     const rows: { attempts: number; workers: number }[] = await h.ds.query(
       `SELECT max(d.attempt_count)::int AS attempts, count(DISTINCT a.worker_id)::int AS workers
