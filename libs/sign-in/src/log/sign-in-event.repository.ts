@@ -20,15 +20,12 @@ export type SignInEventRow = SignInEventEntity & { cursorAt: string };
 export class SignInEventRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
+  /** One row per sign-in, in plain SQL: it is on every sign-in's path, the query builder is not needed. */
   async insert(e: NewSignInEvent): Promise<void> {
-    await this.ds.getRepository(SignInEventEntity).insert({
-      tenantId: e.tenantId,
-      appId: e.appId ?? null,
-      providerId: e.providerId ?? null,
-      userId: e.userId ?? null,
-      outcome: e.outcome,
-      reason: e.reason ?? null,
-    });
+    await this.ds.query(
+      `INSERT INTO sign_in_events (tenant_id, app_id, provider_id, user_id, outcome, reason) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [e.tenantId, e.appId ?? null, e.providerId ?? null, e.userId ?? null, e.outcome, e.reason ?? null],
+    );
   }
 
   /** Deletes a bounded batch of events older than `days`; returns how many. */

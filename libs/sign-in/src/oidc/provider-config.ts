@@ -1,9 +1,9 @@
-import { hkdfSync } from 'node:crypto';
 import type { JWK } from 'jose';
 import { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { SignInEnv } from '../sign-in.env';
 import { SCOPE_CLAIMS, type AccountFinder } from '../accounts/account-finder';
 import { protocolPages, type BrandLookup } from '../ui/protocol-pages';
+import { CookieSigner, cookieKeys } from './cookie-signer';
 
 /** Paths of the provider's endpoints (the JWKS is the global one, served by the keys module). */
 export const OIDC_ROUTES = {
@@ -23,11 +23,6 @@ export interface ProviderDeps {
   signingKeys: JWK[];
   /** The vanity domain's brand for the provider's own pages (logout, errors). */
   brandFor?: BrandLookup;
-}
-
-/** Signed-cookie keys derived from KEY_ENCRYPTION_KEY: every replica derives the same ones, no new secret. */
-export function cookieKeys(secret: string): string[] {
-  return [Buffer.from(hkdfSync('sha256', secret, 'edu-sign-in', 'oidc-provider cookies', 32)).toString('base64url')];
 }
 
 /**
@@ -101,7 +96,7 @@ export function providerConfiguration(d: ProviderDeps): Configuration {
     interactions: { url: (_ctx, interaction) => `/signin/interaction/${interaction.uid}`, policy: policy() },
     routes: OIDC_ROUTES,
     cookies: {
-      keys: cookieKeys(env.KEY_ENCRYPTION_KEY),
+      keys: new CookieSigner(cookieKeys(env.KEY_ENCRYPTION_KEY)),
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
       names: { session: 'signin_session', interaction: 'signin_interaction', resume: 'signin_resume' },

@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { SignInEnv } from '../sign-in.env';
@@ -10,10 +10,13 @@ import { SignInEnv } from '../sign-in.env';
  */
 @Injectable()
 export class PortalCsrf {
-  private readonly key: Buffer;
+  // Imported once: every portal page and form makes or checks a token.
+  private readonly key: KeyObject;
 
   constructor(env: SignInEnv) {
-    this.key = Buffer.from(hkdfSync('sha256', env.KEY_ENCRYPTION_KEY, 'edu-sign-in', 'portal form csrf', 32));
+    this.key = createSecretKey(
+      Buffer.from(hkdfSync('sha256', env.KEY_ENCRYPTION_KEY, 'edu-sign-in', 'portal form csrf', 32)),
+    );
   }
 
   token(uid: string): string {
