@@ -36,6 +36,8 @@ interface Segment {
   fault: string;
   startedAt: number;
   firstMessage: number;
+  /** When the fault itself began (after the burst's lead). */
+  injectedAt?: number;
   injected?: Injected;
   readyAt?: number;
   error?: string;
@@ -64,6 +66,7 @@ async function runFault(ctx: FaultContext, fault: Fault, http: SoakHttp, submitt
   log(`fault: ${fault.name}`);
   const burst = alertBurst(http, ctx.stack.urls, OPERATOR, submitted);
   await sleep(500);
+  segment.injectedAt = Date.now();
   try {
     segment.injected = await fault.inject(ctx);
   } catch (err) {
@@ -128,7 +131,7 @@ async function evaluate(
     const base = {
       fault: s.fault,
       startedAt: new Date(s.startedAt).toISOString(),
-      faultSeconds: (lifted - s.startedAt) / 1000,
+      faultSeconds: (lifted - (s.injectedAt ?? s.startedAt)) / 1000,
       recoverySeconds: i === 0 ? 0 : s.readyAt === undefined ? null : Math.max(0, (s.readyAt - lifted) / 1000),
       clients: judgeWindow(window.answers, window.wrong, services),
       deliveries: deliveries[i]!,
