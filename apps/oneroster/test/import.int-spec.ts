@@ -10,6 +10,7 @@ import { ImsxErrorFilter } from '../src/common/imsx-error.filter';
 import { OnerosterEnv } from '../src/oneroster.env';
 import { importRosterPackage, UnknownTenantError, type ImportReport } from '../src/imports/roster-importer';
 import { openRosterPackage } from '../src/imports/roster-package';
+import { RosterImportsService } from '../src/imports/roster-imports.service';
 import { OnerosterModule } from '../src/oneroster.module';
 import {
   clonePackage,
@@ -888,6 +889,32 @@ describe('roster CSV import', () => {
         tenant,
       ]);
       expect(rows[0].n).toBe(0);
+    });
+
+    it('fails an import whose process went quiet (killed while importing), not one whose process still speaks', async () => {
+      const tenant = await newTenant();
+      const running = async (heartbeat: string) =>
+        (
+          await client.query(
+            `INSERT INTO roster_imports (tenant_id, status, source, started_at, heartbeat_at)
+             VALUES ($1, 'running', 'operator upload (1 bytes)', now() - interval '5 minutes', now() - $2::interval) RETURNING id`,
+            [tenant, heartbeat],
+          )
+        ).rows[0].id as string;
+      const [quiet, speaking] = [await running('2 minutes'), await running('1 second')];
+      expect(await app.get(RosterImportsService).failAbandoned()).toBeGreaterThanOrEqual(1);
+      const view = async (id: string) =>
+        (
+          await request(app.getHttpServer())
+            .get(`/admin/tenants/${tenant}/roster-imports/${id}`)
+            .set('Authorization', `Bearer ${admin}`)
+            .expect(200)
+        ).body.import;
+      expect(await view(quiet)).toMatchObject({
+        status: 'failed',
+        errors: [expect.objectContaining({ message: expect.stringContaining('stopped without finishing') })],
+      });
+      expect(await view(speaking)).toMatchObject({ status: 'running' });
     });
 
     it('accepts a package as a job (202) when it does not finish in time, then reports it', async () => {

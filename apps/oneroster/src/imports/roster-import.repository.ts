@@ -32,7 +32,7 @@ export class RosterImportRepository {
   /** A `running` row for an accepted upload. */
   async createRunning(tenantId: string, source: string): Promise<RosterImportRow> {
     const rows: RosterImportRow[] = await this.ds.query(
-      `INSERT INTO roster_imports (tenant_id, status, source, started_at) VALUES ($1, 'running', $2, now()) RETURNING ${COLUMNS}`,
+      `INSERT INTO roster_imports (tenant_id, status, source, started_at, heartbeat_at) VALUES ($1, 'running', $2, now(), now()) RETURNING ${COLUMNS}`,
       [tenantId, source],
     );
     return rows[0]!;
@@ -60,5 +60,25 @@ export class RosterImportRepository {
       `UPDATE roster_imports SET status = 'failed', finished_at = now(), errors = $3 WHERE id = $1 AND tenant_id = $2 AND status = 'running'`,
       [id, tenantId, JSON.stringify([{ file: '(import)', line: 0, column: '', message }])],
     );
+  }
+
+  /** This process still runs (or queues) these imports. */
+  async heartbeat(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ds.query(
+      `UPDATE roster_imports SET heartbeat_at = now() WHERE id = ANY($1::uuid[]) AND status = 'running'`,
+      [ids],
+    );
+  }
+
+  /** Fails running imports no process has spoken for in `quietMs` (its process died); the ones failed. */
+  async failAbandoned(quietMs: number, message: string): Promise<{ id: string; tenant_id: string }[]> {
+    const rows: [{ id: string; tenant_id: string }[], number] = await this.ds.query(
+      `UPDATE roster_imports SET status = 'failed', finished_at = now(), errors = $2
+        WHERE status = 'running' AND coalesce(heartbeat_at, started_at) < now() - make_interval(secs => $1)
+        RETURNING id, tenant_id`,
+      [quietMs / 1000, JSON.stringify([{ file: '(import)', line: 0, column: '', message }])],
+    );
+    return rows[0];
   }
 }

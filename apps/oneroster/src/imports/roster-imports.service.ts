@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ApiError, ApiErrorCode, isUuid, type Principal } from '@edu/domain';
 import { OnerosterEnv } from '../oneroster.env';
 import { RosterImportRepository } from './roster-import.repository';
@@ -50,6 +50,11 @@ class Slots {
   }
 }
 
+/** How often a process says which imports it still runs (or queues). */
+export const IMPORT_HEARTBEAT_MS = 10_000;
+/** An import nobody has spoken for this long is failed: its process is gone. */
+export const IMPORT_ABANDONED_AFTER_MS = 60_000;
+
 /**
  * Operator imports of roster CSV packages (design: imports are jobs). An upload is stored to a
  * file and accepted as a `running` import; the import runs in this process (a worker thread),
@@ -57,11 +62,12 @@ class Slots {
  * packages are answered with their final report and large ones with 202 to be polled.
  */
 @Injectable()
-export class RosterImportsService implements OnApplicationShutdown {
+export class RosterImportsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RosterImports');
   private readonly slots: Slots;
   /** Imports running in this process: id -> tenant (to fail them at shutdown). */
   private readonly jobs = new Map<string, string>();
+  private heartbeats: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repo: RosterImportRepository,
@@ -169,8 +175,38 @@ export class RosterImportsService implements OnApplicationShutdown {
     return (await this.repo.list(tenantId, 50)).map(toImportView);
   }
 
+  /**
+   * A process that dies without a word (SIGKILL, a lost machine) leaves its imports `running`
+   * (their transactions rolled back with its connections): every process says which imports it
+   * still runs, and fails the ones nobody has spoken for in a while.
+   */
+  onApplicationBootstrap(): void {
+    this.heartbeats = setInterval(() => void this.beat(), IMPORT_HEARTBEAT_MS);
+    this.heartbeats.unref();
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.repo.heartbeat([...this.jobs.keys()]);
+      await this.failAbandoned();
+    } catch (err) {
+      this.logger.warn({ err }, 'Cannot record the running imports; trying again shortly');
+    }
+  }
+
+  /** Fails running imports whose process went quiet; how many. */
+  async failAbandoned(): Promise<number> {
+    const failed = await this.repo.failAbandoned(
+      IMPORT_ABANDONED_AFTER_MS,
+      'the process running the import stopped without finishing it; nothing was written',
+    );
+    if (failed.length > 0) this.logger.warn({ imports: failed }, 'Failed imports whose process stopped');
+    return failed.length;
+  }
+
   /** Imports cut short by shutdown roll back; their log rows say so. */
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.heartbeats);
     for (const [id, tenantId] of this.jobs) {
       await this.repo
         .failIfRunning(tenantId, id, 'the service stopped during the import; nothing was written')

@@ -28,6 +28,7 @@ import { AddPayloadRetention1764640000000 } from './1764640000000-AddPayloadRete
 import { AddPortalSessions1764650000000 } from './1764650000000-AddPortalSessions';
 import { AddRosterEventPush1764700000000 } from './1764700000000-AddRosterEventPush';
 import { AddIdentityProviderDisplayName1764800000000 } from './1764800000000-AddIdentityProviderDisplayName';
+import { AddRosterImportHeartbeat1764900000000 } from './1764900000000-AddRosterImportHeartbeat';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddPortalSessions1764650000000,
   AddRosterEventPush1764700000000,
   AddIdentityProviderDisplayName1764800000000,
+  AddRosterImportHeartbeat1764900000000,
 ];

@@ -45,6 +45,10 @@ export class RosterImportEntity {
   @Column({ type: 'timestamptz', name: 'finished_at', nullable: true })
   finishedAt: Date | null;
 
+  /** While `running`: when the process running it last said it still is (failed when it goes quiet). */
+  @Column({ type: 'timestamptz', name: 'heartbeat_at', nullable: true })
+  heartbeatAt: Date | null;
+
   /** Per file name: inserted / updated / unchanged / tombstoned. */
   @Column({ type: 'jsonb', default: () => "'{}'" })
   counts: Record<string, RosterImportFileCounts>;
