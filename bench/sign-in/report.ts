@@ -80,11 +80,11 @@ const pad = (s: string | number, w: number) => String(s).padStart(w);
 export function printReport(results: LevelResult[]): void {
   const lines = [
     '',
-    'concurrency  sign-ins/s  p50 ms  p99 ms  sign-ins  errors | CPU ms per sign-in: identity  upstream  driver | per sign-in: db round trips  transactions',
+    'concurrency  sign-ins/s  p50 ms  p99 ms  sign-ins  errors | CPU ms per sign-in: identity  upstream  driver  postgres | per sign-in: db round trips  transactions',
   ];
   for (const r of results) {
     lines.push(
-      `${pad(r.concurrency, 11)}  ${pad(r.perSecond.toFixed(1), 10)}  ${pad(r.p50.toFixed(0), 6)}  ${pad(r.p99.toFixed(0), 6)}  ${pad(r.signIns, 8)}  ${pad(r.errors, 6)} | ${pad(r.cpuMs.identity.toFixed(1), 27)}  ${pad(r.cpuMs.upstream.toFixed(1), 8)}  ${pad(r.cpuMs.driver.toFixed(1), 6)} | ${pad(r.dbRoundTrips.toFixed(1), 27)}  ${pad(r.dbTransactions.toFixed(1), 12)}`,
+      `${pad(r.concurrency, 11)}  ${pad(r.perSecond.toFixed(1), 10)}  ${pad(r.p50.toFixed(0), 6)}  ${pad(r.p99.toFixed(0), 6)}  ${pad(r.signIns, 8)}  ${pad(r.errors, 6)} | ${pad(r.cpuMs.identity.toFixed(1), 27)}  ${pad(r.cpuMs.upstream.toFixed(1), 8)}  ${pad(r.cpuMs.driver.toFixed(1), 6)}  ${pad(r.cpuMs.postgres.toFixed(1), 8)} | ${pad(r.dbRoundTrips.toFixed(1), 27)}  ${pad(r.dbTransactions.toFixed(1), 12)}`,
     );
   }
   lines.push(

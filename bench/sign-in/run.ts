@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as oidc from 'openid-client';
 import { parseCommandLine } from '@edu/config';
-import { cpuMsOf } from '../common/cpu';
+import { cpuMsOf, postgresCpuMs } from '../common/cpu';
 import { log, projectRoot } from '../common/processes';
 import { signIn, type JourneySetup } from './journey';
 import { printReport, summarise, type LevelResult } from './report';
@@ -61,9 +61,11 @@ async function runLevel(
   const durations: number[] = [];
   const steps: Map<string, number>[] = [];
   const errors: string[] = [];
+  const postgres = () => (stack.pids.postgresChild ? postgresCpuMs(stack.pids.postgresChild) : Number.NaN);
   const cpu0 = {
     identity: cpuMsOf(stack.pids.identity),
     upstream: cpuMsOf(stack.pids.upstream),
+    postgres: postgres(),
     driver: process.cpuUsage(),
     db: await stack.dbTransactions(),
     tables: await stack.tableActivity(),
@@ -89,6 +91,7 @@ async function runLevel(
     identity: cpuMsOf(stack.pids.identity) - cpu0.identity,
     upstream: cpuMsOf(stack.pids.upstream) - cpu0.upstream,
     driver: (driver.user + driver.system) / 1000,
+    postgres: postgres() - cpu0.postgres,
   };
   const trips = stack.dbRoundTrips();
   const statements = new Map(

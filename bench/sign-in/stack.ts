@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { runMigrations } from '@edu/persistence';
-import { startBenchDatabase } from '../common/database';
+import { startBenchDatabase, type BenchDatabase } from '../common/database';
 import { startRoundTripCounter } from '../common/pg-round-trips';
 import {
   listeningSocket,
@@ -24,8 +24,8 @@ export interface SignInStack {
   identity: string;
   upstream: string;
   demo: DemoConfig;
-  /** Process ids whose CPU time the report divides among the sign-ins. */
-  pids: { identity: number; upstream: number };
+  /** Process ids whose CPU time the report divides among the sign-ins (PostgreSQL's: a long-lived child's, when on this machine). */
+  pids: { identity: number; upstream: number; postgresChild?: number };
   /** Transactions committed or rolled back in the stack's database so far (each statement outside one is one). */
   dbTransactions(): Promise<number>;
   /** Identity's database round trips so far (queries it sent and waited for), and its statements by text. */
@@ -36,7 +36,7 @@ export interface SignInStack {
 }
 
 /** A fresh database with the demo data set; its clean-up joins `stops`. */
-async function demoDatabase(root: string, stops: (() => Promise<void>)[]): Promise<string> {
+async function demoDatabase(root: string, stops: (() => Promise<void>)[]): Promise<BenchDatabase> {
   const database = await startBenchDatabase(root);
   stops.push(() => database.stop());
   const db = database.url;
@@ -56,7 +56,7 @@ async function demoDatabase(root: string, stops: (() => Promise<void>)[]): Promi
     },
   );
   if (r.status !== 0) throw new Error(`provisioning the demo data failed:\n${r.stdout}\n${r.stderr}`);
-  return db;
+  return database;
 }
 
 /** The demo upstream provider (tools/demo/sign-in/upstream.js) as its own process, as npm start runs it. */
@@ -75,7 +75,8 @@ function startUpstream(root: string, socket: ListeningSocket, identity: string):
 /** PostgreSQL (embedded unless DATABASE_URL), the demo data, identity and the demo upstream provider. */
 export async function startSignInStack(root: string, profile = false): Promise<SignInStack> {
   const stops: (() => Promise<void>)[] = [];
-  const db = await demoDatabase(root, stops);
+  const database = await demoDatabase(root, stops);
+  const db = database.url;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const demoTools = require(path.join(root, 'tools/demo/sign-in/config.js')) as {
     demoSignInConfig(): DemoConfig;
@@ -108,11 +109,14 @@ export async function startSignInStack(root: string, profile = false): Promise<S
   const stats = new Client({ connectionString: db });
   await stats.connect();
   stops.push(() => stats.end());
+  const checkpointer = database.embedded
+    ? (await stats.query(`SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`)).rows[0]?.pid
+    : undefined;
   return {
     identity,
     upstream,
     demo: demoTools.demoSignInConfig(),
-    pids: { identity: id.child.pid as number, upstream: up.child.pid as number },
+    pids: { identity: id.child.pid as number, upstream: up.child.pid as number, postgresChild: checkpointer },
     async dbTransactions() {
       const { rows } = await stats.query(
         `SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()`,
