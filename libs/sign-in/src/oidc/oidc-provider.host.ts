@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Provider from 'oidc-provider';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { trustProxyValue } from '@edu/config';
 import { SigningKeyStore, verifyClientSecret } from '@edu/signing';
@@ -37,6 +38,7 @@ export class OidcProviderHost implements OnModuleDestroy {
   constructor(
     private readonly env: SignInEnv,
     @InjectDataSource() private readonly ds: DataSource,
+    private readonly pool: Pool,
     private readonly keys: SigningKeyStore,
     private readonly repo: SignInRepository,
     private readonly accounts: AccountFinder,
@@ -95,12 +97,12 @@ export class OidcProviderHost implements OnModuleDestroy {
       accounts: this.accounts,
       brandFor: (hostname) => this.brands.forHost(hostname),
       signingKeys: keys,
-      adapter: (name: string) => (name === 'Client' ? clients : new PostgresOidcAdapter(name, this.ds)),
+      adapter: (name: string) => (name === 'Client' ? clients : new PostgresOidcAdapter(name, this.pool)),
     });
     const provider = new Provider(this.issuer, config);
     provider.proxy = Boolean(trustProxyValue(this.env.TRUST_PROXY));
     // First, so it wraps everything: a request's writes go in one round trip before its answer.
-    provider.use((_ctx, next) => PayloadWriteBatch.around(this.ds, next));
+    provider.use((_ctx, next) => PayloadWriteBatch.around(this.pool, next));
     // Apps' secrets are stored as salted hashes, never in clear: compare against the hash.
     provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret?: string }, actual: string) {
       return Promise.resolve(typeof this.clientSecret === 'string' && verifyClientSecret(actual, this.clientSecret));

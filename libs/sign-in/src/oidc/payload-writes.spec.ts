@@ -1,10 +1,9 @@
-import type { DataSource } from 'typeorm';
-import { PayloadWriteBatch, writeAll, type PayloadWrite } from './payload-writes';
+import { PayloadWriteBatch, writeAll, type PayloadWrite, type Sql } from './payload-writes';
 
 const fakeDs = () => {
   const sent: string[] = [];
-  const ds = { query: (sql: string) => (sent.push(sql.trim().split(/\s+/)[0]), Promise.resolve([])) };
-  return { ds: ds as unknown as DataSource, sent };
+  const ds = { query: (sql: string) => (sent.push(sql.trim().split(/\s+/)[0]), Promise.resolve({ rows: [] })) };
+  return { ds: ds as unknown as Sql, sent };
 };
 const upsert = (kind: string, id: string): PayloadWrite => ({
   op: 'upsert',

@@ -1,5 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
+
+/** Where the writes go: the process's pg pool (these run on every sign-in: no query builder, no ORM). */
+export type Sql = Pick<Pool, 'query'>;
 
 /** One write to `oidc_payloads`: an upsert, a consumption or a removal of a row. */
 export type PayloadWrite =
@@ -20,7 +23,7 @@ const ON_CONFLICT = `ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.pay
   user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`;
 
 /** Runs one write on its own (as the adapter always did outside a batch). */
-export async function writeOne(ds: DataSource, w: PayloadWrite): Promise<void> {
+export async function writeOne(ds: Sql, w: PayloadWrite): Promise<void> {
   if (w.op === 'upsert')
     await ds.query(`${UPSERT} VALUES ($1, $2, $3, $4, $5, $6, $7) ${ON_CONFLICT}`, [
       w.kind,
@@ -50,7 +53,7 @@ const BATCH = `WITH rows AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ki
 SELECT 1`;
 
 /** Runs the writes in order: in one statement when each touches another row (one statement sees no write of another). */
-export async function writeAll(ds: DataSource, writes: PayloadWrite[]): Promise<void> {
+export async function writeAll(ds: Sql, writes: PayloadWrite[]): Promise<void> {
   const rows = new Set(writes.map((w) => `${w.kind}\u0000${w.id}`));
   if (writes.length === 1 || rows.size < writes.length) {
     for (const w of writes) await writeOne(ds, w);
@@ -75,7 +78,7 @@ export class PayloadWriteBatch {
   }
 
   /** Runs `handle` holding the provider's writes, then sends them (also when it failed). */
-  static async around(ds: DataSource, handle: () => Promise<void>): Promise<void> {
+  static async around(ds: Sql, handle: () => Promise<void>): Promise<void> {
     const writes: PayloadWrite[] = [];
     try {
       await this.current.run(writes, handle);
@@ -85,7 +88,7 @@ export class PayloadWriteBatch {
   }
 
   /** Sends what is held (all of it: the writes of other kinds keep their order too). */
-  static async flush(ds: DataSource, writes: PayloadWrite[] | undefined): Promise<void> {
+  static async flush(ds: Sql, writes: PayloadWrite[] | undefined): Promise<void> {
     if (!writes?.length) return;
     await writeAll(ds, writes.splice(0));
   }

@@ -2,7 +2,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { forgetReadsUnder, memoRead } from '../reads/request-reads';
 import { READ_KEYS } from '../reads/read-keys';
-import { PayloadWriteBatch, writeOne, type PayloadWrite } from './payload-writes';
+import { PayloadWriteBatch, writeOne, type PayloadWrite, type Sql } from './payload-writes';
 
 /** A row of `oidc_payloads` as read: its payload and when it was consumed. */
 export interface PayloadRow {
@@ -29,7 +29,7 @@ export const LIVE_PAYLOAD = '(expires_at IS NULL OR expires_at > now())';
 export class PostgresOidcAdapter implements Adapter {
   constructor(
     private readonly kind: string,
-    private readonly ds: DataSource,
+    private readonly db: Sql,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
@@ -62,8 +62,8 @@ export class PostgresOidcAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     // Rows of any kind go: nothing read before is remembered after.
     forgetReadsUnder('');
-    await PayloadWriteBatch.flush(this.ds, PayloadWriteBatch.pending());
-    await this.ds.query(`DELETE FROM oidc_payloads WHERE grant_id = $1`, [grantId]);
+    await PayloadWriteBatch.flush(this.db, PayloadWriteBatch.pending());
+    await this.db.query(`DELETE FROM oidc_payloads WHERE grant_id = $1`, [grantId]);
   }
 
   /** Held in the request's batch when there is one (see payload-writes.ts), else written now. */
@@ -71,7 +71,7 @@ export class PostgresOidcAdapter implements Adapter {
     this.forget();
     const batch = PayloadWriteBatch.pending();
     if (batch) batch.push(w);
-    else await writeOne(this.ds, w);
+    else await writeOne(this.db, w);
   }
 
   /** The remembered payload is copied: the provider's models may change what they were given. */
@@ -81,7 +81,7 @@ export class PostgresOidcAdapter implements Adapter {
   ): Promise<AdapterPayload | undefined> {
     // A request reads its own writes: held writes of this kind are sent first.
     const batch = PayloadWriteBatch.pending();
-    if (batch?.some((w) => w.kind === this.kind)) await PayloadWriteBatch.flush(this.ds, batch);
+    if (batch?.some((w) => w.kind === this.kind)) await PayloadWriteBatch.flush(this.db, batch);
     const payload = await memoRead(key, read);
     return payload && structuredClone(payload);
   }
@@ -93,7 +93,7 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   private async findWhere(condition: string, value: string): Promise<AdapterPayload | undefined> {
-    const rows: PayloadRow[] = await this.ds.query(
+    const { rows } = await this.db.query<PayloadRow>(
       `SELECT payload, consumed_at FROM oidc_payloads WHERE kind = $1 AND ${condition} AND ${LIVE_PAYLOAD} LIMIT 1`,
       [this.kind, value],
     );

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Pool } from 'pg';
 import { hasRequestReads, primeRead } from '../reads/request-reads';
 import { READ_KEYS } from '../reads/read-keys';
 import {
@@ -64,7 +63,7 @@ const RESUME_PATH = new RegExp(`^${OIDC_ROUTES.authorization}/([^/?]+)(?:\\?|$)`
  */
 @Injectable()
 export class ProviderPrefetch {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly db: Pool) {}
 
   async load(req: IncomingMessage & { body?: unknown }): Promise<void> {
     if (!hasRequestReads() || !req.url) return;
@@ -80,8 +79,12 @@ export class ProviderPrefetch {
   }
 
   private async resume(uid: string): Promise<void> {
-    const [row]: { interaction: PayloadRow | null; app: AppRow | null; grant: PayloadRow | null }[] =
-      await this.ds.query(RESUME_SQL, [uid]);
+    const { rows } = await this.db.query<{
+      interaction: PayloadRow | null;
+      app: AppRow | null;
+      grant: PayloadRow | null;
+    }>(RESUME_SQL, [uid]);
+    const row = rows[0];
     const interaction = adapterPayload(row.interaction);
     primeRead(READ_KEYS.oidc('Interaction', uid), interaction);
     const params = interaction?.params as { client_id?: unknown } | undefined;
@@ -94,7 +97,7 @@ export class ProviderPrefetch {
   private async token(body: Record<string, unknown>, authorization: string | undefined): Promise<void> {
     const clientId = basicClientId(authorization) ?? (typeof body.client_id === 'string' ? body.client_id : undefined);
     if (typeof body.code !== 'string' || !clientId) return;
-    const [row]: TokenRow[] = await this.ds.query(TOKEN_SQL, [body.code, clientId]);
+    const row = (await this.db.query<TokenRow>(TOKEN_SQL, [body.code, clientId])).rows[0];
     const code = adapterPayload(row.code);
     primeRead(READ_KEYS.oidc('AuthorizationCode', body.code), code);
     primeRead(READ_KEYS.app(clientId), row.app ? toSignInApp(row.app) : null);

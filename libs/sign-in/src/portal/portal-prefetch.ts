@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
+import { Pool } from 'pg';
 import { adapterPayload, LIVE_PAYLOAD, type PayloadRow } from '../oidc/postgres-adapter';
 import { hasRequestReads, primeRead } from '../reads/request-reads';
 import { READ_KEYS } from '../reads/read-keys';
@@ -55,14 +54,14 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  */
 @Injectable()
 export class PortalPrefetch {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly db: Pool) {}
 
   async load(req: Request, uid: string): Promise<void> {
     if (!hasRequestReads()) return;
     const host = req.hostname.toLowerCase();
     const chosen = str(req.query?.tenant) ?? str((req.body as Record<string, unknown> | undefined)?.tenant);
     const state = str(req.query?.state);
-    const [row]: PrefetchRow[] = await this.ds.query(SQL, [uid, host, chosen, state]);
+    const row = (await this.db.query<PrefetchRow>(SQL, [uid, host, chosen, state])).rows[0];
     primeRead(READ_KEYS.oidc('Interaction', uid), adapterPayload(row.interaction));
     primeRead(READ_KEYS.vanity(host), row.vanity ? vanityTenants(row.vanity) : null);
     primeRead(READ_KEYS.brand(host), pageBrandOf(row.vanity));

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Pool } from 'pg';
 import { safeEqual } from '@edu/signing';
 import type { UpstreamChecks } from './upstream-client';
 
@@ -26,13 +25,14 @@ const digest = (v: string) => createHash('sha256').update(v).digest('base64url')
  */
 @Injectable()
 export class UpstreamLogins {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  // The pg pool itself: three statements of every sign-in, no ORM needed.
+  constructor(private readonly db: Pool) {}
 
   /** Stores the login; returns the cookie value that binds it to this browser. */
   async save(login: Omit<UpstreamLogin, 'binding'>, ttlSeconds: number): Promise<string> {
     const cookie = randomBytes(32).toString('base64url');
     const payload: UpstreamLogin = { ...login, binding: digest(cookie) };
-    await this.ds.query(
+    await this.db.query(
       `INSERT INTO oidc_payloads (kind, id, payload, uid, expires_at) VALUES ($1, $2, $3, $4, now() + ($5 || ' seconds')::interval)`,
       [KIND, login.state, payload, login.uid, String(ttlSeconds)],
     );
@@ -41,7 +41,7 @@ export class UpstreamLogins {
 
   /** The login for `state`, left in place (the callback only routes the person back to their portal). */
   async peek(state: string): Promise<UpstreamLogin | undefined> {
-    const rows: { payload: UpstreamLogin }[] = await this.ds.query(
+    const { rows } = await this.db.query<{ payload: UpstreamLogin }>(
       `SELECT payload FROM oidc_payloads WHERE kind = $1 AND id = $2 AND expires_at > now()`,
       [KIND, state],
     );
@@ -50,8 +50,7 @@ export class UpstreamLogins {
 
   /** Removes and returns the login (once: a replayed `state` finds nothing). */
   async take(state: string): Promise<UpstreamLogin | undefined> {
-    // TypeORM answers a DELETE ... RETURNING with [rows, count].
-    const [rows]: [{ payload: UpstreamLogin; live: boolean }[], number] = await this.ds.query(
+    const { rows } = await this.db.query<{ payload: UpstreamLogin; live: boolean }>(
       `DELETE FROM oidc_payloads WHERE kind = $1 AND id = $2 RETURNING payload, expires_at > now() AS live`,
       [KIND, state],
     );
