@@ -1,17 +1,23 @@
 /** The faults, injected one after another: each breaks something and lifts it again (or lets it restart). */
 import { sleep } from '../soak/http';
 import { killImport, type ImportOutcome, type PreparedImport } from './import-fault';
+import { killUpload } from './upload-fault';
 import { SERVICES, type ChaosStack, type ServiceName } from './stack';
 
 export interface FaultContext {
   readonly stack: ChaosStack;
   readonly databaseUrl: string;
   readonly importPackage: PreparedImport;
+  /** The same kind of package for the operator upload, into a tenant of its own. */
+  readonly uploadPackage: PreparedImport;
+  readonly operator: { id: string; secret: string };
 }
 
 export interface Injected {
   /** When the fault was lifted: the restart began, the process was resumed. */
   liftedAt: number;
+  /** When every readiness check was green again, when the fault measured it itself (its checks took longer). */
+  readyAt?: number;
   import?: ImportOutcome;
 }
 
@@ -55,6 +61,14 @@ export const FAULTS: readonly Fault[] = [
     async inject({ stack, databaseUrl, importPackage }) {
       const outcome = await killImport(stack.root, databaseUrl, importPackage);
       return { liftedAt: Date.now(), import: outcome };
+    },
+  },
+  {
+    name: 'SIGKILL oneroster during an operator import',
+    async inject({ stack, databaseUrl, uploadPackage, operator }) {
+      const o = { identityUrl: stack.urls.identity, databaseUrl, operator };
+      const { liftedAt, readyAt, outcome } = await killUpload(o, stack, uploadPackage);
+      return { liftedAt, readyAt, import: outcome };
     },
   },
   {

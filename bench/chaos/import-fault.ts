@@ -12,7 +12,7 @@ import { createDataSource, TenantEntity } from '@edu/persistence';
 import { generateRosterPackage } from '../oneroster/generate';
 
 /** Rows per file of the package by table (what the generator counts). */
-const TABLES: Record<string, string> = {
+export const TABLES: Record<string, string> = {
   orgs: 'roster_orgs',
   academicSessions: 'roster_academic_sessions',
   courses: 'roster_courses',
@@ -34,6 +34,8 @@ export interface ImportOutcome {
   rerunExitCode: number | null;
   rerunComplete: boolean;
   expectedRows: number;
+  /** Operator uploads only: what the import's log row said after the kill, and how long it took to say it. */
+  logRow?: { status: string; seconds: number };
   passed: boolean;
 }
 
@@ -44,14 +46,15 @@ export interface PreparedImport {
   cleanup(): void;
 }
 
-export async function prepareImport(databaseUrl: string): Promise<PreparedImport> {
+/** A generated district and an empty tenant of its own to import it into. */
+export async function prepareImport(databaseUrl: string, name = 'Chaos Import District'): Promise<PreparedImport> {
   const dir = mkdtempSync(path.join(tmpdir(), 'edu-chaos-import-'));
   const summary = await generateRosterPackage({ out: dir, scale: SCALE, rootOrg: 'org-chaos-district' });
   const ds = createDataSource({ url: databaseUrl, poolSize: 1, applicationName: 'chaos-setup' });
   await ds.initialize();
   try {
     const tenant = await ds.getRepository(TenantEntity).save({
-      name: 'Chaos Import District',
+      name,
       customerId: Math.floor(Math.random() * 1e9),
       govtId: 'CHAOS-1',
       regionId: 'AU-NSW',
@@ -90,7 +93,7 @@ async function killMidway(root: string, databaseUrl: string, p: PreparedImport):
 }
 
 /** Rows of the tenant per table of the package. */
-async function rowsOf(databaseUrl: string, tenantId: string): Promise<Record<string, number>> {
+export async function rowsOf(databaseUrl: string, tenantId: string): Promise<Record<string, number>> {
   const db = new Client({ connectionString: databaseUrl, application_name: 'chaos-check' });
   await db.connect();
   try {
@@ -107,7 +110,7 @@ async function rowsOf(databaseUrl: string, tenantId: string): Promise<Record<str
   }
 }
 
-const total = (counts: Record<string, number>) => Object.keys(TABLES).reduce((n, f) => n + (counts[f] ?? 0), 0);
+export const total = (counts: Record<string, number>) => Object.keys(TABLES).reduce((n, f) => n + (counts[f] ?? 0), 0);
 
 /** Kills the import midway, checks what the tenant holds, then runs it again to completion. */
 export async function killImport(root: string, databaseUrl: string, p: PreparedImport): Promise<ImportOutcome> {

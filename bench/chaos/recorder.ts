@@ -8,8 +8,9 @@ export interface RecordedAnswer {
   /** The origin the request went to (which process answered, or did not). */
   readonly origin: string;
   readonly retryAfter: boolean;
+  readonly client?: string;
   readonly error?: string;
-  /** The start of the body of a 5xx, to say what went wrong. */
+  /** The start of the body of an error other than 429, to say what went wrong. */
   readonly excerpt?: string;
 }
 
@@ -31,8 +32,9 @@ export class ChaosRecorder implements AnswerRecorder {
       what,
       origin: new URL(detail.url).origin,
       retryAfter: detail.retryAfter !== null,
+      ...(detail.client ? { client: detail.client } : {}),
       ...(detail.error ? { error: detail.error } : {}),
-      ...(status >= 500 && detail.body ? { excerpt: detail.body.slice(0, 200) } : {}),
+      ...(status >= 400 && status !== 429 && detail.body ? { excerpt: detail.body.slice(0, 300) } : {}),
     });
   }
 

@@ -37,7 +37,9 @@ const statuses = (by: Record<string, number>) =>
 
 export function faultLine(r: FaultResult): string {
   const imp = r.import
-    ? ` | import after kill: ${r.import.afterKill} (${r.import.rowsAfterKill} rows), re-run exit ${r.import.rerunExitCode}, ${r.import.rerunComplete ? 'complete' : 'INCOMPLETE'}`
+    ? ` | import after kill: ${r.import.afterKill} (${r.import.rowsAfterKill} rows)` +
+      (r.import.logRow ? `, log row ${r.import.logRow.status} after ${r.import.logRow.seconds.toFixed(0)} s` : '') +
+      `, re-run ${r.import.rerunExitCode === 0 ? 'ok' : `exit ${r.import.rerunExitCode}`}, ${r.import.rerunComplete ? 'complete' : 'INCOMPLETE'}`
     : '';
   return [
     `${r.passed ? 'PASS' : 'FAIL'} ${r.fault}`,

@@ -13,7 +13,7 @@ import { alertBurst, runWorkload, type Operator, type Submitted } from '../soak/
 import { drainAndCount } from './deliveries';
 import { FAULTS, type Fault, type FaultContext, type Injected } from './faults';
 import { prepareImport } from './import-fault';
-import { judgeWindow } from './judge';
+import { judgeWindow, setbacksOf } from './judge';
 import { runProbes } from './probes';
 import { untilAllReady } from './readiness';
 import { ChaosRecorder } from './recorder';
@@ -72,7 +72,7 @@ async function runFault(ctx: FaultContext, fault: Fault, http: SoakHttp, submitt
   } catch (err) {
     segment.error = err instanceof Error ? err.message.split('\n')[0] : String(err);
   }
-  segment.readyAt = await untilAllReady(ctx.stack.urls, READY_TIMEOUT_MS);
+  segment.readyAt = segment.injected?.readyAt ?? (await untilAllReady(ctx.stack.urls, READY_TIMEOUT_MS));
   await burst;
   return segment;
 }
@@ -88,6 +88,8 @@ async function runChaos(
     stack,
     databaseUrl: stack.postgres.url,
     importPackage: await prepareImport(stack.postgres.url),
+    uploadPackage: await prepareImport(stack.postgres.url, 'Chaos Upload District'),
+    operator: OPERATOR,
   };
   const http = new SoakHttp(stack.urls.identity, () => recorder);
   let end = Infinity;
@@ -99,7 +101,7 @@ async function runChaos(
   const segments: Segment[] = [{ fault: 'none (warm-up)', startedAt: started, firstMessage: 0 }];
   const slot = Math.max(MIN_SLOT_MS, (o.minutes * 60_000 - WARM_UP_MS - LAST_PAUSE_MS) / o.faults.length);
   for (const [i, fault] of o.faults.entries()) {
-    await sleep(started + WARM_UP_MS + i * slot - Date.now());
+    await sleep(Math.max(0, started + WARM_UP_MS + i * slot - Date.now()));
     segments.push(await runFault(ctx, fault, http, submitted));
   }
   await sleep(LAST_PAUSE_MS);
@@ -107,6 +109,7 @@ async function runChaos(
   const endedAt = Date.now();
   await traffic;
   ctx.importPackage.cleanup();
+  ctx.uploadPackage.cleanup();
   return { segments, endedAt };
 }
 
@@ -125,6 +128,7 @@ async function evaluate(
   log(`waiting for ${submitted.messageIds.length} accepted messages to arrive (at most ${DRAIN_MS / 1000} s)`);
   const deliveries = await drainAndCount(stack.receiverUrl, stack.webhookPaths, ids, DRAIN_MS);
   const services = SERVICES.map((n) => stack.services[n]);
+  const setbacks = setbacksOf(recorder.answers);
   return bounds.map(({ s, to }, i) => {
     const window = recorder.between(s.startedAt, to);
     const lifted = s.injected?.liftedAt ?? s.startedAt;
@@ -133,7 +137,7 @@ async function evaluate(
       startedAt: new Date(s.startedAt).toISOString(),
       faultSeconds: (lifted - (s.injectedAt ?? s.startedAt)) / 1000,
       recoverySeconds: i === 0 ? 0 : s.readyAt === undefined ? null : Math.max(0, (s.readyAt - lifted) / 1000),
-      clients: judgeWindow(window.answers, window.wrong, services),
+      clients: judgeWindow(window.answers, window.wrong, services, setbacks),
       deliveries: deliveries[i]!,
       ...(s.injected?.import ? { import: s.injected.import } : {}),
     };

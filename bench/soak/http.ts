@@ -21,16 +21,17 @@ export class SoakHttp {
   ) {}
 
   /** One request; a network failure or timeout counts as status 0 (a failure, like a 5xx). */
-  async call(what: string, url: string, init: RequestInit = {}): Promise<Answer> {
+  async call(what: string, url: string, init: RequestInit = {}, client?: string): Promise<Answer> {
     const started = performance.now();
     try {
       const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       const text = await res.text();
       const retryAfter = res.headers.get('retry-after');
-      this.minute().record(res.status, performance.now() - started, what, { url, retryAfter, body: text });
+      this.minute().record(res.status, performance.now() - started, what, { url, retryAfter, body: text, client });
       return { status: res.status, headers: res.headers, body: parse(text) };
     } catch (err) {
-      this.minute().record(0, performance.now() - started, what, { url, retryAfter: null, error: failureOf(err) });
+      const error = failureOf(err);
+      this.minute().record(0, performance.now() - started, what, { url, retryAfter: null, error, client });
       return { status: 0, headers: new Headers(), body: undefined };
     }
   }
@@ -39,17 +40,22 @@ export class SoakHttp {
   async token(client: Credentials): Promise<string | undefined> {
     const cached = this.tokens.get(client.id);
     if (cached && Date.now() - cached.at < TOKEN_REFRESH_MS) return cached.token;
-    const answer = await this.call('POST /oauth/token', `${this.identityUrl}/oauth/token`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
-        'Content-Type': 'application/x-www-form-urlencoded',
+    const answer = await this.call(
+      'POST /oauth/token',
+      `${this.identityUrl}/oauth/token`,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          ...(client.tenantId ? { tenant_id: client.tenantId } : {}),
+        }),
       },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        ...(client.tenantId ? { tenant_id: client.tenantId } : {}),
-      }),
-    });
+      client.id,
+    );
     const token = (answer.body as { access_token?: string } | undefined)?.access_token;
     if (answer.status !== 200 || !token) return cached?.token;
     this.tokens.set(client.id, { token, at: Date.now() });
@@ -60,10 +66,12 @@ export class SoakHttp {
   async as(client: Credentials, what: string, url: string, init: RequestInit = {}): Promise<Answer | undefined> {
     const token = await this.token(client);
     if (!token) return undefined;
-    return this.call(what, url, {
-      ...init,
-      headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` },
-    });
+    return this.call(
+      what,
+      url,
+      { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` } },
+      client.id,
+    );
   }
 }
 

@@ -9,6 +9,8 @@ export interface AnswerDetail {
   readonly body?: string;
   /** Why there was no answer (status 0): ECONNREFUSED, ECONNRESET, timeout, ... */
   readonly error?: string;
+  /** The client id the request was made as. */
+  readonly client?: string;
 }
 
 /** Where the HTTP client reports each answer. */
