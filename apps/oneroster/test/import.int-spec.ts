@@ -364,6 +364,43 @@ describe('roster CSV import', () => {
     });
   });
 
+  it('keeps a committed import succeeded when refreshing planner statistics fails afterwards', async () => {
+    const tenant = await newTenant();
+    const p = schoolPackage();
+    // More than 10,000 new users: the import asks for ANALYZE of roster_users after its commit.
+    for (let i = 0; i < 10_001; i++)
+      p.files['users.csv']!.rows.push({
+        sourcedId: `usr-many-${i}`,
+        enabledUser: 'true',
+        orgSourcedIds: 'org-s1',
+        role: 'student',
+        username: `many.${i}`,
+        givenName: 'Many',
+        familyName: `Student ${i}`,
+      });
+    // The connection cut after the commit (PostgreSQL restarting), just as ANALYZE is sent.
+    const cut = new Proxy(client, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (prop !== 'query' || typeof value !== 'function')
+          return typeof value === 'function' ? value.bind(target) : value;
+        return (q: unknown, ...rest: unknown[]) =>
+          typeof q === 'string' && q.startsWith('ANALYZE "')
+            ? Promise.reject(new Error('Connection terminated unexpectedly'))
+            : (value as (...a: unknown[]) => unknown).call(target, q, ...rest);
+      },
+    });
+    const report = await importRosterPackage(cut, () => openRosterPackage(writeFolder(p)), {
+      tenantId: tenant,
+      source: 'many-users',
+    });
+    expect(report.status).toBe('succeeded');
+    const { rows } = await client.query('SELECT status, errors FROM roster_imports WHERE tenant_id = $1', [tenant]);
+    expect(rows).toEqual([{ status: 'succeeded', errors: [] }]);
+    const users = await client.query('SELECT count(*)::int AS n FROM roster_users WHERE tenant_id = $1', [tenant]);
+    expect(users.rows[0].n).toBe(10_005);
+  });
+
   describe('delta', () => {
     let tenant: string;
     beforeAll(async () => {

@@ -282,6 +282,20 @@ async function failImport(client: ClientBase, run: ImportRun, err: unknown): Pro
 }
 
 /**
+ * ANALYZE of the tables the committed import changed much. Not part of the import: a failure here
+ * (the connection cut, PostgreSQL restarting) leaves the import succeeded, and autovacuum catches up.
+ */
+async function refreshStatistics(client: ClientBase, tables: readonly string[], run: ImportRun): Promise<void> {
+  if (tables.length === 0) return;
+  try {
+    for (const table of tables) await client.query(`ANALYZE "${table}"`);
+    run.lap('refreshed planner statistics');
+  } catch (err) {
+    run.lap(`planner statistics not refreshed (${err instanceof Error ? err.message : String(err)}); autovacuum will`);
+  }
+}
+
+/**
  * Imports a package into the tenant's rostering data. Validation failures come back as a
  * `failed` report (and are recorded); an unknown tenant throws `UnknownTenantError`; anything
  * unexpected rolls back, is recorded as failed, and is rethrown.
@@ -314,8 +328,7 @@ export async function importRosterPackage(
       return report;
     }
     run.lap(`committed data version ${report.dataVersion}`);
-    for (const table of changedTables) await client.query(`ANALYZE "${table}"`);
-    if (changedTables.length > 0) run.lap('refreshed planner statistics');
+    await refreshStatistics(client, changedTables, run);
     return report;
   } catch (err) {
     return await failImport(client, run, err instanceof TransactionAbandonedError ? err.cause : err);
