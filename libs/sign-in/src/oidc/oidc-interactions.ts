@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { Pool } from 'pg';
 import { OidcProviderHost } from './oidc-provider.host';
+import { PayloadWriteBatch } from './payload-writes';
 
 /** The authorization a portal page is for, as the provider keeps it. */
 export interface InteractionDetails {
@@ -14,7 +16,10 @@ export interface InteractionDetails {
  */
 @Injectable()
 export class OidcInteractions {
-  constructor(private readonly host: OidcProviderHost) {}
+  constructor(
+    private readonly host: OidcProviderHost,
+    private readonly pool: Pool,
+  ) {}
 
   /** The interaction this browser started (the provider checks its interaction cookie); undefined when it has none. */
   async details(req: Request, res: Response): Promise<InteractionDetails | undefined> {
@@ -38,23 +43,31 @@ export class OidcInteractions {
     );
   }
 
-  /** Stores a grant of `scope` for the account at the client; its id. */
-  async grant(accountId: string, clientId: string, scope: string): Promise<string> {
+  /**
+   * Completes the authorization: the person signed in through a federated provider, with a new
+   * grant of `scope` for the account at the client. The grant and the interaction's result are
+   * stored in one round trip; `recorded(grantId)` runs after that and before the browser is sent
+   * on (its own record of the grant), so a failure there leaves the person where they are.
+   */
+  async signedIn(
+    req: Request,
+    res: Response,
+    c: { accountId: string; clientId: string; scope: string },
+    recorded: (grantId: string) => Promise<void>,
+  ): Promise<void> {
     const provider = await this.host.provider();
-    const grant = new provider.Grant({ accountId, clientId });
-    grant.addOIDCScope(scope);
-    return grant.save();
-  }
-
-  /** Completes the authorization: the person signed in through a federated provider, with this grant. */
-  async signedIn(req: Request, res: Response, accountId: string, grantId: string): Promise<void> {
-    const provider = await this.host.provider();
-    await provider.interactionFinished(
-      req,
-      res,
-      { login: { accountId, amr: ['fed'] }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
+    let grantId = '';
+    let returnTo = '';
+    await PayloadWriteBatch.around(this.pool, async () => {
+      const grant = new provider.Grant({ accountId: c.accountId, clientId: c.clientId });
+      grant.addOIDCScope(c.scope);
+      grantId = await grant.save();
+      const result = { login: { accountId: c.accountId, amr: ['fed'] }, consent: { grantId } };
+      returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+    });
+    await recorded(grantId);
+    // What the provider's interactionFinished answers, once everything is stored.
+    res.status(303).set({ Location: returnTo, 'Content-Length': '0' }).end();
   }
 
   /**

@@ -85,9 +85,9 @@ export class CompleteSignIn {
     const accountId = subjectFor(at.tenantId, userId);
     const requested = String(it.params.scope ?? 'openid').split(' ');
     const scope = requested.filter((s) => OIDC_SCOPES.includes(s)).join(' ');
-    const grantId = await this.oidc.grant(accountId, it.app.clientId, scope);
     const expiresAt = new Date(Date.now() + this.env.SIGNIN_REFRESH_TOKEN_TTL_SECONDS * 1000);
-    await this.repo.recordGrant({ grantId, ...at, userId, appId: it.app.id, expiresAt });
-    await this.oidc.signedIn(req, res, accountId, grantId);
+    await this.oidc.signedIn(req, res, { accountId, clientId: it.app.clientId, scope }, (grantId) =>
+      this.repo.recordGrant({ grantId, ...at, userId, appId: it.app.id, expiresAt }),
+    );
   }
 }
