@@ -75,19 +75,29 @@ export class CompleteSignIn {
         providerId,
         userId: who.userId,
       });
-    await this.grant(req, res, it, at, who.userId);
-    await this.outcomes.succeeded({ protocol: 'oidc', tenantId, appId: it.app.id, providerId, ...who });
+    // Recorded with the grant, before the redirect is sent: the app may read the log the moment it has its code.
+    await this.grant(req, res, it, at, who.userId, () =>
+      this.outcomes.succeeded({ protocol: 'oidc', tenantId, appId: it.app.id, providerId, ...who }),
+    );
     return 'done';
   }
 
-  private async grant(req: Request, res: Response, it: Interaction, at: SignedInAt, userId: string): Promise<void> {
+  private async grant(
+    req: Request,
+    res: Response,
+    it: Interaction,
+    at: SignedInAt,
+    userId: string,
+    andThen: () => Promise<void>,
+  ): Promise<void> {
     // The account is the person at this tenant: apps see a different `sub` at each school.
     const accountId = subjectFor(at.tenantId, userId);
     const requested = String(it.params.scope ?? 'openid').split(' ');
     const scope = requested.filter((s) => OIDC_SCOPES.includes(s)).join(' ');
     const expiresAt = new Date(Date.now() + this.env.SIGNIN_REFRESH_TOKEN_TTL_SECONDS * 1000);
-    await this.oidc.signedIn(req, res, { accountId, clientId: it.app.clientId, scope }, (grantId) =>
-      this.repo.recordGrant({ grantId, ...at, userId, appId: it.app.id, expiresAt }),
-    );
+    await this.oidc.signedIn(req, res, { accountId, clientId: it.app.clientId, scope }, async (grantId) => {
+      await this.repo.recordGrant({ grantId, ...at, userId, appId: it.app.id, expiresAt });
+      await andThen();
+    });
   }
 }
