@@ -31,16 +31,11 @@ describe('webhook dispatcher: retry schedule (scaled)', () => {
 
     const gaps = got.slice(1).map((d, i) => d.at - got[i].at);
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(retryDelayMs(BASE, i + 1)));
-    // Doubling, asserted as ratios where the delay dwarfs BullMQ's ~100 ms promotion granularity
-    // (bounds wide enough for a busy 2-core machine; the lower bound above is exact).
-    for (let k = 5; k < gaps.length; k++) {
-      const ratio = gaps[k] / gaps[k - 1];
-      expect(ratio).toBeGreaterThan(1.4);
-      expect(ratio).toBeLessThan(2.8);
-    }
-    const overall = gaps[9] / gaps[5]; // four doublings: 16x
-    expect(overall).toBeGreaterThan(12);
-    expect(overall).toBeLessThan(20);
+    // Doubling, from above too: each gap within 1.25 x its delay plus a slack for BullMQ's ~100 ms
+    // promotion granularity and a busy machine's stalls (ratios of the short early gaps swing
+    // with a single stall; from 2.5 s on, each gap's window lies above the previous one's).
+    const SLACK_MS = 1_500;
+    gaps.forEach((gap, i) => expect(gap).toBeLessThanOrEqual(retryDelayMs(BASE, i + 1) * 1.25 + SLACK_MS));
     process.stdout.write(`observed retry gaps (ms, base ${BASE}): ${gaps.join(', ')}\n`);
 
     const attempts = await h.attempts(id);
