@@ -19,6 +19,10 @@ const hidden = (body: string, name: string) =>
     .exec(body)?.[1]
     ?.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
 
+// Several tests make a new service provider (an RSA key) and a few complete SAML trips each, every
+// message signed or checked by both sides: seconds apiece when two cores run other suites too.
+jest.setTimeout(60_000);
+
 describe('sign-in: SAML 2.0 identity provider (an independent service provider, @node-saml/node-saml)', () => {
   let h: SignInHarness;
   let tenant: TenantEntity;
