@@ -9,11 +9,12 @@ import {
   type BrowserResponse,
 } from '@edu/testing/sign-in';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
+import { SignInLog } from './support/sign-in-log';
 
 const DOMAIN = 'portal.lioncity.example';
 
-/** The portal's own guards over HTTP: CSRF on every form, brand assets with exact types. */
-describe('sign-in portal: forms and brand assets', () => {
+/** The portal's own guards over HTTP: CSRF on every form, brand assets with exact types, refusals on record. */
+describe('sign-in portal: forms, brand assets and refusals', () => {
   let h: SignInHarness;
   let rp: RelyingParty;
   let tenantId: string;
@@ -157,6 +158,113 @@ describe('sign-in portal: forms and brand assets', () => {
           DOMAIN,
           JSON.stringify(lionCityBrand()),
         ]);
+      }
+    });
+  });
+
+  describe('refusals before the school is known', () => {
+    let log: SignInLog;
+    beforeAll(() => (log = new SignInLog()));
+    afterAll(() => log.restore());
+    beforeEach(() => log.clear());
+
+    /** The one refusal line the service log got for `reason`, and that no tenant's log has it. */
+    async function loggedOnce(reason: string) {
+      expect(log.refusals().map((l) => l.reason)).toEqual([reason]);
+      const [{ n }] = await h.ds.query(`SELECT count(*)::int AS n FROM sign_in_events WHERE reason = $1`, [reason]);
+      expect(n).toBe(0);
+      return log.refusals()[0];
+    }
+
+    /** A browser on a fresh sign-in's page (the school search, without a tenant), and that page's address. */
+    async function onSignInPage(params: Record<string, string> = {}) {
+      const { url } = await h.authorizationUrl(rp, params);
+      const browser = new CookieBrowser();
+      const page = await browser.follow(url.href);
+      expect(page.status).toBe(200);
+      return { browser, page, uid: new URL(page.url).pathname.split('/').pop()! };
+    }
+
+    it('logs a sign-in page opened in a browser without its interaction (interaction_not_found)', async () => {
+      const { page } = await onSignInPage();
+      log.clear();
+      const res = await new CookieBrowser().get(page.url);
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('This sign-in expired or was started in another browser');
+      expect(await loggedOnce('interaction_not_found')).toMatchObject({
+        protocol: 'oidc',
+        outcome: 'refused',
+        tenant: undefined,
+        app: undefined,
+        detail: expect.stringContaining('no live interaction'),
+      });
+    });
+
+    it('logs another sign-in’s page opened in this browser (interaction_mismatch)', async () => {
+      const mine = await onSignInPage();
+      const theirs = await onSignInPage();
+      log.clear();
+      const res = await mine.browser.get(theirs.page.url);
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('This sign-in link does not belong to this browser');
+      expect(await loggedOnce('interaction_mismatch')).toMatchObject({
+        protocol: 'oidc',
+        tenant: undefined,
+        app: undefined,
+        detail: `the browser's interaction is ${mine.uid}, not ${theirs.uid}`,
+      });
+    });
+
+    it('logs a sign-in for an app whose registration went away meanwhile (unknown_client)', async () => {
+      const w = h.world();
+      const leaving = await w.app({ type: 'developer', id: (await w.developer()).id }, 'Leaving App');
+      await w.deploy(leaving.app.id, tenantId, []);
+      const { url } = await h.authorizationUrl(await h.relyingParty(leaving), { tenant: tenantId });
+      const browser = new CookieBrowser();
+      const toPortal = await browser.follow(url.href, (next) => next.includes('/signin/interaction/'));
+      await h.ds.query(`UPDATE apps SET client_id = client_id || '-gone' WHERE id = $1`, [leaving.app.id]);
+      log.clear();
+      const res = await browser.get(toPortal.location!);
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('The app that sent you here is not registered');
+      // The authorization named a school, but the app is unknown: no tenant is taken from it.
+      expect(await loggedOnce('unknown_client')).toMatchObject({
+        protocol: 'oidc',
+        tenant: undefined,
+        app: undefined,
+        detail: `no app has client_id ${leaving.clientId}`,
+      });
+    });
+
+    it('logs a provider chosen with no school (no_tenant), with the app', async () => {
+      const { browser, page, uid } = await onSignInPage();
+      const csrf = new URL(schoolSearch(page.body, 'x')!, h.issuer).searchParams.get('csrf')!;
+      log.clear();
+      const res = await post(
+        browser,
+        `/signin/interaction/${uid}/start`,
+        new URLSearchParams({ csrf, provider: 'google' }).toString(),
+        {
+          origin: h.issuer,
+        },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('Choose your school first.');
+      expect(await loggedOnce('no_tenant')).toMatchObject({ protocol: 'oidc', tenant: undefined, app: rp.appId });
+    });
+
+    it('logs a provider’s answer with a state that is unknown or missing (unknown_state), never the state', async () => {
+      for (const [query, detail] of [
+        ['state=never-issued&code=abc', 'state unknown, expired or already used'],
+        ['code=abc', 'no state in the answer'],
+      ]) {
+        log.clear();
+        const res = await fetch(`${h.issuer}/signin/callback?${query}`, { redirect: 'manual' });
+        expect({ query, status: res.status }).toEqual({ query, status: 400 });
+        expect(await res.text()).toContain('This sign-in is unknown or was already used');
+        const line = await loggedOnce('unknown_state');
+        expect(line).toMatchObject({ protocol: 'oidc', tenant: undefined, app: undefined, detail });
+        expect(JSON.stringify(line)).not.toContain('never-issued');
       }
     });
   });

@@ -10,6 +10,7 @@ import { metadataIdp } from '@edu/sign-in';
 import { loginResponse } from '@edu/sign-in';
 import { SamlSpMetadata } from '@edu/sign-in';
 import { SignInHarness } from './support/sign-in-harness';
+import { SignInLog } from './support/sign-in-log';
 import { testSp, type NodeSaml } from './support/saml-sp';
 
 const SP = 'https://sp.example';
@@ -147,6 +148,24 @@ describe('sign-in: SAML 2.0 identity provider (an independent service provider, 
     expect(Buffer.from(idpCert, 'base64').length).toBeGreaterThan(500);
     expect((await fetch(`${h.issuer}/saml/00000000-0000-4000-8000-000000000000/metadata`)).status).toBe(404);
     expect((await fetch(`${h.issuer}/saml/not-a-tenant/metadata`)).status).toBe(404);
+  });
+
+  it('logs a request to an address naming no school (unknown_tenant) in the service log only', async () => {
+    const log = new SignInLog();
+    try {
+      const nowhere = '00000000-0000-4000-8000-000000000000';
+      for (const path of [`${nowhere}/sso?SAMLRequest=x`, `${nowhere}/apps/${nowhere}/start`, 'x/slo?SAMLRequest=x']) {
+        log.clear();
+        const res = await new CookieBrowser().get(`${h.issuer}/saml/${path}`);
+        expect({ path, status: res.status }).toEqual({ path, status: 404 });
+        expect(log.refusals()).toEqual([
+          expect.objectContaining({ protocol: 'saml', reason: 'unknown_tenant', tenant: undefined, app: undefined }),
+        ]);
+      }
+      expect(await h.ds.query(`SELECT 1 FROM sign_in_events WHERE reason = 'unknown_tenant'`)).toEqual([]);
+    } finally {
+      log.restore();
+    }
   });
 
   it('SP-initiated, HTTP-Redirect with a signed AuthnRequest: node-saml validates signature, audience, recipient, NotOnOrAfter, InResponseTo and exactly the claims', async () => {

@@ -45,8 +45,12 @@ export class StartSignIn {
   ): Promise<Step> {
     const chosen = await this.schools.resolve(req, it, tenantId);
     if ('kind' in chosen) return chosen;
+    // No school: the app is known, the tenant is not (none is guessed for its log).
     if (!chosen.tenant)
-      return problem(400, 'Choose your school', 'Choose your school first.', RefusalReason.NoTenant, it.app);
+      return this.refusals.refuse(
+        problem(400, 'Choose your school', 'Choose your school first.', RefusalReason.NoTenant, it.app),
+        { it, detail: 'no tenant in the form, the authorization or the address' },
+      );
     const tenant = chosen.tenant;
     const at = { it, tenantId: tenant.id };
     if (!(await this.schools.isPortalHost(req))) {

@@ -32,8 +32,11 @@ export class UpstreamCallback {
   async callback(rawQuery: string, state: string | undefined): Promise<Step> {
     const login = state ? await this.logins.peek(state) : undefined;
     if (!login) {
+      // Neither the interaction nor the school is known: the service log only. The state itself is not logged.
       const message = 'This sign-in is unknown or was already used. Go back to the app and sign in again.';
-      return problem(400, EXPIRED, message, RefusalReason.UnknownState);
+      return this.refusals.refuse(problem(400, EXPIRED, message, RefusalReason.UnknownState), {
+        detail: state ? 'state unknown, expired or already used' : 'no state in the answer',
+      });
     }
     return { kind: 'redirect', location: `${login.portalOrigin}/signin/interaction/${login.uid}/upstream?${rawQuery}` };
   }

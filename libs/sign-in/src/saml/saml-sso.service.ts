@@ -79,13 +79,7 @@ export class SamlSsoService {
     kind: 'AuthnRequest' | 'LogoutRequest',
   ): Promise<{ app: SamlApp; facts: SamlMessageFacts; input: SsoInput } | SamlStep> {
     const tenant = await this.repo.tenant(tenantId);
-    if (!tenant)
-      return samlProblem(
-        404,
-        'Unknown school',
-        'There is no sign-in service at this address.',
-        RefusalReason.UnknownTenant,
-      );
+    if (!tenant) return this.unknownSchool(tenantId);
     const xml =
       input.binding === 'redirect' ? redirectMessage(input.params.SAMLRequest) : postMessage(input.params.SAMLRequest);
     if (!xml)
@@ -183,13 +177,7 @@ export class SamlSsoService {
    */
   async startUnsolicited(tenantId: string, appId: string): Promise<SamlStep> {
     const tenant = await this.repo.tenant(tenantId);
-    if (!tenant)
-      return samlProblem(
-        404,
-        'Unknown school',
-        'There is no sign-in service at this address.',
-        RefusalReason.UnknownTenant,
-      );
+    if (!tenant) return this.unknownSchool(tenantId);
     const app = isUuid(appId) ? await this.apps.byId(appId) : null;
     if (!app || !(await this.repo.isDeployed(app.id, tenantId))) {
       return this.refuse(
@@ -250,6 +238,17 @@ export class SamlSsoService {
 
   completeUrl(): string {
     return `${this.host.issuer}${SAML_COMPLETE_PATH}`;
+  }
+
+  /** An address naming no school: there is no tenant whose log could have it, so the service log only. */
+  private unknownSchool(tenantId: string): Promise<SamlStep> {
+    const step = samlProblem(
+      404,
+      'Unknown school',
+      'There is no sign-in service at this address.',
+      RefusalReason.UnknownTenant,
+    );
+    return this.refuse(undefined, undefined, step, `no tenant ${tenantId.slice(0, 64)}`);
   }
 
   /** Logs a refusal and records it in the tenant's sign-in log. */
