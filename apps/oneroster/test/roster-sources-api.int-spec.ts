@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { KeyEncryption } from '@edu/signing';
 import { RosterSyncQueue } from '@edu/queue';
 import { DEMO_KEY_ENCRYPTION_KEY } from '@edu/config';
+import { RosterSyncsRepository } from '../src/sources/roster-syncs.repository';
 import { RosterHarness, SCOPE, type TenantSetup } from './support/harness';
 import { ADMIN, call, imsxError, operatorToken, schoolToken, TENANT_READ, TENANT_WRITE } from './support/sources';
 
@@ -272,6 +273,34 @@ describe('roster sources API', () => {
       const rejected = await call(h.app, 'post', `${base()}/roster-syncs/${b}/reject`, op).expect(200);
       expect(rejected.body.sync).toMatchObject({ status: 'rejected' });
       await call(h.app, 'post', `${base()}/roster-syncs/${b}/reject`, op).expect(409);
+    });
+  });
+
+  describe('sync rows, as the API and the worker change them', () => {
+    it('claims, decides and supersedes only the rows in the state each expects, and says which', async () => {
+      const repo = new RosterSyncsRepository(h.ds);
+      const s = await create(restSource({ schedule: null }));
+      const row = async (status: string) =>
+        (
+          await h.ds.query(
+            `INSERT INTO roster_syncs (tenant_id, source_id, source_type, trigger, status) VALUES ($1, $2, 'oneroster-rest', 'schedule', $3) RETURNING id`,
+            [t.tenantId, s.id, status],
+          )
+        )[0].id as string;
+      const failed = await row('failed');
+      expect(await repo.claim(t.tenantId, failed)).toBe(false);
+      expect(await repo.decide(t.tenantId, failed, true, 'operator:operator')).toBeNull();
+      const [older, newer] = [await row('held'), await row('held')];
+      expect(await repo.claim(t.tenantId, older)).toBe(false);
+      // Another tenant's id changes nothing.
+      expect(await repo.decide(other.tenantId, older, false, 'operator:operator')).toBeNull();
+      const latest = (await repo.get(t.tenantId, newer))!;
+      expect(await repo.supersedeHeld(t.tenantId, s.id, latest)).toEqual([older]);
+      expect(await repo.decide(t.tenantId, older, false, 'operator:operator')).toBeNull();
+      expect((await repo.decide(t.tenantId, newer, false, 'operator:operator'))?.status).toBe('rejected');
+      const queued = await row('queued');
+      expect(await repo.claim(t.tenantId, queued)).toBe(true);
+      expect((await repo.get(t.tenantId, queued))?.status).toBe('running');
     });
   });
 

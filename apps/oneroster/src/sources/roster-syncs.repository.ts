@@ -50,6 +50,9 @@ const OPEN = ['queued', 'running'];
  * Every statement on `roster_syncs`: the API's reads and decisions, the worker's claims and reports.
  * Each names the tenant (a worker's job carries it) except the sweeper's scan of every tenant.
  */
+/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with the rows and the count of rows changed. */
+type UpdateReturning<T> = [T[], number];
+
 @Injectable()
 export class RosterSyncsRepository {
   private readonly repo: Repository<RosterSyncEntity>;
@@ -104,7 +107,7 @@ export class RosterSyncsRepository {
 
   /** Marks the sync running (again, when its worker died); false when it is no longer queued or running. */
   async claim(tenantId: string, id: string): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query(
+    const [rows]: UpdateReturning<{ id: string }> = await this.ds.query(
       `UPDATE roster_syncs SET status = 'running', started_at = now() WHERE id = $1 AND tenant_id = $2 AND status IN ('queued', 'running') RETURNING id`,
       [id, tenantId],
     );
@@ -117,7 +120,7 @@ export class RosterSyncsRepository {
 
   /** Approve (back to the queue, to be applied as diffed) or reject a held sync; null unless it was held. */
   async decide(tenantId: string, id: string, approve: boolean, by: string): Promise<RosterSyncEntity | null> {
-    const rows: Array<{ id: string }> = await this.ds.query(
+    const [rows]: UpdateReturning<{ id: string }> = await this.ds.query(
       `UPDATE roster_syncs SET status = $3, decided_by = $4, decided_at = now(),
               finished_at = CASE WHEN $3 = 'rejected' THEN now() ELSE finished_at END
         WHERE tenant_id = $1 AND id = $2 AND status = 'held' RETURNING id`,
@@ -128,7 +131,7 @@ export class RosterSyncsRepository {
 
   /** Older held syncs of a source that a newer sync makes moot: rejected, saying which sync superseded them. */
   async supersedeHeld(tenantId: string, sourceId: string, newer: RosterSyncEntity): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.ds.query(
+    const [rows]: UpdateReturning<{ id: string }> = await this.ds.query(
       `UPDATE roster_syncs SET status = 'rejected', finished_at = now(), decided_by = 'superseded',
               warnings = warnings || jsonb_build_array(jsonb_build_object('message', $3::text))
         WHERE tenant_id = $5 AND source_id = $1 AND status = 'held' AND id <> $2 AND created_at <= $4 RETURNING id`,
