@@ -345,7 +345,8 @@ describe('rate limits and load shedding (separate processes, own Redis)', () => 
   it('sheds load during an event-loop stall with requests piling up: those queued behind it get 503 with Retry-After at once and readiness fails, then it serves again', async () => {
     const p = await partner();
     rosterB.child.kill('SIGSTOP');
-    // More than the 8 requests at once the shedder takes as load (libs/http MIN_IN_FLIGHT): a stall alone is no overload.
+    // More than the 8 requests the shedder takes as load (libs/http MIN_IN_FLIGHT): a stall alone is no overload. The process
+    // reads them one connection per loop turn after the stall, so on a busy machine the first are answered before the last are read.
     const reads = Array.from({ length: 12 }, () =>
       queuedRequest(`${rosterB.url}/ims/oneroster/v1p1/orgs`, { headers: bearer(p.token) }),
     );

@@ -1,15 +1,17 @@
 /**
- * Requests this process is handling now, and the most it handled at once since the last
- * `resetPeak()`: requests that queued behind a stall are all counted by the time the first of them
- * is decided on, even if some have finished since.
+ * Requests this process is handling now, the most it handled at once and how many it received
+ * since the last `resetPeak()`: requests that queued behind a stall are counted even if some have
+ * finished before the last of them is read (the process accepts one connection per loop turn).
  */
 export class InFlightRequests {
   private count = 0;
   private highest = 0;
+  private arrivals = 0;
 
   /** One request starts; the returned function ends it (once, however often it is called). */
   enter(): () => void {
     this.count++;
+    this.arrivals++;
     this.highest = Math.max(this.highest, this.count);
     let ended = false;
     return () => {
@@ -28,7 +30,13 @@ export class InFlightRequests {
     return this.highest;
   }
 
+  /** Requests received since the last reset. */
+  received(): number {
+    return this.arrivals;
+  }
+
   resetPeak(): void {
     this.highest = this.count;
+    this.arrivals = 0;
   }
 }

@@ -27,12 +27,14 @@ export class LagWindow {
   }
 
   /**
-   * How long, within the window ending at the latest sample, the loop lagged past `boundMs`; 0
-   * unless the latest sample did (a loop running freely again is not lagging, whatever came before).
+   * How long, within the window ending at the latest sample, the loop lagged past `boundMs`. A lag
+   * counts until it leaves the window, even once the loop runs freely again: after a stall the
+   * process reads what queued behind it one connection per loop turn, which on a busy machine
+   * takes several samples.
    */
   laggingMs(boundMs: number): number {
     const latest = this.samples[this.samples.length - 1];
-    if (!latest || latest.lagMs <= boundMs) return 0;
+    if (!latest) return 0;
     const from = latest.at - this.windowMs;
     let total = 0;
     for (const s of this.samples) if (s.lagMs > boundMs) total += Math.max(0, s.at - Math.max(from, s.at - s.spanMs));

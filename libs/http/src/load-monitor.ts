@@ -27,6 +27,7 @@ export interface LagSource {
 /** Requests in flight as the monitor sees them (`InFlightRequests`). */
 export interface InFlightProbe {
   peak(): number;
+  received(): number;
   resetPeak(): void;
 }
 
@@ -44,7 +45,7 @@ export const SAMPLE_INTERVAL_MS = 200;
 /** The recent window the lag is judged over, and how much of it the loop must have lagged. */
 export const LAG_WINDOW_MS = 2_000;
 export const SUSTAINED_LAG_MS = 1_000;
-/** Requests handled at once that show the lag comes with load (a queue shedding can shorten). */
+/** Requests at once, or received while the loop lags, that show the lag comes with load (a queue shedding can shorten). */
 export const MIN_IN_FLIGHT = 8;
 const HISTOGRAM_RESOLUTION_MS = 10;
 /** How often a connection is borrowed to time the pool's queue. */
@@ -79,8 +80,10 @@ const everyInterval = (ms: number, sample: () => void) => {
  *
  * Lag alone is no overload: a busy neighbour or one slow compilation delays an idle loop too, and
  * refusing its few requests helps nobody. The loop is overloaded when it lagged for most of the
- * last 2 s (up to the latest sample) while requests pile up (`MIN_IN_FLIGHT` at once) or queries
- * wait for a connection.
+ * last 2 s while requests pile up (`MIN_IN_FLIGHT` at once, or received while it lags) or queries
+ * wait for a connection. After a stall this holds until the stall leaves the window (1 s later),
+ * not only until the next sample: the process reads what queued behind it one connection per loop
+ * turn, and on a busy machine those turns outlast a sample interval.
  */
 export class LoadMonitor {
   private readonly now: () => number;
@@ -137,7 +140,9 @@ export class LoadMonitor {
     this.window.add({ at: now, spanMs: span, lagMs: this.lagMs });
     this.lagSustained =
       this.bounds.eventLoopLagMs > 0 && this.window.laggingMs(this.bounds.eventLoopLagMs) >= SUSTAINED_LAG_MS;
-    this.o.inFlight?.resetPeak();
+    // While the lag is sustained, every request of it counts: those queued behind a stall are read
+    // one per loop turn, and the first may be answered before the eighth is read.
+    if (!this.lagSustained) this.o.inFlight?.resetPeak();
     this.samplePool(now);
   }
 
@@ -168,7 +173,8 @@ export class LoadMonitor {
   }
 
   private underLoad(): boolean {
-    return (this.o.inFlight?.peak() ?? 0) >= MIN_IN_FLIGHT || (this.o.pool?.stats().waiting ?? 0) > 0;
+    const requests = this.o.inFlight ? Math.max(this.o.inFlight.peak(), this.o.inFlight.received()) : 0;
+    return requests >= MIN_IN_FLIGHT || (this.o.pool?.stats().waiting ?? 0) > 0;
   }
 
   private samplePool(now: number): void {
