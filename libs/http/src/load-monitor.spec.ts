@@ -161,10 +161,12 @@ describe('LoadMonitor', () => {
     r.sawLag(5_000);
     r.advance(8_000);
     r.monitor.sample(); // a sample before start() measures nothing
+    expect(r.monitor.lagMs).toBe(0);
     expect(r.monitor.overload()).toBeUndefined();
     r.monitor.start();
     r.advance(SAMPLE_INTERVAL_MS);
     r.monitor.sample();
+    expect(r.monitor.lagMs).toBe(0);
     expect(r.monitor.overload()).toBeUndefined();
   });
 
