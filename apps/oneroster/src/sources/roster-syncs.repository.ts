@@ -134,8 +134,12 @@ export class RosterSyncsRepository {
     const [rows]: UpdateReturning<{ id: string }> = await this.ds.query(
       `UPDATE roster_syncs SET status = 'rejected', finished_at = now(), decided_by = 'superseded',
               warnings = warnings || jsonb_build_array(jsonb_build_object('message', $3::text))
-        WHERE tenant_id = $5 AND source_id = $1 AND status = 'held' AND id <> $2 AND created_at <= $4 RETURNING id`,
-      [sourceId, newer.id, `superseded by the later sync ${newer.id}`, newer.createdAt, tenantId],
+        WHERE tenant_id = $4 AND source_id = $1 AND status = 'held' AND id <> $2
+          AND created_at <= (SELECT n.created_at FROM roster_syncs n WHERE n.id = $2 AND n.tenant_id = $4)
+        RETURNING id`,
+      // The newer sync's time is read in SQL: its JavaScript Date keeps milliseconds only, and a
+      // sync held within the same millisecond would otherwise look later than it.
+      [sourceId, newer.id, `superseded by the later sync ${newer.id}`, tenantId],
     );
     return rows.map((r) => r.id);
   }
