@@ -40,6 +40,7 @@ import {
 import { deployBenchApp } from './apps';
 import { deployClassShared, SHARED_CLASSES, type SharedDeployment } from './sharing';
 import { importWithoutEvents, readFeed } from './events';
+import { autovacuumWorkers, settleDatabase } from './settle';
 import { BenchIssuer } from './issuer';
 import { baselineP99, evaluateTargets, type RunResult, type TargetCheck } from './targets';
 import {
@@ -201,6 +202,7 @@ async function run(
     requests: sent,
     non2xx: result.non2xx - expected,
     errors: result.errors + result.timeouts,
+    bytesPerResponse: sent > 0 ? Math.round((result.throughput.total ?? 0) / sent) : 0,
   };
 }
 
@@ -302,6 +304,8 @@ interface District {
   nClasses: number;
   names: string[];
   stamp: Date;
+  /** Ordinal of the first student: a page from there holds rows shaped like a class-shared page (students). */
+  firstStudent: number;
   /** One class per connection count: each gets its first result sync at that count. */
   graded: GradedClass[];
 }
@@ -324,8 +328,15 @@ async function surveyDistrict(url: string, tenantId: string, connectionCounts: n
     const stamp: Date = (
       await probe.query('SELECT max(date_last_modified) AS d FROM roster_users WHERE tenant_id = $1', [tenantId])
     ).rows[0].d;
+    const firstStudent = Number(
+      (
+        await probe.query(`SELECT min(ordinal) AS o FROM roster_users WHERE tenant_id = $1 AND role = 'student'`, [
+          tenantId,
+        ])
+      ).rows[0].o ?? 0,
+    );
     const graded = await classesWithStudents(probe, tenantId, connectionCounts);
-    return { nUsers, nClasses, names, stamp, graded };
+    return { nUsers, nClasses, names, stamp, firstStudent, graded };
   } finally {
     await probe.end();
   }
@@ -422,6 +433,13 @@ function readScenarios(d: District): Scenario[] {
     // Each OneRoster 1.2 read runs right after its 1.1 twin (targets: >= 0.95 x the 1.1 figure), so that drift of a shared machine weighs on both alike.
     { name: 'v1.2 users page 1 (limit 100)', target: 'service', path: () => `${V1P2_ROSTERING}/users?limit=100` },
     {
+      // Page 1 holds parents (sourcedIds sort par < stf < stu < tch); a class-shared page 1 holds
+      // students, larger rows: this page of the first students is its like-for-like twin.
+      name: 'users page of students (limit 100)',
+      target: 'service',
+      path: () => `${PREFIX}/users?limit=100&offset=${d.firstStudent}`,
+    },
+    {
       name: `users offset ${deepBase}+ (distinct)`,
       target: 'service',
       path: (n) => `${PREFIX}/users?limit=100&offset=${deepBase + deepPage(n % deepPages) * 100}`,
@@ -499,7 +517,7 @@ async function checkScenariosAnswer(t: Targets, scenarios: Scenario[]): Promise<
 
 function logResult(label: string, r: RunResult): void {
   log(
-    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${r.serverCpuUs ?? '?'} µs/req${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${r.serverCpuUs ?? '?'} µs/req, ${((r.bytesPerResponse ?? 0) / 1024).toFixed(1)} KiB/response${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}${r.autovacuum ? ' (an autovacuum worker ran beside it)' : ''}`,
   );
 }
 
@@ -509,35 +527,45 @@ async function measureScenarios(
   t: Targets,
   scenarios: Scenario[],
   graded: GradedClass[],
+  databaseUrl: string,
 ): Promise<RunResult[]> {
   const results: RunResult[] = [];
   const synced: GradedClass[] = [];
   const selected = (s: Scenario) => !args.only || s.name.includes(args.only);
-  for (const [i, connections] of args.connections.entries()) {
-    const measure = async (s: Scenario, label = s.name) => {
-      const url = s.target === 'service' ? t.serviceUrl : t.baselineUrl;
-      const headers = s.target === 'service' ? t.auth : {};
-      const pid = s.target === 'service' ? t.servicePid : t.baselinePid;
-      await run(url, s, connections, args.warmup, headers);
-      const cpuBefore = cpuMsOf(pid);
-      const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
-      r.serverCpuUs = Math.round(((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, r.requests));
-      results.push(r);
-      logResult(label, r);
-    };
-    await measure(BASELINE_PAGE_1, `${BASELINE_PAGE_1.name} (before)`);
-    for (const s of scenarios) if (selected(s)) await measure(s);
-    const [sync, replace, reads] = gradebookScenarios(graded[i] as GradedClass, synced);
-    if ([sync, replace, reads].some(selected)) {
-      // The first sync creates the results: no warm-up, a fixed amount.
-      const first = await run(t.serviceUrl, sync, connections, args.duration, t.auth);
-      results.push(first);
-      logResult(sync.name, first);
-      synced.push(graded[i] as GradedClass);
-      await measure(replace);
-      await measure(reads);
+  // Says which figures an autovacuum worker overlapped (it takes a core from the scenario).
+  const probe = new Client({ connectionString: databaseUrl, application_name: 'bench-autovacuum-probe' });
+  await probe.connect();
+  try {
+    for (const [i, connections] of args.connections.entries()) {
+      const measure = async (s: Scenario, label = s.name) => {
+        const url = s.target === 'service' ? t.serviceUrl : t.baselineUrl;
+        const headers = s.target === 'service' ? t.auth : {};
+        const pid = s.target === 'service' ? t.servicePid : t.baselinePid;
+        await run(url, s, connections, args.warmup, headers);
+        const cpuBefore = cpuMsOf(pid);
+        const vacuumBefore = await autovacuumWorkers(probe);
+        const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
+        r.serverCpuUs = Math.round(((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, r.requests));
+        if (vacuumBefore + (await autovacuumWorkers(probe)) > 0) r.autovacuum = true;
+        results.push(r);
+        logResult(label, r);
+      };
+      await measure(BASELINE_PAGE_1, `${BASELINE_PAGE_1.name} (before)`);
+      for (const s of scenarios) if (selected(s)) await measure(s);
+      const [sync, replace, reads] = gradebookScenarios(graded[i] as GradedClass, synced);
+      if ([sync, replace, reads].some(selected)) {
+        // The first sync creates the results: no warm-up, a fixed amount.
+        const first = await run(t.serviceUrl, sync, connections, args.duration, t.auth);
+        results.push(first);
+        logResult(sync.name, first);
+        synced.push(graded[i] as GradedClass);
+        await measure(replace);
+        await measure(reads);
+      }
+      await measure(BASELINE_PAGE_1, `${BASELINE_PAGE_1.name} (after)`);
     }
-    await measure(BASELINE_PAGE_1, `${BASELINE_PAGE_1.name} (after)`);
+  } finally {
+    await probe.end();
   }
   return results;
 }
@@ -711,11 +739,12 @@ async function main(): Promise<void> {
     const scenarios = readScenarios(district);
     const shared = await prepareSharing(b, loaded, targets, district);
     const [sharedPage1, sharedStudents] = sharedScenarios(shared.deployment, shared.auth) as [Scenario, Scenario];
-    scenarios.splice(scenarios.findIndex((s) => s.name.startsWith('users page 1')) + 1, 0, sharedPage1);
+    scenarios.splice(scenarios.findIndex((s) => s.name.startsWith('users page of students')) + 1, 0, sharedPage1);
     scenarios.splice(scenarios.findIndex((s) => s.name.startsWith('/classes/{id}/students')) + 1, 0, sharedStudents);
     await checkScenariosAnswer(targets, [BASELINE_PAGE_1, ...scenarios]);
     scenarios.splice(1, 0, await revalidationScenario(targets.serviceUrl, `${PREFIX}/users?limit=100`, targets.auth));
-    const results = await measureScenarios(args, targets, scenarios, district.graded);
+    await settleDatabase(db.url, log);
+    const results = await measureScenarios(args, targets, scenarios, district.graded, db.url);
     const feed = !args.only || 'feed'.includes(args.only) ? await measureFeed(b, loaded, targets) : undefined;
     const syncs = !args.only || 'syncs'.includes(args.only) ? await measureSyncs(b, loaded, targets) : [];
     report(b, { ...loaded, sharing: shared.figures, feed }, results, syncs, started);

@@ -5,7 +5,7 @@
  * the CSV import's rows per second. See README.md beside this file.
  */
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -68,6 +68,16 @@ async function timedImport(url: string, tenantId: string, dir: string): Promise<
   }
 }
 
+/** The run's figures as `bench/results/roster-sync-<when>.json`, beside the other benches' results. */
+function writeResults(root: string, figures: Record<string, unknown>): void {
+  const when = new Date().toISOString();
+  const dir = path.join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `roster-sync-${when.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify({ when, node: process.version, ...figures }, null, 2)}\n`);
+  log(`results written to ${path.relative(root, file)}`);
+}
+
 async function main(): Promise<void> {
   const scale = scaleArg(process.argv.slice(2));
   const root = projectRoot();
@@ -122,6 +132,7 @@ async function main(): Promise<void> {
     log(
       `sync / CSV import = ${(rate / csvRate).toFixed(2)} (target >= 0.50): ${rate / csvRate >= 0.5 ? 'met' : 'NOT met'}`,
     );
+    writeResults(root, { scale, counts: summary.counts, csv, sync: figures, ratio: rate / csvRate });
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     await issuer.stop();
