@@ -30,6 +30,8 @@ export class SharingScopes {
     fetchMethod: async (_key, _stale, { context }) => ({ id: await context() }),
   });
 
+  private readonly keyed = new WeakMap<SharingSpec, { canonical: SharingSpec; hash: string }>();
+
   constructor(private readonly pool: Pool) {}
 
   /**
@@ -38,13 +40,27 @@ export class SharingScopes {
    */
   async scopeOf(tenantId: string, spec: SharingSpec, rosterVersion?: string): Promise<string | null> {
     if (!limitsObjects(spec)) return null;
-    const canonical = canonicalSpec(spec);
-    const hash = specHash(canonical);
+    const { canonical, hash } = this.keyOf(spec);
     const version = rosterVersion ?? (await this.currentVersion(tenantId));
     const boxed = await this.ids.fetch(`${tenantId}|${hash}|${version}`, {
       context: () => this.find(tenantId, canonical, hash, version),
     });
     return (boxed as { id: string }).id;
+  }
+
+  /**
+   * The canonical form and hash of a spec, once per spec object: the readers hand every request
+   * the same remembered spec, and sorting and hashing a spec of thousands of classes on each read
+   * cost more than the read. Specs are never changed once built.
+   */
+  private keyOf(spec: SharingSpec): { canonical: SharingSpec; hash: string } {
+    let keyed = this.keyed.get(spec);
+    if (!keyed) {
+      const canonical = canonicalSpec(spec);
+      keyed = { canonical, hash: specHash(canonical) };
+      this.keyed.set(spec, keyed);
+    }
+    return keyed;
   }
 
   private async currentVersion(tenantId: string): Promise<string> {
