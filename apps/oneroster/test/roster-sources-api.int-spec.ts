@@ -294,8 +294,7 @@ describe('roster sources API', () => {
       expect(await repo.claim(t.tenantId, older)).toBe(false);
       // Another tenant's id changes nothing.
       expect(await repo.decide(other.tenantId, older, false, 'operator:operator')).toBeNull();
-      const latest = (await repo.get(t.tenantId, newer))!;
-      expect(await repo.supersedeHeld(t.tenantId, s.id, latest)).toEqual([older]);
+      expect(await repo.supersedeHeld(t.tenantId, s.id, newer)).toEqual([older]);
       expect(await repo.decide(t.tenantId, older, false, 'operator:operator')).toBeNull();
       expect((await repo.decide(t.tenantId, newer, false, 'operator:operator'))?.status).toBe('rejected');
       const queued = await row('queued');

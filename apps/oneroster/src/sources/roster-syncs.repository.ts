@@ -46,13 +46,13 @@ export type SyncOutcome = Partial<
 
 const OPEN = ['queued', 'running'];
 
+/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with the rows and the count of rows changed. */
+type UpdateReturning<T> = [T[], number];
+
 /**
  * Every statement on `roster_syncs`: the API's reads and decisions, the worker's claims and reports.
  * Each names the tenant (a worker's job carries it) except the sweeper's scan of every tenant.
  */
-/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with the rows and the count of rows changed. */
-type UpdateReturning<T> = [T[], number];
-
 @Injectable()
 export class RosterSyncsRepository {
   private readonly repo: Repository<RosterSyncEntity>;
@@ -130,16 +130,16 @@ export class RosterSyncsRepository {
   }
 
   /** Older held syncs of a source that a newer sync makes moot: rejected, saying which sync superseded them. */
-  async supersedeHeld(tenantId: string, sourceId: string, newer: RosterSyncEntity): Promise<string[]> {
+  async supersedeHeld(tenantId: string, sourceId: string, newerId: string): Promise<string[]> {
     const [rows]: UpdateReturning<{ id: string }> = await this.ds.query(
       `UPDATE roster_syncs SET status = 'rejected', finished_at = now(), decided_by = 'superseded',
               warnings = warnings || jsonb_build_array(jsonb_build_object('message', $3::text))
         WHERE tenant_id = $4 AND source_id = $1 AND status = 'held' AND id <> $2
           AND created_at <= (SELECT n.created_at FROM roster_syncs n WHERE n.id = $2 AND n.tenant_id = $4)
         RETURNING id`,
-      // The newer sync's time is read in SQL: its JavaScript Date keeps milliseconds only, and a
-      // sync held within the same millisecond would otherwise look later than it.
-      [sourceId, newer.id, `superseded by the later sync ${newer.id}`, tenantId],
+      // The newer sync's time is read in SQL, in microseconds: a JavaScript Date keeps milliseconds
+      // only, and a sync held within the same millisecond would look later than it.
+      [sourceId, newerId, `superseded by the later sync ${newerId}`, tenantId],
     );
     return rows.map((r) => r.id);
   }

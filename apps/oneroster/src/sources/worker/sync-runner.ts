@@ -174,7 +174,7 @@ export class SyncRunner {
 
   private async supersede(sync: RosterSyncEntity): Promise<void> {
     if (!sync.sourceId) return;
-    for (const id of await this.syncs.supersedeHeld(sync.tenantId, sync.sourceId, sync))
+    for (const id of await this.syncs.supersedeHeld(sync.tenantId, sync.sourceId, sync.id))
       await this.store.drop(sync.tenantId, id);
   }
 
