@@ -19,8 +19,8 @@ export async function autovacuumWorkers(c: Client): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** VACUUM (ANALYZE) of the database, then until no autovacuum worker runs in it; seconds taken. */
-export async function settleDatabase(url: string, log: (line: string) => void): Promise<number> {
+/** VACUUM (ANALYZE) of the database, then waits until no autovacuum worker runs in it. */
+export async function settleDatabase(url: string, log: (line: string) => void): Promise<void> {
   const c = new Client({ connectionString: url, application_name: 'bench-settle' });
   await c.connect();
   const started = Date.now();
@@ -29,9 +29,7 @@ export async function settleDatabase(url: string, log: (line: string) => void): 
     const deadline = Date.now() + AUTOVACUUM_WAIT_MS;
     while ((await autovacuumWorkers(c)) > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 1000));
-    const seconds = (Date.now() - started) / 1000;
-    log(`settled the database (VACUUM ANALYZE, autovacuum idle) in ${seconds.toFixed(1)} s`);
-    return seconds;
+    log(`settled the database (VACUUM ANALYZE, autovacuum idle) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await c.end();
   }

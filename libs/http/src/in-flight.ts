@@ -1,6 +1,6 @@
 /**
  * Requests this process is handling now, the most it handled at once and how many it received
- * since the last `resetPeak()`: requests that queued behind a stall are counted even if some have
+ * since the last `resetCounts()`: requests that queued behind a stall are counted even if some have
  * finished before the last of them is read (the process accepts one connection per loop turn).
  */
 export class InFlightRequests {
@@ -35,7 +35,7 @@ export class InFlightRequests {
     return this.arrivals;
   }
 
-  resetPeak(): void {
+  resetCounts(): void {
     this.highest = this.count;
     this.arrivals = 0;
   }

@@ -220,7 +220,7 @@ describe('InFlightRequests', () => {
     expect(f.current).toBe(2);
     expect(f.peak()).toBe(3);
     expect(f.received()).toBe(3);
-    f.resetPeak();
+    f.resetCounts();
     expect(f.peak()).toBe(2);
     expect(f.received()).toBe(0);
   });

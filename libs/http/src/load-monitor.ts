@@ -28,7 +28,7 @@ export interface LagSource {
 export interface InFlightProbe {
   peak(): number;
   received(): number;
-  resetPeak(): void;
+  resetCounts(): void;
 }
 
 export interface LoadMonitorOptions {
@@ -142,7 +142,7 @@ export class LoadMonitor {
       this.bounds.eventLoopLagMs > 0 && this.window.laggingMs(this.bounds.eventLoopLagMs) >= SUSTAINED_LAG_MS;
     // While the lag is sustained, every request of it counts: those queued behind a stall are read
     // one per loop turn, and the first may be answered before the eighth is read.
-    if (!this.lagSustained) this.o.inFlight?.resetPeak();
+    if (!this.lagSustained) this.o.inFlight?.resetCounts();
     this.samplePool(now);
   }
 
