@@ -532,7 +532,7 @@ async function measureScenarios(
   const results: RunResult[] = [];
   const synced: GradedClass[] = [];
   const selected = (s: Scenario) => !args.only || s.name.includes(args.only);
-  // Says which figures an autovacuum worker overlapped (it takes a core from the scenario).
+  // Says which figures had an autovacuum worker running at their start or end (it takes a core from the scenario).
   const probe = new Client({ connectionString: databaseUrl, application_name: 'bench-autovacuum-probe' });
   await probe.connect();
   try {
