@@ -124,9 +124,8 @@ describe('OneRoster reads under a school’s data sharing', () => {
     await h.get('lineItems/li-own-2', token).expect(200);
   });
 
-  it('pages through a shared collection with correct totals and links, both directions', async () => {
-    await activateSharing(h, T, { mode: 'schools', schools: ['org-s1'] });
-    const expected = ['usr-p1', 'usr-s1', 'usr-t1'];
+  /** Every page of users (limit 1, following `next` links), and the last two in descending order. */
+  const pageThroughUsers = async () => {
     const seen: string[] = [];
     let url: string | undefined = `${PREFIX}/users?limit=1`;
     while (url) {
@@ -138,11 +137,47 @@ describe('OneRoster reads under a school’s data sharing', () => {
       const next: URL | undefined = parseLinks(res.headers['link']).next;
       url = next ? `${next.pathname}${next.search}` : undefined;
     }
-    expect(seen).toEqual(expected);
     const desc = await h.get('users?limit=2&offset=1&sort=sourcedId&orderBy=desc', token).expect(200);
-    expect(ids(desc.body, 'users')).toEqual(['usr-s1', 'usr-p1']);
+    return { seen, desc: ids(desc.body, 'users') };
+  };
+  /** The scope of the deployment's active sharing at the newest data version, and how many users it copied. */
+  const activeScope = `(SELECT s.id FROM sharing_scopes AS s JOIN deployment_sharing AS d ON d.active_hash = s.spec_hash
+     WHERE d.deployment_id = $1 ORDER BY s.roster_version DESC LIMIT 1)`;
+  const copiedUsers = async () =>
+    (
+      await h.ds.query(`SELECT count(*)::int AS n FROM shared_user_rows WHERE scope_id = ${activeScope}`, [
+        T.deploymentId,
+      ])
+    )[0].n as number;
+
+  it('pages through a shared collection with correct totals and links, both directions', async () => {
+    await activateSharing(h, T, { mode: 'schools', schools: ['org-s1'] });
+    const expected = { seen: ['usr-p1', 'usr-s1', 'usr-t1'], desc: ['usr-s1', 'usr-p1'] };
+    expect(await pageThroughUsers()).toEqual(expected);
+    expect(await copiedUsers()).toBe(3);
     const students = await h.get('students?limit=1&offset=0', token).expect(200);
     expect([ids(students.body, 'users'), students.headers['x-total-count']]).toEqual([['usr-s1'], '1']);
+
+    // A scope above MAX_COPIED_USERS keeps no copy: its pages read the table by key, alike.
+    await activateSharing(h, T, { mode: 'schools', schools: ['org-s1'], withhold: ['birth_date'] });
+    await h.get('classes', token).expect(200);
+    await h.ds.query(`DELETE FROM shared_user_rows WHERE scope_id = ${activeScope}`, [T.deploymentId]);
+    expect(await copiedUsers()).toBe(0);
+    expect(await pageThroughUsers()).toEqual(expected);
+  });
+
+  it('copies shared users with exactly the columns of roster_users', async () => {
+    const columns = async (table: string) =>
+      (
+        (await h.ds.query(
+          `SELECT column_name, data_type, is_nullable FROM information_schema.columns
+            WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position`,
+          [table],
+        )) as object[]
+      ).map((c) => JSON.stringify(c));
+    const copy = await columns('shared_user_rows');
+    expect(copy.slice(0, 2).map((c) => JSON.parse(c).column_name)).toEqual(['scope_id', 'pos']);
+    expect(copy.slice(2)).toEqual(await columns('roster_users'));
   });
 
   it('computes a visibility once per sharing and data version, and again after an import', async () => {

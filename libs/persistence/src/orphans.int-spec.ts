@@ -9,6 +9,7 @@ const COVERED_BY = {
   webhook_deliveries:
     'deleted with their alert message (delivery log of a removed webhook is kept, open ones cancelled)',
   alert_message_fetches: 'deleted with their alert message',
+  shared_user_rows: 'deleted with their sharing scope (a copy of the roster_users rows the scope lists)',
 } as const;
 
 describe('orphan cleanup coverage', () => {

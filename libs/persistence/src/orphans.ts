@@ -38,7 +38,7 @@ export const TENANT_DATA_TABLES: readonly string[] = [
   // A tenant's delivery settings (payload retention), and its apps' delivery-portal sessions.
   'tenant_delivery_settings',
   'alert_portal_sessions',
-  // Computed visibility of sharing specs (their shared_objects go with them).
+  // Computed visibility of sharing specs (their shared_objects and shared_user_rows go with them).
   'sharing_scopes',
   // The roster change feed's log (its batches and heads go with it).
   'roster_events',

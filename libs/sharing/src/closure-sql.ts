@@ -132,6 +132,23 @@ const RESOURCES_SQL = `${insert('resource', 'r')} FROM roster_resources AS r WHE
   OR r.sourced_id IN (SELECT unnest(u.resource_sourced_ids) FROM roster_users AS u WHERE u.tenant_id = $2::uuid AND u.sourced_id IN ${sharedIds('user')}))`;
 
 /**
+ * A scope listing at most this many users keeps its own copy of their rows (`shared_user_rows`):
+ * a page of them is then one index range instead of a primary-key lookup per row, which for the
+ * users of a few classes scattered over a district's table costs a heap page per row. Above it
+ * (a whole school or district shared) the scope's pages read the table by key; the copy would
+ * cost more to write, once per roster data version, than it saves.
+ */
+export const MAX_COPIED_USERS = 50_000;
+
+/** The scope's users copied in its list's order, `pos` 0..n-1 (`$3`: MAX_COPIED_USERS). */
+const COPIED_USERS_SQL = `INSERT INTO shared_user_rows
+  SELECT $1::bigint, (row_number() OVER (ORDER BY s.ord) - 1)::integer, u.*
+    FROM shared_objects AS s JOIN roster_users AS u ON u.tenant_id = $2::uuid AND u.sourced_id = s.sourced_id
+   WHERE s.scope_id = $1::bigint AND s.object = 'user'
+     AND (SELECT count(*) FROM shared_objects AS c WHERE c.scope_id = $1::bigint AND c.object = 'user') <= $3::bigint
+   ORDER BY s.ord`;
+
+/**
  * The statements that fill a scope, in order (each builds on the objects listed before it).
  * `schools` are the spec's schools that exist in the tenant's tree (`SHARED_SCHOOLS_SQL`).
  * The values of each statement start with two placeholders for `$1` and `$2`, which the caller fills.
@@ -146,5 +163,6 @@ export function closureStatements(spec: SharingSpec, schools: readonly string[])
     { text: ORGS_SQL, values: ['', '', spec.mode === 'schools' ? [...schools] : []] },
     { text: DEMOGRAPHICS_SQL, values: ['', ''] },
     { text: RESOURCES_SQL, values: ['', ''] },
+    { text: COPIED_USERS_SQL, values: ['', '', MAX_COPIED_USERS] },
   ];
 }

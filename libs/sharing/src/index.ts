@@ -10,5 +10,5 @@ export * from './sharing-preview';
 export * from './people';
 export * from './person-sharing';
 export * from './sharing.module';
-export { SCOPED_OBJECTS, sharedIds, type ScopedObject } from './closure-sql';
+export { MAX_COPIED_USERS, SCOPED_OBJECTS, sharedIds, type ScopedObject } from './closure-sql';
 export * from './view-changes';

@@ -3,6 +3,7 @@ import { quoteIdent, type RosterTable } from '../query/roster-tables';
 import { SqlParams } from '../query/sql-params';
 import type { OrdinalColumn } from './roster-operations';
 import { RosterDb } from '../db/roster-db';
+import { LoadingCache } from '../common/loading-cache';
 import type { RowSerializer } from './roster-serializer';
 import { MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
 
@@ -34,6 +35,9 @@ export interface SharedList {
 /** The SQL of the rostering reads. Every statement is parameterised; identifiers come from the storage map. */
 @Injectable()
 export class RosterRepository {
+  /** Scope ids known to keep, or not, a copy of their users. */
+  private readonly copiedUsers = new LoadingCache<string, boolean>(10_000);
+
   constructor(private readonly db: RosterDb) {}
 
   private table(set: RowSet): string {
@@ -111,11 +115,43 @@ export class RosterRepository {
   }
 
   /**
-   * A page of the rows a sharing scope lists, in default order: the page's ids are an index range
-   * of the scope's list (kept in ordinal order; the offset skips index entries only), then each
-   * row is found by its primary key. `set` holds the operation's own conditions.
+   * A page of the rows a sharing scope lists, in default order. Users of a scope that keeps a copy
+   * of them (`shared_user_rows`, at most MAX_COPIED_USERS) are an index range of the copy, side
+   * by side in the scope's order. Otherwise the page's ids are an index range of the scope's list
+   * (kept in ordinal order; the offset skips index entries only), then each row is found by its
+   * primary key. `set` holds the operation's own conditions.
    */
-  sharedPage(
+  async sharedPage(
+    set: RowSet,
+    scope: SharedList,
+    serializer: RowSerializer,
+    offset: number,
+    limit: number,
+    direction: 'asc' | 'desc',
+  ): Promise<Row[]> {
+    if (scope.object === 'user' && (await this.hasCopiedUsers(scope.id)))
+      return this.copiedUsersPage(set, scope, serializer, offset, limit, direction);
+    const p = new SqlParams(set.values);
+    const dir = direction === 'asc' ? 'ASC' : 'DESC';
+    const ids = `SELECT s.sourced_id, s.ord FROM shared_objects AS s WHERE s.scope_id = ${scope.param} AND s.object = ${p.typed(scope.object, 'text')} ORDER BY s.ord ${dir} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
+    const sql = `SELECT ${serializer.columns} FROM (${ids}) AS page JOIN ${this.table(set)} AS t ON t.tenant_id = $1::uuid AND t.sourced_id = page.sourced_id WHERE ${set.where} ORDER BY page.ord ${dir}`;
+    return this.db.query<Row>(sql, p.values);
+  }
+
+  /** Whether the scope keeps a copy of its users (written with the scope, so known once per id). */
+  private hasCopiedUsers(scopeId: string): Promise<boolean> {
+    return this.copiedUsers.get(scopeId, async () => {
+      const rows = await this.db.query('SELECT 1 FROM shared_user_rows WHERE scope_id = $1::bigint LIMIT 1', [scopeId]);
+      return rows.length > 0;
+    });
+  }
+
+  /**
+   * A page of a scope's copied users: `pos` is dense (0..n-1 in the list's order), so a page at
+   * any offset is an index range, as an unshared page is over the ordinal. The copy has the
+   * table's columns, so the serializer and the operation's conditions apply to it unchanged.
+   */
+  private copiedUsersPage(
     set: RowSet,
     scope: SharedList,
     serializer: RowSerializer,
@@ -124,9 +160,12 @@ export class RosterRepository {
     direction: 'asc' | 'desc',
   ): Promise<Row[]> {
     const p = new SqlParams(set.values);
-    const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    const ids = `SELECT s.sourced_id, s.ord FROM shared_objects AS s WHERE s.scope_id = ${scope.param} AND s.object = ${p.typed(scope.object, 'text')} ORDER BY s.ord ${dir} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
-    const sql = `SELECT ${serializer.columns} FROM (${ids}) AS page JOIN ${this.table(set)} AS t ON t.tenant_id = $1::uuid AND t.sourced_id = page.sourced_id WHERE ${set.where} ORDER BY page.ord ${dir}`;
+    const skip = p.typed(offset, 'bigint');
+    const bound =
+      direction === 'asc'
+        ? `t.pos >= ${skip}`
+        : `t.pos <= (SELECT max(c.pos) FROM shared_user_rows AS c WHERE c.scope_id = ${scope.param}) - ${skip}`;
+    const sql = `SELECT ${serializer.columns} FROM shared_user_rows AS t WHERE t.scope_id = ${scope.param} AND ${bound} AND ${set.where} ORDER BY t.pos ${direction === 'asc' ? 'ASC' : 'DESC'} LIMIT ${p.typed(limit, 'bigint')}`;
     return this.db.query<Row>(sql, p.values);
   }
 

@@ -29,6 +29,7 @@ import { AddPortalSessions1764650000000 } from './1764650000000-AddPortalSession
 import { AddRosterEventPush1764700000000 } from './1764700000000-AddRosterEventPush';
 import { AddIdentityProviderDisplayName1764800000000 } from './1764800000000-AddIdentityProviderDisplayName';
 import { AddRosterImportHeartbeat1764900000000 } from './1764900000000-AddRosterImportHeartbeat';
+import { AddSharedUserRows1765100000000 } from './1765100000000-AddSharedUserRows';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -64,4 +65,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddRosterEventPush1764700000000,
   AddIdentityProviderDisplayName1764800000000,
   AddRosterImportHeartbeat1764900000000,
+  AddSharedUserRows1765100000000,
 ];
