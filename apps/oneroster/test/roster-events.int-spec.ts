@@ -3,7 +3,7 @@
  * it, how it pages, and what it refuses. The property over a generated tenant with sharing
  * changes is roster-events-replay.int-spec.ts.
  */
-import { clonePackage, fullPackage, setMode, writeFolder } from './support/csv-package';
+import { clonePackage, fullPackage, setMode, writeFolder, type CsvPackage, type Rows } from './support/csv-package';
 import { RosterHarness, SCOPE, type TenantSetup } from './support/harness';
 import { expectImsxError } from './support/imsx';
 import { importFolder } from './support/load';
@@ -49,6 +49,29 @@ describe('roster change feed', () => {
       at = page.next_cursor;
       if (!page.has_more) return { events, cursor: at };
     }
+  }
+
+  /** A delta package of users.csv alone, holding `rows`. */
+  function usersDelta(rows: Rows): CsvPackage {
+    const p = clonePackage(fullPackage());
+    for (const t of [
+      'orgs',
+      'academicSessions',
+      'courses',
+      'classes',
+      'enrollments',
+      'demographics',
+      'resources',
+      'classResources',
+      'courseResources',
+      'categories',
+      'lineItems',
+      'results',
+    ] as const)
+      setMode(p, t, 'absent');
+    setMode(p, 'users', 'delta');
+    p.files['users.csv']!.rows = rows;
+    return p;
   }
 
   beforeAll(async () => {
@@ -106,24 +129,7 @@ describe('roster change feed', () => {
 
   it('carries a delta import: an update with the former values, a tombstone as a delete', async () => {
     const at = (await feed('')).next_cursor;
-    const p = clonePackage(fullPackage());
-    for (const t of [
-      'orgs',
-      'academicSessions',
-      'courses',
-      'classes',
-      'enrollments',
-      'demographics',
-      'resources',
-      'classResources',
-      'courseResources',
-      'categories',
-      'lineItems',
-      'results',
-    ] as const)
-      setMode(p, t, 'absent');
-    setMode(p, 'users', 'delta');
-    p.files['users.csv']!.rows = [
+    const p = usersDelta([
       {
         sourcedId: 'usr-p1',
         status: 'active',
@@ -137,7 +143,7 @@ describe('roster change feed', () => {
         agentSourcedIds: 'usr-s1',
       },
       { sourcedId: 'usr-s2', status: 'tobedeleted', dateLastModified: '2025-05-02T00:00:00Z' },
-    ];
+    ]);
     const report = await importFolder(h, T.tenantId, writeFolder(p));
     expect(report).toMatchObject({ status: 'succeeded', errors: [] });
     const { events } = await drain(at);
@@ -211,13 +217,66 @@ describe('roster change feed', () => {
     expectImsxError(await h.get(FEED, await h.token(T, [SCOPE.core])), 403, 'forbidden');
   });
 
+  it('pages a statement of more than 1,000 events (logged in chunks) without a gap or a duplicate, whatever the page size', async () => {
+    const at = (await feed('')).next_cursor;
+    const ids = Array.from({ length: 2500 }, (_, i) => `usr-bulk-${String(i).padStart(4, '0')}`);
+    const rows = ids.map((sourcedId) => ({
+      sourcedId,
+      status: 'active',
+      dateLastModified: '2025-06-01T00:00:00Z',
+      enabledUser: 'true',
+      orgSourcedIds: 'org-s1',
+      role: 'student',
+      username: sourcedId,
+      givenName: 'Bulk',
+      familyName: sourcedId,
+    }));
+    expect(await importFolder(h, T.tenantId, writeFolder(usersDelta(rows)))).toMatchObject({
+      status: 'succeeded',
+      errors: [],
+    });
+    // One capturing statement: its 2,500 events in three log rows.
+    const chunks: Array<{ size: number }> = await h.ds.query(
+      `SELECT cardinality(e.sourced_ids) AS size FROM roster_events AS e
+        WHERE e.tenant_id = $1 AND e.object = 'users'
+          AND e.txid = (SELECT txid FROM roster_events WHERE tenant_id = $1 AND 'usr-bulk-0000' = ANY(sourced_ids))`,
+      [T.tenantId],
+    );
+    expect(chunks.map((c) => c.size).sort((a, b) => a - b)).toEqual([500, 1000, 1000]);
+    for (const limit of [1000, 7]) {
+      const { events } = await drain(at, limit);
+      expect(events.map((e) => e.sourcedId).sort()).toEqual(ids);
+      expect(events.every((e) => e.type === 'users.created')).toBe(true);
+      const positions = events.map((e) => e.id.split('.').map(BigInt) as [bigint, bigint]);
+      for (let i = 1; i < positions.length; i++) {
+        const [[b0, n0], [b1, n1]] = [positions[i - 1]!, positions[i]!];
+        expect(b1 > b0 || (b1 === b0 && n1 > n0)).toBe(true);
+      }
+    }
+  });
+
   it('compacts past the horizon to the latest event per object; an old cursor still replays to the current state', async () => {
     const before = await drain(start);
+    // A cursor inside the first import's chunk of users, some of which later events superseded.
+    const inChunk = before.events.find((e) => e.type === 'users.created' && e.sourcedId === 'usr-p1')!;
+    const fromInChunk = await drain(inChunk.cursor);
+    const layout = `SELECT txid::text || '/' || n AS chunk, cardinality(sourced_ids) AS size,
+                           cardinality(array_positions(sourced_ids, NULL)) AS nulls
+                      FROM roster_events WHERE tenant_id = $1 ORDER BY 1`;
+    const chunksBefore: Array<{ chunk: string; size: number; nulls: number }> = await h.ds.query(layout, [T.tenantId]);
     const deleted = await h.app
       .get((await import('../src/events/event-compaction')).EventCompaction)
       .run(new Date(Date.now() + 60_000));
     expect(deleted).toBeGreaterThan(0);
     const after = await drain(start);
+    // Dropped events are NULLs in place: surviving chunks keep their size, surviving events their ids.
+    const chunksAfter: Array<{ chunk: string; size: number; nulls: number }> = await h.ds.query(layout, [T.tenantId]);
+    const sizes = new Map(chunksBefore.map((c) => [c.chunk, c.size]));
+    for (const c of chunksAfter) expect(c.size).toBe(sizes.get(c.chunk));
+    expect(chunksAfter.some((c) => c.nulls > 0 && c.nulls < c.size)).toBe(true);
+    expect(chunksAfter.length).toBeLessThan(chunksBefore.length);
+    const byId = new Map(before.events.map((e) => [e.id, `${e.type} ${e.sourcedId}`]));
+    for (const e of after.events) expect(`${e.type} ${e.sourcedId}`).toBe(byId.get(e.id));
     const latest = (events: Page['events']) => {
       const m = new Map<string, Page['events'][number]>();
       for (const e of events) m.set(`${e.object}/${e.sourcedId}`, e);
@@ -226,5 +285,8 @@ describe('roster change feed', () => {
     expect(after.events.length).toBeLessThan(before.events.length);
     expect(latest(after.events)).toEqual(latest(before.events));
     expect(after.cursor).toBe(before.cursor);
+    const stillFromInChunk = await drain(inChunk.cursor);
+    expect(stillFromInChunk.events.length).toBeLessThan(fromInChunk.events.length);
+    expect(latest(stillFromInChunk.events)).toEqual(latest(fromInChunk.events));
   });
 });

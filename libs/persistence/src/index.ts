@@ -5,6 +5,7 @@ export * from './migrate';
 export * from './orphans';
 export * from './replication';
 export { MIGRATIONS } from './migrations';
+export { ROSTER_EVENTS_PER_CHUNK } from './migrations/1765200000000-ChunkRosterEvents';
 export * from './persistence.module';
 export * from './pool-probe';
 export * from './database-pool';

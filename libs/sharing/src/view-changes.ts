@@ -4,6 +4,7 @@
  * those that left `deleted`, in the roster change feed, only for that deployment. Nothing is
  * recorded for objects it could see neither before nor after.
  */
+import { ROSTER_EVENTS_PER_CHUNK } from '@edu/persistence';
 import { orgTreeCte } from './closure-sql';
 import type { WithholdCategory } from './sharing-spec';
 import { SqlValues } from './sql-values';
@@ -66,12 +67,18 @@ export async function recordViewChanges(
     const reshaped = !sameFields(withheldFields(resource, from.withhold), withheldFields(resource, to.withhold));
     if (was === is && !reshaped) continue;
     const changed = reshaped ? `((${is}) OR (${was}))` : `((${is}) <> (${was}))`;
+    // Chunked as the capture triggers chunk: a row per type of each run of ROSTER_EVENTS_PER_CHUNK objects.
     await sql.query(
-      `WITH RECURSIVE ${orgTreeCte('$1::uuid')}
-       INSERT INTO roster_events (tenant_id, type, object, sourced_id, deployment_id)
-       SELECT $1::uuid, CASE WHEN NOT (${is}) THEN 'deleted' WHEN NOT (${was}) THEN 'created' ELSE 'updated' END,
-              '${object}', t.sourced_id, $2::uuid
-         FROM ${table} AS t WHERE t.tenant_id = $1::uuid AND ${changed}`,
+      `WITH RECURSIVE ${orgTreeCte('$1::uuid')},
+       changed AS (
+         SELECT CASE WHEN NOT (${is}) THEN 'deleted' WHEN NOT (${was}) THEN 'created' ELSE 'updated' END AS type, t.sourced_id
+           FROM ${table} AS t WHERE t.tenant_id = $1::uuid AND ${changed}),
+       chunked AS (
+         SELECT c.type, c.sourced_id, (row_number() OVER () - 1) / ${ROSTER_EVENTS_PER_CHUNK} AS chunk
+           FROM changed c)
+       INSERT INTO roster_events (tenant_id, type, object, sourced_ids, deployment_id)
+       SELECT $1::uuid, k.type, '${object}', array_agg(k.sourced_id), $2::uuid FROM chunked k
+        GROUP BY k.chunk, k.type ORDER BY k.chunk, k.type`,
       p.list,
     );
   }

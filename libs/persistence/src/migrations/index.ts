@@ -30,6 +30,7 @@ import { AddRosterEventPush1764700000000 } from './1764700000000-AddRosterEventP
 import { AddIdentityProviderDisplayName1764800000000 } from './1764800000000-AddIdentityProviderDisplayName';
 import { AddRosterImportHeartbeat1764900000000 } from './1764900000000-AddRosterImportHeartbeat';
 import { AddSharedUserRows1765100000000 } from './1765100000000-AddSharedUserRows';
+import { ChunkRosterEvents1765200000000 } from './1765200000000-ChunkRosterEvents';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -66,4 +67,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddIdentityProviderDisplayName1764800000000,
   AddRosterImportHeartbeat1764900000000,
   AddSharedUserRows1765100000000,
+  ChunkRosterEvents1765200000000,
 ];
