@@ -129,7 +129,8 @@ export class RosterRepository {
     limit: number,
     direction: 'asc' | 'desc',
   ): Promise<Row[]> {
-    if (scope.object === 'user' && (await this.hasCopiedUsers(scope.id)))
+    // The copy has roster_users' columns: any other table of users (none today) reads by key.
+    if (scope.object === 'user' && set.table.table === 'roster_users' && (await this.hasCopiedUsers(scope.id)))
       return this.copiedUsersPage(set, scope, serializer, offset, limit, direction);
     const p = new SqlParams(set.values);
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
