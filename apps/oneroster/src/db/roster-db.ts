@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Pool, type ClientBase, type QueryConfig } from 'pg';
 import { inPooledTransaction } from '@edu/persistence';
+import { ROSTER_TYPES } from './text-arrays';
 
 /** One connection inside a transaction (`RosterDb.transaction`). */
 export interface SqlTransaction {
@@ -40,7 +41,7 @@ export class RosterDb {
 
   private statement(text: string, values: unknown[]): QueryConfig {
     const name = this.nameOf(text);
-    return name ? { name, text, values } : { text, values };
+    return name ? { name, text, values, types: ROSTER_TYPES } : { text, values, types: ROSTER_TYPES };
   }
 
   async query<T>(text: string, values: unknown[]): Promise<T[]> {
