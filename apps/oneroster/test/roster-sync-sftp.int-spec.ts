@@ -87,6 +87,18 @@ describe('roster syncs from an SFTP drop', () => {
     }
     throw new Error('no sync started');
   };
+  /**
+   * The archive folder of a sync once its report is in it: the worker archives the package and
+   * writes the report after the sync has ended (it reports the ended sync), so a moment later.
+   */
+  const archivedReport = async (archive: string, syncId: string): Promise<string> => {
+    for (let i = 0; i < 300; i++) {
+      const folder = existsSync(archive) ? readdirSync(archive).find((n) => n.endsWith(`-${syncId}`)) : undefined;
+      if (folder && existsSync(path.join(archive, folder, 'report.json'))) return folder;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`sync ${syncId}: no archived report after 30 s`);
+  };
   const syncIds = async () =>
     (await call(h.app, 'get', `/admin/tenants/${t.tenantId}/roster-syncs`, op).expect(200)).body.syncs.map(
       (s: { id: string }) => s.id,
@@ -102,13 +114,12 @@ describe('roster syncs from an SFTP drop', () => {
     const token = await h.token(t, [SCOPE.roster]);
     expect((await h.get('users', token).expect(200)).body.users.length).toBeGreaterThan(0);
     const archive = path.join(root, user, 'archive');
-    const [folder] = readdirSync(archive).filter((n) => n.endsWith(`-${sync.id}`));
-    expect(folder).toBeDefined();
-    expect(JSON.parse(readFileSync(path.join(archive, folder!, 'report.json'), 'utf8'))).toMatchObject({
+    const folder = await archivedReport(archive, String(sync.id));
+    expect(JSON.parse(readFileSync(path.join(archive, folder, 'report.json'), 'utf8'))).toMatchObject({
       id: sync.id,
       status: 'succeeded',
     });
-    expect(existsSync(path.join(archive, folder!, 'users.csv'))).toBe(true);
+    expect(existsSync(path.join(archive, folder, 'users.csv'))).toBe(true);
     expect(readdirSync(path.join(root, user)).filter((n) => n.endsWith('.csv'))).toEqual([]);
     // The school sees its report over SFTP too.
     const listing = await sftpBatch({ port, user, keyFile: keys.file }, [

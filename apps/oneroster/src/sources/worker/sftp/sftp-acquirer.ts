@@ -34,7 +34,10 @@ export class SftpAcquirer implements PackageAcquirer {
     if (!existing && (await fs.stat(work).catch(() => undefined))) await moveFolder(work, target);
     await fs.mkdir(target, { recursive: true });
     const report = (await this.syncs.get(sync.tenantId, sync.id)) ?? sync;
-    await fs.writeFile(path.join(target, 'report.json'), `${JSON.stringify(syncView(report), null, 2)}\n`);
+    // Written aside and renamed: a school's SFTP client (or anyone listing the folder) never reads half a report.
+    const partial = path.join(target, '.report.json.partial');
+    await fs.writeFile(partial, `${JSON.stringify(syncView(report), null, 2)}\n`);
+    await fs.rename(partial, path.join(target, 'report.json'));
   }
 }
 
