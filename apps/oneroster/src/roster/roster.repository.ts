@@ -32,6 +32,15 @@ export interface SharedList {
   readonly param: string;
 }
 
+/** A page read by position: `from` is the first position, `position` the column's SQL (alias `t`). */
+interface PositionRange {
+  readonly table: string;
+  readonly position: string;
+  readonly from: number;
+  readonly limit: number;
+  readonly direction: 'asc' | 'desc';
+}
+
 /** The SQL of the rostering reads. Every statement is parameterised; identifiers come from the storage map. */
 @Injectable()
 export class RosterRepository {
@@ -73,10 +82,16 @@ export class RosterRepository {
     limit: number,
     direction: 'asc' | 'desc',
   ): Promise<Row[]> {
+    const range = { table: this.table(set), position: `t.${quoteIdent(ordinal)}`, from, limit, direction };
+    return this.positionRange(set, range, serializer);
+  }
+
+  /** Rows of `set` read from `range.table` (aliased `t`) from one dense position on, in its order. */
+  private positionRange(set: RowSet, range: PositionRange, serializer: RowSerializer): Promise<Row[]> {
     const p = new SqlParams(set.values);
-    const ord = `t.${quoteIdent(ordinal)}`;
-    const bound = direction === 'asc' ? `${ord} >= ${p.typed(from, 'bigint')}` : `${ord} <= ${p.typed(from, 'bigint')}`;
-    const sql = `SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where} AND ${bound} ORDER BY ${ord} ${direction === 'asc' ? 'ASC' : 'DESC'} LIMIT ${p.typed(limit, 'bigint')}`;
+    const { position, direction } = range;
+    const bound = `${position} ${direction === 'asc' ? '>=' : '<='} ${p.typed(range.from, 'bigint')}`;
+    const sql = `SELECT ${serializer.columns} FROM ${range.table} AS t WHERE ${set.where} AND ${bound} ORDER BY ${position} ${direction === 'asc' ? 'ASC' : 'DESC'} LIMIT ${p.typed(range.limit, 'bigint')}`;
     return this.db.query<Row>(sql, p.values);
   }
 
@@ -115,11 +130,11 @@ export class RosterRepository {
   }
 
   /**
-   * A page of the rows a sharing scope lists, in default order. Users of a scope that keeps a copy
-   * of them (`shared_user_rows`, at most MAX_COPIED_USERS) are an index range of the copy, side
-   * by side in the scope's order. Otherwise the page's ids are an index range of the scope's list
-   * (kept in ordinal order; the offset skips index entries only), then each row is found by its
-   * primary key. `set` holds the operation's own conditions.
+   * A page of the rows a sharing scope lists (`total` of them), in default order. Users of a scope
+   * that keeps a copy of them (`shared_user_rows`, at most MAX_COPIED_USERS) are an index range of
+   * the copy, side by side in the scope's order. Otherwise the page's ids are an index range of
+   * the scope's list (kept in ordinal order; the offset skips index entries only), then each row
+   * is found by its primary key. `set` holds the operation's own conditions.
    */
   async sharedPage(
     set: RowSet,
@@ -128,10 +143,17 @@ export class RosterRepository {
     offset: number,
     limit: number,
     direction: 'asc' | 'desc',
+    total: number,
   ): Promise<Row[]> {
     // The copy has roster_users' columns: any other table of users (none today) reads by key.
-    if (scope.object === 'user' && set.table.table === 'roster_users' && (await this.hasCopiedUsers(scope.id)))
-      return this.copiedUsersPage(set, scope, serializer, offset, limit, direction);
+    if (scope.object === 'user' && set.table.table === 'roster_users' && (await this.hasCopiedUsers(scope.id))) {
+      // `pos` is dense (0..total-1 in the list's order): a page at any offset is an index range of
+      // the copy, as an unshared page is of the ordinal; the serializer and conditions apply unchanged.
+      const from = direction === 'asc' ? offset : total - 1 - offset;
+      const where = `t.scope_id = ${scope.param} AND ${set.where}`;
+      const range = { table: 'shared_user_rows', position: 't.pos', from, limit, direction };
+      return this.positionRange({ ...set, where }, range, serializer);
+    }
     const p = new SqlParams(set.values);
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
     const ids = `SELECT s.sourced_id, s.ord FROM shared_objects AS s WHERE s.scope_id = ${scope.param} AND s.object = ${p.typed(scope.object, 'text')} ORDER BY s.ord ${dir} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
@@ -145,29 +167,6 @@ export class RosterRepository {
       const rows = await this.db.query('SELECT 1 FROM shared_user_rows WHERE scope_id = $1::bigint LIMIT 1', [scopeId]);
       return rows.length > 0;
     });
-  }
-
-  /**
-   * A page of a scope's copied users: `pos` is dense (0..n-1 in the list's order), so a page at
-   * any offset is an index range, as an unshared page is over the ordinal. The copy has the
-   * table's columns, so the serializer and the operation's conditions apply to it unchanged.
-   */
-  private copiedUsersPage(
-    set: RowSet,
-    scope: SharedList,
-    serializer: RowSerializer,
-    offset: number,
-    limit: number,
-    direction: 'asc' | 'desc',
-  ): Promise<Row[]> {
-    const p = new SqlParams(set.values);
-    const skip = p.typed(offset, 'bigint');
-    const bound =
-      direction === 'asc'
-        ? `t.pos >= ${skip}`
-        : `t.pos <= (SELECT max(c.pos) FROM shared_user_rows AS c WHERE c.scope_id = ${scope.param}) - ${skip}`;
-    const sql = `SELECT ${serializer.columns} FROM shared_user_rows AS t WHERE t.scope_id = ${scope.param} AND ${bound} AND ${set.where} ORDER BY t.pos ${direction === 'asc' ? 'ASC' : 'DESC'} LIMIT ${p.typed(limit, 'bigint')}`;
-    return this.db.query<Row>(sql, p.values);
   }
 
   async count(set: RowSet): Promise<number> {

@@ -345,7 +345,7 @@ export class RosterService {
       const whole = rowSet(set.table, base.conditions, input.params);
       const total = await this.totals.get(cacheKey, () => this.repo.sharedTotal(scope));
       const rows =
-        offset >= total ? [] : await this.repo.sharedPage(whole, scope, serializer, offset, limit, direction);
+        offset >= total ? [] : await this.repo.sharedPage(whole, scope, serializer, offset, limit, direction, total);
       return { total, rows };
     }
     const total = () => this.totals.get(cacheKey, () => this.repo.ordinalTotal(set, ordinal));
