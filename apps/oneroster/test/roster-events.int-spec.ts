@@ -4,6 +4,7 @@
  * changes is roster-events-replay.int-spec.ts.
  */
 import { clonePackage, fullPackage, setMode, writeFolder, type CsvPackage, type Rows } from './support/csv-package';
+import { ROSTER_FILE_TYPES } from '../src/imports/csv-layout';
 import { RosterHarness, SCOPE, type TenantSetup } from './support/harness';
 import { expectImsxError } from './support/imsx';
 import { importFolder } from './support/load';
@@ -54,21 +55,7 @@ describe('roster change feed', () => {
   /** A delta package of users.csv alone, holding `rows`. */
   function usersDelta(rows: Rows): CsvPackage {
     const p = clonePackage(fullPackage());
-    for (const t of [
-      'orgs',
-      'academicSessions',
-      'courses',
-      'classes',
-      'enrollments',
-      'demographics',
-      'resources',
-      'classResources',
-      'courseResources',
-      'categories',
-      'lineItems',
-      'results',
-    ] as const)
-      setMode(p, t, 'absent');
+    for (const t of ROSTER_FILE_TYPES) if (t !== 'users') setMode(p, t, 'absent');
     setMode(p, 'users', 'delta');
     p.files['users.csv']!.rows = rows;
     return p;
