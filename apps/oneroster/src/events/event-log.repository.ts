@@ -42,14 +42,14 @@ type WindowRow = { chunk: string } & { [K in keyof EventRow]: EventRow[K] | null
 
 /**
  * The events of a batch ($1 tenant, $2 txid) after position $3, as $4's feed holds them ($5
- * objects): the window of $6 chunks from the one holding $3 (an index range), their elements after
- * $3 (NULLs, dropped by compaction, skipped) in order, at most $7 rows. The multi-argument unnest
+ * objects): the window of $6 chunks from chunk $8 on (an index range), their elements after $3
+ * (NULLs, dropped by compaction, skipped) in order, at most $7 rows. The multi-argument unnest
  * reads (detoasts) each chunk's arrays once.
  */
 const CHUNK_WINDOW_SQL = `SELECT c.n::text AS chunk, (c.n * ${ROSTER_EVENTS_PER_CHUNK} + u.i - 1)::text AS n, c.created_at, c.type, c.object,
        u.sourced_id, u.previous, c.deployment_id
   FROM (SELECT e.n, e.created_at, e.type, e.object, e.sourced_ids, e.previous, e.deployment_id FROM roster_events AS e
-         WHERE e.tenant_id = $1::uuid AND e.txid = $2::xid8 AND e.n >= $3::bigint / ${ROSTER_EVENTS_PER_CHUNK}
+         WHERE e.tenant_id = $1::uuid AND e.txid = $2::xid8 AND e.n >= $8::bigint
            AND (e.deployment_id IS NULL OR e.deployment_id = $4::uuid) AND e.object = ANY($5::text[])
          ORDER BY e.n LIMIT $6::int) AS c
   LEFT JOIN LATERAL (
@@ -122,22 +122,23 @@ export class EventLogRepository {
     limit: number,
   ): Promise<EventRow[]> {
     const out: EventRow[] = [];
-    for (let at = after, chunks = FIRST_CHUNK_WINDOW; ; chunks = Math.min(chunks * 2, MAX_CHUNK_WINDOW)) {
+    // The first chunk that can hold a position after `after`; each next window starts past the last one read.
+    let from = (BigInt(after) + 1n) / BigInt(ROSTER_EVENTS_PER_CHUNK);
+    for (let chunks = FIRST_CHUNK_WINDOW; ; chunks = Math.min(chunks * 2, MAX_CHUNK_WINDOW)) {
       const rows = await this.db.query<WindowRow>(CHUNK_WINDOW_SQL, [
         tenantId,
         txid,
-        at,
+        after,
         deploymentId,
         [...objects],
         chunks,
         limit - out.length + chunks,
+        String(from),
       ]);
       for (const r of rows) if (r.n !== null && out.length < limit) out.push(r as EventRow);
       // Past here the window's rows were not cut: every chunk of it is in them (one row at least each).
       if (out.length >= limit || new Set(rows.map((r) => r.chunk)).size < chunks) return out;
-      at = String(
-        BigInt(rows[rows.length - 1]!.chunk) * BigInt(ROSTER_EVENTS_PER_CHUNK) + BigInt(ROSTER_EVENTS_PER_CHUNK - 1),
-      );
+      from = BigInt(rows[rows.length - 1]!.chunk) + 1n;
     }
   }
 }
