@@ -61,7 +61,7 @@ FROM runtime AS app-oneroster
 ENV APP=oneroster PORT=3001
 EXPOSE 3001
 # The flags of tools/runtime/node-flags.js for this entry point.
-CMD ["node", "--max-semi-space-size=64", "tools/runtime/run-dist.js", "apps/oneroster/src/main"]
+CMD ["node", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "tools/runtime/run-dist.js", "apps/oneroster/src/main"]
 
 FROM runtime AS app-alerts
 ENV APP=alerts PORT=3002

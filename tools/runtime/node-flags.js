@@ -7,7 +7,14 @@ const NODE_FLAGS = {
   // 32 concurrent requests the default 16 MB semi-space fills in a few requests and every scavenge
   // copies that live data again. 64 MB cut the service's CPU per users page by about a tenth at 32
   // connections (bench/oneroster/README.md); the young generation then grows to 128 MB instead of 32.
-  'apps/oneroster/src/main': ['--max-semi-space-size=64'],
+  //
+  // Allocation-site pretenuring off: V8 began allocating pg's row objects straight into the old
+  // generation (a page's rows often outlive a scavenge under load), so each row, dead within
+  // milliseconds, still held its young field strings through the remembered set at every
+  // scavenge: about 7 MB copied and promoted per scavenge, 7-9 ms pauses every ~90 ms, and a
+  // full collection every ~3 s. Without it: scavenges of 1.8 ms (median) and under half the
+  // collector's time at the same load (bench/oneroster/README.md, 2026-11-28).
+  'apps/oneroster/src/main': ['--max-semi-space-size=64', '--no-allocation-site-pretenuring'],
   // A submission of up to 1,000 messages is turned into validated class instances at once: the
   // collector took 27 % of the alerts service's CPU in a burst. With 64 MB, 30,000 deliveries
   // were submitted in 10.6-11.2 s instead of 11.6-13.1 s (bench/alerts/README.md).
