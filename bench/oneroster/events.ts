@@ -6,8 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '@edu/persistence';
-import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-importer';
-import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-package';
+import { runImport } from '../../apps/oneroster/src/imports/import-runner';
 
 export interface FeedFigures {
   /** The same package into a database without the feed's triggers. */
@@ -45,7 +44,10 @@ export async function importWithoutEvents(url: string, dir: string, rootOrg: str
         [rootOrg],
       );
       const started = Date.now();
-      const report = await importRosterPackage(c, () => openRosterPackage(dir), {
+      // The same runner as the import measured beside it (a worker thread).
+      const report = await runImport({
+        databaseUrl: scratch,
+        location: dir,
         tenantId: rows[0]!.id,
         source: 'bench-reference',
       });

@@ -25,8 +25,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { parseCommandLine } from '@edu/config';
 import { createDataSource, runMigrations, TenantEntity } from '@edu/persistence';
-import { importRosterPackage } from '../../apps/oneroster/src/imports/roster-importer';
-import { openRosterPackage } from '../../apps/oneroster/src/imports/roster-package';
+import { runImport } from '../../apps/oneroster/src/imports/import-runner';
 import { describeCopyReference, measureCopyReference, type CopyReference } from './copy-reference';
 import { generateRosterPackage } from './generate';
 import {
@@ -260,16 +259,16 @@ async function loadDistrict(b: Bench): Promise<Loaded> {
   log(`generated ${summary.rows} rows in ${generateSeconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
 
   log('importing through the CSV importer');
-  const importClient = new Client({ connectionString: b.db.url, application_name: 'bench-import' });
-  await importClient.connect();
   const importStart = Date.now();
-  const report = await importRosterPackage(importClient, () => openRosterPackage(b.dataDir), {
+  // As the sync worker and the imports API run it: in a worker thread with its own young generation.
+  const report = await runImport({
+    databaseUrl: b.db.url,
+    location: b.dataDir,
     tenantId,
     source: 'bench',
     onProgress: (m) => log(`  ${m}`),
   });
   const importSeconds = (Date.now() - importStart) / 1000;
-  await importClient.end();
   if (report.status !== 'succeeded') throw new Error(`import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
   const importRowsPerSecond = Math.round(report.rows / importSeconds);
   log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
