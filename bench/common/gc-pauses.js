@@ -1,6 +1,6 @@
 // Preloaded with `node -r` (BENCH_SERVICE_NODE_ARGS="-r ./bench/common/gc-pauses.js"): records every
-// garbage collection pause and every event-loop delay sample of the process and, when it is asked
-// to stop, writes per-second windows of them into bench/results/gc-<pid>.json, so that a
+// garbage collection pause (its start, length and kind) and the event loop's delay per second, and
+// writes them into bench/results/gc-<pid>.json when the process is asked to stop, so that a
 // scenario's tail latency can be set beside the pauses that fell within it.
 'use strict';
 const perfHooks = require('node:perf_hooks');

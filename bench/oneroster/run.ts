@@ -260,7 +260,7 @@ async function loadDistrict(b: Bench): Promise<Loaded> {
 
   log('importing through the CSV importer');
   const importStart = Date.now();
-  // As the sync worker and the imports API run it: in a worker thread with its own young generation.
+  // As the imports API and the CLI run it (import-runner.ts): in a worker thread with its own young generation.
   const report = await runImport({
     databaseUrl: b.db.url,
     location: b.dataDir,

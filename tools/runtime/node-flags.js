@@ -8,8 +8,8 @@ const NODE_FLAGS = {
   // copies that live data again. 64 MB cut the service's CPU per users page by about a tenth at 32
   // connections (bench/oneroster/README.md); the young generation then grows to 128 MB instead of 32.
   //
-  // Allocation-site pretenuring off: V8 began allocating pg's row objects straight into the old
-  // generation (a page's rows often outlive a scavenge under load), so each row, dead within
+  // Allocation-site pretenuring off: by every sign V8 began allocating pg's row objects straight
+  // into the old generation (a page's rows often outlive a scavenge under load), so each row, dead within
   // milliseconds, still held its young field strings through the remembered set at every
   // scavenge: about 7 MB copied and promoted per scavenge, 7-9 ms pauses every ~90 ms, and a
   // full collection every ~3 s. Without it: scavenges of 1.8 ms (median) and under half the
