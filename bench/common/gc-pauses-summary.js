@@ -12,7 +12,10 @@ if (!file) {
 const { pauses, loopDelayPerSecond } = JSON.parse(fs.readFileSync(file, 'utf8'));
 const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const byKind = new Map();
-for (const p of pauses) byKind.set(p.kind, [...(byKind.get(p.kind) ?? []), p.ms]);
+for (const p of pauses) {
+  if (!byKind.has(p.kind)) byKind.set(p.kind, []);
+  byKind.get(p.kind).push(p.ms);
+}
 for (const [kind, ms] of byKind) {
   ms.sort((a, b) => a - b);
   const total = ms.reduce((a, b) => a + b, 0);
