@@ -51,8 +51,8 @@ import {
   syncLines,
   type SyncResult,
 } from './caching';
-import { cpuMsOf } from '../common/cpu';
-import { startBenchDatabase } from '../common/database';
+import { cpuMsOf, postgresCpuMs } from '../common/cpu';
+import { startBenchDatabase, type BenchDatabase } from '../common/database';
 import { listeningSocket, log, projectRoot, startChild, UNLIMITED_ENV, type ServerProcess } from '../common/processes';
 
 const SCOPE_BASE = 'https://purl.imsglobal.org/spec/or/v1p1/scope';
@@ -516,8 +516,21 @@ async function checkScenariosAnswer(t: Targets, scenarios: Scenario[]): Promise<
 
 function logResult(label: string, r: RunResult): void {
   log(
-    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${r.serverCpuUs ?? '?'} µs/req, ${((r.bytesPerResponse ?? 0) / 1024).toFixed(1)} KiB/response${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}${r.autovacuum ? ' (an autovacuum worker ran beside it)' : ''}`,
+    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${r.serverCpuUs ?? '?'} µs/req, postgres CPU ${r.databaseCpuUs ?? '?'} µs/req, ${((r.bytesPerResponse ?? 0) / 1024).toFixed(1)} KiB/response${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}${r.autovacuum ? ' (an autovacuum worker ran beside it)' : ''}`,
   );
+}
+
+/**
+ * The CPU clock of the bench's embedded PostgreSQL (found through its checkpointer), NaN for a
+ * `DATABASE_URL` server, whose pids may not be this machine's: where a read's cost lands besides
+ * the server answering it.
+ */
+async function databaseCpuClock(probe: Client, embedded: boolean): Promise<() => number> {
+  const { rows } = embedded
+    ? await probe.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'`)
+    : { rows: [] };
+  const checkpointer = rows[0]?.pid;
+  return () => (checkpointer === undefined ? Number.NaN : postgresCpuMs(checkpointer));
 }
 
 /** Every scenario at every connection count, the baseline before and after each count's scenarios. */
@@ -526,14 +539,15 @@ async function measureScenarios(
   t: Targets,
   scenarios: Scenario[],
   graded: GradedClass[],
-  databaseUrl: string,
+  database: BenchDatabase,
 ): Promise<RunResult[]> {
   const results: RunResult[] = [];
   const synced: GradedClass[] = [];
   const selected = (s: Scenario) => !args.only || s.name.includes(args.only);
   // Says which figures had an autovacuum worker running at their start or end (it takes a core from the scenario).
-  const probe = new Client({ connectionString: databaseUrl, application_name: 'bench-autovacuum-probe' });
+  const probe = new Client({ connectionString: database.url, application_name: 'bench-autovacuum-probe' });
   await probe.connect();
+  const databaseCpuMs = await databaseCpuClock(probe, database.embedded);
   try {
     for (const [i, connections] of args.connections.entries()) {
       const measure = async (s: Scenario, label = s.name) => {
@@ -542,9 +556,13 @@ async function measureScenarios(
         const pid = s.target === 'service' ? t.servicePid : t.baselinePid;
         await run(url, s, connections, args.warmup, headers);
         const cpuBefore = cpuMsOf(pid);
+        const databaseBefore = databaseCpuMs();
         const vacuumBefore = await autovacuumWorkers(probe);
         const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
-        r.serverCpuUs = Math.round(((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, r.requests));
+        const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests));
+        r.serverCpuUs = perRequest(cpuMsOf(pid) - cpuBefore);
+        const databaseMs = databaseCpuMs() - databaseBefore;
+        if (Number.isFinite(databaseMs)) r.databaseCpuUs = perRequest(databaseMs);
         if (vacuumBefore + (await autovacuumWorkers(probe)) > 0) r.autovacuum = true;
         results.push(r);
         logResult(label, r);
@@ -743,7 +761,7 @@ async function main(): Promise<void> {
     await checkScenariosAnswer(targets, [BASELINE_PAGE_1, ...scenarios]);
     scenarios.splice(1, 0, await revalidationScenario(targets.serviceUrl, `${PREFIX}/users?limit=100`, targets.auth));
     await settleDatabase(db.url, log);
-    const results = await measureScenarios(args, targets, scenarios, district.graded, db.url);
+    const results = await measureScenarios(args, targets, scenarios, district.graded, db);
     const feed = !args.only || 'feed'.includes(args.only) ? await measureFeed(b, loaded, targets) : undefined;
     const syncs = !args.only || 'syncs'.includes(args.only) ? await measureSyncs(b, loaded, targets) : [];
     report(b, { ...loaded, sharing: shared.figures, feed }, results, syncs, started);
@@ -784,6 +802,7 @@ function printTable(
     'max ms',
     'non-2xx',
     'server CPU µs/req',
+    'postgres CPU µs/req',
   ];
   const p99Ratio = (r: RunResult) => {
     const base = baselineP99(results, r.connections);
@@ -800,6 +819,7 @@ function printTable(
     String(r.max),
     String(r.non2xx + r.errors),
     r.serverCpuUs === undefined ? '' : String(r.serverCpuUs),
+    r.databaseCpuUs === undefined ? '' : String(r.databaseCpuUs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (cells: string[]) =>

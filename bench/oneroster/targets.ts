@@ -17,6 +17,8 @@ export interface RunResult {
   errors: number;
   /** CPU time of the server answering (service or baseline process, not PostgreSQL) per request, µs. */
   serverCpuUs?: number;
+  /** CPU time of the embedded PostgreSQL (every backend and background process) per request, µs. */
+  databaseCpuUs?: number;
   /** Mean response size (bytes): twins whose rows differ in size differ in cost for that alone. */
   bytesPerResponse?: number;
   /** An autovacuum worker ran in the bench's database while this was measured. */

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { replaceIndexConcurrently } from './replace-index';
 
 const NAMES = [
   { index: 'IDX_roster_users_family_name_ci', column: 'family_name' },
@@ -13,11 +14,8 @@ const NAMES = [
  * 25 ms cold). With the name in the index (INCLUDE) the count is an index-only scan once the
  * table is vacuumed. Usernames and emails match one user each: their indexes stay as they are.
  *
- * roster_users holds every tenant of a region: a plain DROP + CREATE INDEX in a transaction would
- * block every tenant's reads until both builds end. So the new index is built CONCURRENTLY beside
- * the old one (outside a transaction), the old one dropped CONCURRENTLY, the new one renamed
- * into its place. Each step is safe to run again after an interruption: an invalid leftover of an
- * interrupted concurrent build is dropped first.
+ * roster_users holds every tenant of a region: the indexes are replaced concurrently
+ * (`replaceIndexConcurrently`), outside a transaction.
  */
 export class IncludeNamesInRosterUserNameIndexes1764200000000 implements MigrationInterface {
   name = 'IncludeNamesInRosterUserNameIndexes1764200000000';
@@ -32,10 +30,6 @@ export class IncludeNamesInRosterUserNameIndexes1764200000000 implements Migrati
   }
 }
 
-async function replaceIndex(q: QueryRunner, index: string, definition: string): Promise<void> {
-  const next = `${index}_next`;
-  await q.query(`DROP INDEX CONCURRENTLY IF EXISTS "${next}"`);
-  await q.query(`CREATE INDEX CONCURRENTLY "${next}" ON "roster_users" ${definition}`);
-  await q.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index}"`);
-  await q.query(`ALTER INDEX "${next}" RENAME TO "${index}"`);
+function replaceIndex(q: QueryRunner, index: string, definition: string): Promise<void> {
+  return replaceIndexConcurrently(q, 'roster_users', index, definition);
 }

@@ -31,6 +31,7 @@ import { AddIdentityProviderDisplayName1764800000000 } from './1764800000000-Add
 import { AddRosterImportHeartbeat1764900000000 } from './1764900000000-AddRosterImportHeartbeat';
 import { AddSharedUserRows1765100000000 } from './1765100000000-AddSharedUserRows';
 import { ChunkRosterEvents1765200000000 } from './1765200000000-ChunkRosterEvents';
+import { IncludeMembersInEnrollmentClassIndex1765300000000 } from './1765300000000-IncludeMembersInEnrollmentClassIndex';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -68,4 +69,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddRosterImportHeartbeat1764900000000,
   AddSharedUserRows1765100000000,
   ChunkRosterEvents1765200000000,
+  IncludeMembersInEnrollmentClassIndex1765300000000,
 ];

@@ -5,7 +5,8 @@ import type { RosterRole } from './roster-user.entity';
 /** OneRoster enrollment (reference §3.8). `school_sourced_id` equals the class's school. */
 @Entity({ name: 'roster_enrollments' })
 @Unique('UQ_roster_enrollments_ordinal', ['tenantId', 'ordinal'], { deferrable: 'INITIALLY DEFERRED' })
-@Index('IDX_roster_enrollments_class_role', ['tenantId', 'classSourcedId', 'role'])
+// (tenant_id, class_sourced_id, role) INCLUDE (user_sourced_id, status): a class's members read from the index alone (migration 1765300000000).
+@Index('IDX_roster_enrollments_class_role', { synchronize: false })
 @Index('IDX_roster_enrollments_user', ['tenantId', 'userSourcedId'])
 @Index('IDX_roster_enrollments_school', ['tenantId', 'schoolSourcedId'])
 export class RosterEnrollmentEntity extends RosterRecord {
