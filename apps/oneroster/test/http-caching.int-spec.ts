@@ -431,6 +431,40 @@ describe('OneRoster HTTP caching', () => {
       );
     });
 
+    it('the total of a gradebook page short of the whole collection: a v1.1 PUT and DELETE of a result', async () => {
+      // limit=1: every page is full, so its total is counted (and kept per gradebook version), not inferred.
+      const token = await h.token(w.D, [SCOPE.gradebook, SCOPE.gradebookPut, SCOPE.gradebookDelete]);
+      const path = `${PREFIX}/classes/cls-alg-1/results?limit=1`;
+      const totals = async () => {
+        const answers = [];
+        // Twice through each instance: the second read of each finds the total it kept.
+        for (const app of [other, h.app, other, h.app]) answers.push(await get(app, path, token).expect(200));
+        return answers.map((r) => Number(r.headers['x-total-count']));
+      };
+      const [before] = await totals();
+      expect(before).toBeGreaterThan(1);
+      expect(await totals()).toEqual([before, before, before, before]);
+      await h
+        .put(
+          'results/r-cache-total',
+          {
+            result: {
+              lineItem: { sourcedId: 'li-alg1-quiz1' },
+              student: { sourcedId: 'usr-s-09' },
+              scoreStatus: 'fully graded',
+              score: 3,
+              scoreDate: '2024-03-10',
+            },
+          },
+          token,
+        )
+        .expect(201);
+      const grown = (before as number) + 1;
+      expect(await totals()).toEqual([grown, grown, grown, grown]);
+      await h.delete('results/r-cache-total', token).expect(204);
+      expect(await totals()).toEqual([before, before, before, before]);
+    });
+
     it('a v1.2 PUT, bulk POST and DELETE of line items', async () => {
       const path = `${V1P2.gradebook}/classes/cls-alg-1/lineItems?limit=100`;
       const token = w.all;

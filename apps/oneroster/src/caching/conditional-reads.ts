@@ -176,7 +176,12 @@ export class ConditionalReads {
 
 /** The caller's access keyed by the versions its answer is built on. */
 function keyedAccess(access: TenantAccess, versions: DataVersions): TenantAccess {
-  return { ...access, rosterVersion: versions.roster, sharingVersion: versions.sharing };
+  return {
+    ...access,
+    rosterVersion: versions.roster,
+    sharingVersion: versions.sharing,
+    gradebookVersion: versions.gradebook,
+  };
 }
 
 /** A kept answer with its validators. */

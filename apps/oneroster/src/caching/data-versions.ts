@@ -4,9 +4,9 @@ import { SHARING_VERSION_SQL } from '@edu/sharing';
 import type { DataVersions } from '../common/roster-response';
 import { RosterDb, type SqlTransaction } from '../db/roster-db';
 
-/** The tenant's (`$1`) versions as SQL expressions: scalar subqueries, evaluated once per statement. */
+/** The tenant's (`$1`) versions as SQL expressions: scalar subqueries, evaluated once per statement (in its snapshot). */
 const ROSTER_VERSION_SQL = 'COALESCE((SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid), 0)::text';
-const GRADEBOOK_VERSION_SQL =
+export const GRADEBOOK_VERSION_SQL =
   'COALESCE((SELECT version FROM gradebook_data_versions WHERE tenant_id = $1::uuid), 0)::text';
 
 const READ_VERSIONS_SQL = `SELECT ${ROSTER_VERSION_SQL} AS roster, ${GRADEBOOK_VERSION_SQL} AS gradebook, ${SHARING_VERSION_SQL} AS sharing`;

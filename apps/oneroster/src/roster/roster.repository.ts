@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { quoteIdent, type RosterTable } from '../query/roster-tables';
 import { SqlParams } from '../query/sql-params';
 import type { OrdinalColumn } from './roster-operations';
+import { GRADEBOOK_VERSION_SQL } from '../caching/data-versions';
 import { RosterDb } from '../db/roster-db';
 import { LoadingCache } from '../common/loading-cache';
 import type { RowSerializer } from './roster-serializer';
@@ -167,6 +168,15 @@ export class RosterRepository {
       const rows = await this.db.query('SELECT 1 FROM shared_user_rows WHERE scope_id = $1::bigint LIMIT 1', [scopeId]);
       return rows.length > 0;
     });
+  }
+
+  /** The size of a set of gradebook rows, with the tenant's gradebook version in the same snapshot. */
+  async countAtGradebookVersion(set: RowSet): Promise<{ total: number; gradebookVersion: string }> {
+    const [row] = await this.db.query<{ n: string; v: string }>(
+      `SELECT count(*)::bigint AS n, ${GRADEBOOK_VERSION_SQL} AS v FROM ${this.table(set)} AS t WHERE ${set.where}`,
+      [...set.values],
+    );
+    return { total: Number(row?.n ?? 0), gradebookVersion: String(row?.v ?? '0') };
   }
 
   async count(set: RowSet): Promise<number> {

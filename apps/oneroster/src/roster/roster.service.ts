@@ -95,7 +95,8 @@ interface PreparedSet {
  * page → serialise → field selection (reference §5). For tables that change only through
  * imports, totals are cached per tenant, data version, operation, path ids, org root and
  * canonical filter; an import publishes a new version, so entries are never stale and no replica
- * needs telling. Gradebook tables change through the API at any time: their totals are counted.
+ * needs telling. Gradebook tables change through the API at any time: their totals are also kept
+ * per gradebook version, which every such write bumps.
  */
 @Injectable()
 export class RosterService {
@@ -277,12 +278,6 @@ export class RosterService {
     // relationship reads, e.g. the students of a class, fit in one page).
     const ends = (rows: readonly Row[]) => (rows.length > 0 ? rows.length < limit : offset === 0);
 
-    if (table.changes === 'api') {
-      // Written through the API: no version covers these rows, so nothing is cached.
-      const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
-      return { total: ends(rows) ? offset + rows.length : await this.repo.count(set), rows };
-    }
-
     const baseKey = [access.tenantId, version, op.name, ids(input), access.rootOrgSourcedId, shared.sharing.hash];
     let filterKey = '';
     if (query.filter) {
@@ -293,6 +288,11 @@ export class RosterService {
       filterKey = `${table.version}|${stringifyFilter(query.filter)}${usesHref ? `|${JSON.stringify(hrefRoots)}` : ''}`;
     }
     const cacheKey = JSON.stringify([...baseKey, filterKey]);
+
+    if (table.changes === 'api') {
+      const rows = await this.repo.sortedPage(set, sort.orderBy, serializer, offset, limit);
+      return { total: ends(rows) ? offset + rows.length : await this.gradebookTotal(access, set, cacheKey), rows };
+    }
 
     if (op.ordinal && !query.filter && sort.isDefaultOrder) {
       const ranged = await this.rangePage(op, prepared, query, set, serializer, cacheKey);
@@ -319,6 +319,20 @@ export class RosterService {
       return { total: await this.totals.get(cacheKey, async () => total), rows };
     }
     return { total: await this.totals.get(cacheKey, count), rows };
+  }
+
+  /**
+   * The size of a set of rows written through the API, kept per gradebook version (every
+   * gradebook write bumps it in its own transaction; an import bumps the roster version in
+   * `cacheKey`). A total is kept under the version its own count statement saw, so a kept total is
+   * exactly that version's; it is looked up under the version the answer is keyed by.
+   */
+  private async gradebookTotal(access: TenantAccess, set: RowSet, cacheKey: string): Promise<number> {
+    const keyAt = (gradebookVersion: string) => `${cacheKey}|gradebook ${gradebookVersion}`;
+    const kept = access.gradebookVersion === undefined ? undefined : this.totals.peek(keyAt(access.gradebookVersion));
+    if (kept !== undefined) return kept;
+    const { total, gradebookVersion } = await this.repo.countAtGradebookVersion(set);
+    return this.totals.get(keyAt(gradebookVersion), async () => total);
   }
 
   /**

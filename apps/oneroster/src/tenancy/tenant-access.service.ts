@@ -31,6 +31,8 @@ export interface TenantAccess {
   readonly deploymentId: string | null;
   /** The tenant's sharing version this answer is keyed by, when the caller read it (as `rosterVersion`). */
   readonly sharingVersion?: string;
+  /** The tenant's gradebook version this answer is keyed by, when the caller read it (as `rosterVersion`). */
+  readonly gradebookVersion?: string;
   /** Scope URIs granted to the deployment (not only the token's): what its change feed may carry. */
   readonly deploymentScopes: readonly string[];
 }
