@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { createDataSource } from '../data-source';
+import { IncludeMembersInEnrollmentClassIndex1765300000000 } from './1765300000000-IncludeMembersInEnrollmentClassIndex';
 
 /** The members side of `/classes/{id}/students`, as the rostering API writes it. */
 const MEMBERS = `SELECT e.user_sourced_id FROM roster_enrollments AS e WHERE e.tenant_id = $1::uuid AND e.class_sourced_id = $2::text AND e.status = 'active' AND e.role = ANY($3::text[])`;
@@ -36,13 +38,33 @@ describe('migration 1765300000000: a class’s members come from the enrollment 
     await db?.drop();
   });
 
+  const KEY_ONLY =
+    'CREATE INDEX "IDX_roster_enrollments_class_role" ON public.roster_enrollments USING btree (tenant_id, class_sourced_id, role)';
+  const indexes = async () =>
+    (
+      await c.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE tablename = 'roster_enrollments' AND indexname LIKE 'IDX_roster_enrollments_class_role%'`,
+      )
+    ).rows.map((r) => r.indexdef);
+
   it('keeps the key and includes the member and the status', async () => {
-    const { rows } = await c.query<{ indexdef: string }>(
-      `SELECT indexdef FROM pg_indexes WHERE tablename = 'roster_enrollments' AND indexname = 'IDX_roster_enrollments_class_role'`,
-    );
-    expect(rows.map((r) => r.indexdef)).toEqual([
-      'CREATE INDEX "IDX_roster_enrollments_class_role" ON public.roster_enrollments USING btree (tenant_id, class_sourced_id, role) INCLUDE (user_sourced_id, status)',
-    ]);
+    expect(await indexes()).toEqual([`${KEY_ONLY} INCLUDE (user_sourced_id, status)`]);
+  });
+
+  it('goes down to the key alone and up again, leaving one index of that name each way', async () => {
+    const ds = createDataSource({ url: db.url, poolSize: 1 });
+    await ds.initialize();
+    const q = ds.createQueryRunner();
+    const migration = new IncludeMembersInEnrollmentClassIndex1765300000000();
+    try {
+      await migration.down(q);
+      expect(await indexes()).toEqual([KEY_ONLY]);
+      await migration.up(q);
+      expect(await indexes()).toEqual([`${KEY_ONLY} INCLUDE (user_sourced_id, status)`]);
+    } finally {
+      await q.release();
+      await ds.destroy();
+    }
   });
 
   it('answers the members with an index-only scan and no heap fetch once vacuumed, and answers right', async () => {
