@@ -68,7 +68,7 @@ interface Args {
   connections: number[];
   logLevel: string;
   keep: boolean;
-  /** Run only the scenarios whose name contains this text (the baseline always runs). */
+  /** Run only the scenarios whose name contains this text, or with `=` first, is exactly it (the baseline always runs). */
   only?: string;
   /** Measure PostgreSQL's own COPY of the imported rows beside the import (`copy-reference.ts`); default: without --only. */
   copyReference?: boolean;
@@ -543,7 +543,9 @@ async function measureScenarios(
 ): Promise<RunResult[]> {
   const results: RunResult[] = [];
   const synced: GradedClass[] = [];
-  const selected = (s: Scenario) => !args.only || s.name.includes(args.only);
+  // `=name`: that scenario alone (a profile of one read whose name is part of another's).
+  const selected = (s: Scenario) =>
+    !args.only || (args.only.startsWith('=') ? s.name === args.only.slice(1) : s.name.includes(args.only));
   // Says which figures had an autovacuum worker running at their start or end (it takes a core from the scenario).
   const probe = new Client({ connectionString: database.url, application_name: 'bench-autovacuum-probe' });
   await probe.connect();
