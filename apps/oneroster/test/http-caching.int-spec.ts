@@ -5,7 +5,7 @@ import { PREFIX, RosterHarness, SCOPE, type TenantSetup } from './support/harnes
 import { clonePackage, schoolPackage, setMode, writeFolder, type CsvPackage } from './support/csv-package';
 import { importFolder } from './support/load';
 import { SCOPE_V1P2, V1P2 } from './support/v1p2';
-import { lineItemBody, resultBody, startV1p2World, type V1p2World } from './support/v1p2-gradebook';
+import { lineItemBody, ref, resultBody, startV1p2World, type V1p2World } from './support/v1p2-gradebook';
 import { ResponseCache } from '../src/caching/response-cache';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{43}"$/;
@@ -447,15 +447,7 @@ describe('OneRoster HTTP caching', () => {
       await h
         .put(
           'results/r-cache-total',
-          {
-            result: {
-              lineItem: { sourcedId: 'li-alg1-quiz1' },
-              student: { sourcedId: 'usr-s-09' },
-              scoreStatus: 'fully graded',
-              score: 3,
-              scoreDate: '2024-03-10',
-            },
-          },
+          resultBody({ lineItem: ref('li-alg1-quiz1'), score: 3, scoreDate: '2024-03-10' }),
           token,
         )
         .expect(201);
