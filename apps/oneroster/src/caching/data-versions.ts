@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { SHARING_VERSION_SQL } from '@edu/sharing';
 import type { DataVersions } from '../common/roster-response';
-import { RosterDb, type SqlTransaction } from '../db/roster-db';
+import { RosterDb, type SqlTransaction, type ValueRow } from '../db/roster-db';
 
 /** The tenant's (`$1`) versions as SQL expressions: scalar subqueries, evaluated once per statement (in its snapshot). */
 const ROSTER_VERSION_SQL = 'COALESCE((SELECT version FROM roster_data_versions WHERE tenant_id = $1::uuid), 0)::text';
@@ -17,11 +17,9 @@ const READ_VERSIONS_SQL = `SELECT ${ROSTER_VERSION_SQL} AS roster, ${GRADEBOOK_V
  */
 export const DATA_VERSION_COLUMNS = `, ${ROSTER_VERSION_SQL} AS "v_roster", ${GRADEBOOK_VERSION_SQL} AS "v_gradebook", ${SHARING_VERSION_SQL} AS "v_sharing"`;
 
-/** The versions a row read with `DATA_VERSION_COLUMNS` carries; null without a row. */
-export function versionsOfRow(row: Readonly<Record<string, unknown>> | undefined): DataVersions | null {
-  return row
-    ? { roster: String(row['v_roster']), gradebook: String(row['v_gradebook']), sharing: String(row['v_sharing']) }
-    : null;
+/** The versions a row read with `DATA_VERSION_COLUMNS` after its first `at` columns carries; null without a row. */
+export function versionsOfRow(row: ValueRow | undefined, at: number): DataVersions | null {
+  return row ? { roster: String(row[at]), gradebook: String(row[at + 1]), sharing: String(row[at + 2]) } : null;
 }
 
 /** Tenants whose last seen versions are remembered per replica. */

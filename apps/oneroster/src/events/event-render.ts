@@ -36,12 +36,13 @@ export class EventRenderer {
     const fields = defaultFields(table, withheldOf(view, resource));
     const serializer = rowSerializer(table, fields, { ...V1P2_OUTPUT, hrefRoots: roots });
     const visible = view.scopeId === null ? undefined : visibleCondition(resource, '$3::bigint', 't', 'probe');
-    const rows = await this.db.query<Record<string, unknown>>(
-      `SELECT t.sourced_id AS "_id", ${serializer.columns} FROM ${quoteIdent(table.table)} AS t
+    // The id comes after the serializer's columns: value `serializer.width` of each row.
+    const rows = await this.db.valueRows(
+      `SELECT ${serializer.columns}, t.sourced_id AS "_id" FROM ${quoteIdent(table.table)} AS t
         WHERE t.tenant_id = $1::uuid AND t.sourced_id = ANY($2::text[])${visible ? ` AND ${visible}` : ''}`,
       view.scopeId === null ? [tenantId, [...ids]] : [tenantId, [...ids], view.scopeId],
     );
-    return new Map(rows.map((r) => [r['_id'] as string, serializer.write(r)]));
+    return new Map(rows.map((r) => [r[serializer.width] as string, serializer.write(r)]));
   }
 
   /** The former values of changed fields, by 1.2 field name; withheld and internal columns left out. */

@@ -12,7 +12,7 @@ import { visibleCondition } from '@edu/sharing';
 import { Injectable } from '@nestjs/common';
 import { quoteIdent } from '../query/roster-tables';
 import { SqlParams } from '../query/sql-params';
-import type { SqlTransaction } from '../db/roster-db';
+import type { SqlTransaction, ValueRow } from '../db/roster-db';
 import { GRADEBOOK, type GradebookClass } from './gradebook-classes';
 import type { ColumnValue } from './gradebook-input';
 import type { RefTable } from './gradebook-shapes';
@@ -71,7 +71,7 @@ export class GradebookWritesRepository {
     appId: string,
     values: readonly ColumnValue[],
     returning: string,
-  ): Promise<Record<string, unknown> | undefined> {
+  ): Promise<ValueRow | undefined> {
     const p = new SqlParams([tenantId, id, appId]);
     const columns = [
       'tenant_id',
@@ -82,12 +82,12 @@ export class GradebookWritesRepository {
       ...values.map((v) => v.column),
     ];
     const placeholders = ['$1::uuid', '$2::text', '$3::uuid', `'active'`, NOW, ...values.map((v) => typed(p, v))];
-    const { rows } = await tx.execute<Record<string, unknown>>(
+    const [row] = await tx.valueRows(
       `INSERT INTO ${table(kind)} AS t (${columns.map(quoteIdent).join(', ')}) VALUES (${placeholders.join(', ')}) ` +
         `ON CONFLICT (tenant_id, sourced_id) DO NOTHING RETURNING ${returning}`,
       p.values,
     );
-    return rows[0];
+    return row;
   }
 
   /**
@@ -103,19 +103,19 @@ export class GradebookWritesRepository {
     appId: string,
     values: readonly ColumnValue[],
     returning: string,
-  ): Promise<Record<string, unknown> | undefined> {
+  ): Promise<ValueRow | undefined> {
     const p = new SqlParams([tenantId, id, appId]);
     const sets = values.map((v) => `${quoteIdent(v.column)} = ${typed(p, v)}`);
     const columns = ['status', ...values.map((v) => v.column)].map((c) => `t.${quoteIdent(c)}`);
     // Values are re-bound for the comparison: each placeholder has one type.
     const news = [`'active'`, ...values.map((v) => typed(p, v))];
-    const { rows } = await tx.execute<Record<string, unknown>>(
+    const [row] = await tx.valueRows(
       `UPDATE ${table(kind)} AS t SET status = 'active', date_last_modified = ${NEXT_STAMP}, ${sets.join(', ')} ` +
         `WHERE t.tenant_id = $1::uuid AND t.sourced_id = $2::text AND t.owner_app_id = $3::uuid AND (${columns.join(', ')}) IS DISTINCT FROM (${news.join(', ')}) ` +
         `RETURNING ${returning}`,
       p.values,
     );
-    return rows[0];
+    return row;
   }
 
   /** The stored object, as `returning`. */
@@ -125,8 +125,8 @@ export class GradebookWritesRepository {
     tenantId: string,
     id: string,
     returning: string,
-  ): Promise<Record<string, unknown> | undefined> {
-    const [row] = await tx.query<Record<string, unknown>>(
+  ): Promise<ValueRow | undefined> {
+    const [row] = await tx.valueRows(
       `SELECT ${returning} FROM ${table(kind)} AS t WHERE t.tenant_id = $1::uuid AND t.sourced_id = $2::text`,
       [tenantId, id],
     );

@@ -27,4 +27,19 @@ describe('rolesWriter', () => {
     write('[{"org": "s2", "role": "student", "roleType": "primary"}]');
     expect(refs).toBe(2);
   });
+
+  it('stays bounded: past 10,000 distinct lists it starts over, still writing each list right', () => {
+    let refs = 0;
+    const write = rolesWriter((id) => {
+      refs++;
+      return org(id);
+    });
+    const stored = (i: number) => `[{"org": "s${i}", "role": "student", "roleType": "primary"}]`;
+    for (let i = 0; i < 10_000; i++) write(stored(i));
+    write(stored(0));
+    expect(refs).toBe(10_000);
+    write(stored(10_000));
+    expect(write(stored(0))).toBe(`[{"roleType":"primary","role":"student","org":${org('s0')}}]`);
+    expect(refs).toBe(10_002);
+  });
 });

@@ -4,7 +4,6 @@
  * order. Most users of a school share the same few role lists, so each distinct stored text is
  * written once per serializer and then reused (bounded).
  */
-import { LRUCache } from 'lru-cache';
 
 interface StoredRole {
   roleType?: unknown;
@@ -17,6 +16,8 @@ interface StoredRole {
 
 const q = JSON.stringify;
 const OPTIONAL = ['userProfile', 'beginDate', 'endDate'] as const;
+/** Distinct stored role lists kept written per serializer. */
+const MAX_WRITTEN = 10_000;
 
 function writeRole(role: StoredRole, orgRef: (id: string) => string): string {
   let out = `{"roleType":${q(role.roleType)},"role":${q(role.role)},"org":${orgRef(String(role.org))}`;
@@ -29,12 +30,15 @@ function writeRole(role: StoredRole, orgRef: (id: string) => string): string {
 
 /** A writer of stored role lists for one href root (the org GUIDRef writer). */
 export function rolesWriter(orgRef: (id: string) => string): (stored: string) => string {
-  const written = new LRUCache<string, string>({ max: 10_000 });
+  // A plain map, emptied when full: a hit (every row of a page, usually) costs one lookup, with
+  // no recency bookkeeping; a tenant with more distinct role lists than this only writes more.
+  const written = new Map<string, string>();
   return (stored) => {
     let out = written.get(stored);
     if (out === undefined) {
       const roles = JSON.parse(stored) as StoredRole[];
       out = `[${roles.map((r) => writeRole(r, orgRef)).join(',')}]`;
+      if (written.size >= MAX_WRITTEN) written.clear();
       written.set(stored, out);
     }
     return out;

@@ -44,11 +44,12 @@ describe('rowSerializer on PostgreSQL: rows as selected, written as JSON.stringi
 
   async function written(fmt: JsonFormat, fields?: string[]): Promise<string[]> {
     const s = rowSerializer(ROSTER_TABLES.user, fields, fmt);
-    const { rows } = await c.query(
-      `SELECT ${s.columns} FROM roster_users AS t WHERE t.tenant_id = $1::uuid ORDER BY t.ordinal`,
-      [tenant],
-    );
-    return rows.map((r: Record<string, unknown>) => s.write(r));
+    const { rows } = await c.query({
+      text: `SELECT ${s.columns} FROM roster_users AS t WHERE t.tenant_id = $1::uuid ORDER BY t.ordinal`,
+      values: [tenant],
+      rowMode: 'array',
+    });
+    return rows.map((r) => s.write(r));
   }
 
   it('escapes text exactly as JSON.stringify, omits empty and absent values, keeps list order', async () => {

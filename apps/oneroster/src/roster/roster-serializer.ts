@@ -28,6 +28,7 @@ import {
   type RefTarget,
   type RosterTable,
 } from '../query/roster-tables';
+import type { ValueRow } from '../db/roster-db';
 import { rolesWriter } from './roles-writer';
 
 export interface JsonFormat {
@@ -40,8 +41,10 @@ export interface JsonFormat {
 export interface RowSerializer {
   /** The SELECT list (columns `c0`, `c1`, … over alias `t`). */
   readonly columns: string;
-  /** One row as a JSON object text. */
-  write(row: Record<string, unknown>): string;
+  /** How many columns `columns` selects: a statement's own columns after them start at this index. */
+  readonly width: number;
+  /** One row, read as values in SELECT-list order (`RosterDb.valueRows`), as a JSON object text. */
+  write(row: ValueRow): string;
 }
 
 /** Same escaping as `urlSegmentSql`: `%`, `/`, `?`, `#` and space percent-encoded. */
@@ -211,23 +214,25 @@ function build(
   alias: string,
 ): RowSerializer {
   const sql: string[] = [];
-  const writers: Array<{ key: string; column: string; emit: Emit }> = [];
+  const writers: Array<{ key: string; emit: Emit }> = [];
   for (const name of fields ?? outputFields(table)) {
     const source = table.columns[name];
     if (!source) continue;
     const plan = fieldPlan(table, source, fmt, alias);
     if (!plan) continue;
-    const column = `c${sql.length}`;
-    sql.push(`${plan.sql} AS "${column}"`);
-    writers.push({ key: `${q(name)}:`, column, emit: plan.emit });
+    // Writer i reads value i of the row.
+    sql.push(`${plan.sql} AS "c${sql.length}"`);
+    writers.push({ key: `${q(name)}:`, emit: plan.emit });
   }
   if (sql.length === 0) sql.push(`${alias}.sourced_id AS "c0"`);
   return {
     columns: sql.join(', '),
+    width: sql.length,
     write: (row) => {
       let out = '';
-      for (const w of writers) {
-        const value = w.emit(row[w.column]);
+      for (let i = 0; i < writers.length; i++) {
+        const w = writers[i] as { key: string; emit: Emit };
+        const value = w.emit(row[i]);
         if (value !== '') out += `${out ? ',' : ''}${w.key}${value}`;
       }
       return `{${out}}`;

@@ -3,12 +3,13 @@ import { quoteIdent, type RosterTable } from '../query/roster-tables';
 import { SqlParams } from '../query/sql-params';
 import type { OrdinalColumn } from './roster-operations';
 import { GRADEBOOK_VERSION_SQL } from '../caching/data-versions';
-import { RosterDb } from '../db/roster-db';
+import { RosterDb, type ValueRow } from '../db/roster-db';
 import { LoadingCache } from '../common/loading-cache';
 import type { RowSerializer } from './roster-serializer';
 import { MAX_HISTOGRAM_BUCKETS, type StampBucket } from './stamp-histogram';
 
-export type Row = Record<string, unknown>;
+/** A row read by a serializer's columns (then any the statement adds after them). */
+export type Row = ValueRow;
 
 /**
  * A set of rows of one roster table aliased `t`: `where` holds the tenant condition (`$1`), the
@@ -56,7 +57,7 @@ export class RosterRepository {
 
   /** The one row of the set (the caller's conditions pin the sourcedId). */
   async findOne(set: RowSet, serializer: RowSerializer): Promise<Row | undefined> {
-    const [row] = await this.db.query<Row>(
+    const [row] = await this.db.valueRows(
       `SELECT ${serializer.columns} FROM ${this.table(set)} AS t WHERE ${set.where}`,
       [...set.values],
     );
@@ -93,7 +94,7 @@ export class RosterRepository {
     const { position, direction } = range;
     const bound = `${position} ${direction === 'asc' ? '>=' : '<='} ${p.typed(range.from, 'bigint')}`;
     const sql = `SELECT ${serializer.columns} FROM ${range.table} AS t WHERE ${set.where} AND ${bound} ORDER BY ${position} ${direction === 'asc' ? 'ASC' : 'DESC'} LIMIT ${p.typed(range.limit, 'bigint')}`;
-    return this.db.query<Row>(sql, p.values);
+    return this.db.valueRows(sql, p.values);
   }
 
   /** Size of a set whose ordinals are dense: max + 1 (an index lookup). */
@@ -115,10 +116,10 @@ export class RosterRepository {
   sortedPage(set: RowSet, orderBy: string, serializer: RowSerializer, offset: number, limit: number): Promise<Row[]> {
     const p = new SqlParams(set.values);
     const page = `FROM ${this.table(set)} AS t WHERE ${set.where} ORDER BY ${orderBy} LIMIT ${p.typed(limit, 'bigint')}`;
-    if (offset === 0) return this.db.query<Row>(`SELECT ${serializer.columns} ${page}`, p.values);
+    if (offset === 0) return this.db.valueRows(`SELECT ${serializer.columns} ${page}`, p.values);
     // The page's rows keep the alias `t` and every column, so the SELECT list and the order apply to them unchanged.
     const sql = `SELECT ${serializer.columns} FROM (SELECT t.* ${page} OFFSET ${p.typed(offset, 'bigint')}) AS t ORDER BY ${orderBy}`;
-    return this.db.query<Row>(sql, p.values);
+    return this.db.valueRows(sql, p.values);
   }
 
   /** How many objects of one class a sharing scope lists (an index-only count). */
@@ -159,7 +160,7 @@ export class RosterRepository {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
     const ids = `SELECT s.sourced_id, s.ord FROM shared_objects AS s WHERE s.scope_id = ${scope.param} AND s.object = ${p.typed(scope.object, 'text')} ORDER BY s.ord ${dir} LIMIT ${p.typed(limit, 'bigint')} OFFSET ${p.typed(offset, 'bigint')}`;
     const sql = `SELECT ${serializer.columns} FROM (${ids}) AS page JOIN ${this.table(set)} AS t ON t.tenant_id = $1::uuid AND t.sourced_id = page.sourced_id WHERE ${set.where} ORDER BY page.ord ${dir}`;
-    return this.db.query<Row>(sql, p.values);
+    return this.db.valueRows(sql, p.values);
   }
 
   /** Whether the scope keeps a copy of its users (written with the scope, so known once per id). */

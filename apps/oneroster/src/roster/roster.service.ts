@@ -151,7 +151,7 @@ export class RosterService {
         Link: buildLinkHeader(info.selfUrl, pickLinkParams(raw), { offset: query.offset, limit: query.limit, total }),
       },
       namesRequest: status !== undefined,
-      ...(observeVersions ? { versionsSeen: versionsOfRow(rows[0]) } : {}),
+      ...(observeVersions ? { versionsSeen: versionsOfRow(rows[0], serializer.width) } : {}),
     };
   }
 
@@ -189,7 +189,7 @@ export class RosterService {
       body: envelope(RESOURCE_KEYS[op.resource].single, serializer.write(row), status),
       headers: { 'X-Total-Count': '1' },
       namesRequest: status !== undefined,
-      ...(observeVersions ? { versionsSeen: versionsOfRow(row) } : {}),
+      ...(observeVersions ? { versionsSeen: versionsOfRow(row, serializer.width) } : {}),
     };
   }
 
