@@ -17,8 +17,11 @@ const pool = new Pool({
 });
 const tenant = process.env['BASELINE_TENANT'] ?? '';
 // The same page of the same index as the service's default-order page: rows as stored, as JSON.
-const sql =
-  'SELECT * FROM roster_users AS t WHERE t.tenant_id = $1::uuid AND t.ordinal >= $2 ORDER BY t.ordinal LIMIT $3';
+// Stored columns only: a generated column (`roles_text`) is a copy of another, not more data.
+const STORED_COLUMNS = `SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) AS list
+  FROM information_schema.columns
+ WHERE table_schema = current_schema() AND table_name = 'roster_users' AND is_generated = 'NEVER'`;
+let sql = '';
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -38,10 +41,16 @@ const server = createServer((req, res) => {
   );
 });
 
-// The socket the bench hands over (LISTEN_FD), else BASELINE_PORT (0: any).
+// The socket the bench hands over (LISTEN_FD), else BASELINE_PORT (0: any); once the statement is known.
 const fd = process.env['LISTEN_FD'];
-server.listen(fd ? { fd: Number(fd) } : { port: Number(process.env['BASELINE_PORT'] ?? 0), host: '127.0.0.1' }, () => {
-  console.log(`listening ${(server.address() as AddressInfo).port}`);
+void pool.query<{ list: string }>(STORED_COLUMNS).then(({ rows }) => {
+  sql = `SELECT ${rows[0]?.list ?? '*'} FROM roster_users AS t WHERE t.tenant_id = $1::uuid AND t.ordinal >= $2 ORDER BY t.ordinal LIMIT $3`;
+  server.listen(
+    fd ? { fd: Number(fd) } : { port: Number(process.env['BASELINE_PORT'] ?? 0), host: '127.0.0.1' },
+    () => {
+      console.log(`listening ${(server.address() as AddressInfo).port}`);
+    },
+  );
 });
 
 process.on('SIGTERM', () => {

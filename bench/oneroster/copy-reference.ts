@@ -68,7 +68,8 @@ export async function measureCopyReference(url: string): Promise<CopyReference> 
       ref.indexedSeconds += indexed;
 
       const indexes = await scratchIndexes(target, table);
-      await target.query(`CREATE TABLE "${SCRATCH}" (LIKE "${table}" INCLUDING DEFAULTS)`);
+      // Generated columns stay generated (COPY TO leaves them out, COPY FROM computes them).
+      await target.query(`CREATE TABLE "${SCRATCH}" (LIKE "${table}" INCLUDING DEFAULTS INCLUDING GENERATED)`);
       ref.unindexedSeconds += (await timed(() => copyInto(source, target, table)))[1];
       for (const sql of indexes) ref.indexBuildSeconds += (await timed(() => target.query(sql)))[1];
       await target.query(`DROP TABLE "${SCRATCH}"`);

@@ -52,6 +52,21 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * TypeORM records a generated column's expression per database name (`typeorm_metadata`) and
+ * compares the entity's with the row of the database it is connected to; a clone still carries
+ * the name the template was migrated under, so its rows are renamed to the clone's.
+ */
+async function claimTypeormMetadata(url: string): Promise<void> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('UPDATE typeorm_metadata SET database = current_database() WHERE database IS NOT NULL');
+  } finally {
+    await c.end();
+  }
+}
+
 /** A fresh, fully migrated database for one spec file, cloned from a shared template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = serverUrl();
@@ -61,6 +76,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const template = await ensureTemplate(admin, base);
     const name = `edu_test_${randomBytes(6).toString('hex')}`;
     await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}" STRATEGY FILE_COPY`);
+    await claimTypeormMetadata(withDatabase(base, name));
     return {
       name,
       url: withDatabase(base, name),

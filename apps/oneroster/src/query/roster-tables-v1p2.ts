@@ -84,7 +84,7 @@ export const ROSTER_TABLES_V1P2: Readonly<Record<V1p2Resource, RosterTable>> = {
       preferredMiddleName: text('preferred_middle_name'),
       preferredLastName: text('preferred_last_name'),
       pronouns: text('pronouns'),
-      roles: { kind: 'roles', column: 'roles', ref: ORG },
+      roles: { kind: 'roles', column: 'roles', textColumn: 'roles_text', ref: ORG },
       userProfiles: json('user_profiles'),
       primaryOrg: ref('primary_org_sourced_id', ORG),
       resources: refs('resource_sourced_ids', RESOURCE),

@@ -56,8 +56,12 @@ export type ColumnSource =
   /** `[{type, identifier}]` jsonb. */
   | { readonly kind: 'userIds'; readonly column: string }
   | { readonly kind: 'metadata'; readonly column: string }
-  /** v1.2 `roles`: jsonb `[{roleType, role, org, userProfile?, beginDate?, endDate?}]`, org by sourcedId. */
-  | { readonly kind: 'roles'; readonly column: string; readonly ref: RefTarget }
+  /**
+   * v1.2 `roles`: jsonb `[{roleType, role, org, userProfile?, beginDate?, endDate?}]`, org by
+   * sourcedId (filters and the change feed read it); answers are written from `textColumn`, its
+   * JSON text kept beside it (NULL without roles).
+   */
+  | { readonly kind: 'roles'; readonly column: string; readonly textColumn: string; readonly ref: RefTarget }
   /** A jsonb list stored in its answer shape (v1.2 userProfiles, learning objectives, score scale values): written as stored. */
   | { readonly kind: 'jsonList'; readonly column: string }
   /** Not stored (never emitted, never matches): `password`. */

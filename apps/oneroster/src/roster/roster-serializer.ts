@@ -195,7 +195,7 @@ function fieldPlan(
       return { sql: jsonArraySql(col(source.column)), emit: (v) => (typeof v === 'string' ? v : '') };
     case 'roles': {
       const write = rolesWriter(refWriter(source.ref, fmt));
-      return { sql: jsonArraySql(col(source.column)), emit: (v) => (typeof v === 'string' ? write(v) : '') };
+      return { sql: col(source.textColumn), emit: (v) => (typeof v === 'string' ? write(v) : '') };
     }
     case 'metadata':
       return {

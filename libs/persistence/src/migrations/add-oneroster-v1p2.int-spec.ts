@@ -3,10 +3,13 @@ import { createTestDatabase, World, type TestDatabase } from '@edu/testing';
 import { createDataSource } from '../data-source';
 import { pendingSchemaChanges } from '../migrate';
 import { AddOneRosterV1p21763770600000 } from './1763770600000-AddOneRosterV1p2';
+import { StoreUserRolesAsText1765400000000 } from './1765400000000-StoreUserRolesAsText';
 
 /** The migration on users stored by the v1.1 importer (its `down` recreates the v1.1-only schema). */
 describe('AddOneRosterV1p21763770600000', () => {
   const migration = new AddOneRosterV1p21763770600000();
+  /** A later migration whose column is derived from `roles`: down before this one's down, up after its up. */
+  const rolesText = new StoreUserRolesAsText1765400000000();
   let db: TestDatabase;
   let ds: DataSource;
   let q: QueryRunner;
@@ -16,6 +19,7 @@ describe('AddOneRosterV1p21763770600000', () => {
     ds = createDataSource({ url: db.url, poolSize: 2 });
     await ds.initialize();
     q = ds.createQueryRunner();
+    await rolesText.down(q);
     await migration.down(q);
   });
 
@@ -46,6 +50,7 @@ describe('AddOneRosterV1p21763770600000', () => {
     await user('orphan-1', 'administrator', ['gone-org'], 2);
 
     await migration.up(q);
+    await rolesText.up(q);
 
     const rows: { sourced_id: string; primary_org_sourced_id: string; roles: unknown; date_last_modified: Date }[] =
       await q.query(

@@ -32,6 +32,7 @@ import { AddRosterImportHeartbeat1764900000000 } from './1764900000000-AddRoster
 import { AddSharedUserRows1765100000000 } from './1765100000000-AddSharedUserRows';
 import { ChunkRosterEvents1765200000000 } from './1765200000000-ChunkRosterEvents';
 import { IncludeMembersInEnrollmentClassIndex1765300000000 } from './1765300000000-IncludeMembersInEnrollmentClassIndex';
+import { StoreUserRolesAsText1765400000000 } from './1765400000000-StoreUserRolesAsText';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -70,4 +71,5 @@ export const MIGRATIONS: MigrationClass[] = [
   AddSharedUserRows1765100000000,
   ChunkRosterEvents1765200000000,
   IncludeMembersInEnrollmentClassIndex1765300000000,
+  StoreUserRolesAsText1765400000000,
 ];

@@ -146,6 +146,22 @@ export class RosterUserEntity extends RosterRecord {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   roles: RosterUserRole[];
 
+  /**
+   * `roles` as JSON text, NULL without roles: kept by PostgreSQL (a stored generated column) so
+   * that v1.2 reads copy the text out instead of writing it from jsonb for every row.
+   */
+  @Column({
+    type: 'text',
+    name: 'roles_text',
+    nullable: true,
+    generatedType: 'STORED',
+    asExpression: `CASE WHEN jsonb_typeof("roles") = 'array' AND jsonb_array_length("roles") > 0 THEN "roles"::text END`,
+    insert: false,
+    update: false,
+    select: false,
+  })
+  rolesText: string | null;
+
   @Column({ type: 'jsonb', name: 'user_profiles', default: () => "'[]'" })
   userProfiles: RosterUserProfile[];
 
