@@ -20,7 +20,8 @@ const V1P2_ONLY = [...V1P2_OBJECT_CONTROLLERS, classScoreScalesController, bulkP
 @Module({
   imports: [RosterModule],
   controllers: [
-    ...ONEROSTER_APIS.flatMap((api) => SHARED.map((controller) => controller(api))),
+    // Both bindings' routes of each controller side by side, as in RosterModule.
+    ...SHARED.flatMap((controller) => ONEROSTER_APIS.map((api) => controller(api))),
     ...V1P2_ONLY.map((controller) => controller(V1P2_API)),
   ],
   providers: [

@@ -56,7 +56,9 @@ const CONTROLLERS = [
  */
 @Module({
   imports: [MetricsModule, SharingModule],
-  controllers: ONEROSTER_APIS.flatMap((api) => CONTROLLERS.map((controller) => controller(api))),
+  // Each controller's routes for both bindings side by side: the router tries routes in order, so
+  // a 1.2 read is found as soon as its 1.1 twin would be, not after every 1.1 route.
+  controllers: CONTROLLERS.flatMap((controller) => ONEROSTER_APIS.map((api) => controller(api))),
   providers: SHARED,
   exports: [...SHARED, SharingModule],
 })
