@@ -1,4 +1,4 @@
-import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The list's JSON text when it has roles, else NULL: what the v1.2 reads select. */
 const ROLES_TEXT = `CASE WHEN jsonb_typeof("roles") = 'array' AND jsonb_array_length("roles") > 0 THEN "roles"::text END`;
@@ -20,16 +20,13 @@ export class StoreUserRolesAsText1765400000000 implements MigrationInterface {
   name = 'StoreUserRolesAsText1765400000000';
 
   async up(q: QueryRunner): Promise<void> {
-    // Through TypeORM, which records the expression it then compares the entity's with.
-    await q.addColumn(
-      'roster_users',
-      new TableColumn({
-        name: 'roles_text',
-        type: 'text',
-        isNullable: true,
-        generatedType: 'STORED',
-        asExpression: ROLES_TEXT,
-      }),
+    await q.query(`ALTER TABLE "roster_users" ADD "roles_text" text GENERATED ALWAYS AS (${ROLES_TEXT}) STORED`);
+    // TypeORM's record of the expression, which its drift check compares the entity's with
+    // (QueryRunner.addColumn would write it too, after loading the whole table's definition).
+    await q.query(
+      `INSERT INTO "typeorm_metadata" ("database", "schema", "table", "type", "name", "value") ` +
+        `VALUES (current_database(), current_schema(), 'roster_users', 'GENERATED_COLUMN', 'roles_text', $1)`,
+      [ROLES_TEXT],
     );
     await q.query(`ALTER TABLE "shared_user_rows" ADD "roles_text" text`);
     await q.query(`UPDATE "shared_user_rows" SET "roles_text" = ${ROLES_TEXT}`);
@@ -37,6 +34,9 @@ export class StoreUserRolesAsText1765400000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "shared_user_rows" DROP COLUMN "roles_text"`);
-    await q.dropColumn('roster_users', 'roles_text');
+    await q.query(
+      `DELETE FROM "typeorm_metadata" WHERE "type" = 'GENERATED_COLUMN' AND "table" = 'roster_users' AND "name" = 'roles_text'`,
+    );
+    await q.query(`ALTER TABLE "roster_users" DROP COLUMN "roles_text"`);
   }
 }
