@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { MIGRATIONS, runMigrations } from '@edu/persistence';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { createDataSource, MIGRATIONS, runMigrations } from '@edu/persistence';
 
 const TEMPLATE_LOCK_ID = 7_310_099;
 
@@ -92,6 +93,25 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   } finally {
     await admin.end();
+  }
+}
+
+/**
+ * Runs `work` with a TypeORM query runner on the database at `url` (to run a migration's `down`
+ * and `up` by hand), and its data source for checks beside it; closes both after.
+ */
+export async function withQueryRunner<T>(
+  url: string,
+  work: (q: QueryRunner, ds: DataSource) => Promise<T>,
+): Promise<T> {
+  const ds = createDataSource({ url, poolSize: 2 });
+  await ds.initialize();
+  const q = ds.createQueryRunner();
+  try {
+    return await work(q, ds);
+  } finally {
+    await q.release();
+    await ds.destroy();
   }
 }
 

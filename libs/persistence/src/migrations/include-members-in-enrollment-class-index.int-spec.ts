@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
-import { createDataSource } from '../data-source';
+import { createTestDatabase, withQueryRunner, type TestDatabase } from '@edu/testing';
 import { IncludeMembersInEnrollmentClassIndex1765300000000 } from './1765300000000-IncludeMembersInEnrollmentClassIndex';
 
 /** The members side of `/classes/{id}/students`, as the rostering API writes it. */
@@ -52,19 +51,13 @@ describe('migration 1765300000000: a class’s members come from the enrollment 
   });
 
   it('goes down to the key alone and up again, leaving one index of that name each way', async () => {
-    const ds = createDataSource({ url: db.url, poolSize: 1 });
-    await ds.initialize();
-    const q = ds.createQueryRunner();
     const migration = new IncludeMembersInEnrollmentClassIndex1765300000000();
-    try {
+    await withQueryRunner(db.url, async (q) => {
       await migration.down(q);
       expect(await indexes()).toEqual([KEY_ONLY]);
       await migration.up(q);
       expect(await indexes()).toEqual([`${KEY_ONLY} INCLUDE (user_sourced_id, status)`]);
-    } finally {
-      await q.release();
-      await ds.destroy();
-    }
+    });
   });
 
   it('answers the members with an index-only scan and no heap fetch once vacuumed, and answers right', async () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
-import { createDataSource } from '../data-source';
+import { createTestDatabase, withQueryRunner, type TestDatabase } from '@edu/testing';
 import { pendingSchemaChanges } from '../migrate';
 import { StoreUserRolesAsText1765400000000 } from './1765400000000-StoreUserRolesAsText';
 
@@ -65,11 +64,8 @@ describe('migration 1765400000000: a user’s roles kept as JSON text beside the
   });
 
   it('goes down and up again, filling the copies of shared users made before it, and leaves no schema drift', async () => {
-    const ds = createDataSource({ url: db.url, poolSize: 2 });
-    await ds.initialize();
-    const q = ds.createQueryRunner();
     const migration = new StoreUserRolesAsText1765400000000();
-    try {
+    await withQueryRunner(db.url, async (q, ds) => {
       await migration.down(q);
       const scope = await c.query<{ id: string }>(
         `INSERT INTO sharing_scopes (tenant_id, spec_hash, roster_version) VALUES ($1::uuid, 'h', 1) RETURNING id`,
@@ -88,9 +84,6 @@ describe('migration 1765400000000: a user’s roles kept as JSON text beside the
         expect(copy?.roles_text).toBe((await rolesOf('roster_users', id))?.roles_text);
       }
       expect(await pendingSchemaChanges(ds)).toEqual([]);
-    } finally {
-      await q.release();
-      await ds.destroy();
-    }
+    });
   });
 });
