@@ -115,6 +115,29 @@ export async function withQueryRunner<T>(
   }
 }
 
+/**
+ * A test database and one connected client on it for the enclosing `describe` (its own jest
+ * hooks): `client()` and `db()` are usable from `beforeAll` on, both closed after the block.
+ */
+export function useTestDatabaseClient(): { client(): Client; db(): TestDatabase } {
+  let db: TestDatabase | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    client = new Client({ connectionString: db.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await db?.drop();
+  });
+  const opened = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the test database opens in beforeAll');
+    return value;
+  };
+  return { client: () => opened(client), db: () => opened(db) };
+}
+
 /** A Redis URL and a key prefix no other spec file uses. */
 export function testRedis(): { url: string; prefix: string } {
   const url = process.env.REDIS_URL;

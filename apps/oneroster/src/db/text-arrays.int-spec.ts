@@ -1,5 +1,5 @@
-import { Client, types } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@edu/testing';
+import { types } from 'pg';
+import { useTestDatabaseClient } from '@edu/testing';
 import { parseTextArray } from './text-arrays';
 
 /** Elements PostgreSQL must quote (or not) in a text[]'s text form, and plain ids. */
@@ -23,23 +23,11 @@ function arrays(): (string | null)[][] {
 }
 
 describe('parseTextArray against PostgreSQL’s own text[] output', () => {
-  let db: TestDatabase;
-  let c: Client;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    c = new Client({ connectionString: db.url });
-    await c.connect();
-  });
-
-  afterAll(async () => {
-    await c?.end();
-    await db?.drop();
-  });
+  const { client } = useTestDatabaseClient();
 
   it('gives back every array as sent, as pg’s own parser does, quoted elements included', async () => {
     const sent = arrays();
-    const { rows } = await c.query<{ printed: string }>(
+    const { rows } = await client().query<{ printed: string }>(
       'SELECT a.printed FROM unnest($1::text[]) WITH ORDINALITY AS j(doc, i) CROSS JOIN LATERAL (SELECT (SELECT array_agg(e ORDER BY k) FROM jsonb_array_elements_text(j.doc::jsonb) WITH ORDINALITY AS x(e, k))::text AS printed) AS a ORDER BY j.i',
       [sent.map((a) => JSON.stringify(a))],
     );

@@ -1,18 +1,22 @@
 /**
- * Rows on their way to `COPY ... FROM STDIN`: COPY text lines built from the loader's row array,
- * batched, with one batch in flight while the next is read.
+ * Rows on their way to `COPY ... FROM STDIN`: COPY text lines built from the loader's row array
+ * and streamed into one COPY per file as they are read.
  */
 import type { ClientBase } from 'pg';
-import { copyFrom, copyValue } from './copy-in';
+import { copyValue, openCopy, type CopyStream } from './copy-in';
 
 /**
- * Rows waiting to be sent, as COPY text lines; one COPY in flight while the next batch is read
- * (the database ingests one batch while the file's next rows are parsed and checked).
+ * One COPY for all of a file's rows, fed as the file is read: the reader sends each batch of lines
+ * as soon as it has it and waits only when the connection's socket is full, so the database never
+ * sits idle between batches while the reader joins the next one (one COPY per batch left it idle
+ * from the end of each batch until the next was built and its COPY started).
  */
 export class CopyBuffer {
   private lines: string[] = [];
-  private inflight: Promise<unknown> | undefined;
+  private copy: CopyStream | undefined;
+  /** Rows buffered, not yet written to the COPY. */
   count = 0;
+  /** Rows written to the COPY. */
   staged = 0;
   waitedMs = 0;
 
@@ -28,44 +32,46 @@ export class CopyBuffer {
     this.count++;
   }
 
-  /** Sends the buffer when full; waits only for the previous batch. */
+  /** Writes the buffered lines once there are enough; waits only while the socket is full. */
   async maybeFlush(): Promise<void> {
     if (this.count >= this.batchSize) await this.flush();
   }
 
-  private async wait(): Promise<void> {
-    if (!this.inflight) return;
-    const t = Date.now();
-    try {
-      await this.inflight;
-    } finally {
-      this.waitedMs += Date.now() - t;
-      this.inflight = undefined;
-    }
-  }
-
   private async flush(): Promise<void> {
-    await this.wait();
     if (this.count === 0) return;
     const data = Buffer.from(this.lines.join(''), 'utf8');
     this.staged += this.count;
     this.lines = [];
     this.count = 0;
-    const pending = copyFrom(this.client, this.sql, data);
-    pending.catch(() => undefined); // observed when awaited
-    this.inflight = pending;
+    this.copy ??= openCopy(this.client, this.sql);
+    const t = Date.now();
+    try {
+      await this.copy.write(data);
+    } finally {
+      this.waitedMs += Date.now() - t;
+    }
   }
 
+  /** Sends the rest and ends the COPY; resolves once PostgreSQL has every row. */
   async finish(): Promise<void> {
     await this.flush();
-    await this.wait();
+    if (!this.copy) return;
+    const t = Date.now();
+    try {
+      await this.copy.end();
+    } finally {
+      this.waitedMs += Date.now() - t;
+      this.copy = undefined;
+    }
   }
 
-  /** Drops what is buffered (the import failed). */
+  /** Drops what is buffered and abandons the COPY (the import failed; its transaction rolls back). */
   async discard(): Promise<void> {
     this.lines = [];
     this.count = 0;
-    await this.wait().catch(() => undefined);
+    const copy = this.copy;
+    this.copy = undefined;
+    await copy?.abort();
   }
 }
 

@@ -2,16 +2,44 @@
  * `COPY ... FROM STDIN` (text format) over a `pg` client with `pg-copy-streams`, for bulk
  * loading: PostgreSQL's cheapest way in, and the values never become SQL.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import type { ClientBase } from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 
-/** Sends `data` (text-format lines) to `COPY <target> FROM STDIN`; resolves with the row count. */
-export async function copyFrom(client: ClientBase, copySql: string, data: Buffer): Promise<number> {
+/** One `COPY <target> FROM STDIN` (text format) open on a connection, written in pieces. */
+export interface CopyStream {
+  /** Sends `data` (whole text-format lines); resolves once the socket takes more. */
+  write(data: Buffer): Promise<void>;
+  /** Ends the COPY; resolves with the rows PostgreSQL took, once it has them all. */
+  end(): Promise<number>;
+  /** Abandons the COPY (CopyFail); PostgreSQL's error for it is expected and dropped. */
+  abort(): Promise<void>;
+}
+
+/**
+ * Opens a COPY on `client`. The connection runs nothing else until `end` or `abort` settles. A
+ * server error (a constraint, a bad value) fails the next `write` or `end`.
+ */
+export function openCopy(client: ClientBase, copySql: string): CopyStream {
   const stream = client.query(copyFromStdin(copySql));
-  await pipeline(Readable.from(data.length > 0 ? [data] : []), stream);
-  return stream.rowCount;
+  // Observed from the start, so an error between writes is not an unhandled 'error' event.
+  const done = finished(stream);
+  done.catch(() => undefined);
+  return {
+    async write(data) {
+      if (stream.write(data)) return;
+      await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
+    },
+    async end() {
+      stream.end();
+      await done;
+      return stream.rowCount;
+    },
+    async abort() {
+      stream.destroy(new Error('the import stopped sending rows'));
+      await done.catch(() => undefined);
+    },
+  };
 }
 
 const COPY_SPECIAL = /[\\\t\n\r]/;

@@ -1,7 +1,7 @@
 /**
  * Reads one CSV file of a package: checks the header, validates every row (values,
  * enumerations, dates, duplicates, references, cross-field rules), and streams valid rows into
- * the file's staging table while it reads (the database ingests one batch while the next is
+ * the file's staging table while it reads (one COPY, fed batch by batch while the file is
  * parsed). Once any error has been found nothing more is staged, but reading goes on to report
  * further errors. The work is done by:
  *

@@ -35,7 +35,7 @@ export interface ImportOptions {
   /** A `running` roster_imports row to complete (operator endpoint); otherwise a row is inserted. */
   importId?: string;
   maxErrors?: number;
-  /** Rows per staging insert (default 5000). */
+  /** Rows buffered before they are written to the file's COPY (default 5000). */
   batchSize?: number;
   /** Phase timings, for the CLI and benchmarks. */
   onProgress?: (message: string) => void;

@@ -101,7 +101,7 @@ async function openZipPackage(file: string, maxUncompressedBytes: number): Promi
 
 /**
  * Read size of a package's files. Each chunk's rows are parsed and checked without returning to
- * the event loop, and the COPY batch already sent to PostgreSQL is only written out further when
+ * the event loop, and COPY data already handed to the connection is only written out further when
  * it does: with 1 MiB chunks the database sat idle nearly half of each COPY, waiting for the rest
  * of the batch (`ClientRead`), while the reader waited for the COPY. 64 KiB keeps both busy
  * (a tenth-scale import 29-32 s -> 19 s). Zip entries come inflated in smaller chunks already.
