@@ -9,5 +9,6 @@ export { ROSTER_EVENTS_PER_CHUNK } from './migrations/1765200000000-ChunkRosterE
 export * from './persistence.module';
 export * from './pool-probe';
 export * from './database-pool';
+export * from './statement-names';
 export * from './deployment-quotas';
 export * from './database-command';

@@ -30,10 +30,18 @@ import { SignInRepository } from './sign-in.repository';
 import { UpstreamClient } from './upstream/upstream-client';
 import { UpstreamLogins } from './upstream/upstream-logins';
 import { UpstreamProviders } from './upstream/upstream-providers';
+import { SignInSqlModule } from './sign-in-sql';
 
 /** Sign-in: the OpenID Connect provider, the SAML identity provider, the upstream providers and the portal between them; data sharing decides who may sign in to each app and which claims it gets. */
 @Module({
-  imports: [JitProvisioningModule, SignInLogModule, LtiModule, ClientAuthenticationsModule, SharingModule],
+  imports: [
+    JitProvisioningModule,
+    SignInLogModule,
+    LtiModule,
+    ClientAuthenticationsModule,
+    SharingModule,
+    SignInSqlModule,
+  ],
   controllers: [OidcController, PortalController, SchoolAppsController, BrandController, ...SAML_CONTROLLERS],
   providers: [
     SignInRepository,

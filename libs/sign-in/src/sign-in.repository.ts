@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { isUuid } from '@edu/domain';
 import type { AppEntity, UserIdpIdentifier } from '@edu/persistence';
 import { forgetReads, memoRead, primeRead } from './reads/request-reads';
 import { READ_KEYS } from './reads/read-keys';
+import { SignInSql } from './sign-in-sql';
 
 export interface SignInApp {
   id: string;
@@ -82,11 +81,15 @@ export function primeMember(tenantId: string, row: MemberRow): TenantMember {
 /** The identity data a sign-in reads (and the identifier it records), in SQL. */
 @Injectable()
 export class SignInRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly sql: SignInSql) {}
+
+  private async rows<T>(text: string, values: unknown[]): Promise<T[]> {
+    return (await this.sql.query(text, values)).rows as T[];
+  }
 
   appByClientId(clientId: string): Promise<SignInApp | null> {
     return memoRead(READ_KEYS.app(clientId), async () => {
-      const rows: AppRow[] = await this.ds.query(`${APP_SELECT} WHERE client_id = $1 AND ${APP_KINDS}`, [clientId]);
+      const rows = await this.rows<AppRow>(`${APP_SELECT} WHERE client_id = $1 AND ${APP_KINDS}`, [clientId]);
       return rows[0] ? toSignInApp(rows[0]) : null;
     });
   }
@@ -98,7 +101,7 @@ export class SignInRepository {
   /** The id of the app's deployment at the tenant (its sharing is keyed by it); null when not deployed. */
   deploymentId(appId: string, tenantId: string): Promise<string | null> {
     return memoRead(READ_KEYS.deployment(appId, tenantId), async () => {
-      const rows: { id: string }[] = await this.ds.query(
+      const rows = await this.rows<{ id: string }>(
         `SELECT id FROM tenant_app_deployments WHERE app_id = $1 AND tenant_id = $2`,
         [appId, tenantId],
       );
@@ -109,7 +112,7 @@ export class SignInRepository {
   async tenant(id: string): Promise<SignInTenant | null> {
     if (!isUuid(id)) return null;
     return memoRead(READ_KEYS.tenant(id), async () => {
-      const rows: SignInTenant[] = await this.ds.query(`SELECT id, name FROM tenants WHERE id = $1`, [id]);
+      const rows = await this.rows<SignInTenant>(`SELECT id, name FROM tenants WHERE id = $1`, [id]);
       return rows[0] ?? null;
     });
   }
@@ -118,7 +121,7 @@ export class SignInRepository {
   vanityDomainTenants(domain: string): Promise<string[] | null> {
     const host = domain.toLowerCase();
     return memoRead(READ_KEYS.vanity(host), async () => {
-      const rows: VanityRow[] = await this.ds.query(`SELECT tenant_id, tenants FROM vanity_domains WHERE domain = $1`, [
+      const rows = await this.rows<VanityRow>(`SELECT tenant_id, tenants FROM vanity_domains WHERE domain = $1`, [
         host,
       ]);
       return rows[0] ? vanityTenants(rows[0]) : null;
@@ -128,7 +131,7 @@ export class SignInRepository {
   /** Tenants where the app is deployed whose name contains `query` (case-insensitive), by name. */
   searchTenants(appId: string, query: string, limit = 20): Promise<SignInTenant[]> {
     const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.ds.query(
+    return this.rows(
       `SELECT t.id, t.name FROM tenants t JOIN tenant_app_deployments d ON d.tenant_id = t.id
        WHERE d.app_id = $1 AND t.name ILIKE $2 ORDER BY t.name LIMIT $3`,
       [appId, pattern, limit],
@@ -138,7 +141,7 @@ export class SignInRepository {
   /** Provider ids any constituency of the tenant allows (core names and the tenant's own uuids). */
   providersInUse(tenantId: string): Promise<string[]> {
     return memoRead(READ_KEYS.providersInUse(tenantId), async () => {
-      const rows: { id: string }[] = await this.ds.query(
+      const rows = await this.rows<{ id: string }>(
         `SELECT DISTINCT unnest(allowed_identity_providers) AS id FROM constituencies WHERE tenant_id = $1 ORDER BY 1`,
         [tenantId],
       );
@@ -169,7 +172,7 @@ export class SignInRepository {
   /** Records an identifier on the tenant's record of the person (once). */
   async addIdentifier(tenantId: string, userId: string, identifier: UserIdpIdentifier): Promise<void> {
     forgetReads(READ_KEYS.member(tenantId, userId));
-    await this.ds.query(
+    await this.sql.query(
       `UPDATE tenant_users SET idp_identifiers = idp_identifiers || $3::jsonb, updated_at = now()
        WHERE tenant_id = $1 AND user_id = $2 AND NOT idp_identifiers @> $3::jsonb`,
       [tenantId, userId, JSON.stringify([identifier])],
@@ -179,7 +182,7 @@ export class SignInRepository {
   /** Names of the tenant's constituencies, by id. */
   async constituencyNames(tenantId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
     if (ids.length === 0) return [];
-    return this.ds.query(`SELECT id, name FROM constituencies WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id`, [
+    return this.rows(`SELECT id, name FROM constituencies WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id`, [
       tenantId,
       ids,
     ]);
@@ -188,7 +191,7 @@ export class SignInRepository {
   async allowedProviders(tenantId: string, constituencies: string[]): Promise<Set<string>> {
     if (constituencies.length === 0) return new Set();
     const ids = await memoRead(READ_KEYS.allowedProviders(tenantId, constituencies), async () => {
-      const rows: { id: string }[] = await this.ds.query(
+      const rows = await this.rows<{ id: string }>(
         `SELECT DISTINCT unnest(allowed_identity_providers) AS id FROM constituencies WHERE tenant_id = $1 AND id = ANY($2)`,
         [tenantId, constituencies],
       );
@@ -199,7 +202,7 @@ export class SignInRepository {
 
   async recordGrant(g: GrantRecord): Promise<void> {
     forgetReads(READ_KEYS.grant(g.grantId));
-    await this.ds.query(
+    await this.sql.query(
       `INSERT INTO sign_in_grants (grant_id, tenant_id, user_id, app_id, provider_id, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (grant_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
       [g.grantId, g.tenantId, g.userId, g.appId, g.providerId, g.expiresAt],
@@ -208,21 +211,23 @@ export class SignInRepository {
 
   grant(grantId: string): Promise<GrantRecord | null> {
     return memoRead(READ_KEYS.grant(grantId), async () => {
-      const rows: GrantRecord[] = await this.ds.query(`${GRANT_SELECT} WHERE grant_id = $1`, [grantId]);
+      const rows = await this.rows<GrantRecord>(`${GRANT_SELECT} WHERE grant_id = $1`, [grantId]);
       return rows[0] ?? null;
     });
   }
 
   /** A provider's button graphic: a core provider by name, a tenant's provider by uuid. */
   async buttonGraphic(id: string): Promise<string | null> {
-    const rows: { svg: string }[] = isUuid(id)
-      ? await this.ds.query(`SELECT button_graphic AS svg FROM identity_providers WHERE id = $1`, [id])
-      : await this.ds.query(`SELECT button_graphic AS svg FROM core_identity_providers WHERE id = $1`, [id]);
+    const rows = isUuid(id)
+      ? await this.rows<{ svg: string }>(`SELECT button_graphic AS svg FROM identity_providers WHERE id = $1`, [id])
+      : await this.rows<{ svg: string }>(`SELECT button_graphic AS svg FROM core_identity_providers WHERE id = $1`, [
+          id,
+        ]);
     return rows[0]?.svg ?? null;
   }
 
   private async member(where: string, params: unknown[]): Promise<TenantMember | null> {
-    const rows: MemberRow[] = await this.ds.query(`${MEMBER_SELECT} WHERE ${where} LIMIT 1`, params);
+    const rows = await this.rows<MemberRow>(`${MEMBER_SELECT} WHERE ${where} LIMIT 1`, params);
     return rows[0] ? primeMember(params[0] as string, rows[0]) : null;
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { Pool, type ClientBase, type QueryArrayConfig, type QueryConfig } from 'pg';
-import { inPooledTransaction } from '@edu/persistence';
+import { inPooledTransaction, StatementNames } from '@edu/persistence';
 import { ROSTER_TYPES } from './text-arrays';
 
 /** A row as its values in SELECT-list order (pg's `rowMode: 'array'`). */
@@ -31,22 +30,12 @@ export const MAX_PREPARED_STATEMENTS = 500;
  */
 @Injectable()
 export class RosterDb {
-  private readonly names = new Map<string, string>();
+  private readonly names = new StatementNames('roster', MAX_PREPARED_STATEMENTS);
 
   constructor(private readonly pool: Pool) {}
 
-  private nameOf(text: string): string | undefined {
-    let name = this.names.get(text);
-    if (name === undefined && this.names.size < MAX_PREPARED_STATEMENTS) {
-      name = `roster_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-      this.names.set(text, name);
-    }
-    return name;
-  }
-
   private statement(text: string, values: unknown[]): QueryConfig {
-    const name = this.nameOf(text);
-    return name ? { name, text, values, types: ROSTER_TYPES } : { text, values, types: ROSTER_TYPES };
+    return { ...this.names.statement(text, values), types: ROSTER_TYPES };
   }
 
   /** Rows as value arrays: no object with a key per column for each row, so wide pages decode faster. */

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { PageCursor } from '@edu/domain';
 import { SignInEventEntity, type SignInOutcome } from '@edu/persistence';
+import { SignInSql } from '../sign-in-sql';
 
 export interface NewSignInEvent {
   tenantId: string;
@@ -18,11 +19,14 @@ export type SignInEventRow = SignInEventEntity & { cursorAt: string };
 /** The sign-in log (`sign_in_events`), owned here: written by the portal, read by the tenant. */
 @Injectable()
 export class SignInEventRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly sql: SignInSql,
+  ) {}
 
-  /** One row per sign-in, in plain SQL: it is on every sign-in's path, the query builder is not needed. */
+  /** One row per sign-in, as a named statement on the pool: it is on every sign-in's path. */
   async insert(e: NewSignInEvent): Promise<void> {
-    await this.ds.query(
+    await this.sql.query(
       `INSERT INTO sign_in_events (tenant_id, app_id, provider_id, user_id, outcome, reason) VALUES ($1, $2, $3, $4, $5, $6)`,
       [e.tenantId, e.appId ?? null, e.providerId ?? null, e.userId ?? null, e.outcome, e.reason ?? null],
     );

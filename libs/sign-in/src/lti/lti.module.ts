@@ -4,6 +4,7 @@ import { JitProvisioningModule } from '../accounts/jit-provisioning.module';
 import { SignInLogModule } from '../log/sign-in-log.module';
 import { BrandStore } from '../ui/brand/brand-store';
 import { SignInRepository } from '../sign-in.repository';
+import { SignInSqlModule } from '../sign-in-sql';
 import { LtiController } from './lti.controller';
 import { LtiIdTokens } from './lti-id-token';
 import { LtiKeys } from './lti-keys';
@@ -15,7 +16,7 @@ import { LtiTargets } from './lti-targets';
 
 /** LTI 1.3 launches from schools' learning platforms; LtiSignIns lets the portal finish the app's sign-in. */
 @Module({
-  imports: [JitProvisioningModule, SignInLogModule],
+  imports: [JitProvisioningModule, SignInLogModule, SignInSqlModule],
   controllers: [LtiController],
   providers: [
     LtiLaunches,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Pool } from 'pg';
 import { OidcProviderHost } from './oidc-provider.host';
 import { PayloadWriteBatch } from './payload-writes';
+import { SignInSql } from '../sign-in-sql';
 
 /** The authorization a portal page is for, as the provider keeps it. */
 export interface InteractionDetails {
@@ -18,7 +18,7 @@ export interface InteractionDetails {
 export class OidcInteractions {
   constructor(
     private readonly host: OidcProviderHost,
-    private readonly pool: Pool,
+    private readonly pool: SignInSql,
   ) {}
 
   /** The interaction this browser started (the provider checks its interaction cookie); undefined when it has none. */

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Provider from 'oidc-provider';
-import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { trustProxyValue } from '@edu/config';
 import { SigningKeyStore, verifyClientSecret } from '@edu/signing';
@@ -17,6 +16,7 @@ import { PayloadWriteBatch } from './payload-writes';
 import { PostgresOidcAdapter, sweepExpired } from './postgres-adapter';
 import { ProviderPrefetch } from './provider-prefetch';
 import { providerConfiguration } from './provider-config';
+import { SignInSql } from '../sign-in-sql';
 
 const KEY_CHECK_MS = 60_000;
 const SWEEP_MS = 5 * 60_000;
@@ -38,7 +38,7 @@ export class OidcProviderHost implements OnModuleDestroy {
   constructor(
     private readonly env: SignInEnv,
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly pool: Pool,
+    private readonly pool: SignInSql,
     private readonly keys: SigningKeyStore,
     private readonly repo: SignInRepository,
     private readonly accounts: AccountFinder,

@@ -1,8 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Pool } from 'pg';
+import type { QueryResult, QueryResultRow } from 'pg';
 
 /** Where the writes go: the process's pg pool (these run on every sign-in: no query builder, no ORM). */
-export type Sql = Pick<Pool, 'query'>;
+export interface Sql {
+  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
 
 /** One write to `oidc_payloads`: an upsert, a consumption or a removal of a row. */
 export type PayloadWrite =

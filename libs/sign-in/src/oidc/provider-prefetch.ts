@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { Pool } from 'pg';
 import { hasRequestReads, primeRead } from '../reads/request-reads';
 import { READ_KEYS } from '../reads/read-keys';
 import {
@@ -15,6 +14,7 @@ import {
 } from '../sign-in.repository';
 import { adapterPayload, LIVE_PAYLOAD, type PayloadRow } from './postgres-adapter';
 import { OIDC_ROUTES } from './provider-config';
+import { SignInSql } from '../sign-in-sql';
 
 type AppRow = Parameters<typeof toSignInApp>[0];
 
@@ -63,7 +63,7 @@ const RESUME_PATH = new RegExp(`^${OIDC_ROUTES.authorization}/([^/?]+)(?:\\?|$)`
  */
 @Injectable()
 export class ProviderPrefetch {
-  constructor(private readonly db: Pool) {}
+  constructor(private readonly db: SignInSql) {}
 
   async load(req: IncomingMessage & { body?: unknown }): Promise<void> {
     if (!hasRequestReads() || !req.url) return;

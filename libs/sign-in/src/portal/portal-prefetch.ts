@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { Pool } from 'pg';
 import { adapterPayload, LIVE_PAYLOAD, type PayloadRow } from '../oidc/postgres-adapter';
 import { hasRequestReads, primeRead } from '../reads/request-reads';
 import { READ_KEYS } from '../reads/read-keys';
 import { APP_KINDS, APP_SELECT, toSignInApp, vanityTenants, type SignInApp } from '../sign-in.repository';
 import { PAGE_BRAND_COLUMNS, pageBrandOf, type PageBrandRow } from '../ui/brand/brand-store';
+import { SignInSql } from '../sign-in-sql';
 
 interface TenantBundle {
   id: string;
@@ -54,7 +54,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  */
 @Injectable()
 export class PortalPrefetch {
-  constructor(private readonly db: Pool) {}
+  constructor(private readonly db: SignInSql) {}
 
   async load(req: Request, uid: string): Promise<void> {
     if (!hasRequestReads()) return;

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Pool } from 'pg';
 import { safeEqual } from '@edu/signing';
 import type { UpstreamChecks } from './upstream-client';
+import { SignInSql } from '../sign-in-sql';
 
 /** A person on their way to an upstream provider, keyed by the `state` sent there. */
 export interface UpstreamLogin extends UpstreamChecks {
@@ -26,7 +26,7 @@ const digest = (v: string) => createHash('sha256').update(v).digest('base64url')
 @Injectable()
 export class UpstreamLogins {
   // The pg pool itself: three statements of every sign-in, no ORM needed.
-  constructor(private readonly db: Pool) {}
+  constructor(private readonly db: SignInSql) {}
 
   /** Stores the login; returns the cookie value that binds it to this browser. */
   async save(login: Omit<UpstreamLogin, 'binding'>, ttlSeconds: number): Promise<string> {
