@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import type { CustomTypesConfig, Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 
 /**
  * Names for statement texts, so pg runs them as named (server-side prepared) statements and
@@ -25,10 +25,10 @@ export class StatementNames {
     return name;
   }
 
-  /** `text` with `values`, named when the set has room for it. */
-  statement(text: string, values: unknown[]): QueryConfig {
+  /** `text` with `values` (and the type parsers to read its rows with), named when the set has room for it. */
+  statement(text: string, values: unknown[], types?: CustomTypesConfig): QueryConfig {
     const name = this.of(text);
-    return name ? { name, text, values } : { text, values };
+    return name ? { name, text, values, types } : { text, values, types };
   }
 }
 

@@ -35,7 +35,7 @@ export class RosterDb {
   constructor(private readonly pool: Pool) {}
 
   private statement(text: string, values: unknown[]): QueryConfig {
-    return { ...this.names.statement(text, values), types: ROSTER_TYPES };
+    return this.names.statement(text, values, ROSTER_TYPES);
   }
 
   /** Rows as value arrays: no object with a key per column for each row, so wide pages decode faster. */

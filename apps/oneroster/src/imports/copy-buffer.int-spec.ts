@@ -91,6 +91,7 @@ describe('CopyBuffer: one COPY per file, streamed (real PostgreSQL)', () => {
     await buffer.finish();
     await buffer.discard();
     expect(buffer.staged).toBe(0);
+    expect(await statements()).toBe(0);
     expect((await client().query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 });

@@ -10,8 +10,8 @@ import { from as copyFromStdin } from 'pg-copy-streams';
 export interface CopyStream {
   /** Sends `data` (whole text-format lines); resolves once the socket takes more. */
   write(data: Buffer): Promise<void>;
-  /** Ends the COPY; resolves with the rows PostgreSQL took, once it has them all. */
-  end(): Promise<number>;
+  /** Ends the COPY; resolves once PostgreSQL has every row. */
+  end(): Promise<void>;
   /** Abandons the COPY (CopyFail); PostgreSQL's error for it is expected and dropped. */
   abort(): Promise<void>;
 }
@@ -33,7 +33,6 @@ export function openCopy(client: ClientBase, copySql: string): CopyStream {
     async end() {
       stream.end();
       await done;
-      return stream.rowCount;
     },
     async abort() {
       stream.destroy(new Error('the import stopped sending rows'));

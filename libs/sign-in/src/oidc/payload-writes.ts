@@ -1,10 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { QueryResult, QueryResultRow } from 'pg';
+import type { NamedStatementPool } from '@edu/persistence';
 
 /** Where the writes go: the process's pg pool (these run on every sign-in: no query builder, no ORM). */
-export interface Sql {
-  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
-}
+export type Sql = Pick<NamedStatementPool, 'query'>;
 
 /** One write to `oidc_payloads`: an upsert, a consumption or a removal of a row. */
 export type PayloadWrite =
