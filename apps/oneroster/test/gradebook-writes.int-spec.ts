@@ -230,6 +230,29 @@ describe('OneRoster gradebook writes', () => {
       expect(notSubmitted.body.result).not.toHaveProperty('score');
     });
 
+    it("moves a line item's results to the class the line item is moved to", async () => {
+      const ids = async (path: string) =>
+        ((await h.get(path, readOnly).expect(200)).body.results as Array<{ sourcedId: string }>).map(
+          (r) => r.sourcedId,
+        );
+      await h.put('lineItems/li-move', lineItem(), rw).expect(201);
+      const lineItemRef = { sourcedId: 'li-move' };
+      await h
+        .put('results/r-move-5', result({ lineItem: lineItemRef, student: { sourcedId: 'usr-s-05' } }), rw)
+        .expect(201);
+      await h
+        .put('results/r-move-7', result({ lineItem: lineItemRef, student: { sourcedId: 'usr-s-07' } }), rw)
+        .expect(201);
+      expect(await ids('classes/cls-alg-1/results')).toEqual(expect.arrayContaining(['r-move-5', 'r-move-7']));
+      expect(await ids('classes/cls-bio-1/results')).not.toContain('r-move-5');
+
+      await h.put('lineItems/li-move', lineItem({ class: { sourcedId: 'cls-bio-1' } }), rw).expect(200);
+      expect(await ids('classes/cls-bio-1/results')).toEqual(expect.arrayContaining(['r-move-5', 'r-move-7']));
+      expect(await ids('classes/cls-alg-1/results')).not.toContain('r-move-5');
+      expect(await ids('classes/cls-bio-1/students/usr-s-05/results')).toContain('r-move-5');
+      expect(await ids('classes/cls-alg-1/students/usr-s-05/results')).not.toContain('r-move-5');
+    });
+
     it('makes concurrent creations of one id a single 201', async () => {
       const answers = await Promise.all(
         Array.from({ length: 8 }, () => h.put('categories/cat-race', { category: { title: 'Race' } }, rw)),

@@ -35,14 +35,12 @@ import {
 const LIVE: BaseSet = { conditions: [`t.status = 'active'`] };
 
 /**
- * `t.line_item_sourced_id` is one of the class's line items (any status). Written as `= ANY` of
- * an array computed once, so the results are fetched by line item through their index, from
- * the class's few line items, rather than by walking the tenant's results; the ids are cast to
- * the column's collation so that index applies (`sourced_id` itself is collated "C").
+ * The result's line item is one of the class's (any status): each result keeps its line item's
+ * class (`class_sourced_id`, maintained by the database), indexed with the sourcedId, so a page
+ * of the class's results in default order is a range of that index.
  */
 function ofClassLineItems(input: BaseSetInput): string {
-  const cls = text(input, pathId(input, 'class_id'));
-  return `t.line_item_sourced_id = ANY (ARRAY(SELECT li.sourced_id COLLATE "default" FROM gradebook_line_items AS li WHERE li.tenant_id = $1::uuid AND li.class_sourced_id = ${cls}))`;
+  return `t.class_sourced_id = ${text(input, pathId(input, 'class_id'))}`;
 }
 
 /** Parents of the relationship reads (v1.2: 404 when unknown). A line item parent may be deleted. */

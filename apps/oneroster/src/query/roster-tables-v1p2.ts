@@ -1,9 +1,9 @@
 /**
  * The v1.2 view of the same tables (design §9: one store, two views). Each class starts from its
  * v1.1 mapping; v1.1 fields that v1.2 dropped (`User.role`, `User.orgs`) are removed, v1.2 fields
- * come from their own columns, and what v1.1 data lacks is derived here, never stored twice:
- * a line item's `school` is its class's school unless one was written, a result's `class` is its
- * line item's class.
+ * come from their own columns, and what v1.1 data lacks is derived here: a line item's `school`
+ * is its class's school unless one was written; a result's `class` is its line item's class (kept
+ * on the result by the database).
  */
 import {
   ENROLLMENT_ROLE_TYPES,
@@ -62,9 +62,11 @@ function v1p2(
 /** A line item written through v1.1 has no school of its own: its class's. */
 const lineItemSchool = (a: string): string =>
   `COALESCE(${a}.school_sourced_id, (SELECT k.school_sourced_id FROM roster_classes AS k WHERE k.tenant_id = ${a}.tenant_id AND k.sourced_id = ${a}.class_sourced_id))`;
-/** A result's class is its line item's (validated equal when a v1.2 write names one). */
-const resultClass = (a: string): string =>
-  `(SELECT li.class_sourced_id FROM gradebook_line_items AS li WHERE li.tenant_id = ${a}.tenant_id AND li.sourced_id = ${a}.line_item_sourced_id)`;
+/**
+ * A result's class is its line item's (validated equal when a v1.2 write names one): the copy the
+ * database keeps on the result (migration 1765500000000), never written by the service.
+ */
+const resultClass = (a: string): string => `${a}.class_sourced_id`;
 
 export const ROSTER_TABLES_V1P2: Readonly<Record<V1p2Resource, RosterTable>> = {
   academicSession: v1p2(ROSTER_TABLES.academicSession),

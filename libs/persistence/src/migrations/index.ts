@@ -33,6 +33,7 @@ import { AddSharedUserRows1765100000000 } from './1765100000000-AddSharedUserRow
 import { ChunkRosterEvents1765200000000 } from './1765200000000-ChunkRosterEvents';
 import { IncludeMembersInEnrollmentClassIndex1765300000000 } from './1765300000000-IncludeMembersInEnrollmentClassIndex';
 import { StoreUserRolesAsText1765400000000 } from './1765400000000-StoreUserRolesAsText';
+import { IndexResultsByClass1765500000000 } from './1765500000000-IndexResultsByClass';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -72,4 +73,5 @@ export const MIGRATIONS: MigrationClass[] = [
   ChunkRosterEvents1765200000000,
   IncludeMembersInEnrollmentClassIndex1765300000000,
   StoreUserRolesAsText1765400000000,
+  IndexResultsByClass1765500000000,
 ];
