@@ -40,7 +40,7 @@ const TRIGGERS = [
  *
  * Each result now keeps its line item's class (`class_sourced_id`), maintained by triggers for
  * every writer (API writes, bulk posts, imports, syncs), and an index on (class, sourcedId) hands
- * a page over in order, so a page reads its offset's index entries and its own rows only. In the
+ * a page over in order: a page reads the class's rows up to its end, and sorts nothing. In the
  * benchmark's results pages (right after the replacing sync) PostgreSQL's CPU per page fell from
  * 1.57-1.66 ms to 0.63-0.64 ms.
  *
@@ -48,14 +48,17 @@ const TRIGGERS = [
  * is unchanged, and with deduplication its versions share one posting-list entry, which an index
  * scan can mark dead only once every version in it is dead, never while the live one is among
  * them. Each version its own entry, a scan marks the dead ones on first visit and skips them
- * after: measured on a class whose 1,200 results had 12 former versions each, 0.15-0.19 ms per
- * page against 1.3-1.5 ms with deduplication.
+ * after. Measured on a class whose 1,200 results had 12 former versions each (the statement's
+ * execution time, 120 pages at offsets 0-1,100): 0.15-0.19 ms per page, 1.3-1.5 ms with
+ * deduplication.
  *
  * - Results: BEFORE INSERT, and BEFORE UPDATE when the line item changes, take the line item's
  *   class.
  * - Line items: AFTER INSERT, and AFTER UPDATE when the class changes, set the class on the line
  *   item's results (a move shows as an update of each result in the change feed).
  * - The backfill runs with `edu.roster_events = 'off'`: no result changed for a reader.
+ * - The cost to a write: one line-item lookup per result inserted, about 5.5 µs (200,000 results
+ *   inserted in one statement: 1.03 s without the trigger, 2.13 s with it).
  *
  * gradebook_results holds every tenant of a region: the index is built concurrently, outside a
  * transaction; the backfill is one UPDATE that takes row locks only.
