@@ -35,11 +35,11 @@ import {
 const LIVE: BaseSet = { conditions: [`t.status = 'active'`] };
 
 /**
- * The result's line item is one of the class's (any status): each result keeps its line item's
- * class (`class_sourced_id`, maintained by the database), indexed with the sourcedId, so a page
- * of the class's results in default order is a range of that index.
+ * The results of the class's line items (any status): each result keeps its line item's class
+ * (`class_sourced_id`, maintained by the database), indexed with the sourcedId, so a page of the
+ * class's results in default order is a range of that index.
  */
-function ofClassLineItems(input: BaseSetInput): string {
+function ofClass(input: BaseSetInput): string {
   return `t.class_sourced_id = ${text(input, pathId(input, 'class_id'))}`;
 }
 
@@ -66,7 +66,7 @@ export const GRADEBOOK_COLLECTIONS = {
     name: 'getResultsForClass',
     parents: OF_CLASS,
     resource: 'result',
-    base: (i) => ({ conditions: [ofClassLineItems(i)] }),
+    base: (i) => ({ conditions: [ofClass(i)] }),
   },
   getResultsForLineItemForClass: {
     name: 'getResultsForLineItemForClass',
@@ -86,7 +86,7 @@ export const GRADEBOOK_COLLECTIONS = {
     name: 'getResultsForStudentForClass',
     parents: { ...OF_CLASS, student_id: SINGLES.getUser },
     resource: 'result',
-    base: (i) => ({ conditions: [`t.student_sourced_id = ${text(i, pathId(i, 'student_id'))}`, ofClassLineItems(i)] }),
+    base: (i) => ({ conditions: [`t.student_sourced_id = ${text(i, pathId(i, 'student_id'))}`, ofClass(i)] }),
   },
   getCategoriesForClass: {
     name: 'getCategoriesForClass',

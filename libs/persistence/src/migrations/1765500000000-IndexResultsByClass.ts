@@ -36,7 +36,7 @@ const TRIGGERS = [
  * Found through the line-item index, every result of the class was read and sorted before the
  * page's LIMIT/OFFSET: about 1 ms of PostgreSQL per page for a class of 1,200 results, and more
  * right after a grade sync replaced them, while each result's former versions are still in the
- * table (2.2-2.8 ms measured with 4-16 versions per result).
+ * table (2.2-2.8 ms right after the benchmark's replacing sync).
  *
  * Each result now keeps its line item's class (`class_sourced_id`), maintained by triggers for
  * every writer (API writes, bulk posts, imports, syncs), and an index on (class, sourcedId) hands
