@@ -34,6 +34,7 @@ import { ChunkRosterEvents1765200000000 } from './1765200000000-ChunkRosterEvent
 import { IncludeMembersInEnrollmentClassIndex1765300000000 } from './1765300000000-IncludeMembersInEnrollmentClassIndex';
 import { StoreUserRolesAsText1765400000000 } from './1765400000000-StoreUserRolesAsText';
 import { IndexResultsByClass1765500000000 } from './1765500000000-IndexResultsByClass';
+import { ConvertUpdatedRowsOnce1765600000000 } from './1765600000000-ConvertUpdatedRowsOnce';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -74,4 +75,5 @@ export const MIGRATIONS: MigrationClass[] = [
   IncludeMembersInEnrollmentClassIndex1765300000000,
   StoreUserRolesAsText1765400000000,
   IndexResultsByClass1765500000000,
+  ConvertUpdatedRowsOnce1765600000000,
 ];
