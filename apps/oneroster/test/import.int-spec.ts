@@ -484,6 +484,45 @@ describe('roster CSV import', () => {
       await expectDenseOrdinals(tenant);
     });
 
+    it('renumbers partition ordinals only when a record changes partition', async () => {
+      const t = await newTenant();
+      expect((await runPackage(schoolPackage(), t)).status).toBe('succeeded');
+      /** A delta of one user (changed by `edit`); the import's progress lines. */
+      const deltaOfOneUser = async (id: string, edit: Record<string, string>): Promise<string[]> => {
+        const p = schoolPackage();
+        for (const type of ['orgs', 'academicSessions', 'courses', 'classes', 'enrollments', 'demographics'] as const)
+          setMode(p, type, 'absent');
+        setMode(p, 'users', 'delta');
+        const users = p.files['users.csv']!;
+        const user = users.rows.find((r) => r.sourcedId === id)!;
+        users.rows = [{ ...user, ...edit, status: 'active', dateLastModified: '2025-06-01T00:00:00Z' }];
+        const progress: string[] = [];
+        const report = await importRosterPackage(client, () => openRosterPackage(writeFolder(p)), {
+          tenantId: t,
+          source: 'one-user',
+          onProgress: (m) => progress.push(m),
+        });
+        expect(report.errors).toEqual([]);
+        expect(report.counts['users.csv']).toMatchObject({ inserted: 0, updated: 1 });
+        return progress.filter((m) => m.startsWith('merged users.csv'));
+      };
+
+      // A new given name: no record moves, nothing is renumbered.
+      expect(await deltaOfOneUser('usr-s2', { givenName: 'Alia' })).toEqual([
+        expect.not.stringContaining('ordinals renumbered'),
+      ]);
+      expect(await row('roster_users', 'usr-s2', t)).toMatchObject({ given_name: 'Alia', group_ordinal: 1 });
+      await expectDenseOrdinals(t);
+
+      // A student becomes a teacher: both groups' positions change.
+      expect(await deltaOfOneUser('usr-s1', { role: 'teacher' })).toEqual([
+        expect.stringContaining('ordinals renumbered'),
+      ]);
+      expect(await row('roster_users', 'usr-s2', t)).toMatchObject({ role_group: 'student', group_ordinal: 0 });
+      expect(await row('roster_users', 'usr-s1', t)).toMatchObject({ role_group: 'staff', group_ordinal: 0 });
+      await expectDenseOrdinals(t);
+    });
+
     it('requires status and dateLastModified on every delta row', async () => {
       const p = deltaPackage();
       p.files['users.csv']!.rows[0]!.status = '';

@@ -12,7 +12,8 @@
  *   updated or tombstoned by an import (the loader refuses files naming them).
  * - ordinals (rostering tables): dense per tenant in `sourced_id` byte order. New rows are inserted (in that
  *   order, for index locality) with their final positions; existing rows whose position moved
- *   are renumbered after the merge. A first bulk load of a file already in sourcedId order
+ *   are renumbered after the merge (partition ordinals: when a staged row moves a record to
+ *   another partition). A first bulk load of a file already in sourcedId order
  *   skips staging: its rows go straight into the table, numbered as they are read. The ordinal unique constraints are DEFERRABLE INITIALLY DEFERRED,
  *   so the renumbering may pass through duplicates and is checked at commit.
  */
@@ -229,6 +230,19 @@ export function reassignOrdinalsSql(layout: FileLayout): string {
   );
 }
 
+/**
+ * Whether a staged row moves one of the tenant's records to another partition of its partition
+ * ordinals (a user's role group, a session's type): only then do the others' partition positions
+ * change without a record being added. Run before the update. $1 tenant.
+ */
+export function partitionMovesSql(layout: FileLayout): string {
+  const by = requirePartition(layout).by;
+  return (
+    `SELECT EXISTS (SELECT 1 FROM ${q(stagingTable(layout))} s JOIN ${q(layout.table)} t ON t.tenant_id = $1 AND t.sourced_id = s.sourced_id ` +
+    `WHERE NOT s._tombstone${importedOnly(layout)} AND t.${q(by)} IS DISTINCT FROM s.${q(by)}) AS moves`
+  );
+}
+
 /** Publishes a new data version for the tenant (inside the import's transaction). $1 tenant, $2 timestamp. */
 export const BUMP_DATA_VERSION_SQL =
   'INSERT INTO roster_data_versions (tenant_id, version, imported_at) VALUES ($1, 1, $2) ' +
@@ -288,6 +302,11 @@ function requireReplaces(layout: FileLayout): NonNullable<FileLayout['replaces']
 
 function requireOrdinals(layout: FileLayout): void {
   if (!layout.ordinals) throw new TypeError(`${layout.table} keeps no ordinals`);
+}
+
+function requirePartition(layout: FileLayout): NonNullable<FileLayout['partitionOrdinal']> {
+  if (!layout.partitionOrdinal) throw new TypeError(`${layout.table} keeps no partition ordinals`);
+  return layout.partitionOrdinal;
 }
 
 function requireLinks(layout: FileLayout): NonNullable<FileLayout['links']> {
