@@ -1,4 +1,4 @@
-import { AppEntity, DeploymentEntity } from '@edu/persistence';
+import { AppEntity, DeploymentEntity, TenantEntity } from '@edu/persistence';
 import { generateClientId, generateClientSecret, hashClientSecret } from '@edu/signing';
 import type { DataSource } from 'typeorm';
 
@@ -23,4 +23,17 @@ export async function deployBenchApp(
     .getRepository(DeploymentEntity)
     .save({ appId: app.id, tenantId, scope: scopes, clientId: null, clientSecretHash: null, settings: {} });
   return { appId: app.id, deploymentId: deployment.id };
+}
+
+/** The synthetic district's tenant (licensed for data operations), rooted at `rootOrg`. */
+export async function createBenchTenant(ds: DataSource, rootOrg: string): Promise<string> {
+  const tenant = await ds.getRepository(TenantEntity).save({
+    name: 'Synthetic District',
+    customerId: Math.floor(Math.random() * 1e9),
+    govtId: 'BENCH-1',
+    regionId: 'AU-NSW',
+    licences: ['data-operations'],
+    rootOrgSourcedId: rootOrg,
+  });
+  return tenant.id;
 }

@@ -24,7 +24,7 @@ import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { parseCommandLine } from '@edu/config';
-import { createDataSource, runMigrations, TenantEntity } from '@edu/persistence';
+import { createDataSource, runMigrations } from '@edu/persistence';
 import { runImport } from '../../apps/oneroster/src/imports/import-runner';
 import { describeCopyReference, measureCopyReference, type CopyReference } from './copy-reference';
 import { generateRosterPackage } from './generate';
@@ -36,7 +36,7 @@ import {
   resultsPage,
   type GradedClass,
 } from './gradebook';
-import { deployBenchApp } from './apps';
+import { createBenchTenant, deployBenchApp } from './apps';
 import { deployClassShared, SHARED_CLASSES, type SharedDeployment } from './sharing';
 import { importWithoutEvents, readFeed } from './events';
 import { autovacuumWorkers, settleDatabase } from './settle';
@@ -122,22 +122,15 @@ async function createTenant(
   const ds = createDataSource({ url, poolSize: 1, applicationName: 'bench-setup' });
   await ds.initialize();
   try {
-    const tenant = await ds.getRepository(TenantEntity).save({
-      name: 'Synthetic District',
-      customerId: Math.floor(Math.random() * 1e9),
-      govtId: 'BENCH-1',
-      regionId: 'AU-NSW',
-      licences: ['data-operations'],
-      rootOrgSourcedId: rootOrg,
-    });
+    const tenantId = await createBenchTenant(ds, rootOrg);
     const scopes = [
       `${SCOPE_BASE}/roster.readonly`,
       `${SCOPE_BASE}/roster-core.readonly`,
       `${SCOPE_BASE}/gradebook.readonly`,
       `${SCOPE_BASE}/gradebook.createput`,
     ];
-    const { appId, deploymentId } = await deployBenchApp(ds, tenant.id, 'Bench Consumer', scopes);
-    return { tenantId: tenant.id, deploymentId, appId };
+    const { appId, deploymentId } = await deployBenchApp(ds, tenantId, 'Bench Consumer', scopes);
+    return { tenantId, deploymentId, appId };
   } finally {
     await ds.destroy();
   }
