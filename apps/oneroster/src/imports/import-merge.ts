@@ -20,7 +20,6 @@ import {
   deltaTombstoneSql,
   hasReplacedRecordsSql,
   insertNewSql,
-  partitionMovesSql,
   reassignOrdinalsSql,
   snapshotLinksSql,
   tombstoneReplacedSql,
@@ -62,9 +61,9 @@ async function mergeFile(
   let updated = 0;
   let tombstoned = 0;
   if (layout.links) await client.query(snapshotLinksSql(layout), [tenantId]);
-  const moves = hadRows && result.staged > result.tombstones && (await partitionMoves(client, layout, tenantId));
+  let moves = false;
   if (result.staged > result.tombstones) {
-    if (hadRows) updated = (await client.query(updateChangedSql(layout), [tenantId, stamp])).rowCount ?? 0;
+    if (hadRows) ({ updated, moves } = await updateChanged(client, layout, tenantId, stamp));
     const { rows: fresh } = await client.query<{ n: number }>(countNewSql(layout), [tenantId]);
     if (fresh[0]!.n > 0) inserted += (await client.query(insertNewSql(layout), [tenantId, stamp])).rowCount ?? 0;
   }
@@ -97,13 +96,18 @@ async function mergeFile(
 }
 
 /**
- * Whether the staged rows move a record to another partition. Checked rather than assumed from
- * any update: renumbering reads and sorts all the tenant's records (1.1-1.3 s for 300,000 users).
+ * Updates the records whose staged row differs; how many, and whether one moved to another
+ * partition (only then are partition ordinals renumbered without a record added: renumbering
+ * reads and sorts all the tenant's records, 1.1-1.3 s for 300,000 users).
  */
-async function partitionMoves(client: ClientBase, layout: FileLayout, tenantId: string): Promise<boolean> {
-  if (!layout.partitionOrdinal) return false;
-  const { rows } = await client.query<{ moves: boolean }>(partitionMovesSql(layout), [tenantId]);
-  return rows[0]!.moves;
+async function updateChanged(
+  client: ClientBase,
+  layout: FileLayout,
+  tenantId: string,
+  stamp: Date,
+): Promise<{ updated: number; moves: boolean }> {
+  const { rows } = await client.query<{ updated: number; moves: boolean }>(updateChangedSql(layout), [tenantId, stamp]);
+  return rows[0]!;
 }
 
 /**

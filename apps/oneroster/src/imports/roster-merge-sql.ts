@@ -12,8 +12,8 @@
  *   updated or tombstoned by an import (the loader refuses files naming them).
  * - ordinals (rostering tables): dense per tenant in `sourced_id` byte order. New rows are inserted (in that
  *   order, for index locality) with their final positions; existing rows whose position moved
- *   are renumbered after the merge (partition ordinals: when a staged row moves a record to
- *   another partition). A first bulk load of a file already in sourcedId order
+ *   are renumbered after the merge (partition ordinals: when an updated record moved to another
+ *   partition). A first bulk load of a file already in sourcedId order
  *   skips staging: its rows go straight into the table, numbered as they are read. The ordinal unique constraints are DEFERRABLE INITIALLY DEFERRED,
  *   so the renumbering may pass through duplicates and is checked at commit.
  */
@@ -115,11 +115,25 @@ export function updateChangedSql(layout: FileLayout): string {
   const data = stagedDataColumns(layout).map((c) => c.name);
   const compared = ['status', 'metadata', ...data];
   return (
-    `UPDATE ${q(layout.table)} t SET date_last_modified = coalesce(s.date_last_modified, $2), ` +
+    `WITH u AS (UPDATE ${q(layout.table)} t SET date_last_modified = coalesce(s.date_last_modified, $2), ` +
     compared.map((c) => `${q(c)} = s.${q(c)}`).join(', ') +
     ` FROM ${q(stagingTable(layout))} s WHERE NOT s._tombstone AND t.tenant_id = $1 AND t.sourced_id = s.sourced_id${importedOnly(layout)} ` +
-    `AND (${compared.map((c) => `t.${q(c)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `s.${q(c)}`).join(', ')})`
+    `AND (${compared.map((c) => `t.${q(c)}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `s.${q(c)}`).join(', ')}) ` +
+    `RETURNING ${movedSql(layout)} AS moved) ` +
+    'SELECT count(*)::int AS updated, coalesce(bool_or(moved), false) AS moves FROM u'
   );
+}
+
+/**
+ * Whether an updated row moved to another partition of the partition ordinals (a user's role
+ * group, a session's type). RETURNING shows the new row; a subquery of the same statement still
+ * sees the row as it was before it (the statement's snapshot), an index lookup per updated row.
+ */
+function movedSql(layout: FileLayout): string {
+  const part = layout.partitionOrdinal;
+  if (!part) return 'false';
+  const before = `(SELECT p.${q(part.by)} FROM ${q(layout.table)} p WHERE p.tenant_id = t.tenant_id AND p.sourced_id = t.sourced_id)`;
+  return `t.${q(part.by)} IS DISTINCT FROM ${before}`;
 }
 
 /** On gradebook tables, the condition that keeps an import to the rows it owns. */
@@ -230,19 +244,6 @@ export function reassignOrdinalsSql(layout: FileLayout): string {
   );
 }
 
-/**
- * Whether a staged row moves one of the tenant's records to another partition of its partition
- * ordinals (a user's role group, a session's type): only then do the others' partition positions
- * change without a record being added. Run before the update. $1 tenant.
- */
-export function partitionMovesSql(layout: FileLayout): string {
-  const by = requirePartition(layout).by;
-  return (
-    `SELECT EXISTS (SELECT 1 FROM ${q(stagingTable(layout))} s JOIN ${q(layout.table)} t ON t.tenant_id = $1 AND t.sourced_id = s.sourced_id ` +
-    `WHERE NOT s._tombstone${importedOnly(layout)} AND t.${q(by)} IS DISTINCT FROM s.${q(by)}) AS moves`
-  );
-}
-
 /** Publishes a new data version for the tenant (inside the import's transaction). $1 tenant, $2 timestamp. */
 export const BUMP_DATA_VERSION_SQL =
   'INSERT INTO roster_data_versions (tenant_id, version, imported_at) VALUES ($1, 1, $2) ' +
@@ -302,11 +303,6 @@ function requireReplaces(layout: FileLayout): NonNullable<FileLayout['replaces']
 
 function requireOrdinals(layout: FileLayout): void {
   if (!layout.ordinals) throw new TypeError(`${layout.table} keeps no ordinals`);
-}
-
-function requirePartition(layout: FileLayout): NonNullable<FileLayout['partitionOrdinal']> {
-  if (!layout.partitionOrdinal) throw new TypeError(`${layout.table} keeps no partition ordinals`);
-  return layout.partitionOrdinal;
 }
 
 function requireLinks(layout: FileLayout): NonNullable<FileLayout['links']> {
