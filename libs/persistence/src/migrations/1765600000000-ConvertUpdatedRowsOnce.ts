@@ -4,9 +4,9 @@ import { ROSTER_EVENTS_PER_CHUNK } from './1765200000000-ChunkRosterEvents';
 /**
  * The update capture of ChunkRosterEvents1765200000000 with one change: `OFFSET 0` keeps the
  * lateral subquery `j` from being pulled up into the diff. Pulled up, `j.nj` was replaced by
- * `to_jsonb(n)` itself, evaluated again for every column `jsonb_each` returned (a roster row
- * has 13-30), so each updated row was converted to JSON once per column instead of once.
- * What is captured is unchanged. Any later definition of this function must keep the fence.
+ * `to_jsonb(n)` itself, evaluated again for every column `jsonb_each` returned (a captured
+ * table has 8-32 columns), so each updated row was converted to JSON once per column instead of
+ * once. What is captured is unchanged. Any later definition of this function must keep the fence.
  */
 const CAPTURE_UPDATE = `CREATE OR REPLACE FUNCTION roster_events_capture_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
