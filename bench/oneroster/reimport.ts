@@ -18,6 +18,7 @@ import { createDataSource, runMigrations } from '@edu/persistence';
 import { runImport } from '../../apps/oneroster/src/imports/import-runner';
 import { createBenchTenant } from './apps';
 import { generateRosterPackage } from './generate';
+import { positive } from '../common/args';
 import { startBenchDatabase } from '../common/database';
 import { log, projectRoot } from '../common/processes';
 
@@ -30,12 +31,6 @@ interface ImportFigure {
   counts: Record<string, unknown>;
   /** Milliseconds inside each capture function during this import (empty when not tracked). */
   captureMs: Record<string, number>;
-}
-
-function fraction(flag: string, value: string | undefined, dflt: number): number {
-  const n = value === undefined ? dflt : Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} needs a positive number`);
-  return n;
 }
 
 /** Cumulative milliseconds per tracked function of the database (flushed when a session ends). */
@@ -79,8 +74,8 @@ async function timedImport(
 async function main(): Promise<void> {
   const parsed = parseCommandLine({ args: process.argv.slice(2), options: OPTIONS });
   if (typeof parsed === 'string') throw new Error(`${parsed} (see bench/oneroster/reimport.ts)`);
-  const scale = fraction('scale', parsed.values.scale, 0.3);
-  const deltaFraction = fraction('delta-fraction', parsed.values['delta-fraction'], 0.1);
+  const scale = positive('scale', parsed.values.scale, 0.3);
+  const deltaFraction = positive('delta-fraction', parsed.values['delta-fraction'], 0.1);
   const root = projectRoot();
   const db = await startBenchDatabase(root);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'edu-bench-reimport-'));

@@ -51,6 +51,7 @@ import {
   syncLines,
   type SyncResult,
 } from './caching';
+import { positive } from '../common/args';
 import { cpuMsOf, postgresCpuMs } from '../common/cpu';
 import { startBenchDatabase, type BenchDatabase } from '../common/database';
 import { listeningSocket, log, projectRoot, startChild, UNLIMITED_ENV, type ServerProcess } from '../common/processes';
@@ -85,14 +86,6 @@ const OPTIONS = {
   'no-copy-reference': { type: 'boolean' },
   only: { type: 'string' },
 } as const;
-
-/** A positive number given to `--flag`, or the default when the flag is absent. */
-function positive(flag: string, value: string | undefined, dflt: number): number {
-  if (value === undefined) return dflt;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} needs a positive number`);
-  return n;
-}
 
 function parseArgs(argv: string[]): Args {
   const parsed = parseCommandLine({ args: argv, options: OPTIONS });

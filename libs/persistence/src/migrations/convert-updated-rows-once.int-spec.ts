@@ -15,7 +15,7 @@ async function writeAndUpdate(c: Client, tenant: string): Promise<Captured[]> {
     `INSERT INTO roster_users (tenant_id, sourced_id, status, date_last_modified, ordinal, username, enabled_user,
                                given_name, family_name, middle_name, role, org_sourced_ids, role_group, group_ordinal, roles)
      SELECT $1::uuid, 'u-' || i, CASE WHEN i = 4 THEN 'tobedeleted' ELSE 'active' END, '2026-01-01T00:00:00Z', i,
-            'user' || i, true, 'Given' || i, 'Family', CASE WHEN i % 2 = 0 THEN 'M' END, 'student', '{s1}', 'students', i,
+            'user' || i, true, 'Given' || i, 'Family', CASE WHEN i % 2 = 0 THEN 'M' END, 'student', '{s1}', 'student', i,
             '[{"org":"s1","role":"student","roleType":"primary"}]'::jsonb
        FROM generate_series(1, 6) AS i`,
     [tenant],
