@@ -4,7 +4,7 @@
  * thirteen files: rostering, resources and gradebook. The v1.2 files are in `csv-layout-v1p2.ts`,
  * the bindings (which files, in which order) in `csv-bindings.ts`.
  */
-import { roleGroupOf, type RosterRole } from '@edu/persistence';
+import { roleGroupOf, type RosterRole } from '@edu/persistence/pg';
 import { firstOfTextArrayLiteral } from './copy-in';
 import { v1p1RowRolesJson } from './role-mapping';
 import {

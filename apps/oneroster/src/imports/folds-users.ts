@@ -12,7 +12,7 @@
  * - `resource_sourced_ids`: the resources of the active resource records, once each, in order.
  */
 import { ROLE_TYPES } from '@edu/oneroster-query';
-import { roleGroupOf } from '@edu/persistence';
+import { roleGroupOf } from '@edu/persistence/pg';
 import type { RosterFileType } from './csv-layout';
 import { affectedTable, lastLineSql, literal, type FoldCheck, type FoldSpec } from './fold-sql';
 import { V1P1_ROLE_OF } from './role-mapping';

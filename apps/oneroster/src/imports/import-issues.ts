@@ -1,4 +1,4 @@
-import type { RosterImportIssue } from '@edu/persistence';
+import type { RosterImportIssue } from '@edu/persistence/pg';
 
 export type ImportIssue = RosterImportIssue;
 

@@ -5,7 +5,7 @@
  * around it (`import-folds.ts`), and the results of deleted line items tombstoned.
  */
 import type { ClientBase } from 'pg';
-import type { RosterImportFileCounts } from '@edu/persistence';
+import type { RosterImportFileCounts } from '@edu/persistence/pg';
 import { layoutOf, type CsvBinding } from './csv-bindings';
 import type { FileLayout, RosterFileType } from './csv-layout';
 import { ImportFolds } from './import-folds';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import { connectionSettings } from '@edu/persistence';
+import { connectionSettings } from '@edu/persistence/pg';
 import { importRosterPackage, UnknownTenantError, type ImportOptions, type ImportReport } from './roster-importer';
 import { openRosterPackage } from './roster-package';
 

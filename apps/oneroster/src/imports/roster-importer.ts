@@ -18,7 +18,7 @@ import {
   TransactionAbandonedError,
   type RosterImportFileCounts,
   type RosterImportMode,
-} from '@edu/persistence';
+} from '@edu/persistence/pg';
 import { layoutOf } from './csv-bindings';
 import { IssueLog, DEFAULT_MAX_ERRORS, type ImportIssue } from './import-issues';
 import { mergeFiles, type LoadedFile } from './import-merge';
