@@ -14,7 +14,14 @@ import {
 } from '@edu/testing/sign-in';
 import type { ScopeKey } from '@edu/domain';
 import type { TenantEntity } from '@edu/persistence';
-import { identifierIdFor } from '@edu/sign-in';
+import type { Request } from 'express';
+import {
+  identifierIdFor,
+  PortalPrefetch,
+  TenantProviderDirectory,
+  UpstreamProviders,
+  withRequestReads,
+} from '@edu/sign-in';
 import { SignInLogRetention } from '@edu/sign-in';
 import { uri } from './support/harness';
 import { RP_REDIRECT, SignInHarness, type RelyingParty } from './support/sign-in-harness';
@@ -144,6 +151,36 @@ describe('sign-in: tenants’ own oauth2 providers, just-in-time provisioning, t
       )[0].client_secret_encrypted;
       expect(after).not.toBe(before);
       expect(new KeyEncryption(h.env.KEY_ENCRYPTION_KEY).decrypt(after)).toBe(SECRET);
+    });
+  });
+
+  describe('the portal’s batched read', () => {
+    it('gives sign-in the school’s own providers as the directory does, without reading them again', async () => {
+      const app = h.apps[0];
+      const directory = app.get(TenantProviderDirectory);
+      const upstream = app.get(UpstreamProviders);
+      const prefetch = app.get(PortalPrefetch);
+      await admin.call('PATCH', `/identity-providers/${providers.noJit}`, { display_name: 'Kampong guests' });
+      // Outside a request: read from the directory.
+      const direct = await upstream.forTenant(school.id);
+      expect(direct.map((p) => p.id)).toEqual(expect.arrayContaining(Object.values(providers)));
+      expect(direct.find((p) => p.id === providers.noJit)).toMatchObject({
+        label: 'Kampong guests',
+        clientSecret: SECRET,
+      });
+      const list = jest.spyOn(directory, 'list');
+      try {
+        const primed = await withRequestReads(async () => {
+          const req = { hostname: 'id.example', query: { tenant: school.id } } as unknown as Request;
+          await prefetch.load(req, 'no-interaction');
+          return upstream.forTenant(school.id);
+        });
+        expect(primed).toEqual(direct);
+        expect(list).not.toHaveBeenCalled();
+      } finally {
+        list.mockRestore();
+      }
+      await admin.call('PATCH', `/identity-providers/${providers.noJit}`, { display_name: null });
     });
   });
 

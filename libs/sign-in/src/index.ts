@@ -21,3 +21,7 @@ export { SamlSpMetadata } from './saml/saml-sp-metadata';
 export { loginResponse } from './saml/saml-response';
 export { metadataIdp } from './saml/saml-entities';
 export { LtiKeys } from './lti/lti-keys';
+// What the sign-in suites check the portal's batched read against.
+export { PortalPrefetch } from './portal/portal-prefetch';
+export { UpstreamProviders } from './upstream/upstream-providers';
+export { withRequestReads } from './reads/request-reads';

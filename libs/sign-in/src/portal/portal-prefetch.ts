@@ -6,12 +6,14 @@ import { READ_KEYS } from '../reads/read-keys';
 import { APP_KINDS, APP_SELECT, toSignInApp, vanityTenants, type SignInApp } from '../sign-in.repository';
 import { PAGE_BRAND_COLUMNS, pageBrandOf, type PageBrandRow } from '../ui/brand/brand-store';
 import { SignInSql } from '../sign-in-sql';
+import type { OwnProvider } from '../upstream/tenant-upstream';
 
 interface TenantBundle {
   id: string;
   name: string;
   deploymentId: string | null;
   providers: string[];
+  ownProviders: (Omit<OwnProvider, 'updatedAt'> & { updatedAt: string })[];
   sharingVersion: string;
 }
 
@@ -40,6 +42,10 @@ SELECT (SELECT row_to_json(i) FROM i) AS interaction, (SELECT row_to_json(a) FRO
       'deploymentId', (SELECT d.id FROM tenant_app_deployments d WHERE d.app_id = (SELECT id FROM a) AND d.tenant_id = t.id),
       'providers', (SELECT coalesce(json_agg(p.id ORDER BY p.id), '[]') FROM
         (SELECT DISTINCT unnest(allowed_identity_providers) AS id FROM constituencies WHERE tenant_id = t.id) p),
+      'ownProviders', (SELECT coalesce(json_agg(json_build_object('id', ip.id, 'type', ip.type,
+          'displayName', ip.display_name, 'provisionJustInTime', ip.provision_just_in_time, 'oauth2', ip.oauth2,
+          'clientSecretEncrypted', ip.client_secret_encrypted, 'updatedAt', ip.updated_at) ORDER BY ip.created_at, ip.id), '[]')
+        FROM identity_providers ip WHERE ip.tenant_id = t.id),
       'sharingVersion', COALESCE((SELECT version FROM sharing_versions WHERE tenant_id = t.id), 0)::text))
     FROM tenants t WHERE t.id IN (SELECT id::uuid FROM c)) AS tenants`;
 
@@ -49,8 +55,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
  * One read at the start of a portal request for what its steps read one by one: the interaction,
  * its app, the host's vanity domain and brand, and each school the request may be for (named by
  * the request, the authorization or the upstream login) with the app's deployment there, the
- * providers its constituencies allow and its sharing version. It primes the request's memo only,
- * so every check still sees the data as it is on this request.
+ * providers its constituencies allow, its own providers and its sharing version. It primes the
+ * request's memo only, so every check still sees the data as it is on this request.
  */
 @Injectable()
 export class PortalPrefetch {
@@ -80,6 +86,10 @@ function primeSchools(row: PrefetchRow, app: SignInApp | null): void {
     if (!t) continue;
     if (app) primeRead(READ_KEYS.deployment(app.id, t.id), t.deploymentId);
     primeRead(READ_KEYS.providersInUse(t.id), t.providers);
+    primeRead(
+      READ_KEYS.ownProviders(t.id),
+      t.ownProviders.map((p) => ({ ...p, updatedAt: new Date(p.updatedAt) })),
+    );
     primeRead(READ_KEYS.sharingVersion(t.id), t.sharingVersion);
   }
 }

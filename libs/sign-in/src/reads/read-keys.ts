@@ -6,6 +6,7 @@ export const READ_KEYS = {
   vanity: (domain: string) => `vanity:${domain}`,
   brand: (domain: string) => `brand:${domain}`,
   providersInUse: (tenantId: string) => `providers:${tenantId}`,
+  ownProviders: (tenantId: string) => `own-providers:${tenantId}`,
   member: (tenantId: string, userId: string) => `member:${tenantId}:${userId}`,
   allowedProviders: (tenantId: string, constituencies: string[]) =>
     `allowed:${tenantId}:${[...constituencies].sort().join(',')}`,

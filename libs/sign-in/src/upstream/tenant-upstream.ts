@@ -3,16 +3,18 @@ import type { IdentityProviderEntity } from '@edu/persistence';
 import type { KeyEncryption } from '@edu/signing';
 import type { TenantEndpoints, UpstreamProvider } from './upstream-provider';
 
+/** What sign-in uses of a tenant's own provider (the directory's entity, or the portal's batched read of it). */
+export type OwnProvider = Pick<
+  IdentityProviderEntity,
+  'id' | 'type' | 'displayName' | 'provisionJustInTime' | 'oauth2' | 'clientSecretEncrypted' | 'updatedAt'
+>;
+
 /**
  * A tenant's `oauth2` provider as sign-in uses it, or undefined when it cannot run (no settings,
  * or a sealed secret this key cannot open). `openid` is added to the stored scope when missing:
  * sign-in needs the ID token.
  */
-export function tenantUpstream(
-  p: IdentityProviderEntity,
-  kek: KeyEncryption,
-  unnamedLabel: string,
-): UpstreamProvider | undefined {
+export function tenantUpstream(p: OwnProvider, kek: KeyEncryption, unnamedLabel: string): UpstreamProvider | undefined {
   const o = p.oauth2;
   if (p.type !== 'oauth2' || !o) return undefined;
   let clientSecret: string | undefined;

@@ -1,5 +1,6 @@
+import * as oidc from 'openid-client';
 import type { SignInEnv } from '../sign-in.env';
-import { UpstreamClient, UpstreamError } from './upstream-client';
+import { pkceChallenge, UpstreamClient, UpstreamError } from './upstream-client';
 import type { UpstreamProvider } from './upstream-provider';
 
 const tenantProvider = (base: string): UpstreamProvider => ({
@@ -44,5 +45,17 @@ describe('the relying party for tenants’ own providers', () => {
       .catch((e: unknown) => e)) as UpstreamError;
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err.detail).toBe('authorization_url must use https');
+  });
+});
+
+describe('the PKCE challenge sent upstream', () => {
+  it('is the one openid-client computes, for its own verifiers and the RFC 7636 example', async () => {
+    const verifiers = [
+      'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      ...Array.from({ length: 50 }, () => oidc.randomPKCECodeVerifier()),
+    ];
+    for (const v of verifiers) expect(pkceChallenge(v)).toBe(await oidc.calculatePKCECodeChallenge(v));
+    // RFC 7636, appendix B.
+    expect(pkceChallenge(verifiers[0]!)).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
   });
 });

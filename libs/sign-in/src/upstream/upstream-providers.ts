@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@edu/domain';
-import type { IdentityProviderEntity } from '@edu/persistence';
 import { KeyEncryption } from '@edu/signing';
 import { SignInEnv } from '../sign-in.env';
 import { TenantProviderDirectory } from '../host';
+import { memoRead } from '../reads/request-reads';
+import { READ_KEYS } from '../reads/read-keys';
 import { SignInRepository } from '../sign-in.repository';
-import { hostOf, tenantUpstream } from './tenant-upstream';
+import { hostOf, tenantUpstream, type OwnProvider } from './tenant-upstream';
 import type { UpstreamProvider } from './upstream-provider';
 
 const CORE_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
@@ -52,7 +53,7 @@ export class UpstreamProviders {
 
   async forTenant(tenantId: string): Promise<UpstreamProvider[]> {
     const ids = await this.repo.providersInUse(tenantId);
-    const own = ids.some(isUuid) ? await this.tenantProviders.list(tenantId) : [];
+    const own = ids.some(isUuid) ? await this.ownProviders(tenantId) : [];
     const byId = new Map(own.map((p) => [p.id, p]));
     const unnamed = await this.unnamedLabels(tenantId, own);
     const resolve = (id: string) => {
@@ -63,17 +64,19 @@ export class UpstreamProviders {
     return ids.map(resolve).filter((p): p is UpstreamProvider => p !== undefined);
   }
 
+  /** The tenant's own providers, oldest first (primed by the portal's batched read). */
+  private ownProviders(tenantId: string): Promise<OwnProvider[]> {
+    return memoRead(READ_KEYS.ownProviders(tenantId), () => this.tenantProviders.list(tenantId));
+  }
+
   /**
    * What a provider without a display name is called: the school's name when it is the school's
    * only such provider ("Sign in with Lion City Schools District"); among several, the host of
    * each one's authorization URL, which tells them apart (a display name says it better).
    */
-  private async unnamedLabels(
-    tenantId: string,
-    own: IdentityProviderEntity[],
-  ): Promise<(p: IdentityProviderEntity) => string> {
+  private async unnamedLabels(tenantId: string, own: OwnProvider[]): Promise<(p: OwnProvider) => string> {
     const unnamed = own.filter((p) => !p.displayName && p.oauth2);
-    const byHost = (p: IdentityProviderEntity) => (p.oauth2 ? hostOf(p.oauth2.authorization_url) : 'your school');
+    const byHost = (p: OwnProvider) => (p.oauth2 ? hostOf(p.oauth2.authorization_url) : 'your school');
     if (unnamed.length !== 1) return byHost;
     const school = (await this.repo.tenant(tenantId))?.name;
     return (p) => school ?? byHost(p);
