@@ -288,8 +288,10 @@ async function failImport(client: ClientBase, run: ImportRun, err: unknown): Pro
 async function refreshStatistics(client: ClientBase, tables: readonly string[], run: ImportRun): Promise<void> {
   if (tables.length === 0) return;
   try {
-    for (const table of tables) await client.query(`ANALYZE "${table}"`);
-    run.lap('refreshed planner statistics');
+    for (const table of tables) {
+      await client.query(`ANALYZE "${table}"`);
+      run.lap(`refreshed planner statistics of ${table}`);
+    }
   } catch (err) {
     run.lap(`planner statistics not refreshed (${err instanceof Error ? err.message : String(err)}); autovacuum will`);
   }
