@@ -41,6 +41,7 @@ import { deployClassShared, SHARED_CLASSES, type SharedDeployment } from './shar
 import { importWithoutEvents, readFeed } from './events';
 import { autovacuumWorkers, settleDatabase } from './settle';
 import { BenchIssuer } from './issuer';
+import { inRunOrder, mergeSlices, type Slice } from './slices';
 import { baselineP99, evaluateTargets, type RunResult, type TargetCheck } from './targets';
 import {
   createPartners,
@@ -66,6 +67,8 @@ interface Args {
   scale: number;
   duration: number;
   warmup: number;
+  /** Alternating slices each group of twins is measured in (`slices.ts`). */
+  slices: number;
   connections: number[];
   logLevel: string;
   keep: boolean;
@@ -79,6 +82,7 @@ const OPTIONS = {
   scale: { type: 'string' },
   duration: { type: 'string' },
   warmup: { type: 'string' },
+  slices: { type: 'string' },
   connections: { type: 'string' },
   'log-level': { type: 'string', default: 'warn' },
   keep: { type: 'boolean', default: false },
@@ -100,6 +104,7 @@ function parseArgs(argv: string[]): Args {
     scale: positive('scale', v.scale, 1),
     duration: positive('duration', v.duration, 10),
     warmup: positive('warmup', v.warmup, 10),
+    slices: Math.max(1, Math.round(positive('slices', v.slices, 4))),
     connections,
     logLevel: v['log-level'],
     keep: v.keep,
@@ -142,6 +147,8 @@ interface Scenario {
   headers?: Record<string, string>;
   /** A status other than 2xx that counts as success (304 for revalidation). */
   expect?: number;
+  /** Scenarios with the same key are twins a target compares: measured in alternating slices. */
+  twins?: string;
 }
 
 async function run(
@@ -185,6 +192,7 @@ async function run(
     p99: result.latency.p99,
     max: result.latency.max,
     requests: sent,
+    seconds: result.duration,
     non2xx: result.non2xx - expected,
     errors: result.errors + result.timeouts,
     bytesPerResponse: sent > 0 ? Math.round((result.throughput.total ?? 0) / sent) : 0,
@@ -376,6 +384,11 @@ async function startTargets(
   };
 }
 
+/** Keys of the groups of twins (`Scenario.twins`). */
+const PAGE_1 = 'users page 1';
+const STUDENTS_PAGE = 'a page of students';
+const CLASS_STUDENTS = 'class students';
+
 const BASELINE_PAGE_1: Scenario = {
   name: 'baseline node:http+pg users page 1',
   target: 'baseline',
@@ -383,8 +396,8 @@ const BASELINE_PAGE_1: Scenario = {
 };
 
 /**
- * The class-shared deployment's twins of users page 1 and class students, each run right after
- * its unshared twin (targets: >= 0.95 x the unshared figure of the same run).
+ * The class-shared deployment's twins of users page 1 and class students, each measured in slices
+ * alternating with its unshared twin's (targets: >= 0.95 x the unshared figure of the same run).
  */
 function sharedScenarios(shared: SharedDeployment, auth: Record<string, string>): Scenario[] {
   const classAt = scrambled(shared.classes.length);
@@ -394,10 +407,12 @@ function sharedScenarios(shared: SharedDeployment, auth: Record<string, string>)
       target: 'service',
       path: () => `${PREFIX}/users?limit=100`,
       headers: auth,
+      twins: STUDENTS_PAGE,
     },
     {
       name: 'class-shared: /classes/{id}/students (shared classes)',
       target: 'service',
+      twins: CLASS_STUDENTS,
       path: (n) => `${PREFIX}/classes/${shared.classes[classAt(n % shared.classes.length)]}/students`,
       headers: auth,
     },
@@ -414,15 +429,21 @@ function readScenarios(d: District): Scenario[] {
   const since = (n: number) => new Date(d.stamp.getTime() - 1000 * (1 + (n % 3600))).toISOString();
   const q = (filter: string) => encodeURIComponent(filter);
   return [
-    { name: 'users page 1 (limit 100)', target: 'service', path: () => `${PREFIX}/users?limit=100` },
-    // Each OneRoster 1.2 read runs right after its 1.1 twin (targets: >= 0.95 x the 1.1 figure), so that drift of a shared machine weighs on both alike.
-    { name: 'v1.2 users page 1 (limit 100)', target: 'service', path: () => `${V1P2_ROSTERING}/users?limit=100` },
+    { name: 'users page 1 (limit 100)', target: 'service', path: () => `${PREFIX}/users?limit=100`, twins: PAGE_1 },
+    // Each OneRoster 1.2 read is measured in slices alternating with its 1.1 twin's (targets: >= 0.95 x the 1.1 figure), so that drift of a shared machine weighs on both alike.
+    {
+      name: 'v1.2 users page 1 (limit 100)',
+      target: 'service',
+      path: () => `${V1P2_ROSTERING}/users?limit=100`,
+      twins: PAGE_1,
+    },
     {
       // Page 1 holds parents (sourcedIds sort par < stf < stu < tch); a class-shared page 1 holds
       // students, larger rows: this page of the first students is its like-for-like twin.
       name: 'users page of students (limit 100)',
       target: 'service',
       path: () => `${PREFIX}/users?limit=100&offset=${d.firstStudent}`,
+      twins: STUDENTS_PAGE,
     },
     {
       name: `users offset ${deepBase}+ (distinct)`,
@@ -446,11 +467,13 @@ function readScenarios(d: District): Scenario[] {
       name: '/classes/{id}/students (distinct)',
       target: 'service',
       path: (n) => `${PREFIX}/classes/cls-${pad(classAt(n % d.nClasses) + 1, 7)}/students`,
+      twins: CLASS_STUDENTS,
     },
     // Other classes than the 1.1 run's (from the middle of the scrambled order), so neither finds the other's pages cached.
     {
       name: 'v1.2 /classes/{id}/students (distinct)',
       target: 'service',
+      twins: CLASS_STUDENTS,
       path: (n) =>
         `${V1P2_ROSTERING}/classes/cls-${pad(classAt((n + Math.floor(d.nClasses / 2)) % d.nClasses) + 1, 7)}/students`,
     },
@@ -501,8 +524,9 @@ async function checkScenariosAnswer(t: Targets, scenarios: Scenario[]): Promise<
 }
 
 function logResult(label: string, r: RunResult): void {
+  const sliced = r.slices ? ` (${r.slices} slices alternating with its twins)` : '';
   log(
-    `${label} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${r.serverCpuUs ?? '?'} µs/req, postgres CPU ${r.databaseCpuUs ?? '?'} µs/req, ${((r.bytesPerResponse ?? 0) / 1024).toFixed(1)} KiB/response${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}${r.autovacuum ? ' (an autovacuum worker ran beside it)' : ''}`,
+    `${label}${sliced} @${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${r.serverCpuUs ?? '?'} µs/req, postgres CPU ${r.databaseCpuUs ?? '?'} µs/req, ${((r.bytesPerResponse ?? 0) / 1024).toFixed(1)} KiB/response${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}${r.autovacuum ? ' (an autovacuum worker ran beside it)' : ''}`,
   );
 }
 
@@ -538,25 +562,42 @@ async function measureScenarios(
   const databaseCpuMs = await databaseCpuClock(probe, database.embedded);
   try {
     for (const [i, connections] of args.connections.entries()) {
-      const measure = async (s: Scenario, label = s.name) => {
-        const url = s.target === 'service' ? t.serviceUrl : t.baselineUrl;
-        const headers = s.target === 'service' ? t.auth : {};
-        const pid = s.target === 'service' ? t.servicePid : t.baselinePid;
-        await run(url, s, connections, args.warmup, headers);
+      const target = (s: Scenario) =>
+        s.target === 'service'
+          ? { url: t.serviceUrl, headers: t.auth, pid: t.servicePid }
+          : { url: t.baselineUrl, headers: {}, pid: t.baselinePid };
+      const warm = (s: Scenario) => run(target(s).url, s, connections, args.warmup, target(s).headers);
+      const slice = async (s: Scenario, seconds: number): Promise<Slice> => {
+        const { url, headers, pid } = target(s);
         const cpuBefore = cpuMsOf(pid);
         const databaseBefore = databaseCpuMs();
         const vacuumBefore = await autovacuumWorkers(probe);
-        const r = await run(url, { ...s, name: label }, connections, args.duration, headers);
-        const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests));
-        r.serverCpuUs = perRequest(cpuMsOf(pid) - cpuBefore);
-        const databaseMs = databaseCpuMs() - databaseBefore;
-        if (Number.isFinite(databaseMs)) r.databaseCpuUs = perRequest(databaseMs);
-        if (vacuumBefore + (await autovacuumWorkers(probe)) > 0) r.autovacuum = true;
+        const result = await run(url, s, connections, seconds, headers);
+        const serverCpuMs = cpuMsOf(pid) - cpuBefore;
+        const autovacuum = vacuumBefore + (await autovacuumWorkers(probe)) > 0;
+        return { result, serverCpuMs, databaseCpuMs: databaseCpuMs() - databaseBefore, autovacuum };
+      };
+      const keep = (r: RunResult) => {
         results.push(r);
-        logResult(label, r);
+        logResult(r.scenario, r);
+      };
+      const measure = async (s: Scenario, label = s.name) => {
+        await warm(s);
+        keep(mergeSlices([await slice({ ...s, name: label }, args.duration)]));
+      };
+      // Twins: each warmed up, then measured in slices taking turns (slices.ts).
+      const measureTwins = async (twins: Scenario[]) => {
+        for (const s of twins) await warm(s);
+        const slices = twins.map((): Slice[] => []);
+        for (let k = 0; k < args.slices; k++)
+          for (const [j, s] of twins.entries()) slices[j]!.push(await slice(s, args.duration / args.slices));
+        for (const each of slices) keep(mergeSlices(each));
       };
       await measure(BASELINE_PAGE_1, `${BASELINE_PAGE_1.name} (before)`);
-      for (const s of scenarios) if (selected(s)) await measure(s);
+      for (const group of inRunOrder(scenarios.filter(selected))) {
+        if (group.length > 1) await measureTwins(group);
+        else await measure(group[0]!);
+      }
       const [sync, replace, reads] = gradebookScenarios(graded[i] as GradedClass, synced);
       if ([sync, replace, reads].some(selected)) {
         // The first sync creates the results: no warm-up, a fixed amount.

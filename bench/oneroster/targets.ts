@@ -13,6 +13,8 @@ export interface RunResult {
   p99: number;
   max: number;
   requests: number;
+  /** Seconds measured (autocannon's elapsed time). */
+  seconds?: number;
   non2xx: number;
   errors: number;
   /** CPU time of the server answering (service or baseline process, not PostgreSQL) per request, µs. */
@@ -23,6 +25,8 @@ export interface RunResult {
   bytesPerResponse?: number;
   /** An autovacuum worker ran in the bench's database while this was measured. */
   autovacuum?: boolean;
+  /** Measured in this many slices alternating with its twins' (`slices.ts`); absent: in one run. */
+  slices?: number;
 }
 
 export interface TargetCheck {
