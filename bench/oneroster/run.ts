@@ -15,7 +15,7 @@
  *     gradebook (`gradebook.ts`): a class's first result sync (1,200 PUTs creating: 30
  *     students × 40 line items), the same results replaced, and /classes/{id}/results pages;
  *     the baseline answers page 1 before and after the service runs (its spread is the
- *     run-to-run noise).
+ *     run-to-run noise), and again in slices beside the service's page 1 (that target's reference).
  * Prints a table with the issue's targets and writes JSON to bench/results/.
  */
 import autocannon from 'autocannon';
@@ -42,7 +42,7 @@ import { importWithoutEvents, readFeed } from './events';
 import { autovacuumWorkers, settleDatabase } from './settle';
 import { BenchIssuer } from './issuer';
 import { inRunOrder, mergeSlices, type Slice } from './slices';
-import { baselineP99, evaluateTargets, type RunResult, type TargetCheck } from './targets';
+import { baselineP99, BESIDE_PAGE_1, evaluateTargets, type RunResult, type TargetCheck } from './targets';
 import {
   createPartners,
   partnerHeaders,
@@ -437,6 +437,8 @@ function readScenarios(d: District): Scenario[] {
       path: () => `${V1P2_ROSTERING}/users?limit=100`,
       twins: PAGE_1,
     },
+    // The target's reference, in slices beside page 1 (its runs before and after the block stay: p99 and noise).
+    { ...BASELINE_PAGE_1, name: `${BASELINE_PAGE_1.name} ${BESIDE_PAGE_1}`, twins: PAGE_1 },
     {
       // Page 1 holds parents (sourcedIds sort par < stf < stu < tch); a class-shared page 1 holds
       // students, larger rows: this page of the first students is its like-for-like twin.

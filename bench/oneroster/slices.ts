@@ -3,7 +3,7 @@
  * its unshared twin), are measured in alternating slices: after each has warmed up, A, B, A, B,
  * ... until each has had the run's duration. On a shared machine whose speed drifts within
  * minutes, a twin measured whole after the other meets another machine; slices spread the drift
- * over both alike. Each twin's figures are then summed over its slices.
+ * over both alike. Each twin's figures are then combined over its slices (`mergeSlices`).
  */
 import type { RunResult } from './targets';
 

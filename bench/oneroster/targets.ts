@@ -54,14 +54,23 @@ function ratioCheck(target: string, ratio: number, detail: string, met: boolean)
   return { target, measured: `${ratio.toFixed(2)} x (${detail})`, met };
 }
 
+/** Marks the baseline's twin of page 1, measured in slices alternating with it (run.ts). */
+export const BESIDE_PAGE_1 = '(beside page 1)';
+/** The baseline's runs before and after a connection count's scenarios (not its twin of page 1). */
+const bracketing = (list: RunResult[]) =>
+  list.filter((r) => r.scenario.startsWith(BASELINE) && !r.scenario.endsWith(BESIDE_PAGE_1));
+
 /** The baseline's p99 at a connection count: the mean of its run before and its run after the scenarios. */
 export function baselineP99(results: RunResult[], connections: number): number | undefined {
-  const runs = results.filter((r) => r.connections === connections && r.scenario.startsWith(BASELINE));
+  const runs = bracketing(results.filter((r) => r.connections === connections));
   return runs.length ? runs.reduce((a, r) => a + r.p99, 0) / runs.length : undefined;
 }
 
+/** The baseline's page 1: its twin measured in slices beside page 1, else the mean of its runs before and after. */
 function baselineRps(list: RunResult[]): number {
-  const runs = list.filter((r) => r.scenario.startsWith(BASELINE));
+  const beside = list.find((r) => r.scenario.startsWith(BASELINE) && r.scenario.endsWith(BESIDE_PAGE_1));
+  if (beside) return beside.requestsPerSecond;
+  const runs = bracketing(list);
   return runs.reduce((a, r) => a + r.requestsPerSecond, 0) / Math.max(1, runs.length);
 }
 
@@ -136,7 +145,7 @@ function latencyTargets(list: RunResult[], connections: number, baseP99?: number
 
 /** Not a target: how far the baseline drifted between its run before and after the scenarios. */
 function noiseLine(list: RunResult[], connections: number): TargetCheck[] {
-  const runs = list.filter((r) => r.scenario.startsWith(BASELINE));
+  const runs = bracketing(list);
   if (runs.length !== 2) return [];
   const [a, b] = runs as [RunResult, RunResult];
   const spread =
