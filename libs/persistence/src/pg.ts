@@ -12,3 +12,4 @@ export type {
   RosterImportMode,
   RosterImportStatus,
 } from './entities/roster/roster-import.entity';
+export { ROSTER_EVENTS_PER_CHUNK } from './migrations/1765200000000-ChunkRosterEvents';

@@ -73,7 +73,7 @@ export async function loadRosterFile(
   const result: FileLoadResult = { rows: 0, directRows: 0, staged: 0, tombstones: 0, waitedMs: 0 };
   const rl = new RowLayout(layout, direct !== undefined);
   await ctx.client.query(createStagingSql(layout));
-  const out = new RowOutput(ctx.client, rl, ctx.batchSize, direct);
+  const out = await RowOutput.open(ctx.client, rl, ctx.batchSize, direct);
   const ids = new FileReferences(rl, refs, issues, delta);
   const rules = new FileRules(rl, refs, issues, ctx.binding.rules[layout.type] ?? []);
   const row = rl.newRow();

@@ -2,11 +2,13 @@
  * Where a file's valid rows go: to the file's staging table, or, for a direct load (a bulk file
  * for a tenant with no rows in that table yet), straight into the roster table, numbered as read
  * (overall and per partition) for as long as the sourcedIds keep increasing; the first id out of
- * order sends the rest of the file to staging.
+ * order sends the rest of the file to staging. A direct load's change-feed events are written
+ * by the importer once its COPY ends (`direct-load-events.ts`).
  */
 import type { ClientBase } from 'pg';
 import { CopyBuffer, copyLine } from './copy-buffer';
 import { copyValue } from './copy-in';
+import { DirectLoadEvents } from './direct-load-events';
 import { copyDirectSql, copyStagingSql, stagingTable } from './roster-merge-sql';
 import { METADATA, MODIFIED, SOURCED_ID, STATUS, type RowLayout } from './row-layout';
 
@@ -42,11 +44,18 @@ export class RowOutput {
   private readonly partitionNext = new Map<string, number>();
   private previousId = '';
 
-  constructor(
+  /** Where a file's rows go; a direct load's feed events are taken over from the table's trigger. */
+  static async open(client: ClientBase, rl: RowLayout, batchSize: number, direct?: DirectLoad): Promise<RowOutput> {
+    const events = direct ? await DirectLoadEvents.takeOver(client, rl.layout.table, direct.tenantId) : undefined;
+    return new RowOutput(client, rl, batchSize, direct, events);
+  }
+
+  private constructor(
     private readonly client: ClientBase,
     private readonly rl: RowLayout,
     batchSize: number,
     direct?: DirectLoad,
+    private events?: DirectLoadEvents,
   ) {
     this.staging = new CopyBuffer(client, copyStagingSql(rl.layout), (r) => copyLine(r, 0, rl.stagedWidth), batchSize);
     this.current = direct
@@ -77,6 +86,7 @@ export class RowOutput {
   /** Ends a direct load: what was sent stays in the table; the rest of the file goes to staging. */
   async toStaging(): Promise<void> {
     await this.current.finish();
+    await this.writeEvents();
     this.directRows = this.current.staged;
     this.waitedMs += this.current.waitedMs;
     this.current = this.staging;
@@ -85,6 +95,7 @@ export class RowOutput {
 
   push(row: readonly unknown[]): void {
     this.current.push(row);
+    if (this.direct) this.events?.add(row[SOURCED_ID] as string, row[STATUS]);
   }
 
   /** Sends a batch when one is full (once per batch of records, not per row). */
@@ -96,11 +107,20 @@ export class RowOutput {
   async finish(): Promise<void> {
     await this.current.finish();
     this.waitedMs += this.current.waitedMs;
-    if (this.direct) this.directRows = this.current.staged;
-    else {
+    if (this.direct) {
+      await this.writeEvents();
+      this.directRows = this.current.staged;
+    } else {
       this.staged = this.staging.staged;
       await this.client.query(`ANALYZE ${stagingTable(this.rl.layout)}`);
     }
+  }
+
+  /** The direct load's events, once its COPY has ended (before any other statement of the import). */
+  private async writeEvents(): Promise<void> {
+    const events = this.events;
+    this.events = undefined;
+    await events?.write();
   }
 
   /** The import failed: nothing more is sent. */
