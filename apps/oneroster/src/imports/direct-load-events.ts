@@ -5,7 +5,7 @@
  * The trigger (`roster_events_capture_insert`, migration ChunkRosterEvents) numbers the rows of a
  * statement in their order, cuts them into runs of ROSTER_EVENTS_PER_CHUNK and aggregates each run
  * per type, `created` before `deleted`. Over a first import's COPY of millions of rows, that
- * window, sort and aggregation cost PostgreSQL about 1 µs per row (2 to 3 s of a 45 s first
+ * window, sort and aggregation cost PostgreSQL about 1 µs per row (about 3 s of a 48 s first
  * import at full size), while the importer already holds each row's sourcedId and status as it
  * sends it. So for a direct load the importer turns the trigger's capture off for its COPY and
  * writes the same rows itself afterwards, with one COPY into `roster_events`: the same chunks, in
