@@ -58,8 +58,9 @@ const CHUNK_WINDOW_SQL = `SELECT c.n::text AS chunk, (c.n * ${ROSTER_EVENTS_PER_
  ORDER BY c.n, u.i LIMIT $7::int`;
 
 /**
- * Reads the change feed's log (`roster_events`, written by the database's capture triggers and by
- * sharing's view changes; numbered at commit in `roster_event_batches`). Walks a batch at a time
+ * Reads the change feed's log (`roster_events`, written by the database's capture triggers, by an
+ * import's direct loads (direct-load-events.ts: the triggers' chunks) and by sharing's view
+ * changes; numbered at commit in `roster_event_batches`). Walks a batch at a time
  * by primary key, so a page deep inside a 3,000,000-event import costs what its first page does.
  * A row is a chunk of up to 1,000 events (migration ChunkRosterEvents): element i (from 1) of
  * chunk n is at position `n * 1000 + i - 1` of its batch, so a position stays one bigint.
