@@ -1,6 +1,6 @@
 /**
  * Twins, the scenarios a target compares (a 1.2 read and its 1.1 twin, a class-shared read and
- * its unshared twin), are measured in alternating slices: after each has warmed up, A, B, A, B,
+ * its unshared twin, users page 1 and the bare baseline's), are measured in alternating slices: after each has warmed up, A, B, A, B,
  * ... until each has had the run's duration. On a shared machine whose speed drifts within
  * minutes, a twin measured whole after the other meets another machine; slices spread the drift
  * over both alike. Each twin's figures are then combined over its slices (`mergeSlices`).
@@ -47,7 +47,7 @@ export function mergeSlices(slices: readonly Slice[]): RunResult {
   const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, requests));
   const databaseMs = slices.reduce((a, s) => a + s.databaseCpuMs, 0);
   // A scenario measured whole keeps autocannon's own figures.
-  const merged: RunResult = slices.length === 1 ? { ...first.result } : mergedFigures(slices);
+  const merged: RunResult = slices.length === 1 ? { ...first.result } : mergedFigures(slices, requests);
   merged.serverCpuUs = perRequest(slices.reduce((a, s) => a + s.serverCpuMs, 0));
   if (Number.isFinite(databaseMs)) merged.databaseCpuUs = perRequest(databaseMs);
   if (slices.some((s) => s.autovacuum)) merged.autovacuum = true;
@@ -58,9 +58,8 @@ export function mergeSlices(slices: readonly Slice[]): RunResult {
  * Rates over all the slices' requests and time; percentiles as the request-weighted mean of the
  * slices' (autocannon gives percentiles, not histograms); the maximum as the largest.
  */
-function mergedFigures(slices: readonly Slice[]): RunResult {
+function mergedFigures(slices: readonly Slice[], requests: number): RunResult {
   const first = slices[0]!;
-  const requests = slices.reduce((a, s) => a + s.result.requests, 0);
   const seconds = slices.reduce((a, s) => a + (s.result.seconds ?? 0), 0);
   return {
     scenario: first.result.scenario,

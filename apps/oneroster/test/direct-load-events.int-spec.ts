@@ -6,7 +6,7 @@
 import { Client } from 'pg';
 import { importRosterPackage } from '../src/imports/roster-importer';
 import { openRosterPackage } from '../src/imports/roster-package';
-import { clonePackage, fullPackage, writeFolder, type CsvPackage } from './support/csv-package';
+import { bulkStudent, clonePackage, fullPackage, writeFolder, type CsvPackage } from './support/csv-package';
 import { RosterHarness, type TenantSetup } from './support/harness';
 import { importFolder } from './support/load';
 
@@ -23,17 +23,7 @@ describe('a direct load’s change-feed events', () => {
   function withUsers(ids: string[]): CsvPackage {
     const p = clonePackage(fullPackage());
     const users = p.files['users.csv']!;
-    const extra = ids.map((sourcedId, i) => ({
-      sourcedId,
-      status: i % 7 === 3 ? 'tobedeleted' : 'active',
-      dateLastModified: '2025-06-01T00:00:00Z',
-      enabledUser: 'true',
-      orgSourcedIds: 'org-s1',
-      role: 'student',
-      username: sourcedId,
-      givenName: 'Bulk',
-      familyName: sourcedId,
-    }));
+    const extra = ids.map((sourcedId, i) => bulkStudent(sourcedId, i % 7 === 3 ? 'tobedeleted' : 'active'));
     users.rows = [...extra, ...users.rows];
     return p;
   }

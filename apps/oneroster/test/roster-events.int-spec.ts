@@ -3,7 +3,15 @@
  * it, how it pages, and what it refuses. The property over a generated tenant with sharing
  * changes is roster-events-replay.int-spec.ts.
  */
-import { clonePackage, fullPackage, setMode, writeFolder, type CsvPackage, type Rows } from './support/csv-package';
+import {
+  bulkStudent,
+  clonePackage,
+  fullPackage,
+  setMode,
+  writeFolder,
+  type CsvPackage,
+  type Rows,
+} from './support/csv-package';
 import { ROSTER_FILE_TYPES } from '../src/imports/csv-layout';
 import { RosterHarness, SCOPE, type TenantSetup } from './support/harness';
 import { expectImsxError } from './support/imsx';
@@ -209,17 +217,7 @@ describe('roster change feed', () => {
   it('pages a statement of more than 1,000 events (logged in chunks) without a gap or a duplicate, whatever the page size', async () => {
     const at = (await feed('')).next_cursor;
     const ids = Array.from({ length: 2500 }, (_, i) => `usr-bulk-${String(i).padStart(4, '0')}`);
-    const rows = ids.map((sourcedId) => ({
-      sourcedId,
-      status: 'active',
-      dateLastModified: '2025-06-01T00:00:00Z',
-      enabledUser: 'true',
-      orgSourcedIds: 'org-s1',
-      role: 'student',
-      username: sourcedId,
-      givenName: 'Bulk',
-      familyName: sourcedId,
-    }));
+    const rows = ids.map((sourcedId) => bulkStudent(sourcedId));
     expect(await importFolder(h, T.tenantId, writeFolder(usersDelta(rows)))).toMatchObject({
       status: 'succeeded',
       errors: [],

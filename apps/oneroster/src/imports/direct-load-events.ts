@@ -73,7 +73,6 @@ export class DirectLoadEvents {
       throw err;
     }
     await copy.end();
-    this.lines.length = 0;
   }
 
   /** A chunk's rows: its created objects, then its deleted ones (the trigger's order by type). */

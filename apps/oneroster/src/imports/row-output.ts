@@ -95,7 +95,8 @@ export class RowOutput {
 
   push(row: readonly unknown[]): void {
     this.current.push(row);
-    if (this.direct) this.events?.add(row[SOURCED_ID] as string, row[STATUS]);
+    // Set for a direct load only, and dropped when it ends (`toStaging`, `finish`).
+    this.events?.add(row[SOURCED_ID] as string, row[STATUS]);
   }
 
   /** Sends a batch when one is full (once per batch of records, not per row). */

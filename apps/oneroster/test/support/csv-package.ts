@@ -210,6 +210,21 @@ export function schoolPackage(): CsvPackage {
   };
 }
 
+/** A users.csv row of a student at org-s1 named after its sourcedId, for tests that need many users. */
+export function bulkStudent(sourcedId: string, status = 'active'): Record<string, string> {
+  return {
+    sourcedId,
+    status,
+    dateLastModified: '2025-06-01T00:00:00Z',
+    enabledUser: 'true',
+    orgSourcedIds: 'org-s1',
+    role: 'student',
+    username: sourcedId,
+    givenName: 'Bulk',
+    familyName: sourcedId,
+  };
+}
+
 export function clonePackage(p: CsvPackage): CsvPackage {
   return JSON.parse(JSON.stringify(p)) as CsvPackage;
 }
