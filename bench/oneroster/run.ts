@@ -268,7 +268,7 @@ async function loadDistrict(b: Bench): Promise<Loaded> {
   log(`imported ${report.rows} rows in ${importSeconds.toFixed(1)} s = ${importRowsPerSecond} rows/s`);
   let withoutEventsRowsPerSecond: number | undefined;
   if (b.args.copyReference ?? !b.args.only) {
-    log('the same package without the change feed (scratch database, capture triggers off)');
+    log('the same package without the change feed (scratch database, capture triggers dropped)');
     withoutEventsRowsPerSecond = await importWithoutEvents(b.db.url, b.dataDir, rootOrg);
     log(
       `  ${withoutEventsRowsPerSecond} rows/s without events: with them ${(importRowsPerSecond / withoutEventsRowsPerSecond).toFixed(2)} x`,
