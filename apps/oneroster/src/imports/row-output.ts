@@ -85,10 +85,7 @@ export class RowOutput {
 
   /** Ends a direct load: what was sent stays in the table; the rest of the file goes to staging. */
   async toStaging(): Promise<void> {
-    await this.current.finish();
-    await this.writeEvents();
-    this.directRows = this.current.staged;
-    this.waitedMs += this.current.waitedMs;
+    await this.endCurrent();
     this.current = this.staging;
     this.direct = false;
   }
@@ -106,19 +103,21 @@ export class RowOutput {
 
   /** The file is valid: sends the rest and refreshes the staging table's statistics. */
   async finish(): Promise<void> {
-    await this.current.finish();
-    this.waitedMs += this.current.waitedMs;
-    if (this.direct) {
-      await this.writeEvents();
-      this.directRows = this.current.staged;
-    } else {
-      this.staged = this.staging.staged;
-      await this.client.query(`ANALYZE ${stagingTable(this.rl.layout)}`);
-    }
+    await this.endCurrent();
+    if (this.direct) return;
+    this.staged = this.staging.staged;
+    await this.client.query(`ANALYZE ${stagingTable(this.rl.layout)}`);
   }
 
-  /** The direct load's events, once its COPY has ended (before any other statement of the import). */
-  private async writeEvents(): Promise<void> {
+  /**
+   * Ends the COPY rows go to now; for a direct load, writes its events once that COPY has ended
+   * (before any other statement of the import) and drops them.
+   */
+  private async endCurrent(): Promise<void> {
+    await this.current.finish();
+    this.waitedMs += this.current.waitedMs;
+    if (!this.direct) return;
+    this.directRows = this.current.staged;
     const events = this.events;
     this.events = undefined;
     await events?.write();
