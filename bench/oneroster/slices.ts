@@ -1,9 +1,9 @@
 /**
  * Twins, the scenarios a target compares (a 1.2 read and its 1.1 twin, a class-shared read and
- * its unshared twin, users page 1 and the bare baseline's), are measured in alternating slices: after each has warmed up, A, B, A, B,
- * ... until each has had the run's duration. On a shared machine whose speed drifts within
- * minutes, a twin measured whole after the other meets another machine; slices spread the drift
- * over both alike. Each twin's figures are then combined over its slices (`mergeSlices`).
+ * its unshared twin, users page 1 and the bare baseline's), are measured in alternating slices:
+ * after each has warmed up, A, B, A, B, ... until each has had the run's duration. On a shared
+ * machine whose speed drifts within minutes, a twin measured whole after the other meets another
+ * machine; slices spread the drift over both alike. Each twin's figures are then combined over its slices (`mergeSlices`).
  */
 import type { RunResult } from './targets';
 
